@@ -1,0 +1,34 @@
+import { c } from './routes/common.js';
+import { authContract } from './routes/auth.js';
+import { environmentsContract, orgsContract, projectsContract } from './routes/orgs.js';
+import { configsContract, flagsContract } from './routes/primitives.js';
+import { apiKeysContract } from './routes/api-keys.js';
+import { auditContract } from './routes/audit.js';
+
+export const API_PREFIX = '/api/v1';
+
+/** The whole API. Top-level keys become OpenAPI tags; route keys become operationIds. */
+export const contract = c.router(
+  {
+    auth: authContract,
+    orgs: orgsContract,
+    projects: projectsContract,
+    environments: environmentsContract,
+    flags: flagsContract,
+    configs: configsContract,
+    apiKeys: apiKeysContract,
+    audit: auditContract,
+  },
+  { pathPrefix: API_PREFIX, strictStatusCodes: true },
+);
+export type Contract = typeof contract;
+
+export * from './errors.js';
+export * from './routes/common.js';
+export * from './schemas/common.js';
+export * from './schemas/auth.js';
+export * from './schemas/orgs.js';
+export * from './schemas/primitives.js';
+export * from './schemas/rollouts.js';
+export * from './schemas/api-keys.js';
+export * from './schemas/audit.js';

@@ -1,0 +1,143 @@
+import { generateOpenApi } from '@ts-rest/open-api';
+import type { AppRoute } from '@ts-rest/core';
+import { contract } from './index.js';
+import type { RouteMetadata } from './routes/common.js';
+
+const statusText: Record<string, string> = {
+  '200': 'OK',
+  '201': 'Created',
+  '202': 'Accepted: diverted to an approval proposal',
+  '204': 'No content',
+  '303': 'See other',
+  '304': 'Not modified',
+  '400': 'Invalid request',
+  '401': 'Not authenticated',
+  '403': 'Not authorized',
+  '404': 'Not found, or another tenant’s resource',
+  '409': 'Conflict',
+  '410': 'Gone',
+  '412': 'If-Match precondition failed',
+  '413': 'Request body too large',
+  '429': 'Rate limited (see Retry-After)',
+  '503': 'Temporarily unavailable',
+};
+
+const tagDescriptions: Record<string, string> = {
+  auth: 'Sessions, first-install claim and sign-in.',
+  orgs: 'Organizations.',
+  projects: 'Projects group environments, flags, configs and rollout plans.',
+  environments: 'Environments hold the per-environment state of every flag and config, and a version.',
+  flags: 'Feature flags: definitions (per project) and state (per environment).',
+  configs: 'Configs: JSON values with the same per-environment lifecycle as flags.',
+  apiKeys: 'Bearer API keys for scripts, CI and SDKs.',
+  audit: 'The audit log of every change.',
+};
+
+const securityFor: Record<NonNullable<RouteMetadata['auth']>, Array<Record<string, string[]>>> = {
+  public: [],
+  session: [{ sessionCookie: [] }],
+  any: [{ bearerAuth: [] }, { sessionCookie: [] }],
+};
+
+type Json = Record<string, unknown>;
+
+/**
+ * ts-rest's generator emits a few constructs OpenAPI 3.0 linters reject; fix
+ * them in one walk: numeric `exclusiveMinimum/Maximum` (3.1 style), and
+ * `z.unknown()` rendered as a type-less `{nullable: true}` (any JSON value → `{}`).
+ */
+function normalizeSchemas(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(normalizeSchemas);
+  if (!node || typeof node !== 'object') return node;
+  const obj = { ...(node as Json) };
+  for (const bound of ['exclusiveMinimum', 'exclusiveMaximum'] as const) {
+    const limit = bound === 'exclusiveMinimum' ? 'minimum' : 'maximum';
+    if (typeof obj[bound] === 'number') {
+      obj[limit] = obj[bound];
+      obj[bound] = true;
+    }
+  }
+  const keys = Object.keys(obj);
+  if (obj.nullable === true && keys.every((k) => ['nullable', 'description', 'example'].includes(k))) {
+    delete obj.nullable;
+  }
+  for (const [k, v] of Object.entries(obj)) obj[k] = normalizeSchemas(v);
+  return obj;
+}
+
+function mapOperation(operation: Json, route: AppRoute): Json {
+  const meta = (route.metadata ?? {}) as RouteMetadata;
+  const responses = operation.responses as Record<string, Json>;
+  for (const [status, response] of Object.entries(responses)) {
+    if (response.description === status) response.description = statusText[status] ?? status;
+  }
+  const requestBody = operation.requestBody as Json | undefined;
+  if (requestBody) {
+    requestBody.required = true;
+    requestBody.description = 'Request body';
+  }
+  const parameters = (operation.parameters as Json[]).map((p) =>
+    p.in === 'path' && !p.description ? { ...p, description: `The ${String(p.name)} of the resource.` } : p,
+  );
+  return {
+    ...operation,
+    description: operation.description ?? operation.summary,
+    parameters,
+    security: securityFor[meta.auth ?? 'any'],
+  };
+}
+
+/**
+ * A nullable `$ref` is emitted as `{nullable, allOf: [$ref]}`; OpenAPI 3.0 wants
+ * a `type` beside `nullable`, so copy it from the referenced component.
+ */
+function typeNullableRefs(node: unknown, schemas: Record<string, Json>): void {
+  if (!node || typeof node !== 'object') return;
+  if (Array.isArray(node)) return node.forEach((n) => typeNullableRefs(n, schemas));
+  const obj = node as Json;
+  const allOf = obj.allOf as Json[] | undefined;
+  if (obj.nullable === true && !obj.type && allOf?.length === 1 && typeof allOf[0]!.$ref === 'string') {
+    const target = schemas[(allOf[0]!.$ref as string).split('/').pop()!];
+    if (target?.type) obj.type = target.type;
+  }
+  for (const v of Object.values(obj)) typeNullableRefs(v, schemas);
+}
+
+export function buildOpenApiDocument(): Json {
+  const doc = generateOpenApi(
+    contract,
+    {
+      info: {
+        title: 'Gradual API',
+        version: '1.0.0',
+        description:
+          'Feature-flag rollout service: flags and configs per environment, gradual rollouts on plans, automatic rollback and an audit log. Every non-2xx response carries the `ErrorEnvelope`.',
+        license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
+        contact: { name: 'Gradual', url: 'https://github.com/gradual' },
+      },
+      // Relative: the API is served from the same origin as this document (`/docs`).
+      servers: [{ url: '/', description: 'This server' }],
+      tags: Object.entries(tagDescriptions).map(([name, description]) => ({ name, description })),
+      components: {
+        securitySchemes: {
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'An API key: `Authorization: Bearer svc_…`.',
+          },
+          sessionCookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'svc_session',
+            description: 'The dashboard session, set by sign-in.',
+          },
+        },
+      },
+    },
+    { setOperationId: true, operationMapper: (op, route) => mapOperation(op as Json, route) as never },
+  );
+  const normalized = normalizeSchemas(doc) as Json;
+  typeNullableRefs(normalized, (normalized.components as { schemas: Record<string, Json> }).schemas);
+  const { openapi, info, servers, tags, paths, components, ...rest } = normalized;
+  return { openapi, info, servers, tags, paths, components, ...rest };
+}

@@ -1,0 +1,20 @@
+import { errorResponses } from '../errors.js';
+import { AuditEventDetail, AuditEventPage, AuditListQuery } from '../schemas/audit.js';
+import { c } from './common.js';
+
+export const auditContract = c.router({
+  listAuditEvents: {
+    method: 'GET',
+    path: '/orgs/:slug/audit',
+    summary: 'List audit events, newest first',
+    description: 'Filters combine with AND. `nextCursor` is null on the last page.',
+    query: AuditListQuery,
+    responses: { 200: AuditEventPage, ...errorResponses(400, 401, 403, 404) },
+  },
+  getAuditEvent: {
+    method: 'GET',
+    path: '/audit/events/:id',
+    summary: 'Get one audit event with its previous and new values and their diff',
+    responses: { 200: AuditEventDetail, ...errorResponses(401, 403, 404) },
+  },
+});

@@ -1,0 +1,89 @@
+import { errorResponses } from '../errors.js';
+import {
+  CreateEnvironmentRequest,
+  CreateOrgRequest,
+  CreateProjectRequest,
+  Environment,
+  Org,
+  Project,
+  UpdateProjectRequest,
+} from '../schemas/orgs.js';
+import { z } from 'zod';
+import { c, MutationHeaders, type RouteMetadata } from './common.js';
+
+export const orgsContract = c.router({
+  createOrg: {
+    method: 'POST',
+    path: '/orgs',
+    summary: 'Create an organization',
+    description: 'The caller becomes its owner. The slug is derived from the name when omitted.',
+    body: CreateOrgRequest,
+    headers: MutationHeaders,
+    responses: { 201: Org, ...errorResponses(400, 401, 403, 409) },
+    metadata: { auth: 'session' } satisfies RouteMetadata,
+  },
+  getOrg: {
+    method: 'GET',
+    path: '/orgs/:slug',
+    summary: 'Get an organization',
+    responses: { 200: Org, ...errorResponses(401, 403, 404) },
+  },
+});
+
+export const projectsContract = c.router({
+  createProject: {
+    method: 'POST',
+    path: '/orgs/:slug/projects',
+    summary: 'Create a project',
+    description: 'Admin or owner. `targetIdField` (default `userId`) is the context attribute rollouts bucket on.',
+    body: CreateProjectRequest,
+    headers: MutationHeaders,
+    responses: { 201: Project, ...errorResponses(400, 401, 403, 404, 409) },
+  },
+  listProjects: {
+    method: 'GET',
+    path: '/orgs/:slug/projects',
+    summary: 'List the projects of an organization',
+    responses: { 200: z.array(Project), ...errorResponses(401, 403, 404) },
+  },
+  getProject: {
+    method: 'GET',
+    path: '/projects/:id',
+    summary: 'Get a project',
+    responses: { 200: Project, ...errorResponses(401, 403, 404) },
+  },
+  updateProject: {
+    method: 'PATCH',
+    path: '/projects/:id',
+    summary: 'Rename a project or change its target ID field',
+    description: 'Admin or owner. The key cannot change.',
+    body: UpdateProjectRequest,
+    headers: MutationHeaders,
+    responses: { 200: Project, ...errorResponses(400, 401, 403, 404) },
+  },
+});
+
+export const environmentsContract = c.router({
+  createEnvironment: {
+    method: 'POST',
+    path: '/projects/:id/environments',
+    summary: 'Create an environment',
+    description:
+      'Admin or owner. Every flag and config of the project gets its state in the new environment (value = its default, no rules). The version starts at 0; the ruleset is served from the first write on.',
+    body: CreateEnvironmentRequest,
+    headers: MutationHeaders,
+    responses: { 201: Environment, ...errorResponses(400, 401, 403, 404, 409) },
+  },
+  listEnvironments: {
+    method: 'GET',
+    path: '/projects/:id/environments',
+    summary: 'List the environments of a project',
+    responses: { 200: z.array(Environment), ...errorResponses(401, 403, 404) },
+  },
+  getEnvironment: {
+    method: 'GET',
+    path: '/envs/:envId',
+    summary: 'Get an environment (with its current version)',
+    responses: { 200: Environment, ...errorResponses(401, 403, 404) },
+  },
+});

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { named } from '../openapi-meta.js';
+import { Id, Timestamp } from './common.js';
+
+export const TokenAction = named('TokenAction', z.enum(['read', 'write']));
+export const ApiKeyKind = named('ApiKeyKind', z.enum(['api', 'agent']));
+
+/** IPv4 or IPv6 CIDR (a bare address means a single host). Parsed again by the server. */
+const Cidr = z
+  .string()
+  .max(64)
+  .regex(/^[0-9A-Fa-f:.]+(\/\d{1,3})?$/, 'an IPv4 or IPv6 address or CIDR block');
+
+export const CreateApiKeyRequest = named(
+  'CreateApiKeyRequest',
+  z.object({
+    name: z.string().trim().min(1).max(64),
+    kind: ApiKeyKind.optional(),
+    actions: z.array(TokenAction).min(1).max(2).optional(),
+    environments: z.array(Id).max(1000).optional(),
+    resources: z.array(z.string().min(1).max(128)).max(1000).optional(),
+    ipAllowlist: z.array(Cidr).max(100).optional(),
+    rateLimitPerMin: z.number().int().min(1).max(100_000).optional(),
+    ttlSeconds: z.number().int().min(3600).max(31_536_000).optional(),
+    requiresApproval: z.boolean().optional(),
+  }),
+  'Omitted restrictions default to unrestricted: both actions, every environment, every resource, any IP.',
+);
+
+export const ApiKey = named(
+  'ApiKey',
+  z.object({
+    id: Id,
+    name: z.string(),
+    kind: ApiKeyKind,
+    tokenPrefix: z.string(),
+    actions: z.array(TokenAction),
+    environments: z.array(Id).nullable(),
+    resources: z.array(z.string()).nullable(),
+    ipAllowlist: z.array(z.string()).nullable(),
+    rateLimitPerMin: z.number().int(),
+    expiresAt: Timestamp.nullable(),
+    requiresApproval: z.boolean(),
+    createdAt: Timestamp,
+    createdByUserId: Id.nullable(),
+    lastUsedAt: Timestamp.nullable(),
+    revokedAt: Timestamp.nullable(),
+  }),
+  '`environments`, `resources` and `ipAllowlist` are null when unrestricted.',
+);
+export type ApiKey = z.infer<typeof ApiKey>;
+
+export const MintedApiKey = named(
+  'MintedApiKey',
+  ApiKey.extend({ token: z.string(), warning: z.string() }),
+  'The raw `token` is returned once, here; only its SHA-256 is stored.',
+);

@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { named } from '../openapi-meta.js';
+import { Id, JsonValue, Name, ResourceKey, Timestamp } from './common.js';
+import { Rollout } from './rollouts.js';
+
+export const ConditionOperator = named(
+  'ConditionOperator',
+  z.enum(['in', 'not_in', 'starts_with', 'ends_with', 'contains', 'gt', 'gte', 'lt', 'lte']),
+);
+
+export const Condition = named(
+  'Condition',
+  z.object({
+    attribute: z.string().min(1).max(128),
+    operator: ConditionOperator,
+    values: z.array(z.union([z.string().max(1024), z.number()])).min(1).max(1000),
+  }),
+);
+
+export const Rule = named(
+  'Rule',
+  z.object({
+    description: z.string().max(500).optional(),
+    conditions: z.array(Condition).max(50),
+    value: JsonValue,
+  }),
+  'All conditions must match (AND); the first matching rule wins.',
+);
+export type Rule = z.infer<typeof Rule>;
+export const Rules = z.array(Rule).max(200);
+
+export const FlagValueType = named('FlagValueType', z.enum(['boolean', 'string', 'number']));
+export type FlagValueType = z.infer<typeof FlagValueType>;
+
+export const Flag = named(
+  'Flag',
+  z.object({
+    id: Id,
+    projectId: Id,
+    key: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    valueType: FlagValueType,
+    defaultValue: JsonValue,
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  }),
+);
+
+export const Config = named(
+  'Config',
+  z.object({
+    id: Id,
+    projectId: Id,
+    key: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    defaultValue: JsonValue,
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  }),
+);
+
+const Description = z.string().max(2000);
+
+export const CreateFlagRequest = named(
+  'CreateFlagRequest',
+  z.object({
+    key: ResourceKey,
+    name: Name,
+    description: Description.optional(),
+    valueType: FlagValueType.optional(),
+    defaultValue: JsonValue,
+    rules: Rules.optional(),
+  }),
+  'Creates the flag and its state (value = defaultValue, the given rules) in every environment of the project. `valueType` defaults to boolean.',
+);
+
+export const CreateConfigRequest = named(
+  'CreateConfigRequest',
+  z.object({
+    key: ResourceKey,
+    name: Name,
+    description: Description.optional(),
+    defaultValue: JsonValue,
+    rules: Rules.optional(),
+  }),
+);
+
+export const FlagState = named(
+  'FlagState',
+  z.object({
+    key: z.string(),
+    envId: Id,
+    valueType: FlagValueType,
+    value: JsonValue,
+    rules: z.array(Rule),
+    rollout: Rollout.nullable(),
+    updatedAt: Timestamp,
+  }),
+);
+
+export const ConfigState = named(
+  'ConfigState',
+  z.object({
+    key: z.string(),
+    envId: Id,
+    value: JsonValue,
+    rules: z.array(Rule),
+    rollout: Rollout.nullable(),
+    updatedAt: Timestamp,
+  }),
+);
+
+export const SetValueRequest = named('SetValueRequest', z.object({ value: JsonValue }));
+export const SetRulesRequest = named('SetRulesRequest', z.object({ rules: Rules }));

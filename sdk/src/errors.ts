@@ -1,0 +1,34 @@
+import type { ErrorEnvelope } from './generated/types.gen.js';
+
+export type ErrorCode = ErrorEnvelope['code'];
+
+/**
+ * Every non-2xx answer of the API, carrying the server's error envelope.
+ * Switch on `code` (typed as the catalog union), never on `message`.
+ */
+export class GradualApiError extends Error {
+  override readonly name = 'GradualApiError';
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly fields: Record<string, string> | undefined;
+  readonly details: Record<string, unknown> | undefined;
+  readonly requestId: string | undefined;
+  /** Seconds to wait before retrying, from `Retry-After` (429 and 503). */
+  readonly retryAfterSeconds: number | undefined;
+  readonly response: Response | undefined;
+
+  constructor(status: number, envelope: Partial<ErrorEnvelope> | undefined, response?: Response) {
+    super(envelope?.message ?? `HTTP ${status}`);
+    this.status = status;
+    this.code = (envelope?.code ?? (status >= 500 ? 'internal' : 'invalid_request')) as ErrorCode;
+    this.fields = envelope?.fields;
+    this.details = envelope?.details;
+    this.requestId = envelope?.requestId ?? response?.headers.get('x-request-id') ?? undefined;
+    const retryAfter = response?.headers.get('retry-after');
+    this.retryAfterSeconds = retryAfter != null && retryAfter !== '' ? Number(retryAfter) : undefined;
+  }
+}
+
+export function isGradualApiError(err: unknown): err is GradualApiError {
+  return err instanceof GradualApiError;
+}

@@ -1,0 +1,252 @@
+/**
+ * Which value a context gets for one primitive (DESIGN.md §3 and §5).
+ *
+ * Order, for a primitive whose rollout is LIVE (status `active` or `paused`):
+ *   1. the context's bucket-field value is on the rollout's target-ID allow-list
+ *      → the candidate (`newValue`), reason `target_id`;
+ *   2. the context is admitted (`bucket < percent`) → the candidate, reason `rollout`;
+ *   3. the first matching rule → its value, reason `rule`;
+ *   4. the primitive's base value, reason `default`.
+ *
+ * Gated rules: when the rollout has no `newValue` (absent or undefined; `null`
+ * is a real candidate) the rollout gates the primitive's rules. The candidate
+ * is then "the rules", so steps 1 and 2 only decide whether the context is
+ * admitted (on the allow-list, or `bucket < percent`): an admitted context goes
+ * on to step 3 and gets the first matching rule's value (reason `rule`) or the
+ * base value (reason `default`); a context that is not admitted skips step 3
+ * and gets the base value (reason `default`).
+ *
+ * - Rollouts that are `completed` or `cancelled` are ignored entirely (on
+ *   completion the server has already made the candidate the base value, and
+ *   gated rules stop being gated). No rollout: steps 3 and 4 only.
+ * - `paused` admits exactly like `active` (admission continues at the held
+ *   percent). An auto-rollback pause sets percent to 0, so nobody is admitted
+ *   by percentage, while target IDs still receive the candidate.
+ * - The bucket-field value is `context[bucketField]`; it must be a scalar
+ *   (string, number, boolean, bigint), stringified with `String(v)` (numbers as
+ *   JavaScript's `String(n)`, so `42` and `"42"` are the same id). A context
+ *   without it (undefined, null, or an object/array) is never admitted by
+ *   percentage and never matches a target ID.
+ * - `bucket` in the result is the context's bucket whenever the rollout is
+ *   live and the context has the bucket field (also for target-ID hits and
+ *   for gated rollouts), otherwise null.
+ * - Rule matching semantics: see rules.ts.
+ */
+import { murmur3Continue, murmur3Prefix } from './murmur3.js';
+import { canonicalString, compileRule, firstMatchingRule, type CompiledRule } from './rules.js';
+import type {
+  EvaluationContext,
+  EvaluationReason,
+  EvaluationResult,
+  PrimitiveKind,
+  Ruleset,
+  RulesetPrimitive,
+} from './types.js';
+
+const TWO_POW_32 = 4294967296;
+
+function result(kind: PrimitiveKind, value: unknown, reason: EvaluationReason, bucket: number | null): EvaluationResult {
+  return { kind, value, reason, bucket };
+}
+
+/** One primitive prepared for repeated evaluation. */
+export interface CompiledPrimitive {
+  readonly kind: PrimitiveKind;
+  readonly key: string;
+  evaluate(ctx: EvaluationContext): EvaluationResult;
+}
+
+class CompiledPrimitiveImpl implements CompiledPrimitive {
+  readonly kind: PrimitiveKind;
+  readonly key: string;
+  private readonly base: unknown;
+  private readonly rules: readonly CompiledRule[];
+  /** Rollout live (active or paused). The fields below matter only when true. */
+  private readonly live: boolean;
+  private readonly gated: boolean;
+  private readonly candidate: unknown;
+  private readonly percent: number;
+  private readonly bucketField: string;
+  /** Hash state after `seed + ':'` (see murmur3Prefix); it ends in ':', so never an open surrogate. */
+  private readonly prefixH: number;
+  private readonly prefixK: number;
+  private readonly prefixSh: number;
+  private readonly prefixLen: number;
+  /**
+   * Target IDs as an open-addressing hash table keyed by each ID's bucketing
+   * hash (murmur3 of seed + ':' + id), which evaluation computes anyway: a
+   * lookup is usually one integer probe, and the string is compared only when
+   * the 32-bit hash matches. `targetTable[2s]` is the hash in slot s and
+   * `targetTable[2s + 1]` is 1 + the index into `targetIds`, or 0 when the
+   * slot is empty. Capacity is a power of two ≥ 4 × the number of IDs (load
+   * factor ≤ 0.25; 8 bytes × 4–8 slots per ID, e.g. 32 KiB for 1,000 IDs).
+   */
+  private readonly targetMask: number;
+  private readonly targetTable: Int32Array;
+  private readonly targetIds: readonly string[];
+
+  constructor(p: RulesetPrimitive) {
+    this.kind = p.kind;
+    this.key = p.key;
+    this.base = p.value;
+    this.rules = (p.rules ?? []).map(compileRule);
+    const r = p.rollout;
+    this.live = r != null && (r.status === 'active' || r.status === 'paused');
+    this.gated = r != null && r.newValue === undefined;
+    this.candidate = r?.newValue;
+    this.percent = r != null ? r.percent : 0;
+    this.bucketField = r != null ? r.bucketField : '';
+    const prefix = murmur3Prefix((r != null ? r.seed : '') + ':');
+    this.prefixH = prefix.h;
+    this.prefixK = prefix.k;
+    this.prefixSh = prefix.sh;
+    this.prefixLen = prefix.len;
+
+    const ids = r != null && this.live ? [...new Set(r.targetIds)] : [];
+    let cap = 1;
+    while (cap < ids.length * 4) cap *= 2;
+    this.targetMask = cap - 1;
+    this.targetTable = new Int32Array(cap * 2);
+    this.targetIds = ids;
+    for (let t = 0; t < ids.length; t++) {
+      const h = this.hash(ids[t] as string) | 0;
+      let slot = h & this.targetMask;
+      while (this.targetTable[slot * 2 + 1] !== 0) slot = (slot + 1) & this.targetMask;
+      this.targetTable[slot * 2] = h;
+      this.targetTable[slot * 2 + 1] = t + 1;
+    }
+  }
+
+  /** murmur3(seed + ':' + id), unsigned. */
+  private hash(id: string): number {
+    return murmur3Continue(this.prefixH, this.prefixK, this.prefixSh, this.prefixLen, id);
+  }
+
+  /** Whether `id`, whose hash as an int32 is `h`, is a target ID. */
+  private isTarget(h: number, id: string): boolean {
+    const table = this.targetTable;
+    const mask = this.targetMask;
+    let slot = h & mask;
+    for (;;) {
+      const t = table[slot * 2 + 1] as number;
+      if (t === 0) return false;
+      if (table[slot * 2] === h && this.targetIds[t - 1] === id) return true;
+      slot = (slot + 1) & mask;
+    }
+  }
+
+  evaluate(ctx: EvaluationContext): EvaluationResult {
+    if (this.live) {
+      const raw = ctx[this.bucketField];
+      const id = typeof raw === 'string' ? raw : canonicalString(raw);
+      if (id !== null) {
+        const h = this.hash(id);
+        const b = (h / TWO_POW_32) * 100;
+        const targeted = this.targetIds.length !== 0 && this.isTarget(h | 0, id);
+        if (!this.gated) {
+          if (targeted) return result(this.kind, this.candidate, 'target_id', b);
+          if (b < this.percent) return result(this.kind, this.candidate, 'rollout', b);
+          return this.applyRules(ctx, b);
+        }
+        if (targeted || b < this.percent) return this.applyRules(ctx, b);
+        return result(this.kind, this.base, 'default', b);
+      }
+      if (this.gated) return result(this.kind, this.base, 'default', null);
+    }
+    return this.applyRules(ctx, null);
+  }
+
+  private applyRules(ctx: EvaluationContext, b: number | null): EvaluationResult {
+    const rules = this.rules;
+    if (rules.length !== 0) {
+      const i = firstMatchingRule(rules, ctx);
+      if (i >= 0) return result(this.kind, (rules[i] as CompiledRule).value, 'rule', b);
+    }
+    return result(this.kind, this.base, 'default', b);
+  }
+}
+
+/**
+ * Prepares one primitive: target IDs into a hash table, the `seed + ':'`
+ * prefix pre-hashed, conditions pre-parsed. The compiled form captures the
+ * ruleset at compile time; later mutation of `p` is not seen.
+ */
+export function compilePrimitive(p: RulesetPrimitive): CompiledPrimitive {
+  return new CompiledPrimitiveImpl(p);
+}
+
+/**
+ * Evaluates one primitive for one context. Compiles the primitive on every
+ * call (O(target IDs)); for repeated evaluation use {@link compileRuleset} or
+ * {@link compilePrimitive}, which run the same code.
+ */
+export function evaluatePrimitive(p: RulesetPrimitive, ctx: EvaluationContext): EvaluationResult {
+  return new CompiledPrimitiveImpl(p).evaluate(ctx);
+}
+
+/** A ruleset prepared for repeated evaluation. */
+export interface CompiledRuleset {
+  readonly envId: string;
+  readonly version: number;
+  /** Keys in ruleset order. */
+  readonly keys: readonly string[];
+  has(key: string): boolean;
+  /** The compiled primitive for `key` (evaluate it directly to skip the key lookup), or undefined. */
+  primitive(key: string): CompiledPrimitive | undefined;
+  /** The result for `key`, or undefined when the ruleset has no such primitive. */
+  evaluate(key: string, ctx: EvaluationContext): EvaluationResult | undefined;
+  /**
+   * Results keyed by primitive key, for `keys` (unknown keys are left out) or
+   * for every primitive: the `results` of `POST /envs/{envId}/evaluate`.
+   */
+  evaluateAll(ctx: EvaluationContext, keys?: readonly string[]): Record<string, EvaluationResult>;
+}
+
+class CompiledRulesetImpl implements CompiledRuleset {
+  readonly envId: string;
+  readonly version: number;
+  readonly keys: readonly string[];
+  private readonly byKey: Map<string, CompiledPrimitive>;
+
+  constructor(ruleset: Ruleset) {
+    this.envId = ruleset.envId;
+    this.version = ruleset.version;
+    this.byKey = new Map();
+    const keys: string[] = [];
+    for (const p of ruleset.primitives) {
+      // Keys are unique within an environment; should a key repeat, the first wins.
+      if (this.byKey.has(p.key)) continue;
+      this.byKey.set(p.key, new CompiledPrimitiveImpl(p));
+      keys.push(p.key);
+    }
+    this.keys = keys;
+  }
+
+  has(key: string): boolean {
+    return this.byKey.has(key);
+  }
+
+  primitive(key: string): CompiledPrimitive | undefined {
+    return this.byKey.get(key);
+  }
+
+  evaluate(key: string, ctx: EvaluationContext): EvaluationResult | undefined {
+    const p = this.byKey.get(key);
+    return p === undefined ? undefined : p.evaluate(ctx);
+  }
+
+  evaluateAll(ctx: EvaluationContext, keys?: readonly string[]): Record<string, EvaluationResult> {
+    // Null prototype: "__proto__" is a valid primitive key.
+    const out = Object.create(null) as Record<string, EvaluationResult>;
+    for (const key of keys ?? this.keys) {
+      const p = this.byKey.get(key);
+      if (p !== undefined) out[key] = p.evaluate(ctx);
+    }
+    return out;
+  }
+}
+
+/** Compiles every primitive of a ruleset once; `evaluate` then allocates only the result object. */
+export function compileRuleset(ruleset: Ruleset): CompiledRuleset {
+  return new CompiledRulesetImpl(ruleset);
+}

@@ -1,0 +1,33 @@
+/**
+ * The pure local evaluator: bucketing, rule matching and which value a context
+ * gets (DESIGN.md §3–§5). No I/O and no runtime dependencies; the server
+ * imports it for `POST /envs/{envId}/evaluate`.
+ */
+export { murmur3, murmur3Prefix, murmur3WithPrefix, type Murmur3Prefix } from './murmur3.js';
+export { bucket, isAdmitted, createBucketer } from './bucket.js';
+export {
+  canonicalString,
+  numericValue,
+  matchCondition,
+  matchRule,
+} from './rules.js';
+export {
+  evaluatePrimitive,
+  compilePrimitive,
+  compileRuleset,
+  type CompiledPrimitive,
+  type CompiledRuleset,
+} from './evaluate.js';
+export type {
+  PrimitiveKind,
+  RolloutStatus,
+  ConditionOperator,
+  Condition,
+  Rule,
+  RulesetRollout,
+  RulesetPrimitive,
+  Ruleset,
+  EvaluationContext,
+  EvaluationReason,
+  EvaluationResult,
+} from './types.js';

@@ -1,0 +1,220 @@
+/**
+ * Rule and condition matching.
+ *
+ * Semantics (a decision, the same in the SDK and the server since both run this code):
+ *
+ * 1. A rule matches when ALL of its conditions match (AND). A rule with no
+ *    conditions matches every context (a catch-all). Rules are tried in order;
+ *    the first match wins (evaluate.ts).
+ * 2. Within one condition the `values` are alternatives (OR): `in` matches when
+ *    the attribute equals any value, the string operators when any value is a
+ *    prefix / suffix / substring, the numeric operators when the comparison
+ *    holds against any value (so `gt [18, 21]` means "> 18"). `not_in` matches
+ *    when the attribute equals NONE of the values.
+ * 3. The attribute is `context[attribute]` (plain property access, top-level
+ *    keys only; no dotted paths).
+ * 4. Scalars: a string, a number, a boolean or a bigint. The attribute is
+ *    MISSING when it is undefined, null, or not a scalar and not an array
+ *    (objects, functions; this also covers names inherited from
+ *    Object.prototype such as "constructor"). A missing attribute makes the
+ *    condition NOT match, whatever the operator, `not_in` included (as in
+ *    LaunchDarkly): "country not_in [US]" does not catch contexts that do not
+ *    send a country. Missing attributes never match anything.
+ * 5. Equality (`in`, `not_in`) and the string operators (`starts_with`,
+ *    `ends_with`, `contains`) compare canonical strings: a scalar attribute is
+ *    turned into `String(v)` and so is each condition value (numbers as
+ *    JavaScript's `String(n)`). So `1` matches `in ["1"]`, `"1"` matches
+ *    `in [1]`, `true` matches `in ["true"]` (the only way to target a boolean,
+ *    since condition values are strings or numbers), and `"1.0"` does NOT match
+ *    `in [1]` (its canonical form is "1"). This is the same stringification the
+ *    bucketing and target-ID match use. Comparisons are case-sensitive and
+ *    exact (no trimming or Unicode normalisation). An empty string value is a
+ *    prefix/suffix/substring of every present attribute.
+ * 6. Numeric operators (`gt`, `gte`, `lt`, `lte`) compare numbers. A finite
+ *    number is used as is; a string is used when it is a plain decimal numeral
+ *    (optional sign, digits, optional fraction, optional exponent, no
+ *    whitespace, no hex, not empty), e.g. "42", "-3.5", "1e3"; bigints are
+ *    converted with Number(); booleans, other strings, NaN and ±Infinity never
+ *    match. Condition values follow the same rule; values that are not numeric
+ *    are ignored (a condition with no numeric value never matches).
+ * 7. Arrays: an attribute that is an array is treated as the set of its scalar
+ *    elements (non-scalar elements and nested arrays are ignored). Positive
+ *    operators match when ANY element matches; `not_in` matches when NO element
+ *    is in `values` (so an empty array matches `not_in` and nothing else).
+ * 8. An operator this version does not know (a newer server) never matches,
+ *    so the rule is skipped rather than the evaluation failing.
+ */
+import type { Condition, EvaluationContext, Rule } from './types.js';
+
+const OP_IN = 0;
+const OP_NOT_IN = 1;
+const OP_STARTS_WITH = 2;
+const OP_ENDS_WITH = 3;
+const OP_CONTAINS = 4;
+const OP_GT = 5;
+const OP_GTE = 6;
+const OP_LT = 7;
+const OP_LTE = 8;
+const OP_UNKNOWN = 9;
+
+const OPS: Readonly<Record<string, number>> = {
+  in: OP_IN,
+  not_in: OP_NOT_IN,
+  starts_with: OP_STARTS_WITH,
+  ends_with: OP_ENDS_WITH,
+  contains: OP_CONTAINS,
+  gt: OP_GT,
+  gte: OP_GTE,
+  lt: OP_LT,
+  lte: OP_LTE,
+};
+
+/** Plain decimal numeral (see rule 6 above). */
+const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** Canonical string of a scalar, or null when `v` is not a scalar. */
+export function canonicalString(v: unknown): string | null {
+  switch (typeof v) {
+    case 'string':
+      return v;
+    case 'number':
+    case 'boolean':
+    case 'bigint':
+      return String(v);
+    default:
+      return null;
+  }
+}
+
+/** Numeric value for the comparison operators, or NaN when there is none. */
+export function numericValue(v: unknown): number {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : NaN;
+  if (typeof v === 'string') {
+    if (!DECIMAL.test(v)) return NaN;
+    const n = Number(v);
+    return Number.isFinite(n) ? n : NaN;
+  }
+  if (typeof v === 'bigint') {
+    const n = Number(v);
+    return Number.isFinite(n) ? n : NaN;
+  }
+  return NaN;
+}
+
+/** A condition prepared for repeated matching. */
+export interface CompiledCondition {
+  readonly attribute: string;
+  readonly op: number;
+  /** `in` / `not_in`: canonical strings of the values. */
+  readonly set: ReadonlySet<string>;
+  /** String operators: canonical strings of the values. */
+  readonly strings: readonly string[];
+  /** Numeric operators: min of the values for gt/gte, max for lt/lte; NaN when none. */
+  readonly threshold: number;
+}
+
+export interface CompiledRule {
+  readonly conditions: readonly CompiledCondition[];
+  readonly value: unknown;
+}
+
+export function compileCondition(c: Condition): CompiledCondition {
+  const op = OPS[c.operator as string] ?? OP_UNKNOWN;
+  const values: readonly unknown[] = Array.isArray(c.values) ? c.values : [];
+  const strings: string[] = [];
+  for (const v of values) {
+    const s = canonicalString(v);
+    if (s !== null) strings.push(s);
+  }
+  let threshold = NaN;
+  if (op === OP_GT || op === OP_GTE || op === OP_LT || op === OP_LTE) {
+    const lower = op === OP_GT || op === OP_GTE;
+    for (const v of values) {
+      const n = numericValue(v);
+      if (Number.isNaN(n)) continue;
+      if (Number.isNaN(threshold) || (lower ? n < threshold : n > threshold)) threshold = n;
+    }
+  }
+  return { attribute: c.attribute, op, set: new Set(strings), strings, threshold };
+}
+
+export function compileRule(r: Rule): CompiledRule {
+  return { conditions: (r.conditions ?? []).map(compileCondition), value: r.value };
+}
+
+/** Whether one scalar (or non-scalar, which never matches) satisfies a positive operator. */
+function matchesScalar(c: CompiledCondition, v: unknown): boolean {
+  switch (c.op) {
+    case OP_IN:
+    case OP_NOT_IN: {
+      const s = canonicalString(v);
+      return s !== null && c.set.has(s);
+    }
+    case OP_STARTS_WITH:
+    case OP_ENDS_WITH:
+    case OP_CONTAINS: {
+      const s = canonicalString(v);
+      if (s === null) return false;
+      const strs = c.strings;
+      for (let i = 0; i < strs.length; i++) {
+        const needle = strs[i] as string;
+        if (c.op === OP_STARTS_WITH ? s.startsWith(needle) : c.op === OP_ENDS_WITH ? s.endsWith(needle) : s.includes(needle)) {
+          return true;
+        }
+      }
+      return false;
+    }
+    case OP_GT:
+      return numericValue(v) > c.threshold;
+    case OP_GTE:
+      return numericValue(v) >= c.threshold;
+    case OP_LT:
+      return numericValue(v) < c.threshold;
+    case OP_LTE:
+      return numericValue(v) <= c.threshold;
+    default:
+      return false;
+  }
+}
+
+export function matchesCompiledCondition(c: CompiledCondition, ctx: EvaluationContext): boolean {
+  if (c.op === OP_UNKNOWN) return false;
+  const v = ctx[c.attribute];
+  if (v === undefined || v === null) return false;
+  if (Array.isArray(v)) {
+    if (c.op === OP_NOT_IN) {
+      for (let i = 0; i < v.length; i++) if (matchesScalar(c, v[i])) return false;
+      return true;
+    }
+    for (let i = 0; i < v.length; i++) if (matchesScalar(c, v[i])) return true;
+    return false;
+  }
+  if (canonicalString(v) === null) return false; // object, function, symbol: missing
+  return c.op === OP_NOT_IN ? !matchesScalar(c, v) : matchesScalar(c, v);
+}
+
+export function matchesCompiledRule(r: CompiledRule, ctx: EvaluationContext): boolean {
+  const cs = r.conditions;
+  for (let i = 0; i < cs.length; i++) {
+    if (!matchesCompiledCondition(cs[i] as CompiledCondition, ctx)) return false;
+  }
+  return true;
+}
+
+/** Index of the first matching rule, or -1. */
+export function firstMatchingRule(rules: readonly CompiledRule[], ctx: EvaluationContext): number {
+  for (let i = 0; i < rules.length; i++) {
+    if (matchesCompiledRule(rules[i] as CompiledRule, ctx)) return i;
+  }
+  return -1;
+}
+
+/** Convenience (compiles on every call): does `condition` match `ctx`? */
+export function matchCondition(condition: Condition, ctx: EvaluationContext): boolean {
+  return matchesCompiledCondition(compileCondition(condition), ctx);
+}
+
+/** Convenience (compiles on every call): do all of `rule`'s conditions match `ctx`? */
+export function matchRule(rule: Rule, ctx: EvaluationContext): boolean {
+  return matchesCompiledRule(compileRule(rule), ctx);
+}

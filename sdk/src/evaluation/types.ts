@@ -1,0 +1,93 @@
+/**
+ * Shapes of the ruleset (`GET /envs/{envId}/ruleset`, DESIGN.md §4) and of one
+ * evaluation result (`POST /envs/{envId}/evaluate`).
+ *
+ * Written by hand so the evaluator has no dependency on generated code; they
+ * are meant to be structurally compatible with the types generated from
+ * `openapi.yaml` (a generated `Ruleset` must be assignable to this one).
+ * For that reason the JSON-valued fields (`value`, `newValue`) are optional:
+ * a zod `z.unknown()` field is optional in the inferred type and usually not
+ * listed as `required` in the generated OpenAPI, and a type with an optional
+ * property is not assignable to one where it is required. An absent `value`
+ * evaluates as `undefined`.
+ */
+
+export type PrimitiveKind = 'flag' | 'config';
+
+export type RolloutStatus = 'active' | 'paused' | 'completed' | 'cancelled';
+
+export type ConditionOperator =
+  | 'in'
+  | 'not_in'
+  | 'starts_with'
+  | 'ends_with'
+  | 'contains'
+  | 'gt'
+  | 'gte'
+  | 'lt'
+  | 'lte';
+
+export interface Condition {
+  /** Context attribute name (a top-level key of the context). */
+  attribute: string;
+  operator: ConditionOperator;
+  values: (string | number)[];
+}
+
+export interface Rule {
+  description?: string;
+  /** All must match (AND). An empty list matches every context. */
+  conditions: Condition[];
+  value?: unknown;
+}
+
+export interface RulesetRollout {
+  id: string;
+  status: RolloutStatus;
+  /** 0–100 inclusive. */
+  percent: number;
+  /** Bucketing seed, default `<primitiveKey>:<envKey>`. */
+  seed: string;
+  /** Context attribute that is bucketed and matched against `targetIds`. */
+  bucketField: string;
+  /**
+   * The candidate value. Absent (or `undefined`) means the rollout gates the
+   * primitive's rules instead (DESIGN.md §3 "Rollout value"). `null` is a real
+   * candidate value, not "absent".
+   */
+  newValue?: unknown;
+  /** Allow-list: contexts whose bucket-field value is listed always get the candidate. */
+  targetIds: string[];
+}
+
+export interface RulesetPrimitive {
+  kind: PrimitiveKind;
+  key: string;
+  /** Base value in this environment. */
+  value?: unknown;
+  /** First matching rule wins. */
+  rules: Rule[];
+  rollout: RulesetRollout | null;
+}
+
+export interface Ruleset {
+  envId: string;
+  version: number;
+  primitives: RulesetPrimitive[];
+}
+
+/** A context is any JSON-ish object; rules and bucketing read its top-level keys. */
+export type EvaluationContext = Record<string, unknown>;
+
+export type EvaluationReason = 'target_id' | 'rollout' | 'rule' | 'default';
+
+export interface EvaluationResult {
+  kind: PrimitiveKind;
+  value: unknown;
+  reason: EvaluationReason;
+  /**
+   * The context's bucket when the primitive has a live (active or paused)
+   * rollout and the context carries the bucket field; otherwise null.
+   */
+  bucket: number | null;
+}

@@ -1,0 +1,1719 @@
+// GENERATED from openapi.yaml by `npm run sdk:generate`. Do not edit by hand.
+
+export type ClientOptions = {
+    baseUrl: `${string}://${string}` | (string & {});
+};
+
+/**
+ * InstallState
+ */
+export type InstallState = {
+    claimed: boolean;
+    signupEnabled: boolean;
+};
+
+/**
+ * ErrorEnvelope
+ *
+ * Every non-2xx response carries this envelope; match on `code`, never on `message`.
+ */
+export type ErrorEnvelope = {
+    code: 'invalid_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'precondition_failed' | 'internal' | 'ruleset_not_cached' | 'magic_link_invalid' | 'magic_link_used' | 'magic_link_already_used' | 'magic_link_expired' | 'no_invitation' | 'already_claimed' | 'slug_unavailable' | 'insufficient_role' | 'scope_denied' | 'token_action_denied' | 'token_env_out_of_scope' | 'token_resource_out_of_scope' | 'token_ip_denied' | 'token_rate_limit' | 'approval_not_supported' | 'last_owner_cannot_demote_or_remove' | 'already_member' | 'invitation_pending' | 'invitation_used' | 'invitation_expired' | 'invitation_email_locked' | 'in_use' | 'version_drift' | 'proposal_gone' | 'invalid_confirmation' | 'rollout_seed_locked' | 'rollout_not_paused' | 'rollout_already_at_final_step' | 'rollout_plan_key_conflict' | 'rollout_plan_in_use' | 'rollout_plan_invalid_ramp' | 'rollback_unauthorized' | 'rollback_rollout_not_found' | 'rollback_rate_limited' | 'quota_exceeded' | 'key_in_use' | 'service_unavailable';
+    message: string;
+    fields?: {
+        [key: string]: string;
+    };
+    details?: {
+        [key: string]: unknown;
+    };
+    requestId: string;
+};
+
+/**
+ * InstallClaimRequest
+ */
+export type InstallClaimRequest = {
+    email: string;
+    displayName: string;
+    orgName: string;
+    orgSlug: string;
+};
+
+/**
+ * SessionUser
+ */
+export type SessionUser = {
+    id: string;
+    email: string;
+    displayName: string;
+};
+
+/**
+ * Role
+ */
+export type Role = 'owner' | 'admin' | 'member';
+
+/**
+ * SessionOrganization
+ */
+export type SessionOrganization = {
+    id: string;
+    slug: string;
+    name: string;
+    role: Role;
+};
+
+/**
+ * Session
+ *
+ * The signed-in user and the organizations they belong to, with their role in each.
+ */
+export type Session = {
+    user: SessionUser;
+    organizations: Array<SessionOrganization>;
+};
+
+/**
+ * CreateOrgRequest
+ */
+export type CreateOrgRequest = {
+    name: string;
+    slug?: string;
+};
+
+/**
+ * Org
+ */
+export type Org = {
+    id: string;
+    slug: string;
+    name: string;
+    createdAt: string;
+};
+
+/**
+ * CreateProjectRequest
+ */
+export type CreateProjectRequest = {
+    key: string;
+    name: string;
+    targetIdField?: string;
+};
+
+/**
+ * Project
+ */
+export type Project = {
+    id: string;
+    orgId: string;
+    key: string;
+    name: string;
+    targetIdField: string;
+    createdAt: string;
+    updatedAt: string;
+};
+
+/**
+ * UpdateProjectRequest
+ */
+export type UpdateProjectRequest = {
+    name?: string;
+    targetIdField?: string;
+};
+
+/**
+ * CreateEnvironmentRequest
+ */
+export type CreateEnvironmentRequest = {
+    key: string;
+    name: string;
+};
+
+/**
+ * Environment
+ *
+ * `version` advances by one on every committed write to anything in the environment.
+ */
+export type Environment = {
+    id: string;
+    projectId: string;
+    key: string;
+    name: string;
+    version: number;
+    createdAt: string;
+};
+
+/**
+ * FlagValueType
+ */
+export type FlagValueType = 'boolean' | 'string' | 'number';
+
+/**
+ * ConditionOperator
+ */
+export type ConditionOperator = 'in' | 'not_in' | 'starts_with' | 'ends_with' | 'contains' | 'gt' | 'gte' | 'lt' | 'lte';
+
+/**
+ * Condition
+ */
+export type Condition = {
+    attribute: string;
+    operator: ConditionOperator;
+    values: Array<string | number>;
+};
+
+/**
+ * Rule
+ *
+ * All conditions must match (AND); the first matching rule wins.
+ */
+export type Rule = {
+    description?: string;
+    conditions: Array<Condition>;
+    value?: unknown;
+};
+
+/**
+ * CreateFlagRequest
+ *
+ * Creates the flag and its state (value = defaultValue, the given rules) in every environment of the project. `valueType` defaults to boolean.
+ */
+export type CreateFlagRequest = {
+    key: string;
+    name: string;
+    description?: string;
+    valueType?: FlagValueType;
+    defaultValue?: unknown;
+    rules?: Array<Rule>;
+};
+
+/**
+ * Flag
+ */
+export type Flag = {
+    id: string;
+    projectId: string;
+    key: string;
+    name: string;
+    description: string | null;
+    valueType: FlagValueType;
+    defaultValue?: unknown;
+    createdAt: string;
+    updatedAt: string;
+};
+
+/**
+ * PrimitiveKind
+ */
+export type PrimitiveKind = 'flag' | 'config';
+
+/**
+ * RolloutStatus
+ */
+export type RolloutStatus = 'active' | 'paused' | 'completed' | 'cancelled';
+
+/**
+ * PausedReason
+ */
+export type PausedReason = 'user' | 'approval_gate' | 'auto_rollback';
+
+/**
+ * RampStep
+ */
+export type RampStep = {
+    percent: number;
+    holdForSeconds: number;
+    requiresApproval?: boolean;
+};
+
+/**
+ * Cadence
+ */
+export type Cadence = 'auto' | 'manual';
+
+/**
+ * Rollout
+ */
+export type Rollout = {
+    id: string;
+    environmentId: string;
+    primitiveKind: PrimitiveKind;
+    primitiveKey: string;
+    status: RolloutStatus;
+    percent: number;
+    pausedAtPercent: number | null;
+    pausedReason: PausedReason | null;
+    rolledBackFromPercent: number | null;
+    seed: string;
+    bucketField: string;
+    newValue?: unknown;
+    planKey: string | null;
+    planRampStepsSnapshot: Array<RampStep> | null;
+    cadence: Cadence | null;
+    planBlackoutDaysOfWeek: Array<number> | null;
+    planBlackoutTimezone: string | null;
+    rampStepIdx: number | null;
+    nextStepAt: string | null;
+    targetIdsCount: number;
+    createdAt: string;
+    updatedAt: string;
+};
+
+/**
+ * FlagState
+ */
+export type FlagState = {
+    key: string;
+    envId: string;
+    valueType: FlagValueType;
+    value?: unknown;
+    rules: Array<Rule>;
+    rollout: Rollout | null;
+    updatedAt: string;
+};
+
+/**
+ * SetValueRequest
+ */
+export type SetValueRequest = {
+    value?: unknown;
+};
+
+/**
+ * SetRulesRequest
+ */
+export type SetRulesRequest = {
+    rules: Array<Rule>;
+};
+
+/**
+ * CreateConfigRequest
+ */
+export type CreateConfigRequest = {
+    key: string;
+    name: string;
+    description?: string;
+    defaultValue?: unknown;
+    rules?: Array<Rule>;
+};
+
+/**
+ * Config
+ */
+export type Config = {
+    id: string;
+    projectId: string;
+    key: string;
+    name: string;
+    description: string | null;
+    defaultValue?: unknown;
+    createdAt: string;
+    updatedAt: string;
+};
+
+/**
+ * ConfigState
+ */
+export type ConfigState = {
+    key: string;
+    envId: string;
+    value?: unknown;
+    rules: Array<Rule>;
+    rollout: Rollout | null;
+    updatedAt: string;
+};
+
+/**
+ * ApiKeyKind
+ */
+export type ApiKeyKind = 'api' | 'agent';
+
+/**
+ * TokenAction
+ */
+export type TokenAction = 'read' | 'write';
+
+/**
+ * CreateApiKeyRequest
+ *
+ * Omitted restrictions default to unrestricted: both actions, every environment, every resource, any IP.
+ */
+export type CreateApiKeyRequest = {
+    name: string;
+    kind?: ApiKeyKind;
+    actions?: Array<TokenAction>;
+    environments?: Array<string>;
+    resources?: Array<string>;
+    ipAllowlist?: Array<string>;
+    rateLimitPerMin?: number;
+    ttlSeconds?: number;
+    requiresApproval?: boolean;
+};
+
+/**
+ * MintedApiKey
+ *
+ * The raw `token` is returned once, here; only its SHA-256 is stored.
+ */
+export type MintedApiKey = {
+    id: string;
+    name: string;
+    kind: ApiKeyKind;
+    tokenPrefix: string;
+    actions: Array<TokenAction>;
+    environments: Array<string> | null;
+    resources: Array<string> | null;
+    ipAllowlist: Array<string> | null;
+    rateLimitPerMin: number;
+    expiresAt: string | null;
+    requiresApproval: boolean;
+    createdAt: string;
+    createdByUserId: string | null;
+    lastUsedAt: string | null;
+    revokedAt: string | null;
+    token: string;
+    warning: string;
+};
+
+/**
+ * ApiKey
+ *
+ * `environments`, `resources` and `ipAllowlist` are null when unrestricted.
+ */
+export type ApiKey = {
+    id: string;
+    name: string;
+    kind: ApiKeyKind;
+    tokenPrefix: string;
+    actions: Array<TokenAction>;
+    environments: Array<string> | null;
+    resources: Array<string> | null;
+    ipAllowlist: Array<string> | null;
+    rateLimitPerMin: number;
+    expiresAt: string | null;
+    requiresApproval: boolean;
+    createdAt: string;
+    createdByUserId: string | null;
+    lastUsedAt: string | null;
+    revokedAt: string | null;
+};
+
+/**
+ * ActorType
+ */
+export type ActorType = 'user' | 'api_token' | 'agent_token' | 'system' | 'rollback_webhook';
+
+/**
+ * AuditEventSummary
+ */
+export type AuditEventSummary = {
+    id: string;
+    createdAt: string;
+    actorType: ActorType;
+    actorId: string | null;
+    actorEmail?: string;
+    delegatorUserId: string | null;
+    approverUserId: string | null;
+    resourceType: string;
+    resourceKey: string | null;
+    resourceId: string | null;
+    envId: string | null;
+    action: string;
+    version: number | null;
+    reason: string | null;
+};
+
+/**
+ * AuditEventPage
+ */
+export type AuditEventPage = {
+    events: Array<AuditEventSummary>;
+    nextCursor: string | null;
+};
+
+/**
+ * AuditEventDetail
+ *
+ * `diff` is an RFC 6902 JSON Patch from `previousValue` to `newValue`.
+ */
+export type AuditEventDetail = {
+    id: string;
+    createdAt: string;
+    actorType: ActorType;
+    actorId: string | null;
+    actorEmail?: string;
+    delegatorUserId: string | null;
+    approverUserId: string | null;
+    resourceType: string;
+    resourceKey: string | null;
+    resourceId: string | null;
+    envId: string | null;
+    action: string;
+    version: number | null;
+    reason: string | null;
+    previousValue?: unknown;
+    newValue?: unknown;
+    diff?: unknown;
+};
+
+export type GetInstallStateData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/auth/install-state';
+};
+
+export type GetInstallStateErrors = {
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type GetInstallStateError = GetInstallStateErrors[keyof GetInstallStateErrors];
+
+export type GetInstallStateResponses = {
+    /**
+     * OK
+     */
+    200: InstallState;
+};
+
+export type GetInstallStateResponse = GetInstallStateResponses[keyof GetInstallStateResponses];
+
+export type ClaimInstallData = {
+    /**
+     * Request body
+     */
+    body: InstallClaimRequest;
+    path?: never;
+    query?: never;
+    url: '/api/v1/auth/install-claim';
+};
+
+export type ClaimInstallErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+};
+
+export type ClaimInstallError = ClaimInstallErrors[keyof ClaimInstallErrors];
+
+export type ClaimInstallResponses = {
+    /**
+     * OK
+     */
+    200: Session;
+};
+
+export type ClaimInstallResponse = ClaimInstallResponses[keyof ClaimInstallResponses];
+
+export type GetSessionData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/auth/me';
+};
+
+export type GetSessionErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+};
+
+export type GetSessionError = GetSessionErrors[keyof GetSessionErrors];
+
+export type GetSessionResponses = {
+    /**
+     * OK
+     */
+    200: Session;
+};
+
+export type GetSessionResponse = GetSessionResponses[keyof GetSessionResponses];
+
+export type LogoutData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/auth/logout';
+};
+
+export type LogoutErrors = {
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+};
+
+export type LogoutError = LogoutErrors[keyof LogoutErrors];
+
+export type LogoutResponses = {
+    /**
+     * No content
+     */
+    204: void;
+};
+
+export type LogoutResponse = LogoutResponses[keyof LogoutResponses];
+
+export type CreateOrgData = {
+    /**
+     * Request body
+     */
+    body: CreateOrgRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/orgs';
+};
+
+export type CreateOrgErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+};
+
+export type CreateOrgError = CreateOrgErrors[keyof CreateOrgErrors];
+
+export type CreateOrgResponses = {
+    /**
+     * Created
+     */
+    201: Org;
+};
+
+export type CreateOrgResponse = CreateOrgResponses[keyof CreateOrgResponses];
+
+export type GetOrgData = {
+    body?: never;
+    path: {
+        /**
+         * The slug of the resource.
+         */
+        slug: string;
+    };
+    query?: never;
+    url: '/api/v1/orgs/{slug}';
+};
+
+export type GetOrgErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type GetOrgError = GetOrgErrors[keyof GetOrgErrors];
+
+export type GetOrgResponses = {
+    /**
+     * OK
+     */
+    200: Org;
+};
+
+export type GetOrgResponse = GetOrgResponses[keyof GetOrgResponses];
+
+export type ListProjectsData = {
+    body?: never;
+    path: {
+        /**
+         * The slug of the resource.
+         */
+        slug: string;
+    };
+    query?: never;
+    url: '/api/v1/orgs/{slug}/projects';
+};
+
+export type ListProjectsErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type ListProjectsError = ListProjectsErrors[keyof ListProjectsErrors];
+
+export type ListProjectsResponses = {
+    /**
+     * OK
+     */
+    200: Array<Project>;
+};
+
+export type ListProjectsResponse = ListProjectsResponses[keyof ListProjectsResponses];
+
+export type CreateProjectData = {
+    /**
+     * Request body
+     */
+    body: CreateProjectRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The slug of the resource.
+         */
+        slug: string;
+    };
+    query?: never;
+    url: '/api/v1/orgs/{slug}/projects';
+};
+
+export type CreateProjectErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+};
+
+export type CreateProjectError = CreateProjectErrors[keyof CreateProjectErrors];
+
+export type CreateProjectResponses = {
+    /**
+     * Created
+     */
+    201: Project;
+};
+
+export type CreateProjectResponse = CreateProjectResponses[keyof CreateProjectResponses];
+
+export type GetProjectData = {
+    body?: never;
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}';
+};
+
+export type GetProjectErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type GetProjectError = GetProjectErrors[keyof GetProjectErrors];
+
+export type GetProjectResponses = {
+    /**
+     * OK
+     */
+    200: Project;
+};
+
+export type GetProjectResponse = GetProjectResponses[keyof GetProjectResponses];
+
+export type UpdateProjectData = {
+    /**
+     * Request body
+     */
+    body: UpdateProjectRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}';
+};
+
+export type UpdateProjectErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type UpdateProjectError = UpdateProjectErrors[keyof UpdateProjectErrors];
+
+export type UpdateProjectResponses = {
+    /**
+     * OK
+     */
+    200: Project;
+};
+
+export type UpdateProjectResponse = UpdateProjectResponses[keyof UpdateProjectResponses];
+
+export type ListEnvironmentsData = {
+    body?: never;
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/environments';
+};
+
+export type ListEnvironmentsErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type ListEnvironmentsError = ListEnvironmentsErrors[keyof ListEnvironmentsErrors];
+
+export type ListEnvironmentsResponses = {
+    /**
+     * OK
+     */
+    200: Array<Environment>;
+};
+
+export type ListEnvironmentsResponse = ListEnvironmentsResponses[keyof ListEnvironmentsResponses];
+
+export type CreateEnvironmentData = {
+    /**
+     * Request body
+     */
+    body: CreateEnvironmentRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/environments';
+};
+
+export type CreateEnvironmentErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+};
+
+export type CreateEnvironmentError = CreateEnvironmentErrors[keyof CreateEnvironmentErrors];
+
+export type CreateEnvironmentResponses = {
+    /**
+     * Created
+     */
+    201: Environment;
+};
+
+export type CreateEnvironmentResponse = CreateEnvironmentResponses[keyof CreateEnvironmentResponses];
+
+export type GetEnvironmentData = {
+    body?: never;
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}';
+};
+
+export type GetEnvironmentErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type GetEnvironmentError = GetEnvironmentErrors[keyof GetEnvironmentErrors];
+
+export type GetEnvironmentResponses = {
+    /**
+     * OK
+     */
+    200: Environment;
+};
+
+export type GetEnvironmentResponse = GetEnvironmentResponses[keyof GetEnvironmentResponses];
+
+export type ListFlagsData = {
+    body?: never;
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/flags';
+};
+
+export type ListFlagsErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type ListFlagsError = ListFlagsErrors[keyof ListFlagsErrors];
+
+export type ListFlagsResponses = {
+    /**
+     * OK
+     */
+    200: Array<Flag>;
+};
+
+export type ListFlagsResponse = ListFlagsResponses[keyof ListFlagsResponses];
+
+export type CreateFlagData = {
+    /**
+     * Request body
+     */
+    body: CreateFlagRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/flags';
+};
+
+export type CreateFlagErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+};
+
+export type CreateFlagError = CreateFlagErrors[keyof CreateFlagErrors];
+
+export type CreateFlagResponses = {
+    /**
+     * Created
+     */
+    201: Flag;
+};
+
+export type CreateFlagResponse = CreateFlagResponses[keyof CreateFlagResponses];
+
+export type ListFlagStatesData = {
+    body?: never;
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/flags';
+};
+
+export type ListFlagStatesErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type ListFlagStatesError = ListFlagStatesErrors[keyof ListFlagStatesErrors];
+
+export type ListFlagStatesResponses = {
+    /**
+     * OK
+     */
+    200: Array<FlagState>;
+};
+
+export type ListFlagStatesResponse = ListFlagStatesResponses[keyof ListFlagStatesResponses];
+
+export type GetFlagStateData = {
+    body?: never;
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/flags/{key}';
+};
+
+export type GetFlagStateErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type GetFlagStateError = GetFlagStateErrors[keyof GetFlagStateErrors];
+
+export type GetFlagStateResponses = {
+    /**
+     * OK
+     */
+    200: FlagState;
+};
+
+export type GetFlagStateResponse = GetFlagStateResponses[keyof GetFlagStateResponses];
+
+export type SetFlagValueData = {
+    /**
+     * Request body
+     */
+    body: SetValueRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/flags/{key}/value';
+};
+
+export type SetFlagValueErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type SetFlagValueError = SetFlagValueErrors[keyof SetFlagValueErrors];
+
+export type SetFlagValueResponses = {
+    /**
+     * OK
+     */
+    200: FlagState;
+};
+
+export type SetFlagValueResponse = SetFlagValueResponses[keyof SetFlagValueResponses];
+
+export type SetFlagRulesData = {
+    /**
+     * Request body
+     */
+    body: SetRulesRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/flags/{key}/rules';
+};
+
+export type SetFlagRulesErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type SetFlagRulesError = SetFlagRulesErrors[keyof SetFlagRulesErrors];
+
+export type SetFlagRulesResponses = {
+    /**
+     * OK
+     */
+    200: FlagState;
+};
+
+export type SetFlagRulesResponse = SetFlagRulesResponses[keyof SetFlagRulesResponses];
+
+export type ListConfigsData = {
+    body?: never;
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/configs';
+};
+
+export type ListConfigsErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type ListConfigsError = ListConfigsErrors[keyof ListConfigsErrors];
+
+export type ListConfigsResponses = {
+    /**
+     * OK
+     */
+    200: Array<Config>;
+};
+
+export type ListConfigsResponse = ListConfigsResponses[keyof ListConfigsResponses];
+
+export type CreateConfigData = {
+    /**
+     * Request body
+     */
+    body: CreateConfigRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/configs';
+};
+
+export type CreateConfigErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+};
+
+export type CreateConfigError = CreateConfigErrors[keyof CreateConfigErrors];
+
+export type CreateConfigResponses = {
+    /**
+     * Created
+     */
+    201: Config;
+};
+
+export type CreateConfigResponse = CreateConfigResponses[keyof CreateConfigResponses];
+
+export type ListConfigStatesData = {
+    body?: never;
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/configs';
+};
+
+export type ListConfigStatesErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type ListConfigStatesError = ListConfigStatesErrors[keyof ListConfigStatesErrors];
+
+export type ListConfigStatesResponses = {
+    /**
+     * OK
+     */
+    200: Array<ConfigState>;
+};
+
+export type ListConfigStatesResponse = ListConfigStatesResponses[keyof ListConfigStatesResponses];
+
+export type GetConfigStateData = {
+    body?: never;
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/configs/{key}';
+};
+
+export type GetConfigStateErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type GetConfigStateError = GetConfigStateErrors[keyof GetConfigStateErrors];
+
+export type GetConfigStateResponses = {
+    /**
+     * OK
+     */
+    200: ConfigState;
+};
+
+export type GetConfigStateResponse = GetConfigStateResponses[keyof GetConfigStateResponses];
+
+export type SetConfigValueData = {
+    /**
+     * Request body
+     */
+    body: SetValueRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/configs/{key}/value';
+};
+
+export type SetConfigValueErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type SetConfigValueError = SetConfigValueErrors[keyof SetConfigValueErrors];
+
+export type SetConfigValueResponses = {
+    /**
+     * OK
+     */
+    200: ConfigState;
+};
+
+export type SetConfigValueResponse = SetConfigValueResponses[keyof SetConfigValueResponses];
+
+export type SetConfigRulesData = {
+    /**
+     * Request body
+     */
+    body: SetRulesRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/configs/{key}/rules';
+};
+
+export type SetConfigRulesErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type SetConfigRulesError = SetConfigRulesErrors[keyof SetConfigRulesErrors];
+
+export type SetConfigRulesResponses = {
+    /**
+     * OK
+     */
+    200: ConfigState;
+};
+
+export type SetConfigRulesResponse = SetConfigRulesResponses[keyof SetConfigRulesResponses];
+
+export type ListApiKeysData = {
+    body?: never;
+    path: {
+        /**
+         * The slug of the resource.
+         */
+        slug: string;
+    };
+    query?: never;
+    url: '/api/v1/orgs/{slug}/api-keys';
+};
+
+export type ListApiKeysErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type ListApiKeysError = ListApiKeysErrors[keyof ListApiKeysErrors];
+
+export type ListApiKeysResponses = {
+    /**
+     * OK
+     */
+    200: Array<ApiKey>;
+};
+
+export type ListApiKeysResponse = ListApiKeysResponses[keyof ListApiKeysResponses];
+
+export type CreateApiKeyData = {
+    /**
+     * Request body
+     */
+    body: CreateApiKeyRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The slug of the resource.
+         */
+        slug: string;
+    };
+    query?: never;
+    url: '/api/v1/orgs/{slug}/api-keys';
+};
+
+export type CreateApiKeyErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type CreateApiKeyError = CreateApiKeyErrors[keyof CreateApiKeyErrors];
+
+export type CreateApiKeyResponses = {
+    /**
+     * Created
+     */
+    201: MintedApiKey;
+};
+
+export type CreateApiKeyResponse = CreateApiKeyResponses[keyof CreateApiKeyResponses];
+
+export type RevokeApiKeyData = {
+    body?: never;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The slug of the resource.
+         */
+        slug: string;
+        /**
+         * The id of the resource.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/orgs/{slug}/api-keys/{id}';
+};
+
+export type RevokeApiKeyErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type RevokeApiKeyError = RevokeApiKeyErrors[keyof RevokeApiKeyErrors];
+
+export type RevokeApiKeyResponses = {
+    /**
+     * No content
+     */
+    204: void;
+};
+
+export type RevokeApiKeyResponse = RevokeApiKeyResponses[keyof RevokeApiKeyResponses];
+
+export type ListAuditEventsData = {
+    body?: never;
+    path: {
+        /**
+         * The slug of the resource.
+         */
+        slug: string;
+    };
+    query?: {
+        resourceType?: string;
+        resourceKey?: string;
+        envId?: string;
+        actorId?: string;
+        cursor?: string;
+        limit?: number;
+    };
+    url: '/api/v1/orgs/{slug}/audit';
+};
+
+export type ListAuditEventsErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type ListAuditEventsError = ListAuditEventsErrors[keyof ListAuditEventsErrors];
+
+export type ListAuditEventsResponses = {
+    /**
+     * OK
+     */
+    200: AuditEventPage;
+};
+
+export type ListAuditEventsResponse = ListAuditEventsResponses[keyof ListAuditEventsResponses];
+
+export type GetAuditEventData = {
+    body?: never;
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/audit/events/{id}';
+};
+
+export type GetAuditEventErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type GetAuditEventError = GetAuditEventErrors[keyof GetAuditEventErrors];
+
+export type GetAuditEventResponses = {
+    /**
+     * OK
+     */
+    200: AuditEventDetail;
+};
+
+export type GetAuditEventResponse = GetAuditEventResponses[keyof GetAuditEventResponses];

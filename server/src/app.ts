@@ -1,0 +1,93 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import express, { type Express } from 'express';
+import { pinoHttp } from 'pino-http';
+import client from 'prom-client';
+import { createExpressEndpoints, initServer } from '@ts-rest/express';
+import { contract } from '@gradual/contract';
+import type { AppDeps } from './http/deps.js';
+import { requestId } from './http/request-context.js';
+import { errorHandler, notFoundHandler, requestValidationErrorHandler } from './http/errors.js';
+import { originCheck } from './http/csrf.js';
+import { metricsMiddleware, mountDocs, mountHealth } from './http/ops.js';
+import { authRoutes } from './features/auth/auth.routes.js';
+import { orgsRoutes } from './features/orgs/orgs.routes.js';
+import { projectsRoutes } from './features/projects/projects.routes.js';
+import { environmentsRoutes } from './features/environments/environments.routes.js';
+import { configsRoutes, flagsRoutes } from './features/primitives/primitives.routes.js';
+import { apiKeysRoutes } from './features/api-keys/api-keys.routes.js';
+import { auditRoutes } from './features/audit/audit.routes.js';
+
+/** JSON bodies are capped at 1 MiB (DESIGN.md); larger ones get 413 with the envelope. */
+export const JSON_BODY_LIMIT = '1mb';
+
+const dashboardDir = fileURLToPath(new URL('../../dashboard/', import.meta.url));
+
+/**
+ * The Express application: request id and logging first, then operational
+ * endpoints, the contract's routes under /api/v1, the dashboard under /app,
+ * and finally the 404 and error handlers that write the envelope.
+ */
+export function createApp(deps: AppDeps, extend?: (app: Express) => void): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.config.trustProxy ?? false);
+  app.set('etag', false);
+
+  const metrics = metricsMiddleware(new client.Registry());
+  app.use(requestId());
+  app.use(
+    pinoHttp({
+      logger: deps.logger,
+      genReqId: (req) => (req as express.Request).id,
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' },
+    }),
+  );
+  app.use(metrics.record);
+
+  mountHealth(app, deps);
+  app.get('/metrics', metrics.serve);
+  mountDocs(app);
+  extend?.(app);
+
+  app.use('/api', express.json({ limit: JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
+  app.use('/api', originCheck(deps.config.publicUrl));
+  app.use('/api', (req, _res, next) => {
+    req.em = deps.db.em();
+    next();
+  });
+
+  const s = initServer();
+  const router = s.router(contract, {
+    auth: authRoutes(deps),
+    orgs: orgsRoutes(deps),
+    projects: projectsRoutes(deps),
+    environments: environmentsRoutes(deps),
+    flags: flagsRoutes(deps),
+    configs: configsRoutes(deps),
+    apiKeys: apiKeysRoutes(deps),
+    audit: auditRoutes(deps),
+  });
+  createExpressEndpoints(contract, router, app, {
+    requestValidationErrorHandler: requestValidationErrorHandler as never,
+    responseValidation: false,
+    logInitialization: false,
+  });
+
+  mountDashboard(app);
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+  return app;
+}
+
+/** Serves the built dashboard (dashboard/dist) or the placeholder page; every /app/* path gets index.html. */
+function mountDashboard(app: Express): void {
+  const built = `${dashboardDir}dist/`;
+  const root = existsSync(`${built}index.html`) ? built : `${dashboardDir}public/`;
+  app.get('/', (_req, res) => res.redirect(302, '/app/'));
+  app.use('/app', express.static(root, { index: false, maxAge: '1h' }));
+  app.get(['/app', '/app/*'], (_req, res) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.sendFile(`${root}index.html`);
+  });
+}

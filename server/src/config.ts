@@ -1,0 +1,82 @@
+import { z } from 'zod';
+
+const flag = z
+  .enum(['0', '1', 'true', 'false', ''])
+  .optional()
+  .transform((v) => v === '1' || v === 'true');
+
+/** Every environment variable the server reads, parsed once at start-up. */
+const EnvSchema = z
+  .object({
+    NODE_ENV: z.string().default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    HOST: z.string().default('0.0.0.0'),
+    DATABASE_URL: z.string().url().optional(),
+    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+    DATA_DIR: z.string().default('./.data'),
+    REDIS_URL: z.string().url().optional(),
+    SMTP_URL: z.string().url().optional(),
+    SERVICE_TOPOLOGY: z.enum(['self-hosted', 'hosted']).default('self-hosted'),
+    SERVICE_PUBLIC_SIGNUP: flag,
+    PUBLIC_URL: z.string().url().optional(),
+    SERVICE_TEST_CLOCK: flag,
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    ORG_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(6000),
+    TRUST_PROXY: z.string().optional(),
+  })
+  .superRefine((env, ctx) => {
+    if (env.SERVICE_TEST_CLOCK && env.NODE_ENV === 'production') {
+      ctx.addIssue({ code: 'custom', path: ['SERVICE_TEST_CLOCK'], message: 'refused when NODE_ENV=production' });
+    }
+  });
+
+export interface Config {
+  env: string;
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  databasePoolMax: number;
+  dataDir: string;
+  redisUrl: string | undefined;
+  smtpUrl: string | undefined;
+  topology: 'self-hosted' | 'hosted';
+  publicSignup: boolean;
+  publicUrl: string;
+  testClock: boolean;
+  logLevel: string;
+  orgRateLimitPerMin: number;
+  trustProxy: string | undefined;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    databasePoolMax: e.DATABASE_POOL_MAX,
+    dataDir: e.DATA_DIR,
+    redisUrl: e.REDIS_URL,
+    smtpUrl: e.SMTP_URL,
+    topology: e.SERVICE_TOPOLOGY,
+    publicSignup: e.SERVICE_PUBLIC_SIGNUP,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    testClock: e.SERVICE_TEST_CLOCK,
+    logLevel: e.LOG_LEVEL,
+    orgRateLimitPerMin: e.ORG_RATE_LIMIT_PER_MIN,
+    trustProxy: e.TRUST_PROXY,
+  };
+}
+
+/** Signup and install-state are public only on hosted, or with SERVICE_PUBLIC_SIGNUP=1 (spec). */
+export function signupMounted(config: Config): boolean {
+  return config.topology === 'hosted' || config.publicSignup;
+}

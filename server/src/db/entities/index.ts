@@ -1,0 +1,36 @@
+// Every entity, for MikroORM's `entities` option. Add new entities here.
+import { ApiKeyEntity } from './api-key.js';
+import { AuditEventEntity } from './audit-event.js';
+import { EnvironmentEntity } from './environment.js';
+import { MembershipEntity } from './membership.js';
+import { OrgEntity } from './org.js';
+import { PrimitiveStateEntity } from './primitive-state.js';
+import { PrimitiveEntity } from './primitive.js';
+import { ProjectEntity } from './project.js';
+import { SessionEntity } from './session.js';
+import { UserEntity } from './user.js';
+
+export * from './api-key.js';
+export * from './audit-event.js';
+export type { JsonValue } from './common.js';
+export * from './environment.js';
+export * from './membership.js';
+export * from './org.js';
+export * from './primitive-state.js';
+export * from './primitive.js';
+export * from './project.js';
+export * from './session.js';
+export * from './user.js';
+
+export const entities = [
+  UserEntity,
+  OrgEntity,
+  MembershipEntity,
+  SessionEntity,
+  ApiKeyEntity,
+  ProjectEntity,
+  EnvironmentEntity,
+  PrimitiveEntity,
+  PrimitiveStateEntity,
+  AuditEventEntity,
+];

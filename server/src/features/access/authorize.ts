@@ -1,0 +1,138 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import ipaddr from 'ipaddr.js';
+import { ApiKeyEntity, MembershipEntity } from '../../db/entities/index.js';
+import { DomainError } from '../../domain/errors.js';
+import type { Principal } from './principal.js';
+
+export type Role = 'owner' | 'admin' | 'member';
+const roleRank: Record<Role, number> = { member: 0, admin: 1, owner: 2 };
+
+/** Everything a service needs to know about the caller of one request. */
+export interface Caller {
+  principal: Principal | null;
+  /** Client address (Express `req.ip`, honouring TRUST_PROXY). */
+  ip: string;
+  /** X-Audit-Reason, stored on every audit row of the request. */
+  reason: string | null;
+  now: Date;
+}
+
+/** Who an audit row names. */
+export interface Actor {
+  actorType: 'user' | 'api_token' | 'agent_token' | 'system' | 'rollback_webhook';
+  actorId: string | null;
+  actorEmail: string | null;
+  delegatorUserId: string | null;
+  /** The session user's role in the org (null for tokens). */
+  role: Role | null;
+}
+
+export const systemActor: Actor = { actorType: 'system', actorId: null, actorEmail: null, delegatorUserId: null, role: null };
+
+export interface AccessRequirement {
+  action: 'read' | 'write';
+  /** Minimum role of a session user (tokens carry admin-equivalent scope on their org). */
+  role?: Role;
+  /** Tokens may not use this endpoint at all (`scope_denied`). */
+  sessionOnly?: boolean;
+  /** Environment the request touches; checked against a token's environments. */
+  envId?: string;
+  /** Primitive key the request touches; checked against a token's resource globs. */
+  resourceKey?: string;
+}
+
+/**
+ * Authorizes the caller on one org. Cross-tenant access is 404, never 403.
+ * Token checks run in DESIGN.md's order: IP, action, environment, resource.
+ */
+export async function authorize(em: EntityManager, caller: Caller, orgId: string, need: AccessRequirement): Promise<Actor> {
+  const principal = caller.principal;
+  if (!principal) throw new DomainError('unauthorized', 'Sign in or send an API key.');
+  if (principal.kind === 'user') {
+    const membership = await em.findOne(MembershipEntity, { orgId, userId: principal.userId });
+    if (!membership) throw new DomainError('not_found', 'Not found.');
+    const role = membership.role as Role;
+    if (need.role && roleRank[role] < roleRank[need.role]) {
+      throw new DomainError('insufficient_role', `This needs the ${need.role} role or higher.`);
+    }
+    return { actorType: 'user', actorId: principal.userId, actorEmail: principal.email, delegatorUserId: null, role };
+  }
+  const key = principal.key;
+  if (key.orgId !== orgId) throw new DomainError('not_found', 'Not found.');
+  if (need.sessionOnly) throw new DomainError('scope_denied', 'API keys cannot use this endpoint; sign in.');
+  if (key.ipAllowlist && !ipAllowed(caller.ip, key.ipAllowlist)) {
+    throw new DomainError('token_ip_denied', 'This API key is not allowed from this address.');
+  }
+  if (!key.actions.includes(need.action)) {
+    throw new DomainError('token_action_denied', `This API key lacks the ${need.action} action.`);
+  }
+  if (need.envId && key.environments && !key.environments.includes(need.envId)) {
+    throw new DomainError('token_env_out_of_scope', 'This API key is not scoped to this environment.');
+  }
+  if (need.resourceKey !== undefined && key.resources && !resourceAllowed(need.resourceKey, key.resources)) {
+    throw new DomainError('token_resource_out_of_scope', `This API key is not scoped to "${need.resourceKey}".`);
+  }
+  await touchLastUsed(em, key.id, key.lastUsedAt, caller.now);
+  return {
+    actorType: key.kind === 'agent' ? 'agent_token' : 'api_token',
+    actorId: key.id,
+    actorEmail: null,
+    delegatorUserId: key.createdByUserId ?? null,
+    role: null,
+  };
+}
+
+/** The caller must be a signed-in user (org-less endpoints such as POST /orgs). */
+export function requireUser(caller: Caller) {
+  const principal = caller.principal;
+  if (!principal) throw new DomainError('unauthorized', 'Sign in first.');
+  if (principal.kind !== 'user') throw new DomainError('scope_denied', 'API keys cannot use this endpoint; sign in.');
+  return principal;
+}
+
+export function userActor(caller: Caller, role: Role | null = null): Actor {
+  const user = requireUser(caller);
+  return { actorType: 'user', actorId: user.userId, actorEmail: user.email, delegatorUserId: null, role };
+}
+
+/** For lists: whether a token may see this environment / key (lists are filtered, not refused). */
+export function tokenSees(caller: Caller, envId?: string, resourceKey?: string): boolean {
+  const p = caller.principal;
+  if (p?.kind !== 'token') return true;
+  if (envId && p.key.environments && !p.key.environments.includes(envId)) return false;
+  if (resourceKey !== undefined && p.key.resources && !resourceAllowed(resourceKey, p.key.resources)) return false;
+  return true;
+}
+
+/** Resource globs: `*` matches any run of characters; everything else is literal. */
+export function resourceAllowed(key: string, globs: string[]): boolean {
+  return globs.some((glob) => {
+    const pattern = glob.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+    return new RegExp(`^${pattern}$`).test(key);
+  });
+}
+
+export function ipAllowed(ip: string, allowlist: string[]): boolean {
+  let addr: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    addr = ipaddr.process(ip);
+  } catch {
+    return false;
+  }
+  return allowlist.some((entry) => {
+    try {
+      const [range, bits] = entry.includes('/') ? ipaddr.parseCIDR(entry) : [ipaddr.process(entry), null];
+      const r = range.kind() === 'ipv6' && (range as ipaddr.IPv6).isIPv4MappedAddress() ? (range as ipaddr.IPv6).toIPv4Address() : range;
+      if (r.kind() !== addr.kind()) return false;
+      return addr.match(r as never, bits ?? (r.kind() === 'ipv4' ? 32 : 128));
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Writing lastUsedAt on every request would add a write per read; once a minute is enough. */
+async function touchLastUsed(em: EntityManager, keyId: string, lastUsedAt: Date | null | undefined, now: Date) {
+  if (lastUsedAt && now.getTime() - lastUsedAt.getTime() < 60_000) return;
+  await em.nativeUpdate(ApiKeyEntity, { id: keyId }, { lastUsedAt: now });
+}

@@ -1,0 +1,75 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { parse as parseCookie } from 'cookie';
+import type { Request } from 'express';
+import { ApiKeyEntity, SessionEntity, UserEntity, type ApiKey } from '../../db/entities/index.js';
+import { DomainError } from '../../domain/errors.js';
+import { digestsEqual, hashToken } from '../../domain/secrets.js';
+
+export const SESSION_COOKIE = 'svc_session';
+export const SESSION_LIFETIME_MS = 14 * 24 * 3600 * 1000;
+/** A session with less than this left is renewed (sliding lifetime). */
+export const SESSION_RENEW_BELOW_MS = 7 * 24 * 3600 * 1000;
+
+export interface UserPrincipal {
+  kind: 'user';
+  userId: string;
+  email: string;
+  displayName: string;
+  sessionId: string;
+  sessionToken: string;
+  /** Set when the session was extended during this request; the cookie must be re-sent. */
+  renewedUntil: Date | null;
+}
+export interface TokenPrincipal {
+  kind: 'token';
+  key: ApiKey;
+}
+export type Principal = UserPrincipal | TokenPrincipal;
+
+/**
+ * Who is calling. A bearer token wins over the session cookie (spec rule 1).
+ * An invalid, expired or revoked bearer token is 401 even if a cookie is present.
+ */
+export async function resolvePrincipal(em: EntityManager, req: Request, now: Date): Promise<Principal | null> {
+  const authorization = req.headers.authorization;
+  if (authorization !== undefined) return { kind: 'token', key: await resolveApiKey(em, authorization, now) };
+  const cookieHeader = req.headers.cookie;
+  if (!cookieHeader) return null;
+  const token = parseCookie(cookieHeader)[SESSION_COOKIE];
+  return token ? resolveSession(em, token, now) : null;
+}
+
+async function resolveApiKey(em: EntityManager, authorization: string, now: Date): Promise<ApiKey> {
+  const match = /^Bearer\s+(svc_[A-Za-z0-9]{32})\s*$/.exec(authorization);
+  if (!match) throw new DomainError('unauthorized', 'The bearer token is malformed or not an API key.');
+  const hash = hashToken(match[1]!);
+  const key = await em.findOne(ApiKeyEntity, { tokenHash: hash });
+  if (!key || !digestsEqual(key.tokenHash, hash)) throw new DomainError('unauthorized', 'Unknown API key.');
+  if (key.revokedAt) throw new DomainError('unauthorized', 'This API key has been revoked.');
+  if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) throw new DomainError('unauthorized', 'This API key has expired.');
+  return key;
+}
+
+async function resolveSession(em: EntityManager, token: string, now: Date): Promise<UserPrincipal | null> {
+  if (token.length > 200) return null;
+  const hash = hashToken(token);
+  const session = await em.findOne(SessionEntity, { tokenHash: hash });
+  if (!session || !digestsEqual(session.tokenHash, hash)) return null;
+  if (session.expiresAt.getTime() <= now.getTime()) return null;
+  const user = await em.findOne(UserEntity, { id: session.userId });
+  if (!user || user.deletedAt) return null;
+  let renewedUntil: Date | null = null;
+  if (session.expiresAt.getTime() - now.getTime() < SESSION_RENEW_BELOW_MS) {
+    renewedUntil = new Date(now.getTime() + SESSION_LIFETIME_MS);
+    await em.nativeUpdate(SessionEntity, { id: session.id }, { expiresAt: renewedUntil, lastSeenAt: now });
+  }
+  return {
+    kind: 'user',
+    userId: user.id,
+    email: user.email,
+    displayName: user.displayName,
+    sessionId: session.id,
+    sessionToken: token,
+    renewedUntil,
+  };
+}

@@ -1,0 +1,20 @@
+import { initServer } from '@ts-rest/express';
+import { contract } from '@gradual/contract';
+import { callerOf } from '../../http/caller.js';
+import type { AppDeps } from '../../http/deps.js';
+import { listApiKeys, mintApiKey, revokeApiKey } from './api-keys.service.js';
+
+const s = initServer();
+
+export const apiKeysRoutes = (deps: AppDeps) =>
+  s.router(contract.apiKeys, {
+    createApiKey: async ({ req, params, body }) => ({
+      status: 201,
+      body: await mintApiKey(req.em, await callerOf(req, deps), params.slug, body),
+    }),
+    listApiKeys: async ({ req, params }) => ({ status: 200, body: await listApiKeys(req.em, await callerOf(req, deps), params.slug) }),
+    revokeApiKey: async ({ req, params }) => {
+      await revokeApiKey(req.em, await callerOf(req, deps), params.slug, params.id);
+      return { status: 204, body: undefined };
+    },
+  });

@@ -1,0 +1,132 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ApiKey as ApiKeyDto } from '@gradual/contract';
+import ipaddr from 'ipaddr.js';
+import { ApiKeyEntity, EnvironmentEntity, type ApiKey } from '../../db/entities/index.js';
+import { DomainError, invalid } from '../../domain/errors.js';
+import { generateToken, hashToken } from '../../domain/secrets.js';
+import { authorize, type Caller } from '../access/authorize.js';
+import { recordAudit } from '../audit/audit.store.js';
+import { findOrgBySlug, isUuid, iso } from '../shared/lookup.js';
+
+export const DEFAULT_RATE_LIMIT_PER_MIN = 600;
+const TOKEN_PREFIX_LENGTH = 8; // "svc_" + 4 characters: enough to recognise a key in a list
+
+export const toApiKeyDto = (k: ApiKey): ApiKeyDto => ({
+  id: k.id,
+  name: k.name,
+  kind: k.kind,
+  tokenPrefix: k.tokenPrefix,
+  actions: k.actions,
+  environments: k.environments ?? null,
+  resources: k.resources ?? null,
+  ipAllowlist: k.ipAllowlist ?? null,
+  rateLimitPerMin: k.rateLimitPerMin,
+  expiresAt: k.expiresAt ? iso(k.expiresAt) : null,
+  requiresApproval: k.requiresApproval,
+  createdAt: iso(k.createdAt),
+  createdByUserId: k.createdByUserId ?? null,
+  lastUsedAt: k.lastUsedAt ? iso(k.lastUsedAt) : null,
+  revokedAt: k.revokedAt ? iso(k.revokedAt) : null,
+});
+
+export interface MintInput {
+  name: string;
+  kind?: 'api' | 'agent' | undefined;
+  actions?: Array<'read' | 'write'> | undefined;
+  environments?: string[] | undefined;
+  resources?: string[] | undefined;
+  ipAllowlist?: string[] | undefined;
+  rateLimitPerMin?: number | undefined;
+  ttlSeconds?: number | undefined;
+  requiresApproval?: boolean | undefined;
+}
+
+function checkCidrs(list: string[]): void {
+  const fields: Record<string, string> = {};
+  list.forEach((entry, i) => {
+    try {
+      if (entry.includes('/')) ipaddr.parseCIDR(entry);
+      else ipaddr.parse(entry);
+    } catch {
+      fields[`ipAllowlist.${i}`] = 'not a valid IP address or CIDR block';
+    }
+  });
+  if (Object.keys(fields).length) throw invalid(fields);
+}
+
+export async function mintApiKey(em: EntityManager, caller: Caller, slug: string, input: MintInput) {
+  const org = await findOrgBySlug(em, slug);
+  const actor = await authorize(em, caller, org.id, { action: 'write', role: 'admin', sessionOnly: true });
+  if (input.ipAllowlist) checkCidrs(input.ipAllowlist);
+  const environments = input.environments ? [...new Set(input.environments)] : null;
+  if (environments?.length) {
+    const known = await em.find(EnvironmentEntity, { id: { $in: environments.filter(isUuid) }, orgId: org.id });
+    const unknown = environments.findIndex((id) => !known.some((e) => e.id === id));
+    if (unknown >= 0) throw invalid({ [`environments.${unknown}`]: 'no such environment in this organization' });
+  }
+  const token = generateToken('svc_');
+  const now = caller.now;
+  const key = await em.transactional(async (tx) => {
+    const key = tx.create(ApiKeyEntity, {
+      orgId: org.id,
+      name: input.name,
+      kind: input.kind ?? 'api',
+      tokenPrefix: token.slice(0, TOKEN_PREFIX_LENGTH),
+      tokenHash: hashToken(token),
+      actions: [...new Set(input.actions ?? (['read', 'write'] as const))].sort() as Array<'read' | 'write'>,
+      environments,
+      resources: input.resources ? [...new Set(input.resources)] : null,
+      ipAllowlist: input.ipAllowlist ?? null,
+      rateLimitPerMin: input.rateLimitPerMin ?? DEFAULT_RATE_LIMIT_PER_MIN,
+      expiresAt: input.ttlSeconds ? new Date(now.getTime() + input.ttlSeconds * 1000) : null,
+      requiresApproval: input.requiresApproval ?? false,
+      createdAt: now,
+      createdByUserId: actor.actorId,
+      lastUsedAt: null,
+      revokedAt: null,
+    });
+    recordAudit(tx, caller, actor, {
+      orgId: org.id,
+      action: 'api_token.created',
+      resourceType: 'api_token',
+      resourceKey: key.name,
+      resourceId: key.id,
+      newValue: toApiKeyDto(key),
+    });
+    return key;
+  });
+  return {
+    ...toApiKeyDto(key),
+    token,
+    warning: 'This token is shown only once. Store it now: Gradual keeps only its hash.',
+  };
+}
+
+export async function listApiKeys(em: EntityManager, caller: Caller, slug: string) {
+  const org = await findOrgBySlug(em, slug);
+  await authorize(em, caller, org.id, { action: 'read', role: 'admin', sessionOnly: true });
+  const keys = await em.find(ApiKeyEntity, { orgId: org.id }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+  return keys.map(toApiKeyDto);
+}
+
+/** Idempotent: revoking a revoked key changes nothing and still succeeds. */
+export async function revokeApiKey(em: EntityManager, caller: Caller, slug: string, id: string): Promise<void> {
+  const org = await findOrgBySlug(em, slug);
+  const actor = await authorize(em, caller, org.id, { action: 'write', role: 'admin', sessionOnly: true });
+  await em.transactional(async (tx) => {
+    const key = isUuid(id) ? await tx.findOne(ApiKeyEntity, { id, orgId: org.id }) : null;
+    if (!key) throw new DomainError('not_found', 'API key not found.');
+    if (key.revokedAt) return;
+    const before = toApiKeyDto(key);
+    key.revokedAt = caller.now;
+    recordAudit(tx, caller, actor, {
+      orgId: org.id,
+      action: 'api_token.revoked',
+      resourceType: 'api_token',
+      resourceKey: key.name,
+      resourceId: key.id,
+      previousValue: before,
+      newValue: toApiKeyDto(key),
+    });
+  });
+}

@@ -1,0 +1,16 @@
+import { initServer } from '@ts-rest/express';
+import { contract } from '@gradual/contract';
+import { callerOf } from '../../http/caller.js';
+import type { AppDeps } from '../../http/deps.js';
+import { getAuditEvent, listAuditEvents } from './audit.service.js';
+
+const s = initServer();
+
+export const auditRoutes = (deps: AppDeps) =>
+  s.router(contract.audit, {
+    listAuditEvents: async ({ req, params, query }) => ({
+      status: 200,
+      body: await listAuditEvents(req.em, await callerOf(req, deps), params.slug, query),
+    }),
+    getAuditEvent: async ({ req, params }) => ({ status: 200, body: await getAuditEvent(req.em, await callerOf(req, deps), params.id) }),
+  });

@@ -1,0 +1,98 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import fastJsonPatch from 'fast-json-patch';
+import { AuditEventEntity, type AuditEvent, type JsonValue } from '../../db/entities/index.js';
+import { DomainError } from '../../domain/errors.js';
+import type { Actor, Caller } from '../access/authorize.js';
+
+export interface AuditEntry {
+  orgId: string;
+  projectId?: string | null;
+  envId?: string | null;
+  action: string;
+  resourceType: string;
+  resourceKey?: string | null;
+  resourceId?: string | null;
+  /** The environment version this change produced (env-scoped changes only). */
+  version?: number | null;
+  previousValue?: unknown;
+  newValue?: unknown;
+}
+
+/** RFC 6902 patch from previous to new; scalars and type changes become one root replace. */
+export function jsonDiff(previous: unknown, next: unknown): JsonValue {
+  const isContainer = (v: unknown) => v !== null && typeof v === 'object';
+  if (previous === undefined || previous === null) return next == null ? [] : [{ op: 'add', path: '', value: next as JsonValue }];
+  if (isContainer(previous) && isContainer(next) && Array.isArray(previous) === Array.isArray(next)) {
+    return fastJsonPatch.compare(previous as object, next as object) as unknown as JsonValue;
+  }
+  if (next === undefined || next === null) return [{ op: 'remove', path: '' }];
+  return JSON.stringify(previous) === JSON.stringify(next) ? [] : [{ op: 'replace', path: '', value: next as JsonValue }];
+}
+
+/**
+ * Writes one audit row in the caller's transaction (the `em` passed in), so a
+ * change and its audit row commit or roll back together.
+ */
+export function recordAudit(em: EntityManager, caller: Pick<Caller, 'reason' | 'now'>, actor: Actor, entry: AuditEntry): AuditEvent {
+  const previousValue = entry.previousValue === undefined ? null : (entry.previousValue as JsonValue);
+  const newValue = entry.newValue === undefined ? null : (entry.newValue as JsonValue);
+  return em.create(AuditEventEntity, {
+    orgId: entry.orgId,
+    projectId: entry.projectId ?? null,
+    envId: entry.envId ?? null,
+    createdAt: caller.now,
+    actorType: actor.actorType,
+    actorId: actor.actorId,
+    actorEmail: actor.actorEmail,
+    delegatorUserId: actor.delegatorUserId,
+    approverUserId: null,
+    resourceType: entry.resourceType,
+    resourceKey: entry.resourceKey ?? null,
+    resourceId: entry.resourceId ?? null,
+    action: entry.action,
+    version: entry.version ?? null,
+    reason: caller.reason,
+    previousValue,
+    newValue,
+    diff: jsonDiff(entry.previousValue, entry.newValue),
+  });
+}
+
+export interface AuditFilter {
+  resourceType?: string;
+  resourceKey?: string;
+  envId?: string;
+  actorId?: string;
+  cursor?: string;
+  limit: number;
+}
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  const [iso, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const createdAt = new Date(iso ?? '');
+  if (!id || Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/i.test(id)) {
+    throw new DomainError('invalid_request', 'The cursor is invalid.', { fields: { cursor: 'invalid cursor' } });
+  }
+  return { createdAt, id };
+}
+
+const encodeCursor = (e: AuditEvent) => Buffer.from(`${e.createdAt.toISOString()}|${e.id}`, 'utf8').toString('base64url');
+
+/** Newest first (created_at desc, id desc); keyset pagination so pages never skip or repeat. */
+export async function listAudit(em: EntityManager, orgId: string, f: AuditFilter) {
+  const where: Record<string, unknown> = { orgId };
+  if (f.resourceType) where.resourceType = f.resourceType;
+  if (f.resourceKey) where.resourceKey = f.resourceKey;
+  if (f.envId) where.envId = f.envId;
+  if (f.actorId) where.actorId = f.actorId;
+  if (f.cursor) {
+    const c = decodeCursor(f.cursor);
+    where.$or = [{ createdAt: { $lt: c.createdAt } }, { createdAt: c.createdAt, id: { $lt: c.id } }];
+  }
+  const rows = await em.find(AuditEventEntity, where, {
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    limit: f.limit + 1,
+  });
+  const page = rows.slice(0, f.limit);
+  return { events: page, nextCursor: rows.length > f.limit ? encodeCursor(page[page.length - 1]!) : null };
+}

@@ -1,0 +1,23 @@
+import { initServer } from '@ts-rest/express';
+import { contract } from '@gradual/contract';
+import { callerOf } from '../../http/caller.js';
+import type { AppDeps } from '../../http/deps.js';
+import { createEnvironment, getEnvironment, listEnvironments } from './environments.service.js';
+
+const s = initServer();
+
+export const environmentsRoutes = (deps: AppDeps) =>
+  s.router(contract.environments, {
+    createEnvironment: async ({ req, params, body }) => ({
+      status: 201,
+      body: await createEnvironment(req.em, await callerOf(req, deps), deps.bus, params.id, body),
+    }),
+    listEnvironments: async ({ req, params }) => ({
+      status: 200,
+      body: await listEnvironments(req.em, await callerOf(req, deps), params.id),
+    }),
+    getEnvironment: async ({ req, params }) => ({
+      status: 200,
+      body: await getEnvironment(req.em, await callerOf(req, deps), params.envId),
+    }),
+  });

@@ -1,0 +1,222 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Rule } from '@gradual/contract';
+import {
+  EnvironmentEntity,
+  PrimitiveEntity,
+  PrimitiveStateEntity,
+  type Environment,
+  type JsonValue,
+  type Primitive,
+  type PrimitiveKind,
+  type PrimitiveState,
+} from '../../db/entities/index.js';
+import { DomainError, invalid } from '../../domain/errors.js';
+import { authorize, tokenSees, type Caller } from '../access/authorize.js';
+import { recordAudit } from '../audit/audit.store.js';
+import { bumpEnvVersion, type EnvChangeBus } from '../environments/env-changes.js';
+import { findEnvironment, findProject, iso, keyInUse, mapUniqueViolation } from '../shared/lookup.js';
+
+export type FlagValueType = 'boolean' | 'string' | 'number';
+
+/** Definition as the API shows it; configs carry no valueType. */
+export function toDefinitionDto(p: Primitive) {
+  return {
+    id: p.id,
+    projectId: p.projectId,
+    key: p.key,
+    name: p.name,
+    description: p.description ?? null,
+    ...(p.kind === 'flag' ? { valueType: p.valueType as FlagValueType } : {}),
+    defaultValue: p.defaultValue,
+    createdAt: iso(p.createdAt),
+    updatedAt: iso(p.updatedAt),
+  };
+}
+
+export function toStateDto(p: Primitive, s: PrimitiveState) {
+  return {
+    key: p.key,
+    envId: s.envId,
+    ...(p.kind === 'flag' ? { valueType: p.valueType as FlagValueType } : {}),
+    value: s.value,
+    rules: s.rules as unknown as Rule[],
+    rollout: null,
+    updatedAt: iso(s.updatedAt),
+  };
+}
+
+/** A flag's values must have its declared type; a config takes any JSON value. */
+function valueProblem(p: Pick<Primitive, 'kind' | 'valueType'>, value: unknown): string | null {
+  if (value === undefined) return 'Required';
+  if (p.kind === 'config') return null;
+  return typeof value === p.valueType ? null : `must be a ${p.valueType}`;
+}
+
+function checkValue(p: Pick<Primitive, 'kind' | 'valueType'>, value: unknown, field: string): void {
+  const problem = valueProblem(p, value);
+  if (problem) throw invalid({ [field]: problem });
+}
+
+function checkRules(p: Pick<Primitive, 'kind' | 'valueType'>, rules: Rule[], field = 'rules'): void {
+  const fields: Record<string, string> = {};
+  rules.forEach((rule, i) => {
+    const problem = valueProblem(p, rule.value);
+    if (problem) fields[`${field}.${i}.value`] = problem;
+  });
+  if (Object.keys(fields).length) throw invalid(fields);
+}
+
+export interface CreatePrimitiveInput {
+  key: string;
+  name: string;
+  description?: string | undefined;
+  valueType?: FlagValueType | undefined;
+  defaultValue?: unknown;
+  rules?: Rule[] | undefined;
+}
+
+/** Creates the definition and its state in every environment of the project (each env's version advances). */
+export async function createPrimitive(em: EntityManager, caller: Caller, bus: EnvChangeBus, kind: PrimitiveKind, projectId: string, input: CreatePrimitiveInput) {
+  const project = await findProject(em, projectId);
+  const actor = await authorize(em, caller, project.orgId, { action: 'write', resourceKey: input.key });
+  const shape = { kind, valueType: kind === 'flag' ? (input.valueType ?? 'boolean') : ('json' as const) };
+  checkValue(shape, input.defaultValue, 'defaultValue');
+  const rules = input.rules ?? [];
+  checkRules(shape, rules);
+  const now = caller.now;
+  const { primitive, changes } = await mapUniqueViolation(
+    () =>
+      em.transactional(async (tx) => {
+        if (await tx.findOne(PrimitiveEntity, { projectId, kind, key: input.key })) throw keyInUse(kind, input.key);
+        const primitive = tx.create(PrimitiveEntity, {
+          orgId: project.orgId,
+          projectId,
+          kind,
+          key: input.key,
+          name: input.name,
+          description: input.description ?? null,
+          valueType: shape.valueType,
+          defaultValue: input.defaultValue as JsonValue,
+          createdAt: now,
+          updatedAt: now,
+        });
+        const envs = await tx.find(EnvironmentEntity, { projectId });
+        for (const env of envs) {
+          tx.create(PrimitiveStateEntity, {
+            primitiveId: primitive.id,
+            envId: env.id,
+            value: input.defaultValue as JsonValue,
+            rules: rules as unknown as JsonValue[],
+            createdAt: now,
+            updatedAt: now,
+          });
+        }
+        await tx.flush();
+        const changes = [];
+        for (const env of envs) changes.push({ envId: env.id, version: await bumpEnvVersion(tx, env.id, now) });
+        recordAudit(tx, caller, actor, {
+          orgId: project.orgId,
+          projectId,
+          action: `${kind}.created`,
+          resourceType: kind,
+          resourceKey: primitive.key,
+          resourceId: primitive.id,
+          newValue: toDefinitionDto(primitive),
+        });
+        return { primitive, changes };
+      }),
+    () => keyInUse(kind, input.key),
+  );
+  changes.forEach((c) => bus.publish(c));
+  return toDefinitionDto(primitive);
+}
+
+export async function listPrimitives(em: EntityManager, caller: Caller, kind: PrimitiveKind, projectId: string) {
+  const project = await findProject(em, projectId);
+  await authorize(em, caller, project.orgId, { action: 'read' });
+  const rows = await em.find(PrimitiveEntity, { projectId, kind }, { orderBy: { key: 'asc' } });
+  return rows.filter((p) => tokenSees(caller, undefined, p.key)).map(toDefinitionDto);
+}
+
+export async function listStates(em: EntityManager, caller: Caller, kind: PrimitiveKind, envId: string) {
+  const env = await findEnvironment(em, envId);
+  await authorize(em, caller, env.orgId, { action: 'read', envId });
+  const primitives = await em.find(PrimitiveEntity, { projectId: env.projectId, kind }, { orderBy: { key: 'asc' } });
+  const visible = primitives.filter((p) => tokenSees(caller, envId, p.key));
+  if (!visible.length) return [];
+  const states = await em.find(PrimitiveStateEntity, { envId, primitiveId: { $in: visible.map((p) => p.id) } });
+  const stateOf = new Map(states.map((s) => [s.primitiveId, s]));
+  return visible.flatMap((p) => {
+    const s = stateOf.get(p.id);
+    return s ? [toStateDto(p, s)] : [];
+  });
+}
+
+async function findPrimitiveInEnv(em: EntityManager, env: Environment, kind: PrimitiveKind, key: string) {
+  const primitive = key.length <= 128 ? await em.findOne(PrimitiveEntity, { projectId: env.projectId, kind, key }) : null;
+  if (!primitive) throw new DomainError('not_found', `No ${kind} "${key}" in this project.`);
+  return primitive;
+}
+
+export async function getState(em: EntityManager, caller: Caller, kind: PrimitiveKind, envId: string, key: string) {
+  const env = await findEnvironment(em, envId);
+  await authorize(em, caller, env.orgId, { action: 'read', envId, resourceKey: key });
+  const primitive = await findPrimitiveInEnv(em, env, kind, key);
+  const state = await em.findOneOrFail(PrimitiveStateEntity, { primitiveId: primitive.id, envId });
+  return toStateDto(primitive, state);
+}
+
+/**
+ * Changes one field of a primitive's state in one environment: the write, the
+ * env version bump and the audit row commit together. A write that changes
+ * nothing commits nothing (no audit row, no version bump).
+ */
+async function updateState(
+  em: EntityManager,
+  caller: Caller,
+  bus: EnvChangeBus,
+  kind: PrimitiveKind,
+  envId: string,
+  key: string,
+  field: 'value' | 'rules',
+  next: unknown,
+) {
+  const env = await findEnvironment(em, envId);
+  const actor = await authorize(em, caller, env.orgId, { action: 'write', envId, resourceKey: key });
+  const primitive = await findPrimitiveInEnv(em, env, kind, key);
+  if (field === 'value') checkValue(primitive, next, 'value');
+  else checkRules(primitive, next as Rule[]);
+  const now = caller.now;
+  const result = await em.transactional(async (tx) => {
+    const state = await tx.findOneOrFail(PrimitiveStateEntity, { primitiveId: primitive.id, envId });
+    const previous = state[field];
+    if (isDeepStrictEqual(previous, next)) return { state, version: null };
+    if (field === 'value') state.value = next as JsonValue;
+    else state.rules = next as JsonValue[];
+    state.updatedAt = now;
+    await tx.flush();
+    const version = await bumpEnvVersion(tx, envId, now);
+    recordAudit(tx, caller, actor, {
+      orgId: env.orgId,
+      projectId: env.projectId,
+      envId,
+      action: `${kind}.update_${field}`,
+      resourceType: kind,
+      resourceKey: key,
+      resourceId: primitive.id,
+      version,
+      previousValue: previous,
+      newValue: next,
+    });
+    return { state, version };
+  });
+  if (result.version !== null) bus.publish({ envId, version: result.version });
+  return toStateDto(primitive, result.state);
+}
+
+export const setValue = (em: EntityManager, caller: Caller, bus: EnvChangeBus, kind: PrimitiveKind, envId: string, key: string, value: unknown) =>
+  updateState(em, caller, bus, kind, envId, key, 'value', value);
+
+export const setRules = (em: EntityManager, caller: Caller, bus: EnvChangeBus, kind: PrimitiveKind, envId: string, key: string, rules: Rule[]) =>
+  updateState(em, caller, bus, kind, envId, key, 'rules', rules);

@@ -1,0 +1,100 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Project as ProjectDto } from '@gradual/contract';
+import { ProjectEntity, type Project } from '../../db/entities/index.js';
+import { authorize, type Caller } from '../access/authorize.js';
+import { recordAudit } from '../audit/audit.store.js';
+import { findOrgBySlug, findProject, iso, keyInUse, mapUniqueViolation } from '../shared/lookup.js';
+
+export const DEFAULT_TARGET_ID_FIELD = 'userId';
+
+export const toProjectDto = (p: Project): ProjectDto => ({
+  id: p.id,
+  orgId: p.orgId,
+  key: p.key,
+  name: p.name,
+  targetIdField: p.targetIdField,
+  createdAt: iso(p.createdAt),
+  updatedAt: iso(p.updatedAt),
+});
+
+const snapshot = (p: Project) => ({ key: p.key, name: p.name, targetIdField: p.targetIdField });
+
+export async function createProject(
+  em: EntityManager,
+  caller: Caller,
+  slug: string,
+  input: { key: string; name: string; targetIdField?: string | undefined },
+): Promise<ProjectDto> {
+  const org = await findOrgBySlug(em, slug);
+  const actor = await authorize(em, caller, org.id, { action: 'write', role: 'admin' });
+  const now = caller.now;
+  const project = await mapUniqueViolation(
+    () =>
+      em.transactional(async (tx) => {
+        if (await tx.findOne(ProjectEntity, { orgId: org.id, key: input.key })) throw keyInUse('project', input.key);
+        const project = tx.create(ProjectEntity, {
+          orgId: org.id,
+          key: input.key,
+          name: input.name,
+          targetIdField: input.targetIdField ?? DEFAULT_TARGET_ID_FIELD,
+          createdAt: now,
+          updatedAt: now,
+        });
+        recordAudit(tx, caller, actor, {
+          orgId: org.id,
+          projectId: project.id,
+          action: 'project.created',
+          resourceType: 'project',
+          resourceKey: project.key,
+          resourceId: project.id,
+          newValue: snapshot(project),
+        });
+        return project;
+      }),
+    () => keyInUse('project', input.key),
+  );
+  return toProjectDto(project);
+}
+
+export async function listProjects(em: EntityManager, caller: Caller, slug: string): Promise<ProjectDto[]> {
+  const org = await findOrgBySlug(em, slug);
+  await authorize(em, caller, org.id, { action: 'read' });
+  const projects = await em.find(ProjectEntity, { orgId: org.id }, { orderBy: { key: 'asc' } });
+  return projects.map(toProjectDto);
+}
+
+export async function getProject(em: EntityManager, caller: Caller, id: string): Promise<ProjectDto> {
+  const project = await findProject(em, id);
+  await authorize(em, caller, project.orgId, { action: 'read' });
+  return toProjectDto(project);
+}
+
+export async function updateProject(
+  em: EntityManager,
+  caller: Caller,
+  id: string,
+  patch: { name?: string | undefined; targetIdField?: string | undefined },
+): Promise<ProjectDto> {
+  const found = await findProject(em, id);
+  const actor = await authorize(em, caller, found.orgId, { action: 'write', role: 'admin' });
+  const updated = await em.transactional(async (tx) => {
+    const project = await tx.findOneOrFail(ProjectEntity, { id });
+    const before = snapshot(project);
+    const after = { ...before, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
+    if (isDeepStrictEqual(before, after)) return project;
+    tx.assign(project, { ...after, updatedAt: caller.now });
+    recordAudit(tx, caller, actor, {
+      orgId: project.orgId,
+      projectId: project.id,
+      action: 'project.updated',
+      resourceType: 'project',
+      resourceKey: project.key,
+      resourceId: project.id,
+      previousValue: before,
+      newValue: after,
+    });
+    return project;
+  });
+  return toProjectDto(updated);
+}

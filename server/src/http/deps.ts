@@ -1,0 +1,14 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Database } from '../db/database.js';
+import type { EnvChangeBus } from '../features/environments/env-changes.js';
+
+/** What request handlers need; built once in app.ts. */
+export interface AppDeps {
+  config: Config;
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  bus: EnvChangeBus;
+}

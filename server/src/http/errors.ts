@@ -1,0 +1,83 @@
+import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
+import { ZodError, type ZodIssue } from 'zod';
+import type { RequestValidationError } from '@ts-rest/express';
+import { DomainError } from '../domain/errors.js';
+
+/** Zod issues → `fields` keyed by dotted path (`rampSteps.0.percent`); the first message per path wins. */
+export function fieldsFromZod(issues: ZodIssue[], prefix?: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of issues) {
+    const path = [...(prefix ? [prefix] : []), ...issue.path].join('.') || (prefix ?? 'body');
+    fields[path] ??= issue.message;
+  }
+  return fields;
+}
+
+export function sendError(req: Request, res: Response, err: DomainError): void {
+  if (res.headersSent) return;
+  for (const [name, value] of Object.entries(err.headers ?? {})) res.setHeader(name, value);
+  res.status(err.status).json({
+    code: err.code,
+    message: err.message,
+    ...(err.fields ? { fields: err.fields } : {}),
+    ...(err.details ? { details: err.details } : {}),
+    requestId: req.id,
+  });
+}
+
+/** ts-rest's validation failures (params, query, headers, body) become one invalid_request. */
+export function requestValidationErrorHandler(err: RequestValidationError, req: Request, res: Response, _next: NextFunction): void {
+  const fields = {
+    ...(err.pathParams ? fieldsFromZod(err.pathParams.issues) : {}),
+    ...(err.headers ? fieldsFromZod(err.headers.issues, 'headers') : {}),
+    ...(err.query ? fieldsFromZod(err.query.issues) : {}),
+    ...(err.body ? fieldsFromZod(err.body.issues) : {}),
+  };
+  sendError(req, res, new DomainError('invalid_request', 'The request is invalid; see fields.', { fields }));
+}
+
+export const notFoundHandler: RequestHandler = (req, res) => {
+  sendError(req, res, new DomainError('not_found', `No route for ${req.method} ${req.path}`));
+};
+
+/** Errors thrown by body-parser carry a `type`; map the ones a client can cause. */
+function fromBodyParser(err: { type?: string; status?: number; message?: string }): DomainError | null {
+  switch (err.type) {
+    case 'entity.parse.failed':
+      return new DomainError('invalid_request', 'The body is not valid JSON.', { fields: { body: 'malformed JSON' } });
+    case 'entity.too.large':
+      return new DomainError('invalid_request', 'The request body is too large.', { status: 413, fields: { body: 'too large' } });
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new DomainError('invalid_request', 'Unsupported body encoding.', { status: 415 });
+    case 'request.aborted':
+      return new DomainError('invalid_request', 'The request was aborted.');
+    default:
+      return err.status && err.status >= 400 && err.status < 500
+        ? new DomainError('invalid_request', err.message ?? 'Bad request.')
+        : null;
+  }
+}
+
+/** The single place where any error becomes the envelope. */
+export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next) => {
+  let domain: DomainError;
+  if (err instanceof DomainError) domain = err;
+  else if (err instanceof ZodError) domain = new DomainError('invalid_request', 'The request is invalid; see fields.', { fields: fieldsFromZod(err.issues) });
+  else domain = fromBodyParser(err as never) ?? internal(req, err);
+  sendError(req, res, domain);
+};
+
+function internal(req: Request, err: unknown): DomainError {
+  const unavailable = isConnectionError(err);
+  req.log?.error({ err }, unavailable ? 'database unavailable' : 'unhandled error');
+  return unavailable
+    ? new DomainError('service_unavailable', 'The database is unavailable; retry shortly.', { headers: { 'Retry-After': '1' } })
+    : new DomainError('internal', 'Internal server error.');
+}
+
+/** Lost database connections answer 503 (retryable), not 500. */
+function isConnectionError(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code;
+  return code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === '57P01' || code === '57P03' || code === '08006' || code === '08001';
+}

@@ -1,0 +1,96 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import express, { type Express, type RequestHandler } from 'express';
+import client from 'prom-client';
+import { z } from 'zod';
+import { SettableClock } from '../clock.js';
+import { DomainError } from '../domain/errors.js';
+import type { AppDeps } from './deps.js';
+import { fieldsFromZod, sendError } from './errors.js';
+
+const openApiUrl = new URL('../../../openapi.yaml', import.meta.url);
+
+/** /healthz (process up) and /readyz (database reachable within 2 s). */
+export function mountHealth(app: Express, deps: AppDeps): void {
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (req, res) => {
+    try {
+      await Promise.race([
+        deps.db.ping(),
+        new Promise((_, reject) => setTimeout(() => reject(new Error('database ping timed out')), 2000).unref()),
+      ]);
+      res.json({ status: 'ready' });
+    } catch (err) {
+      req.log.warn({ err }, 'readiness check failed');
+      sendError(req, res, new DomainError('service_unavailable', 'The database is not reachable.', { headers: { 'Retry-After': '1' } }));
+    }
+  });
+}
+
+/** Prometheus metrics: process defaults plus request counts and latency by route. */
+export function metricsMiddleware(registry: client.Registry): { record: RequestHandler; serve: RequestHandler } {
+  client.collectDefaultMetrics({ register: registry });
+  const duration = new client.Histogram({
+    name: 'gradual_http_request_duration_seconds',
+    help: 'HTTP request latency by method, route and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  return {
+    record: (req, res, next) => {
+      const end = duration.startTimer();
+      res.on('finish', () => {
+        // The matched route pattern keeps label cardinality bounded (never the raw URL).
+        const route = (req.route?.path as string | undefined) ?? 'unmatched';
+        end({ method: req.method, route, status: String(res.statusCode) });
+      });
+      next();
+    },
+    serve: async (_req, res) => {
+      res.setHeader('Content-Type', registry.contentType);
+      res.send(await registry.metrics());
+    },
+  };
+}
+
+/** /openapi.yaml and an interactive API reference at /docs (swagger-ui, served locally). */
+export function mountDocs(app: Express): void {
+  const yaml = readFileSync(openApiUrl, 'utf8');
+  app.get('/openapi.yaml', (_req, res) => {
+    res.type('application/yaml').send(yaml);
+  });
+  const swaggerDir = createRequire(import.meta.url).resolve('swagger-ui-dist/package.json').replace(/package\.json$/, '');
+  app.get('/docs', (req, res, next) => (req.path === '/docs' && !req.originalUrl.endsWith('/') ? res.redirect(301, '/docs/') : next()));
+  app.get('/docs/swagger-initializer.js', (_req, res) => {
+    res.type('application/javascript').send(
+      `window.onload = () => { window.ui = SwaggerUIBundle({ url: '/openapi.yaml', dom_id: '#swagger-ui', deepLinking: true, withCredentials: true }); };`,
+    );
+  });
+  app.use('/docs', express.static(swaggerDir, { index: 'index.html', maxAge: '1h' }));
+}
+
+const ClockRequest = z.union([
+  z.object({ advanceSeconds: z.number().finite().min(0) }).strict(),
+  z.object({ now: z.string().datetime({ offset: true }) }).strict(),
+]);
+
+/** POST /__test__/clock: only with SERVICE_TEST_CLOCK=1 (DESIGN.md section 2). */
+export function mountTestClock(app: Express, deps: AppDeps, clock: SettableClock, tick: () => Promise<void>): void {
+  app.post('/__test__/clock', express.json(), async (req, res, next) => {
+    try {
+      const parsed = ClockRequest.safeParse(req.body);
+      if (!parsed.success) {
+        return sendError(req, res, new DomainError('invalid_request', 'Send {"advanceSeconds": n} or {"now": iso}.', { fields: fieldsFromZod(parsed.error.issues) }));
+      }
+      if ('advanceSeconds' in parsed.data) clock.advance(parsed.data.advanceSeconds);
+      else clock.set(new Date(parsed.data.now));
+      await tick();
+      res.json({ now: deps.clock.now().toISOString() });
+    } catch (err) {
+      next(err);
+    }
+  });
+}

@@ -1,0 +1,63 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+import { pino, type Logger } from 'pino';
+import { SettableClock, systemClock, type Clock } from './clock.js';
+import type { Config } from './config.js';
+import { openDatabase, type Database } from './db/database.js';
+import { InProcessEnvChangeBus } from './features/environments/env-changes.js';
+import { createApp } from './app.js';
+import type { AppDeps } from './http/deps.js';
+import { mountTestClock } from './http/ops.js';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  deps: AppDeps;
+  app: Express;
+  http: Server;
+  /** Graceful: stop accepting, finish in-flight requests, then close the database. */
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  config: Config;
+  logger?: Logger;
+  /** An already-open database (tests); otherwise opened from the config. */
+  db?: Database;
+}
+
+export async function startServer({ config, logger: givenLogger, db: givenDb }: StartOptions): Promise<RunningServer> {
+  const logger = givenLogger ?? pino({ level: config.logLevel });
+  const testClock = config.testClock ? new SettableClock() : null;
+  const clock: Clock = testClock ?? systemClock;
+  const db =
+    givenDb ??
+    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax, logger }));
+  const deps: AppDeps = { config, db, clock, logger, bus: new InProcessEnvChangeBus() };
+
+  const app = createApp(deps, (app) => {
+    // The scheduler arrives with rollouts; until then a clock move has nothing else to run.
+    if (testClock) mountTestClock(app, deps, testClock, async () => {});
+  });
+  const http = createServer(app);
+  http.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(config.port, config.host, () => resolve());
+  });
+  const port = (http.address() as AddressInfo).port;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const url = `http://${host}:${port}`;
+
+  let closing: Promise<void> | null = null;
+  const close = () =>
+    (closing ??= (async () => {
+      await new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeIdleConnections();
+      });
+      if (!givenDb) await db.close();
+    })());
+  return { url, port, deps, app, http, close };
+}

@@ -1,0 +1,21 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * One runner for the whole repo. Every test file gets its own fresh database
+ * (PGlite by default, PostgreSQL when DATABASE_URL is set) from tests/support.
+ */
+export default defineConfig({
+  resolve: { conditions: ['source'] },
+  ssr: { resolve: { conditions: ['source'] } },
+  test: {
+    include: ['**/*.test.ts'],
+    exclude: ['**/node_modules/**', '**/dist/**'],
+    globalSetup: ['tests/support/global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    // Two cores: two files at a time keeps PGlite start-up and PostgreSQL honest.
+    maxWorkers: 2,
+    reporters: ['default'],
+  },
+});
