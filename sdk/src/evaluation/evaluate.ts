@@ -84,6 +84,11 @@ class CompiledPrimitiveImpl implements CompiledPrimitive {
   private readonly targetMask: number;
   private readonly targetTable: Int32Array;
   private readonly targetIds: readonly string[];
+  /**
+   * Pre-filter: bit (h >>> 16) is set when some target ID's hash has those top
+   * 16 bits (65,536 bits = 8 KiB). Most non-targets are rejected with one load.
+   */
+  private readonly targetBits: Int32Array;
 
   constructor(p: RulesetPrimitive) {
     this.kind = p.kind;
@@ -108,12 +113,15 @@ class CompiledPrimitiveImpl implements CompiledPrimitive {
     this.targetMask = cap - 1;
     this.targetTable = new Int32Array(cap * 2);
     this.targetIds = ids;
+    this.targetBits = new Int32Array(ids.length === 0 ? 1 : 2048);
     for (let t = 0; t < ids.length; t++) {
       const h = this.hash(ids[t] as string) | 0;
       let slot = h & this.targetMask;
       while (this.targetTable[slot * 2 + 1] !== 0) slot = (slot + 1) & this.targetMask;
       this.targetTable[slot * 2] = h;
       this.targetTable[slot * 2 + 1] = t + 1;
+      const top = h >>> 16;
+      this.targetBits[top >>> 5] = (this.targetBits[top >>> 5] as number) | (1 << (top & 31));
     }
   }
 
@@ -122,8 +130,11 @@ class CompiledPrimitiveImpl implements CompiledPrimitive {
     return murmur3Continue(this.prefixH, this.prefixK, this.prefixSh, this.prefixLen, id);
   }
 
-  /** Whether `id`, whose hash as an int32 is `h`, is a target ID. */
+  /** Whether `id`, whose (unsigned) hash is `h`, is a target ID. */
   private isTarget(h: number, id: string): boolean {
+    const top = h >>> 16;
+    if ((((this.targetBits[top >>> 5] as number) >>> (top & 31)) & 1) === 0) return false;
+    h |= 0;
     const table = this.targetTable;
     const mask = this.targetMask;
     let slot = h & mask;
@@ -142,7 +153,7 @@ class CompiledPrimitiveImpl implements CompiledPrimitive {
       if (id !== null) {
         const h = this.hash(id);
         const b = (h / TWO_POW_32) * 100;
-        const targeted = this.targetIds.length !== 0 && this.isTarget(h | 0, id);
+        const targeted = this.targetIds.length !== 0 && this.isTarget(h, id);
         if (!this.gated) {
           if (targeted) return result(this.kind, this.candidate, 'target_id', b);
           if (b < this.percent) return result(this.kind, this.candidate, 'rollout', b);

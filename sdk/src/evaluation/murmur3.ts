@@ -13,9 +13,10 @@
  *   (DC00–DFFF) is one astral code point → 4 bytes;
  * - a LONE surrogate (a high one not followed by a low one, or a low one not
  *   preceded by a high one) is encoded as U+FFFD REPLACEMENT CHARACTER, the
- *   bytes EF BF BD. This is exactly what TextEncoder, Node's
- *   `Buffer.from(s, 'utf8')` and most other UTF-8 encoders do, so any other
- *   implementation that hashes "the UTF-8 bytes" of such a string agrees.
+ *   bytes EF BF BD. This is what TextEncoder and Node's `Buffer.from(s, 'utf8')`
+ *   do. Lone surrogates can reach us (JSON allows "\ud800" escapes); SDKs in
+ *   other languages must substitute U+FFFD the same way (Python's
+ *   `encode('utf-8', 'replace')` gives "?" instead, and strict encoders throw).
  */
 
 const C1 = 0xcc9e2d51;
@@ -185,8 +186,8 @@ export interface Murmur3Prefix {
 
 /** Precomputes the hash state after `prefix` (see {@link murmur3WithPrefix}). */
 export function murmur3Prefix(prefix: string): Murmur3Prefix {
-  // Feed the prefix through the same encoder, but capture the state before
-  // finalisation by re-running the block loop here.
+  // Absorb the prefix's UTF-8 bytes into the block state and stop before the
+  // tail and finalisation steps, which belong to the full string.
   let h = 0;
   let k = 0;
   let sh = 0;

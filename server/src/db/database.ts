@@ -67,6 +67,15 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     },
   };
 
+  // Start-up phases in ms, logged with "database open" (start-up time is a product target).
+  const phases: Record<string, number> = {};
+  let mark = started;
+  const phase = (name: string) => {
+    const t = performance.now();
+    phases[name] = Math.round(t - mark);
+    mark = t;
+  };
+
   let embedded: EmbeddedServer | undefined;
   let orm: MikroORM;
   if (opts.databaseUrl) {
@@ -86,6 +95,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   } else {
     const dataDir = isMemoryDataDir(opts.dataDir) ? MEMORY_DATA_DIR : resolve(opts.dataDir);
     embedded = await startEmbedded({ dataDir, loadDataDir: opts.loadDataDir, logger: log });
+    phase('pglite');
     try {
       orm = await MikroORM.init({
         ...common,
@@ -106,6 +116,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     }
   }
 
+  phase('connect');
+
   const close = async () => {
     try {
       await orm.close(true);
@@ -122,6 +134,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       const migrator = orm.getMigrator();
       const applied = await migrator.up();
       if (applied.length > 0) log?.info({ migrations: applied.map((m) => m.name), schema }, 'database migrated');
+      phase('migrate');
     }
   } catch (err) {
     await close();
@@ -130,7 +143,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
 
   const kind = embedded ? 'embedded' : 'postgres';
   log?.info(
-    { kind, schema, created: embedded?.created, ms: Math.round(performance.now() - started) },
+    { kind, schema, created: embedded?.created, ms: Math.round(performance.now() - started), phases },
     'database open',
   );
 

@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, mkdirSync, unlinkSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, unlinkSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -93,10 +93,12 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedServ
       maxConnections: MAX_SOCKET_CONNECTIONS,
     });
     // pglite-socket reports client errors (ECONNRESET, …) as events; log them, never throw.
-    server.addEventListener('error', (e) => log?.warn({ err: (e as CustomEvent).detail }, 'embedded database: socket error'));
+    server.addEventListener('error', (e) => logSocketError(log, (e as CustomEvent).detail));
     await server.start();
     cleanups.push(() => server.stop());
     guardSockets(server, log);
+    // Trust authentication: only this user may connect (the dir's mode may be wider).
+    if (socketPath) chmodSync(socketPath, 0o600);
 
     const [host, port] = socketPath
       ? [opts.dataDir, SOCKET_PORT]
@@ -105,6 +107,17 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedServ
   } catch (err) {
     await stop();
     throw err;
+  }
+}
+
+/** A client going away abruptly is routine (killed process, pool reaping): debug, not warn. */
+function logSocketError(log: Logger | undefined, err: unknown): void {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const msg = String((err as Error | undefined)?.message ?? err);
+  if (code === 'ECONNRESET' || code === 'EPIPE' || /ECONNRESET|EPIPE/.test(msg)) {
+    log?.debug({ err }, 'embedded database: client connection reset');
+  } else {
+    log?.warn({ err }, 'embedded database: socket error');
   }
 }
 
@@ -126,7 +139,7 @@ function removeStaleSocket(path: string, log?: Logger): void {
 function guardSockets(server: PGLiteSocketServer, log?: Logger): void {
   const netServer = (server as unknown as { server?: import('node:net').Server }).server;
   netServer?.on('connection', (socket: Socket) => {
-    socket.on('error', (err) => log?.debug({ err }, 'embedded database: client connection error'));
+    socket.on('error', (err) => logSocketError(log, err));
   });
   netServer?.on('drop', () => log?.warn('embedded database: connection dropped (maxConnections reached)'));
 }

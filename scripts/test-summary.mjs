@@ -1,0 +1,17 @@
+#!/usr/bin/env node
+// Sums vitest JSON reports into one closing line: "tests: N passed, N failed, N skipped".
+import { readFileSync } from 'node:fs';
+
+let passed = 0, failed = 0, skipped = 0;
+for (const file of process.argv.slice(2)) {
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  passed += report.numPassedTests;
+  failed += report.numFailedTests + (report.numFailedTestSuites ?? 0) * 0;
+  skipped += report.numPendingTests + report.numTodoTests;
+  // A file that failed to load has no tests in it: count it as a failure.
+  for (const suite of report.testResults ?? []) {
+    if (suite.status === 'failed' && (suite.assertionResults ?? []).length === 0) failed += 1;
+  }
+}
+console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(failed > 0 || passed === 0 ? 1 : 0);

@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claim, expectApiError, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
+import { seedUser } from '../support/users.js';
+
+describe('API keys and access control', () => {
+  let t: TestServer;
+  let owner: ClaimedInstance;
+  let orgId: string;
+  let projectId: string;
+  let prod: string;
+  let staging: string;
+
+  const mint = (body: Parameters<ClaimedInstance['session']['createApiKey']>[0]['body']) =>
+    owner.session.createApiKey({ path: { slug: 'acme' }, body });
+
+  beforeAll(async () => {
+    t = await startTestServer();
+    owner = await claim(t);
+    orgId = (await owner.session.getOrg({ path: { slug: 'acme' } })).id;
+    projectId = (await owner.session.createProject({ path: { slug: 'acme' }, body: { key: 'web', name: 'Web' } })).id;
+    prod = (await owner.session.createEnvironment({ path: { id: projectId }, body: { key: 'prod', name: 'Prod' } })).id;
+    staging = (await owner.session.createEnvironment({ path: { id: projectId }, body: { key: 'staging', name: 'Staging' } })).id;
+    for (const key of ['checkout-v2', 'checkout-v3', 'search']) {
+      await owner.session.createFlag({ path: { id: projectId }, body: { key, name: key, defaultValue: false } });
+    }
+  });
+  afterAll(() => t?.close());
+
+  it('a read-only key reads but cannot write (token_action_denied)', async () => {
+    const { token } = await mint({ name: 'reader', actions: ['read'] });
+    const api = t.asToken(token);
+    expect(await api.getFlagState({ path: { envId: prod, key: 'search' } })).toMatchObject({ value: false });
+    await expectApiError(api.setFlagValue({ path: { envId: prod, key: 'search' }, body: { value: true } }), 403, 'token_action_denied');
+    await expectApiError(api.createProject({ path: { slug: 'acme' }, body: { key: 'x', name: 'X' } }), 403, 'token_action_denied');
+  });
+
+  it('an environment-scoped key sees only its environments (token_env_out_of_scope)', async () => {
+    const { token, environments } = await mint({ name: 'prod-only', environments: [prod] });
+    expect(environments).toEqual([prod]);
+    const api = t.asToken(token);
+    await api.setFlagValue({ path: { envId: prod, key: 'search' }, body: { value: true } });
+    await expectApiError(api.setFlagValue({ path: { envId: staging, key: 'search' }, body: { value: true } }), 403, 'token_env_out_of_scope');
+    await expectApiError(api.getEnvironment({ path: { envId: staging } }), 403, 'token_env_out_of_scope');
+    expect((await api.listEnvironments({ path: { id: projectId } })).map((e) => e.id)).toEqual([prod]);
+  });
+
+  it('a resource-scoped key matches primitive keys by glob (token_resource_out_of_scope)', async () => {
+    const { token } = await mint({ name: 'checkout', resources: ['checkout-*'] });
+    const api = t.asToken(token);
+    await api.setFlagValue({ path: { envId: prod, key: 'checkout-v2' }, body: { value: true } });
+    await expectApiError(api.setFlagValue({ path: { envId: prod, key: 'search' }, body: { value: true } }), 403, 'token_resource_out_of_scope');
+    await expectApiError(api.createFlag({ path: { id: projectId }, body: { key: 'other', name: 'O', defaultValue: true } }), 403, 'token_resource_out_of_scope');
+    expect((await api.listFlagStates({ path: { envId: prod } })).map((s) => s.key)).toEqual(['checkout-v2', 'checkout-v3']);
+    expect((await api.listFlags({ path: { id: projectId } })).map((f) => f.key)).toEqual(['checkout-v2', 'checkout-v3']);
+  });
+
+  it('an IP allow-list is checked first (token_ip_denied)', async () => {
+    const denied = await mint({ name: 'office', ipAllowlist: ['10.0.0.0/8'], actions: ['read'] });
+    // IP comes before the action check: a read-only key writing from the wrong address is ip-denied.
+    await expectApiError(t.asToken(denied.token).setFlagValue({ path: { envId: prod, key: 'search' }, body: { value: true } }), 403, 'token_ip_denied');
+    await expectApiError(t.asToken(denied.token).getOrg({ path: { slug: 'acme' } }), 403, 'token_ip_denied');
+    const allowed = await mint({ name: 'local', ipAllowlist: ['127.0.0.1/32', '::1'] });
+    expect((await t.asToken(allowed.token).getOrg({ path: { slug: 'acme' } })).slug).toBe('acme');
+  });
+
+  it('checks IP, then action, then environment, then resource', async () => {
+    const { token } = await mint({ name: 'narrow', actions: ['read'], environments: [prod], resources: ['checkout-*'] });
+    const api = t.asToken(token);
+    await expectApiError(api.setFlagValue({ path: { envId: staging, key: 'search' }, body: { value: true } }), 403, 'token_action_denied');
+    await expectApiError(api.getFlagState({ path: { envId: staging, key: 'search' } }), 403, 'token_env_out_of_scope');
+    await expectApiError(api.getFlagState({ path: { envId: prod, key: 'search' } }), 403, 'token_resource_out_of_scope');
+  });
+
+  it('validates mint input: unknown environments and bad CIDRs', async () => {
+    const envErr = await expectApiError(mint({ name: 'x', environments: [prod, '00000000-0000-4000-8000-000000000000'] }), 400, 'invalid_request');
+    expect(envErr.fields).toEqual({ 'environments.1': 'no such environment in this organization' });
+    const ipErr = await expectApiError(mint({ name: 'x', ipAllowlist: ['300.1.1.1/8'] }), 400, 'invalid_request');
+    expect(ipErr.fields).toEqual({ 'ipAllowlist.0': 'not a valid IP address or CIDR block' });
+    const ttlErr = await expectApiError(mint({ name: 'x', ttlSeconds: 60 }), 400, 'invalid_request');
+    expect(ttlErr.fields).toHaveProperty('ttlSeconds');
+  });
+
+  it('expires a key after its TTL, measured on the server clock', async () => {
+    const { token, expiresAt } = await mint({ name: 'short', ttlSeconds: 3600 });
+    expect(expiresAt).not.toBeNull();
+    const api = t.asToken(token);
+    await api.getOrg({ path: { slug: 'acme' } });
+    await t.advanceClock(3601);
+    await expectApiError(api.getOrg({ path: { slug: 'acme' } }), 401, 'unauthorized');
+  });
+
+  it('revokes a key: 401 afterwards, revoke is idempotent, unknown ids 404', async () => {
+    const { token, id } = await mint({ name: 'doomed' });
+    await owner.session.revokeApiKey({ path: { slug: 'acme', id } });
+    await owner.session.revokeApiKey({ path: { slug: 'acme', id } });
+    await expectApiError(t.asToken(token).getOrg({ path: { slug: 'acme' } }), 401, 'unauthorized');
+    const listed = (await owner.session.listApiKeys({ path: { slug: 'acme' } })).find((k) => k.id === id);
+    expect(listed?.revokedAt).not.toBeNull();
+    await expectApiError(owner.session.revokeApiKey({ path: { slug: 'acme', id: '00000000-0000-4000-8000-000000000000' } }), 404, 'not_found');
+    const revokes = await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { resourceType: 'api_token' } });
+    expect(revokes.events.filter((e) => e.resourceId === id).map((e) => e.action)).toEqual(['api_token.revoked', 'api_token.created']);
+  });
+
+  it('keys cannot manage keys or create orgs (scope_denied), and the bearer wins over a cookie', async () => {
+    const { token } = await mint({ name: 'admin-ish' });
+    const api = t.asToken(token);
+    // These operations declare only the session scheme, so the SDK sends no bearer: call them raw.
+    const asBearer = (path: string, body?: unknown) =>
+      fetch(`${t.url}/api/v1${path}`, {
+        method: body ? 'POST' : 'GET',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+    for (const res of [await asBearer('/orgs/acme/api-keys', { name: 'escalate' }), await asBearer('/orgs/acme/api-keys'), await asBearer('/orgs', { name: 'Mine' })]) {
+      expect(res.status).toBe(403);
+      expect(((await res.json()) as { code: string }).code).toBe('scope_denied');
+    }
+    expect((await api.getOrg({ path: { slug: 'acme' } })).slug).toBe('acme');
+    const both = await fetch(`${t.url}/api/v1/auth/me`, { headers: { authorization: `Bearer ${token}`, cookie: `svc_session=${owner.sessionToken}` } });
+    expect(both.status).toBe(403); // the request is judged as the token, which has no session
+  });
+
+  it('agent keys write audit rows as agent_token with the delegating user', async () => {
+    const { token, id } = await mint({ name: 'bot', kind: 'agent' });
+    await t.asToken(token).setFlagValue({ path: { envId: prod, key: 'checkout-v3' }, body: { value: true } });
+    const { events } = await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { actorId: id } });
+    expect(events).toEqual([expect.objectContaining({ actorType: 'agent_token', actorId: id, delegatorUserId: owner.userId, action: 'flag.update_value' })]);
+    expect(events[0]).not.toHaveProperty('actorEmail');
+  });
+
+  it('members operate flags but need admin for projects, environments and keys (insufficient_role)', async () => {
+    const member = await seedUser(t.server.deps.db, 'mia@example.com', { orgId, role: 'member' });
+    const api = t.asSession(member.sessionToken);
+    await api.setFlagValue({ path: { envId: prod, key: 'search' }, body: { value: false } });
+    await api.createFlag({ path: { id: projectId }, body: { key: 'member-flag', name: 'M', defaultValue: true } });
+    await expectApiError(api.createProject({ path: { slug: 'acme' }, body: { key: 'm', name: 'M' } }), 403, 'insufficient_role');
+    await expectApiError(api.createEnvironment({ path: { id: projectId }, body: { key: 'm', name: 'M' } }), 403, 'insufficient_role');
+    await expectApiError(api.updateProject({ path: { id: projectId }, body: { name: 'Renamed' } }), 403, 'insufficient_role');
+    await expectApiError(api.createApiKey({ path: { slug: 'acme' }, body: { name: 'm' } }), 403, 'insufficient_role');
+    const { events } = await api.listAuditEvents({ path: { slug: 'acme' }, query: { actorId: member.userId } });
+    expect(events[0]).toMatchObject({ actorType: 'user', actorEmail: 'mia@example.com' });
+  });
+
+  it('answers 404, never 403, across tenants — for sessions and for keys', async () => {
+    const outsider = await seedUser(t.server.deps.db, 'eve@example.com');
+    const eve = t.asSession(outsider.sessionToken);
+    const other = await eve.createOrg({ body: { name: 'Evil Corp', slug: 'evil' } });
+    const evilProject = await eve.createProject({ path: { slug: 'evil' }, body: { key: 'p', name: 'P' } });
+    const evilEnv = await eve.createEnvironment({ path: { id: evilProject.id }, body: { key: 'e', name: 'E' } });
+    await eve.createFlag({ path: { id: evilProject.id }, body: { key: 'secret', name: 'S', defaultValue: true } });
+    const evilAudit = (await eve.listAuditEvents({ path: { slug: other.slug } })).events[0]!;
+
+    const { token } = await mint({ name: 'acme-key' });
+    for (const api of [owner.session, t.asToken(token)]) {
+      await expectApiError(api.getOrg({ path: { slug: 'evil' } }), 404, 'not_found');
+      await expectApiError(api.listProjects({ path: { slug: 'evil' } }), 404, 'not_found');
+      await expectApiError(api.getProject({ path: { id: evilProject.id } }), 404, 'not_found');
+      await expectApiError(api.updateProject({ path: { id: evilProject.id }, body: { name: 'pwned' } }), 404, 'not_found');
+      await expectApiError(api.listEnvironments({ path: { id: evilProject.id } }), 404, 'not_found');
+      await expectApiError(api.getEnvironment({ path: { envId: evilEnv.id } }), 404, 'not_found');
+      await expectApiError(api.createFlag({ path: { id: evilProject.id }, body: { key: 'x', name: 'X', defaultValue: true } }), 404, 'not_found');
+      await expectApiError(api.getFlagState({ path: { envId: evilEnv.id, key: 'secret' } }), 404, 'not_found');
+      await expectApiError(api.setFlagValue({ path: { envId: evilEnv.id, key: 'secret' }, body: { value: false } }), 404, 'not_found');
+      await expectApiError(api.listAuditEvents({ path: { slug: 'evil' } }), 404, 'not_found');
+      await expectApiError(api.getAuditEvent({ path: { id: evilAudit.id } }), 404, 'not_found');
+    }
+    await expectApiError(owner.session.listApiKeys({ path: { slug: 'evil' } }), 404, 'not_found');
+    // Eve's flag is untouched.
+    expect((await eve.getFlagState({ path: { envId: evilEnv.id, key: 'secret' } })).value).toBe(true);
+  });
+
+  it('slides the session: renewed when under 7 days remain, expired after 14 idle days', async () => {
+    const user = await seedUser(t.server.deps.db, 'sam@example.com', { orgId, role: 'member' });
+    await t.advanceClock(8 * 86400);
+    const { response } = await t.asSession(user.sessionToken).withResponse.getSession();
+    expect(response.headers.get('set-cookie')).toMatch(/svc_session=.*HttpOnly.*SameSite=Lax/i);
+    await t.advanceClock(13 * 86400);
+    await t.asSession(user.sessionToken).getSession(); // 13 days after renewal: still valid
+    await t.advanceClock(15 * 86400);
+    await expectApiError(t.asSession(user.sessionToken).getSession(), 401, 'unauthorized');
+  });
+});

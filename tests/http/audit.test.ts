@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claim, expectApiError, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
+
+describe('audit log', () => {
+  let t: TestServer;
+  let owner: ClaimedInstance;
+  let prod: string;
+  let staging: string;
+
+  beforeAll(async () => {
+    t = await startTestServer();
+    owner = await claim(t);
+    const project = await owner.session.createProject({ path: { slug: 'acme' }, body: { key: 'web', name: 'Web' } });
+    prod = (await owner.session.createEnvironment({ path: { id: project.id }, body: { key: 'prod', name: 'Prod' } })).id;
+    staging = (await owner.session.createEnvironment({ path: { id: project.id }, body: { key: 'staging', name: 'Staging' } })).id;
+    await owner.session.createFlag({ path: { id: project.id }, body: { key: 'banner', name: 'Banner', valueType: 'string', defaultValue: 'off' } });
+    for (let i = 1; i <= 7; i++) {
+      await owner.session.setFlagValue({ path: { envId: i % 2 ? prod : staging, key: 'banner' }, body: { value: `v${i}` } });
+    }
+  });
+  afterAll(() => t?.close());
+
+  it('pages newest first with an opaque cursor, never repeating or skipping', async () => {
+    const all = await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { limit: 200 } });
+    expect(all.nextCursor).toBeNull();
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { limit: 3, ...(cursor ? { cursor } : {}) } });
+      expect(page.events.length).toBeLessThanOrEqual(3);
+      seen.push(...page.events.map((e) => e.id));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(seen).toEqual(all.events.map((e) => e.id));
+    const times = all.events.map((e) => e.createdAt);
+    expect([...times].sort().reverse()).toEqual(times);
+    expect(all.events.slice(-2).map((e) => e.action).sort()).toEqual(['member.added', 'org.created']);
+  });
+
+  it('defaults to 50 events and refuses limits outside 1–200 and forged cursors', async () => {
+    const page = await owner.session.listAuditEvents({ path: { slug: 'acme' } });
+    expect(page.events.length).toBeLessThanOrEqual(50);
+    await expectApiError(owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { limit: 0 } }), 400, 'invalid_request');
+    const err = await expectApiError(owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { cursor: 'bm9wZQ' } }), 400, 'invalid_request');
+    expect(err.fields).toEqual({ cursor: 'invalid cursor' });
+  });
+
+  it('filters by environment, resource and actor (AND-combined), with env versions on the rows', async () => {
+    const prodRows = await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { envId: prod, resourceType: 'flag', resourceKey: 'banner' } });
+    expect(prodRows.events.map((e) => e.action)).toEqual(Array(4).fill('flag.update_value'));
+    // prod: environment.created (v0), flag created (v1), then four values: v2..v5
+    expect(prodRows.events.map((e) => e.version)).toEqual([5, 4, 3, 2]);
+    const env = await owner.session.getEnvironment({ path: { envId: prod } });
+    expect(env.version).toBe(5);
+    const byActor = await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { actorId: owner.userId, envId: staging } });
+    expect(byActor.events.every((e) => e.envId === staging && e.actorId === owner.userId)).toBe(true);
+    expect(byActor.events.length).toBe(4); // environment.created + three values
+    const none = await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { resourceType: 'rollout' } });
+    expect(none).toEqual({ events: [], nextCursor: null });
+  });
+
+  it('shows previous value, new value and a JSON Patch diff', async () => {
+    const [latest] = (await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { limit: 1 } })).events;
+    const detail = await owner.session.getAuditEvent({ path: { id: latest!.id } });
+    expect(detail).toMatchObject({ action: 'flag.update_value', previousValue: 'v5', newValue: 'v7', diff: [{ op: 'replace', path: '', value: 'v7' }] });
+  });
+
+  it('does not write an audit row or bump the version for a write that changes nothing', async () => {
+    const before = await owner.session.getEnvironment({ path: { envId: prod } });
+    const count = (await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { limit: 200 } })).events.length;
+    await owner.session.setFlagValue({ path: { envId: prod, key: 'banner' }, body: { value: 'v7' } });
+    await owner.session.setFlagRules({ path: { envId: prod, key: 'banner' }, body: { rules: [] } });
+    expect((await owner.session.getEnvironment({ path: { envId: prod } })).version).toBe(before.version);
+    expect((await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { limit: 200 } })).events.length).toBe(count);
+  });
+});
