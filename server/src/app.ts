@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
 import client from 'prom-client';
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import { contract } from '@gradual/contract';
+import { dashboardDir } from './paths.js';
 import type { AppDeps } from './http/deps.js';
 import { requestId } from './http/request-context.js';
 import { errorHandler, notFoundHandler, requestValidationErrorHandler } from './http/errors.js';
@@ -21,7 +22,6 @@ import { auditRoutes } from './features/audit/audit.routes.js';
 /** JSON bodies are capped at 1 MiB (DESIGN.md); larger ones get 413 with the envelope. */
 export const JSON_BODY_LIMIT = '1mb';
 
-const dashboardDir = fileURLToPath(new URL('../../dashboard/', import.meta.url));
 
 /**
  * The Express application: request id and logging first, then operational
@@ -82,12 +82,12 @@ export function createApp(deps: AppDeps, extend?: (app: Express) => void): Expre
 
 /** Serves the built dashboard (dashboard/dist) or the placeholder page; every /app/* path gets index.html. */
 function mountDashboard(app: Express): void {
-  const built = `${dashboardDir}dist/`;
-  const root = existsSync(`${built}index.html`) ? built : `${dashboardDir}public/`;
+  const built = join(dashboardDir, 'dist');
+  const root = existsSync(join(built, 'index.html')) ? built : join(dashboardDir, 'public');
   app.get('/', (_req, res) => res.redirect(302, '/app/'));
   app.use('/app', express.static(root, { index: false, maxAge: '1h' }));
   app.get(['/app', '/app/*'], (_req, res) => {
     res.setHeader('Cache-Control', 'no-cache');
-    res.sendFile(`${root}index.html`);
+    res.sendFile(join(root, 'index.html'));
   });
 }

@@ -58,7 +58,7 @@ export async function prepareTestDatabases(
   const template = `${prefix}_tpl`;
   await createDatabase(adminUrl, template);
   try {
-    const db = await openDatabase({ databaseUrl: databaseUrlFor(adminUrl, template), dataDir: 'memory://', poolMax: 1 });
+    const db = await openDatabase({ databaseUrl: databaseUrlFor(adminUrl, template), dataDir: 'memory://', poolMax: 2 });
     await db.close(); // CREATE DATABASE … TEMPLATE refuses while anyone is connected to it
   } catch (err) {
     await dropDatabases(adminUrl, [template]);

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../tests/support/database.js';
 import { createDatabase, databaseUrlFor, dropDatabases } from './admin.js';
 import { DataDirLockedError, openDatabase, type Database } from './database.js';
+import { migrationsList } from './migrations/index.js';
 import {
   EnvironmentEntity,
   OrgEntity,
@@ -341,6 +342,23 @@ describe.skipIf(!process.env.DATABASE_URL)('postgres with a schema', () => {
       expect(await db.em().count(OrgEntity)).toBe(1);
     } finally {
       await db?.close();
+      await dropDatabases(adminUrl, [name]);
+    }
+  });
+
+  it('lets several instances start at once on an empty database: one migrates, the others wait', async () => {
+    const adminUrl = process.env.DATABASE_URL!;
+    const name = `gradual_schema_test_${crypto.randomUUID().slice(0, 8)}`;
+    await createDatabase(adminUrl, name);
+    const opts = { databaseUrl: databaseUrlFor(adminUrl, name), dataDir: 'memory://', schema: 'tenant_b', poolMax: 2 };
+    const results = await Promise.allSettled([1, 2, 3, 4].map(() => openDatabase(opts)));
+    try {
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
+      const db = (results[0] as PromiseFulfilledResult<Database>).value;
+      const [row] = await db.em().getConnection().execute('select count(*)::int as n from tenant_b.mikro_orm_migrations');
+      expect(row?.n).toBe(migrationsList.length);
+    } finally {
+      for (const r of results) if (r.status === 'fulfilled') await r.value.close();
       await dropDatabases(adminUrl, [name]);
     }
   });

@@ -15,7 +15,7 @@ export interface DatabaseOptions {
   /** PostgreSQL schema for every table (created if missing). Default `public`. */
   schema?: string;
   logger?: Logger;
-  /** PostgreSQL pool size, default 10. Embedded always uses 1 (see below). */
+  /** PostgreSQL pool size, default 10, at least 2 (one connection holds the migration lock). Embedded always uses 1. */
   poolMax?: number;
   /** How long a unit of work waits for a pooled connection before failing. Default 30 s. */
   acquireTimeoutMs?: number;
@@ -82,7 +82,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     orm = await MikroORM.init({
       ...common,
       clientUrl: opts.databaseUrl,
-      pool: { min: 0, max: opts.poolMax ?? DEFAULT_POOL_MAX, acquireTimeoutMillis: acquireTimeoutMs },
+      pool: { min: 0, max: Math.max(2, opts.poolMax ?? DEFAULT_POOL_MAX), acquireTimeoutMillis: acquireTimeoutMs },
       driverOptions: {
         ...(common.driverOptions as object),
         // MikroORM's clientUrl keeps only host/port/user/password/db/schema; pg re-parses the
@@ -127,15 +127,19 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   };
 
   try {
-    if (schema !== 'public') {
-      await orm.em.getConnection().execute(`create schema if not exists "${schema}"`);
-    }
-    if (opts.migrate !== false) {
-      const migrator = orm.getMigrator();
-      const applied = await migrator.up();
-      if (applied.length > 0) log?.info({ migrations: applied.map((m) => m.name), schema }, 'database migrated');
-      phase('migrate');
-    }
+    // Several instances may start at once (rolling deploy): one migrates, the others wait.
+    // The embedded database needs no such lock: its data dir lock admits one process.
+    const prepare = async () => {
+      if (schema !== 'public') {
+        await orm.em.getConnection().execute(`create schema if not exists "${schema}"`);
+      }
+      if (opts.migrate !== false) {
+        const applied = await orm.getMigrator().up();
+        if (applied.length > 0) log?.info({ migrations: applied.map((m) => m.name), schema }, 'database migrated');
+      }
+    };
+    await (embedded ? prepare() : withAdvisoryLock(orm, `gradual.migrate.${schema}`, prepare));
+    phase('migrate');
   } catch (err) {
     await close();
     throw err;
@@ -162,4 +166,24 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       return embedded.pglite.dumpDataDir(compression);
     },
   };
+}
+
+/**
+ * Runs `fn` while holding a PostgreSQL session advisory lock on a connection of its own
+ * (`fn` uses other pooled connections: MikroORM's migrator does not run everything in one
+ * transaction, e.g. it creates its log table outside it).
+ */
+async function withAdvisoryLock<T>(orm: MikroORM, name: string, fn: () => Promise<T>): Promise<T> {
+  const client = orm.em.getConnection().getKnex().client;
+  const conn = (await client.acquireConnection()) as { query(sql: string, params?: unknown[]): Promise<unknown> };
+  try {
+    await conn.query('select pg_advisory_lock(hashtext($1))', [name]);
+    try {
+      return await fn();
+    } finally {
+      await conn.query('select pg_advisory_unlock(hashtext($1))', [name]);
+    }
+  } finally {
+    await client.releaseConnection(conn);
+  }
 }

@@ -5,10 +5,10 @@ import client from 'prom-client';
 import { z } from 'zod';
 import { SettableClock } from '../clock.js';
 import { DomainError } from '../domain/errors.js';
+import { openApiFile } from '../paths.js';
 import type { AppDeps } from './deps.js';
 import { fieldsFromZod, sendError } from './errors.js';
 
-const openApiUrl = new URL('../../../openapi.yaml', import.meta.url);
 
 /** /healthz (process up) and /readyz (database reachable within 2 s). */
 export function mountHealth(app: Express, deps: AppDeps): void {
@@ -58,7 +58,7 @@ export function metricsMiddleware(registry: client.Registry): { record: RequestH
 
 /** /openapi.yaml and an interactive API reference at /docs (swagger-ui, served locally). */
 export function mountDocs(app: Express): void {
-  const yaml = readFileSync(openApiUrl, 'utf8');
+  const yaml = readFileSync(openApiFile, 'utf8');
   app.get('/openapi.yaml', (_req, res) => {
     res.type('application/yaml').send(yaml);
   });
