@@ -4,6 +4,7 @@
  * Usage (from the repository root):
  *
  *   node --import tsx server/src/db/make-migration.ts add_rollouts
+ *   (or: npm run -w server db:make-migration -- add_rollouts)
  *
  * 1. Edit or add entities in server/src/db/entities/ (new ones go into entities/index.ts).
  * 2. Run the command above. It starts a scratch in-memory PGlite, applies every existing
@@ -14,7 +15,8 @@
  *    and make sure it also suits PostgreSQL 15: CI runs every migration on both backends.
  *
  * Nothing is written when the entities match the migrations. `--check` only reports
- * whether a migration is needed (exit code 1 when it is), e.g. for CI.
+ * whether a migration is needed (exit code 1 when it is), e.g. for CI:
+ * `npm run -w server db:check-migrations`.
  */
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
