@@ -4,6 +4,8 @@ import { environmentsContract, orgsContract, projectsContract } from './routes/o
 import { configsContract, flagsContract } from './routes/primitives.js';
 import { apiKeysContract } from './routes/api-keys.js';
 import { auditContract } from './routes/audit.js';
+import { configRolloutsContract, flagRolloutsContract } from './routes/rollouts.js';
+import { plansContract } from './routes/plans.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -16,6 +18,9 @@ export const contract = c.router(
     environments: environmentsContract,
     flags: flagsContract,
     configs: configsContract,
+    flagRollouts: flagRolloutsContract,
+    configRollouts: configRolloutsContract,
+    rolloutPlans: plansContract,
     apiKeys: apiKeysContract,
     audit: auditContract,
   },

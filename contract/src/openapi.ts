@@ -29,6 +29,9 @@ const tagDescriptions: Record<string, string> = {
   environments: 'Environments hold the per-environment state of every flag and config, and a version.',
   flags: 'Feature flags: definitions (per project) and state (per environment).',
   configs: 'Configs: JSON values with the same per-environment lifecycle as flags.',
+  flagRollouts: 'Gradual rollouts of a flag per environment: state, ramp steps and the target-ID allow-list.',
+  configRollouts: 'The same rollout family for configs (`/configs/{key}` instead of `/flags/{key}`).',
+  rolloutPlans: 'Project-scoped ramp templates: steps, cadence and blackout days.',
   apiKeys: 'Bearer API keys for scripts, CI and SDKs.',
   audit: 'The audit log of every change.',
 };
@@ -70,6 +73,11 @@ function mapOperation(operation: Json, route: AppRoute): Json {
   const responses = operation.responses as Record<string, Json>;
   for (const [status, response] of Object.entries(responses)) {
     if (response.description === status) response.description = statusText[status] ?? status;
+  }
+  if (meta.etag && responses['200']) {
+    responses['200'].headers = {
+      ETag: { description: 'Strong entity tag of this representation.', schema: { type: 'string' } },
+    };
   }
   const requestBody = operation.requestBody as Json | undefined;
   if (requestBody) {

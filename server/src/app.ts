@@ -18,9 +18,14 @@ import { environmentsRoutes } from './features/environments/environments.routes.
 import { configsRoutes, flagsRoutes } from './features/primitives/primitives.routes.js';
 import { apiKeysRoutes } from './features/api-keys/api-keys.routes.js';
 import { auditRoutes } from './features/audit/audit.routes.js';
+import { configRolloutsRoutes, flagRolloutsRoutes } from './features/rollouts/rollouts.routes.js';
+import { plansRoutes } from './features/plans/plans.routes.js';
 
-/** JSON bodies are capped at 1 MiB (DESIGN.md); larger ones get 413 with the envelope. */
+/** JSON bodies are capped at 1 MiB, target-ID lists at 64 MiB (DESIGN.md); larger ones get 413 with the envelope. */
 export const JSON_BODY_LIMIT = '1mb';
+export const TARGET_IDS_BODY_LIMIT = '64mb';
+const TARGET_ID_PATHS = /^\/api\/v1\/envs\/[^/]+\/(?:flags|configs)\/[^/]+\/rollout\/target-ids\//;
+const JSON_TYPES = ['application/json', 'application/*+json'];
 
 
 /**
@@ -50,7 +55,10 @@ export function createApp(deps: AppDeps, extend?: (app: Express) => void): Expre
   mountDocs(app);
   extend?.(app);
 
-  app.use('/api', express.json({ limit: JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
+  // The first parser that matches reads the body; the second then skips it.
+  const bigJson = express.json({ limit: TARGET_IDS_BODY_LIMIT, type: JSON_TYPES });
+  app.use((req, res, next) => (TARGET_ID_PATHS.test(req.path) ? bigJson(req, res, next) : next()));
+  app.use('/api', express.json({ limit: JSON_BODY_LIMIT, type: JSON_TYPES }));
   app.use('/api', originCheck(deps.config.publicUrl));
   app.use('/api', (req, _res, next) => {
     req.em = deps.db.em();
@@ -65,6 +73,9 @@ export function createApp(deps: AppDeps, extend?: (app: Express) => void): Expre
     environments: environmentsRoutes(deps),
     flags: flagsRoutes(deps),
     configs: configsRoutes(deps),
+    flagRollouts: flagRolloutsRoutes(deps),
+    configRollouts: configRolloutsRoutes(deps),
+    rolloutPlans: plansRoutes(deps),
     apiKeys: apiKeysRoutes(deps),
     audit: auditRoutes(deps),
   });

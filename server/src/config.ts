@@ -23,6 +23,7 @@ const EnvSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     ORG_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(6000),
     TRUST_PROXY: z.string().optional(),
+    SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(1000),
   })
   .superRefine((env, ctx) => {
     if (env.SERVICE_TEST_CLOCK && env.NODE_ENV === 'production') {
@@ -46,6 +47,8 @@ export interface Config {
   logLevel: string;
   orgRateLimitPerMin: number;
   trustProxy: string | undefined;
+  /** How often each instance looks for due rollout steps. */
+  schedulerIntervalMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -73,6 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     orgRateLimitPerMin: e.ORG_RATE_LIMIT_PER_MIN,
     trustProxy: e.TRUST_PROXY,
+    schedulerIntervalMs: e.SCHEDULER_INTERVAL_MS,
   };
 }
 

@@ -9,6 +9,7 @@ import { InProcessEnvChangeBus } from './features/environments/env-changes.js';
 import { createApp } from './app.js';
 import type { AppDeps } from './http/deps.js';
 import { mountTestClock } from './http/ops.js';
+import { Scheduler } from './features/rollouts/scheduler.js';
 
 export interface RunningServer {
   url: string;
@@ -16,6 +17,7 @@ export interface RunningServer {
   deps: AppDeps;
   app: Express;
   http: Server;
+  scheduler: Scheduler;
   /** Graceful: stop accepting, finish in-flight requests, then close the database. */
   close(): Promise<void>;
 }
@@ -36,9 +38,11 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax, logger }));
   const deps: AppDeps = { config, db, clock, logger, bus: new InProcessEnvChangeBus() };
 
+  // Production ticks on an interval; under the test clock, each clock move runs exactly one tick.
+  const scheduler = new Scheduler(deps);
+  if (!testClock) scheduler.start(config.schedulerIntervalMs);
   const app = createApp(deps, (app) => {
-    // The scheduler arrives with rollouts; until then a clock move has nothing else to run.
-    if (testClock) mountTestClock(app, deps, testClock, async () => {});
+    if (testClock) mountTestClock(app, deps, testClock, () => scheduler.tick().then(() => undefined));
   });
   const http = createServer(app);
   http.keepAliveTimeout = 65_000;
@@ -57,7 +61,8 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
         http.close(() => resolve());
         http.closeIdleConnections();
       });
+      await scheduler.stop();
       if (!givenDb) await db.close();
     })());
-  return { url, port, deps, app, http, close };
+  return { url, port, deps, app, http, scheduler, close };
 }

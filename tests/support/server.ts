@@ -13,8 +13,10 @@ export interface TestServer {
   asSession(sessionToken: string): GradualClient;
   /** An SDK client using an API key. */
   asToken(token: string): GradualClient;
-  /** Moves the server's clock (POST /__test__/clock). */
+  /** Moves the server's clock (POST /__test__/clock); each move runs one scheduler tick. */
   advanceClock(seconds: number): Promise<Date>;
+  /** Pins the server's clock at an instant (and runs one scheduler tick). */
+  setClock(at: string | Date): Promise<Date>;
   close(): Promise<void>;
 }
 
@@ -40,20 +42,19 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     anonymous: client({}),
     asSession: (sessionToken) => client({ sessionToken }),
     asToken: (token) => client({ token }),
-    advanceClock: async (seconds) => {
-      const res = await fetch(`${server.url}/__test__/clock`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ advanceSeconds: seconds }),
-      });
-      if (!res.ok) throw new Error(`clock move failed: ${res.status}`);
-      return new Date(((await res.json()) as { now: string }).now);
-    },
+    advanceClock: (seconds) => moveClock(server.url, { advanceSeconds: seconds }),
+    setClock: (at) => moveClock(server.url, { now: new Date(at).toISOString() }),
     close: async () => {
       await server.close();
       await database.cleanup();
     },
   };
+}
+
+async function moveClock(url: string, body: object): Promise<Date> {
+  const res = await fetch(`${url}/__test__/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`clock move failed: ${res.status} ${await res.text()}`);
+  return new Date(((await res.json()) as { now: string }).now);
 }
 
 /** The svc_session token from a Set-Cookie header. */

@@ -13,9 +13,21 @@ export const c = initContract();
 export type RouteAuth = 'public' | 'session' | 'any';
 export interface RouteMetadata {
   auth?: RouteAuth;
+  /** The 200 response carries a strong ETag (documented in OpenAPI). */
+  etag?: boolean;
 }
 
 /** Optional headers every mutation accepts. */
 export const MutationHeaders = z.object({
   'x-audit-reason': z.string().max(500).optional(),
+});
+
+/** GETs that send a strong ETag accept If-None-Match (→ 304). */
+export const ConditionalGetHeaders = z.object({
+  'if-none-match': z.string().max(512).optional(),
+});
+
+/** Mutations of resources with an ETag accept If-Match (→ 412 precondition_failed). */
+export const ConditionalMutationHeaders = MutationHeaders.extend({
+  'if-match': z.string().max(512).optional(),
 });

@@ -10,7 +10,7 @@ import {
   SetRulesRequest,
   SetValueRequest,
 } from '../schemas/primitives.js';
-import { c, MutationHeaders } from './common.js';
+import { c, ConditionalGetHeaders, ConditionalMutationHeaders, type RouteMetadata } from './common.js';
 
 /**
  * Flags and configs share every per-environment endpoint; the config family is
@@ -29,7 +29,10 @@ function primitiveStateRoutes<S extends typeof FlagState | typeof ConfigState>(s
       method: 'GET',
       path: `/envs/:envId/${segment}/:key`,
       summary: `Get one ${noun}'s value, rules and rollout in an environment`,
-      responses: { 200: State, ...errorResponses(401, 403, 404) },
+      description: 'Sends a strong ETag; `If-None-Match` answers 304.',
+      headers: ConditionalGetHeaders,
+      responses: { 200: State, 304: c.noBody(), ...errorResponses(401, 403, 404) },
+      metadata: { etag: true } satisfies RouteMetadata,
     },
     setValue: {
       method: 'PUT',
@@ -37,8 +40,8 @@ function primitiveStateRoutes<S extends typeof FlagState | typeof ConfigState>(s
       summary: `Set a ${noun}'s base value in an environment`,
       description: `Audit action \`${noun}.update_value\`; advances the environment version.`,
       body: SetValueRequest,
-      headers: MutationHeaders,
-      responses: { 200: State, ...errorResponses(400, 401, 403, 404) },
+      headers: ConditionalMutationHeaders,
+      responses: { 200: State, ...errorResponses(400, 401, 403, 404, 412) },
     },
     setRules: {
       method: 'PUT',
@@ -46,8 +49,8 @@ function primitiveStateRoutes<S extends typeof FlagState | typeof ConfigState>(s
       summary: `Replace a ${noun}'s targeting rules in an environment`,
       description: `The first matching rule wins. Audit action \`${noun}.update_rules\`; advances the environment version.`,
       body: SetRulesRequest,
-      headers: MutationHeaders,
-      responses: { 200: State, ...errorResponses(400, 401, 403, 404) },
+      headers: ConditionalMutationHeaders,
+      responses: { 200: State, ...errorResponses(400, 401, 403, 404, 412) },
     },
   } as const;
 }
@@ -61,7 +64,7 @@ export const flagsContract = c.router({
     path: '/projects/:id/flags',
     summary: 'Create a flag',
     body: CreateFlagRequest,
-    headers: MutationHeaders,
+    headers: ConditionalMutationHeaders.pick({ 'x-audit-reason': true }),
     responses: { 201: Flag, ...errorResponses(400, 401, 403, 404, 409) },
   },
   listFlags: {
@@ -82,7 +85,7 @@ export const configsContract = c.router({
     path: '/projects/:id/configs',
     summary: 'Create a config',
     body: CreateConfigRequest,
-    headers: MutationHeaders,
+    headers: ConditionalMutationHeaders.pick({ 'x-audit-reason': true }),
     responses: { 201: Config, ...errorResponses(400, 401, 403, 404, 409) },
   },
   listConfigs: {

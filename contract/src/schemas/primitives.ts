@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { named } from '../openapi-meta.js';
 import { Id, JsonValue, Name, ResourceKey, Timestamp } from './common.js';
-import { Rollout } from './rollouts.js';
+import { Percent, Rollout } from './rollouts.js';
 
 export const ConditionOperator = named(
   'ConditionOperator',
@@ -28,6 +28,13 @@ export const Rule = named(
 );
 export type Rule = z.infer<typeof Rule>;
 export const Rules = z.array(Rule).max(200);
+
+/** Rules as older flag definitions carried them, with a per-rule rollout percentage (import only). */
+export const LegacyRule = named(
+  'LegacyRule',
+  Rule.extend({ rolloutPercent: Percent.optional() }),
+  '`rolloutPercent` is accepted on import only: the first rule with one is hoisted into an env-scoped rollout (see migration warnings).',
+);
 
 export const FlagValueType = named('FlagValueType', z.enum(['boolean', 'string', 'number']));
 export type FlagValueType = z.infer<typeof FlagValueType>;
@@ -71,7 +78,7 @@ export const CreateFlagRequest = named(
     description: Description.optional(),
     valueType: FlagValueType.optional(),
     defaultValue: JsonValue,
-    rules: Rules.optional(),
+    rules: z.array(LegacyRule).max(200).optional(),
   }),
   'Creates the flag and its state (value = defaultValue, the given rules) in every environment of the project. `valueType` defaults to boolean.',
 );

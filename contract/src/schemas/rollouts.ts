@@ -12,7 +12,7 @@ export const Percent = z
 export const RampStep = named(
   'RampStep',
   z.object({
-    percent: Percent,
+    percent: z.number(),
     holdForSeconds: z.number().int(),
     requiresApproval: z.boolean().optional(),
   }),
@@ -52,3 +52,107 @@ export const Rollout = named(
   }),
 );
 export type Rollout = z.infer<typeof Rollout>;
+
+const PlanKey = z.string().min(1).max(64).regex(/^[A-Za-z0-9._-]+$/, 'only letters, digits, ".", "_" and "-"');
+
+export const PutRolloutRequest = named(
+  'PutRolloutRequest',
+  z.object({
+    percent: Percent,
+    planKey: PlanKey.nullable().optional(),
+    seed: z.string().min(1).max(256).optional(),
+    bucketField: z.string().min(1).max(128).optional(),
+    newValue: JsonValue.optional(),
+  }),
+  'Creates the rollout, or edits the live one. `planKey: null` detaches the plan; omitting it keeps the attachment. Omitting `newValue` on a primitive with rules makes the rollout gate those rules.',
+);
+
+export const RampStepInput = named(
+  'RampStepInput',
+  z.object({
+    percent: Percent,
+    holdForSeconds: z.number().int().min(0),
+    requiresApproval: z.boolean().optional(),
+  }),
+);
+
+const DayOfWeek = z.number().int().min(0).max(6);
+const PlanFields = {
+  name: z.string().trim().min(1).max(200),
+  description: z.string().max(2000).optional(),
+  rampSteps: z.array(RampStepInput).max(1000),
+  cadence: Cadence.optional(),
+  blackoutDaysOfWeek: z.array(DayOfWeek).max(7).optional(),
+  blackoutTimezone: z.string().min(1).max(64).optional(),
+};
+
+export const CreateRolloutPlanRequest = named(
+  'CreateRolloutPlanRequest',
+  z.object({ key: PlanKey, ...PlanFields }),
+  '`cadence` defaults to manual, `blackoutDaysOfWeek` to [] (0 = Sunday … 6 = Saturday), `blackoutTimezone` to UTC.',
+);
+
+export const UpdateRolloutPlanRequest = named(
+  'UpdateRolloutPlanRequest',
+  z
+    .object({
+      name: PlanFields.name.optional(),
+      description: PlanFields.description,
+      rampSteps: PlanFields.rampSteps.optional(),
+      cadence: PlanFields.cadence,
+      blackoutDaysOfWeek: PlanFields.blackoutDaysOfWeek,
+      blackoutTimezone: PlanFields.blackoutTimezone,
+    })
+    .strict(),
+  'Any plan field but the key. Live rollouts keep their snapshot.',
+);
+
+export const RolloutPlan = named(
+  'RolloutPlan',
+  z.object({
+    id: Id,
+    projectId: Id,
+    key: z.string(),
+    name: z.string(),
+    description: z.string().optional(),
+    rampSteps: z.array(RampStep),
+    cadence: Cadence,
+    blackoutDaysOfWeek: z.array(z.number().int()),
+    blackoutTimezone: z.string(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  }),
+);
+export type RolloutPlan = z.infer<typeof RolloutPlan>;
+
+export const TargetId = z.string().min(1).max(256);
+export const TargetIdsRequest = named('TargetIdsRequest', z.object({ targetIds: z.array(TargetId).max(100_000) }));
+export const ReplaceTargetIdsRequest = named(
+  'ReplaceTargetIdsRequest',
+  z.object({ targetIds: z.array(TargetId).max(1_000_000) }),
+);
+export const TargetIdsAdded = named('TargetIdsAdded', z.object({ added: z.number().int(), count: z.number().int() }));
+export const TargetIdsRemoved = named('TargetIdsRemoved', z.object({ removed: z.number().int(), count: z.number().int() }));
+export const TargetIdsCount = named('TargetIdsCount', z.object({ count: z.number().int() }));
+export const TargetIdPage = named(
+  'TargetIdPage',
+  z.object({ items: z.array(z.string()), nextCursor: z.string().optional() }),
+  '`nextCursor` is present only when the page is full.',
+);
+export const TargetIdContains = named('TargetIdContains', z.object({ contains: z.boolean() }));
+export const TargetIdListQuery = z.object({
+  cursor: z.string().max(2048).optional(),
+  limit: z.coerce.number().int().min(1).max(10_000).optional(),
+});
+
+export const RolloutMigrationWarning = named(
+  'RolloutMigrationWarning',
+  z.object({
+    flagKey: z.string(),
+    envId: Id,
+    rolloutId: Id,
+    ruleIndices: z.array(z.number().int()),
+    hoistedRuleIndex: z.number().int(),
+  }),
+  'A flag imported with per-rule rollout percentages: the first such rule (hoistedRuleIndex) became the env-scoped rollout; the others (ruleIndices) could not.',
+);

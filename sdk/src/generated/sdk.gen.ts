@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { ClaimInstallData, ClaimInstallErrors, ClaimInstallResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateConfigData, CreateConfigErrors, CreateConfigResponses, CreateEnvironmentData, CreateEnvironmentErrors, CreateEnvironmentResponses, CreateFlagData, CreateFlagErrors, CreateFlagResponses, CreateOrgData, CreateOrgErrors, CreateOrgResponses, CreateProjectData, CreateProjectErrors, CreateProjectResponses, GetAuditEventData, GetAuditEventErrors, GetAuditEventResponses, GetConfigStateData, GetConfigStateErrors, GetConfigStateResponses, GetEnvironmentData, GetEnvironmentErrors, GetEnvironmentResponses, GetFlagStateData, GetFlagStateErrors, GetFlagStateResponses, GetInstallStateData, GetInstallStateErrors, GetInstallStateResponses, GetOrgData, GetOrgErrors, GetOrgResponses, GetProjectData, GetProjectErrors, GetProjectResponses, GetSessionData, GetSessionErrors, GetSessionResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListAuditEventsData, ListAuditEventsErrors, ListAuditEventsResponses, ListConfigsData, ListConfigsErrors, ListConfigsResponses, ListConfigStatesData, ListConfigStatesErrors, ListConfigStatesResponses, ListEnvironmentsData, ListEnvironmentsErrors, ListEnvironmentsResponses, ListFlagsData, ListFlagsErrors, ListFlagsResponses, ListFlagStatesData, ListFlagStatesErrors, ListFlagStatesResponses, ListProjectsData, ListProjectsErrors, ListProjectsResponses, LogoutData, LogoutErrors, LogoutResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, SetConfigRulesData, SetConfigRulesErrors, SetConfigRulesResponses, SetConfigValueData, SetConfigValueErrors, SetConfigValueResponses, SetFlagRulesData, SetFlagRulesErrors, SetFlagRulesResponses, SetFlagValueData, SetFlagValueErrors, SetFlagValueResponses, UpdateProjectData, UpdateProjectErrors, UpdateProjectResponses } from './types.gen.js';
+import type { AddConfigTargetIdsData, AddConfigTargetIdsErrors, AddConfigTargetIdsResponses, AddFlagTargetIdsData, AddFlagTargetIdsErrors, AddFlagTargetIdsResponses, AdvanceConfigRolloutData, AdvanceConfigRolloutErrors, AdvanceConfigRolloutResponses, AdvanceFlagRolloutData, AdvanceFlagRolloutErrors, AdvanceFlagRolloutResponses, CancelConfigRolloutData, CancelConfigRolloutErrors, CancelConfigRolloutResponses, CancelFlagRolloutData, CancelFlagRolloutErrors, CancelFlagRolloutResponses, CheckConfigTargetIdData, CheckConfigTargetIdErrors, CheckConfigTargetIdResponses, CheckFlagTargetIdData, CheckFlagTargetIdErrors, CheckFlagTargetIdResponses, ClaimInstallData, ClaimInstallErrors, ClaimInstallResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateConfigData, CreateConfigErrors, CreateConfigResponses, CreateEnvironmentData, CreateEnvironmentErrors, CreateEnvironmentResponses, CreateFlagData, CreateFlagErrors, CreateFlagResponses, CreateOrgData, CreateOrgErrors, CreateOrgResponses, CreateProjectData, CreateProjectErrors, CreateProjectResponses, CreateRolloutPlanData, CreateRolloutPlanErrors, CreateRolloutPlanResponses, DeleteConfigRolloutData, DeleteConfigRolloutErrors, DeleteConfigRolloutResponses, DeleteFlagRolloutData, DeleteFlagRolloutErrors, DeleteFlagRolloutResponses, DeleteRolloutPlanData, DeleteRolloutPlanErrors, DeleteRolloutPlanResponses, GetAuditEventData, GetAuditEventErrors, GetAuditEventResponses, GetConfigRolloutData, GetConfigRolloutErrors, GetConfigRolloutResponses, GetConfigStateData, GetConfigStateErrors, GetConfigStateResponses, GetEnvironmentData, GetEnvironmentErrors, GetEnvironmentResponses, GetFlagRolloutData, GetFlagRolloutErrors, GetFlagRolloutResponses, GetFlagStateData, GetFlagStateErrors, GetFlagStateResponses, GetInstallStateData, GetInstallStateErrors, GetInstallStateResponses, GetOrgData, GetOrgErrors, GetOrgResponses, GetProjectData, GetProjectErrors, GetProjectResponses, GetRolloutPlanData, GetRolloutPlanErrors, GetRolloutPlanResponses, GetSessionData, GetSessionErrors, GetSessionResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListAuditEventsData, ListAuditEventsErrors, ListAuditEventsResponses, ListConfigsData, ListConfigsErrors, ListConfigsResponses, ListConfigStatesData, ListConfigStatesErrors, ListConfigStatesResponses, ListConfigTargetIdsData, ListConfigTargetIdsErrors, ListConfigTargetIdsResponses, ListEnvironmentsData, ListEnvironmentsErrors, ListEnvironmentsResponses, ListFlagsData, ListFlagsErrors, ListFlagsResponses, ListFlagStatesData, ListFlagStatesErrors, ListFlagStatesResponses, ListFlagTargetIdsData, ListFlagTargetIdsErrors, ListFlagTargetIdsResponses, ListProjectsData, ListProjectsErrors, ListProjectsResponses, ListRolloutMigrationWarningsData, ListRolloutMigrationWarningsErrors, ListRolloutMigrationWarningsResponses, ListRolloutPlansData, ListRolloutPlansErrors, ListRolloutPlansResponses, LogoutData, LogoutErrors, LogoutResponses, PauseConfigRolloutData, PauseConfigRolloutErrors, PauseConfigRolloutResponses, PauseFlagRolloutData, PauseFlagRolloutErrors, PauseFlagRolloutResponses, PutConfigRolloutData, PutConfigRolloutErrors, PutConfigRolloutResponses, PutFlagRolloutData, PutFlagRolloutErrors, PutFlagRolloutResponses, RemoveConfigTargetIdsData, RemoveConfigTargetIdsErrors, RemoveConfigTargetIdsResponses, RemoveFlagTargetIdsData, RemoveFlagTargetIdsErrors, RemoveFlagTargetIdsResponses, ReplaceConfigTargetIdsData, ReplaceConfigTargetIdsErrors, ReplaceConfigTargetIdsResponses, ReplaceFlagTargetIdsData, ReplaceFlagTargetIdsErrors, ReplaceFlagTargetIdsResponses, ResumeConfigRolloutData, ResumeConfigRolloutErrors, ResumeConfigRolloutResponses, ResumeFlagRolloutData, ResumeFlagRolloutErrors, ResumeFlagRolloutResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, SetConfigRulesData, SetConfigRulesErrors, SetConfigRulesResponses, SetConfigValueData, SetConfigValueErrors, SetConfigValueResponses, SetFlagRulesData, SetFlagRulesErrors, SetFlagRulesResponses, SetFlagValueData, SetFlagValueErrors, SetFlagValueResponses, UpdateProjectData, UpdateProjectErrors, UpdateProjectResponses, UpdateRolloutPlanData, UpdateRolloutPlanErrors, UpdateRolloutPlanResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -272,7 +272,7 @@ export const listFlagStates = <ThrowOnError extends boolean = false>(options: Op
 /**
  * Get one flag's value, rules and rollout in an environment
  *
- * Get one flag's value, rules and rollout in an environment
+ * Sends a strong ETag; `If-None-Match` answers 304.
  */
 export const getFlagState = <ThrowOnError extends boolean = false>(options: Options<GetFlagStateData, ThrowOnError>) => (options.client ?? client).get<GetFlagStateResponses, GetFlagStateErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -374,7 +374,7 @@ export const listConfigStates = <ThrowOnError extends boolean = false>(options: 
 /**
  * Get one config's value, rules and rollout in an environment
  *
- * Get one config's value, rules and rollout in an environment
+ * Sends a strong ETag; `If-None-Match` answers 304.
  */
 export const getConfigState = <ThrowOnError extends boolean = false>(options: Options<GetConfigStateData, ThrowOnError>) => (options.client ?? client).get<GetConfigStateResponses, GetConfigStateErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -422,6 +422,496 @@ export const setConfigRules = <ThrowOnError extends boolean = false>(options: Op
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * Cancel the flag's rollout (same as POST cancel)
+ *
+ * Cancel the flag's rollout (same as POST cancel)
+ */
+export const deleteFlagRollout = <ThrowOnError extends boolean = false>(options: Options<DeleteFlagRolloutData, ThrowOnError>) => (options.client ?? client).delete<DeleteFlagRolloutResponses, DeleteFlagRolloutErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/envs/{envId}/flags/{key}/rollout',
+    ...options
+});
+
+/**
+ * Get the flag's rollout in an environment
+ *
+ * The live rollout (active or paused), else the most recent one. Sends a strong ETag.
+ */
+export const getFlagRollout = <ThrowOnError extends boolean = false>(options: Options<GetFlagRolloutData, ThrowOnError>) => (options.client ?? client).get<GetFlagRolloutResponses, GetFlagRolloutErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/envs/{envId}/flags/{key}/rollout',
+    ...options
+});
+
+/**
+ * Start or edit the flag's rollout
+ *
+ * Idempotent: a body that changes nothing returns the rollout unchanged (no audit row, no version bump). A PUT after a completed or cancelled rollout starts a new one. The seed is locked once percent is above 0 (`rollout_seed_locked`). Reaching 100% completes the rollout.
+ */
+export const putFlagRollout = <ThrowOnError extends boolean = false>(options: Options<PutFlagRolloutData, ThrowOnError>) => (options.client ?? client).put<PutFlagRolloutResponses, PutFlagRolloutErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/envs/{envId}/flags/{key}/rollout',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Pause the flag's rollout
+ *
+ * Admission continues at the held percent. Idempotent.
+ */
+export const pauseFlagRollout = <ThrowOnError extends boolean = false>(options: Options<PauseFlagRolloutData, ThrowOnError>) => (options.client ?? client).post<PauseFlagRolloutResponses, PauseFlagRolloutErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/envs/{envId}/flags/{key}/rollout/pause',
+    ...options
+});
+
+/**
+ * Resume the flag's paused rollout
+ *
+ * From a user pause: the hold restarts. From an approval gate: the gated step is entered (`rollout.approval_resolved`). From an automatic rollback: back to the percent it was rolled back from. `409 rollout_not_paused` otherwise.
+ */
+export const resumeFlagRollout = <ThrowOnError extends boolean = false>(options: Options<ResumeFlagRolloutData, ThrowOnError>) => (options.client ?? client).post<ResumeFlagRolloutResponses, ResumeFlagRolloutErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/envs/{envId}/flags/{key}/rollout/resume',
+    ...options
+});
+
+/**
+ * Cancel the flag's rollout
+ *
+ * Admission stops and the row is kept. Idempotent.
+ */
+export const cancelFlagRollout = <ThrowOnError extends boolean = false>(options: Options<CancelFlagRolloutData, ThrowOnError>) => (options.client ?? client).post<CancelFlagRolloutResponses, CancelFlagRolloutErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/envs/{envId}/flags/{key}/rollout/cancel',
+    ...options
+});
+
+/**
+ * Advance the flag's rollout to its next ramp step
+ *
+ * Ignores holds, blackout days and approval gates (operator override). `409 rollout_already_at_final_step` when there is no next step.
+ */
+export const advanceFlagRollout = <ThrowOnError extends boolean = false>(options: Options<AdvanceFlagRolloutData, ThrowOnError>) => (options.client ?? client).post<AdvanceFlagRolloutResponses, AdvanceFlagRolloutErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/envs/{envId}/flags/{key}/rollout/advance',
+    ...options
+});
+
+/**
+ * Add IDs to the flag rollout's allow-list
+ *
+ * Up to 100,000 IDs per request; duplicates are ignored and `added` counts only new IDs.
+ */
+export const addFlagTargetIds = <ThrowOnError extends boolean = false>(options: Options<AddFlagTargetIdsData, ThrowOnError>) => (options.client ?? client).post<AddFlagTargetIdsResponses, AddFlagTargetIdsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/envs/{envId}/flags/{key}/rollout/target-ids/add',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Remove IDs from the flag rollout's allow-list
+ *
+ * Up to 100,000 IDs per request; absent IDs are skipped.
+ */
+export const removeFlagTargetIds = <ThrowOnError extends boolean = false>(options: Options<RemoveFlagTargetIdsData, ThrowOnError>) => (options.client ?? client).post<RemoveFlagTargetIdsResponses, RemoveFlagTargetIdsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/envs/{envId}/flags/{key}/rollout/target-ids/remove',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Replace the flag rollout's whole allow-list atomically
+ *
+ * Up to 1,000,000 IDs (request bodies of the target-ID endpoints may reach 64 MiB).
+ */
+export const replaceFlagTargetIds = <ThrowOnError extends boolean = false>(options: Options<ReplaceFlagTargetIdsData, ThrowOnError>) => (options.client ?? client).post<ReplaceFlagTargetIdsResponses, ReplaceFlagTargetIdsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/envs/{envId}/flags/{key}/rollout/target-ids/replace',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * List the flag rollout's allow-list, ordered by ID
+ *
+ * `limit` 1–10,000 (default 1000); `nextCursor` is present only when the page is full.
+ */
+export const listFlagTargetIds = <ThrowOnError extends boolean = false>(options: Options<ListFlagTargetIdsData, ThrowOnError>) => (options.client ?? client).get<ListFlagTargetIdsResponses, ListFlagTargetIdsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/envs/{envId}/flags/{key}/rollout/target-ids',
+    ...options
+});
+
+/**
+ * Whether an ID is on the flag rollout's allow-list
+ *
+ * Whether an ID is on the flag rollout's allow-list
+ */
+export const checkFlagTargetId = <ThrowOnError extends boolean = false>(options: Options<CheckFlagTargetIdData, ThrowOnError>) => (options.client ?? client).get<CheckFlagTargetIdResponses, CheckFlagTargetIdErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/envs/{envId}/flags/{key}/rollout/target-ids/contains/{targetId}',
+    ...options
+});
+
+/**
+ * Cancel the config's rollout (same as POST cancel)
+ *
+ * Cancel the config's rollout (same as POST cancel)
+ */
+export const deleteConfigRollout = <ThrowOnError extends boolean = false>(options: Options<DeleteConfigRolloutData, ThrowOnError>) => (options.client ?? client).delete<DeleteConfigRolloutResponses, DeleteConfigRolloutErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/envs/{envId}/configs/{key}/rollout',
+    ...options
+});
+
+/**
+ * Get the config's rollout in an environment
+ *
+ * The live rollout (active or paused), else the most recent one. Sends a strong ETag.
+ */
+export const getConfigRollout = <ThrowOnError extends boolean = false>(options: Options<GetConfigRolloutData, ThrowOnError>) => (options.client ?? client).get<GetConfigRolloutResponses, GetConfigRolloutErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/envs/{envId}/configs/{key}/rollout',
+    ...options
+});
+
+/**
+ * Start or edit the config's rollout
+ *
+ * Idempotent: a body that changes nothing returns the rollout unchanged (no audit row, no version bump). A PUT after a completed or cancelled rollout starts a new one. The seed is locked once percent is above 0 (`rollout_seed_locked`). Reaching 100% completes the rollout.
+ */
+export const putConfigRollout = <ThrowOnError extends boolean = false>(options: Options<PutConfigRolloutData, ThrowOnError>) => (options.client ?? client).put<PutConfigRolloutResponses, PutConfigRolloutErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/envs/{envId}/configs/{key}/rollout',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Pause the config's rollout
+ *
+ * Admission continues at the held percent. Idempotent.
+ */
+export const pauseConfigRollout = <ThrowOnError extends boolean = false>(options: Options<PauseConfigRolloutData, ThrowOnError>) => (options.client ?? client).post<PauseConfigRolloutResponses, PauseConfigRolloutErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/envs/{envId}/configs/{key}/rollout/pause',
+    ...options
+});
+
+/**
+ * Resume the config's paused rollout
+ *
+ * From a user pause: the hold restarts. From an approval gate: the gated step is entered (`rollout.approval_resolved`). From an automatic rollback: back to the percent it was rolled back from. `409 rollout_not_paused` otherwise.
+ */
+export const resumeConfigRollout = <ThrowOnError extends boolean = false>(options: Options<ResumeConfigRolloutData, ThrowOnError>) => (options.client ?? client).post<ResumeConfigRolloutResponses, ResumeConfigRolloutErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/envs/{envId}/configs/{key}/rollout/resume',
+    ...options
+});
+
+/**
+ * Cancel the config's rollout
+ *
+ * Admission stops and the row is kept. Idempotent.
+ */
+export const cancelConfigRollout = <ThrowOnError extends boolean = false>(options: Options<CancelConfigRolloutData, ThrowOnError>) => (options.client ?? client).post<CancelConfigRolloutResponses, CancelConfigRolloutErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/envs/{envId}/configs/{key}/rollout/cancel',
+    ...options
+});
+
+/**
+ * Advance the config's rollout to its next ramp step
+ *
+ * Ignores holds, blackout days and approval gates (operator override). `409 rollout_already_at_final_step` when there is no next step.
+ */
+export const advanceConfigRollout = <ThrowOnError extends boolean = false>(options: Options<AdvanceConfigRolloutData, ThrowOnError>) => (options.client ?? client).post<AdvanceConfigRolloutResponses, AdvanceConfigRolloutErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/envs/{envId}/configs/{key}/rollout/advance',
+    ...options
+});
+
+/**
+ * Add IDs to the config rollout's allow-list
+ *
+ * Up to 100,000 IDs per request; duplicates are ignored and `added` counts only new IDs.
+ */
+export const addConfigTargetIds = <ThrowOnError extends boolean = false>(options: Options<AddConfigTargetIdsData, ThrowOnError>) => (options.client ?? client).post<AddConfigTargetIdsResponses, AddConfigTargetIdsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/envs/{envId}/configs/{key}/rollout/target-ids/add',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Remove IDs from the config rollout's allow-list
+ *
+ * Up to 100,000 IDs per request; absent IDs are skipped.
+ */
+export const removeConfigTargetIds = <ThrowOnError extends boolean = false>(options: Options<RemoveConfigTargetIdsData, ThrowOnError>) => (options.client ?? client).post<RemoveConfigTargetIdsResponses, RemoveConfigTargetIdsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/envs/{envId}/configs/{key}/rollout/target-ids/remove',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Replace the config rollout's whole allow-list atomically
+ *
+ * Up to 1,000,000 IDs (request bodies of the target-ID endpoints may reach 64 MiB).
+ */
+export const replaceConfigTargetIds = <ThrowOnError extends boolean = false>(options: Options<ReplaceConfigTargetIdsData, ThrowOnError>) => (options.client ?? client).post<ReplaceConfigTargetIdsResponses, ReplaceConfigTargetIdsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/envs/{envId}/configs/{key}/rollout/target-ids/replace',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * List the config rollout's allow-list, ordered by ID
+ *
+ * `limit` 1–10,000 (default 1000); `nextCursor` is present only when the page is full.
+ */
+export const listConfigTargetIds = <ThrowOnError extends boolean = false>(options: Options<ListConfigTargetIdsData, ThrowOnError>) => (options.client ?? client).get<ListConfigTargetIdsResponses, ListConfigTargetIdsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/envs/{envId}/configs/{key}/rollout/target-ids',
+    ...options
+});
+
+/**
+ * Whether an ID is on the config rollout's allow-list
+ *
+ * Whether an ID is on the config rollout's allow-list
+ */
+export const checkConfigTargetId = <ThrowOnError extends boolean = false>(options: Options<CheckConfigTargetIdData, ThrowOnError>) => (options.client ?? client).get<CheckConfigTargetIdResponses, CheckConfigTargetIdErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/envs/{envId}/configs/{key}/rollout/target-ids/contains/{targetId}',
+    ...options
+});
+
+/**
+ * List the rollout plans of a project
+ *
+ * List the rollout plans of a project
+ */
+export const listRolloutPlans = <ThrowOnError extends boolean = false>(options: Options<ListRolloutPlansData, ThrowOnError>) => (options.client ?? client).get<ListRolloutPlansResponses, ListRolloutPlansErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/projects/{id}/rollout-plans',
+    ...options
+});
+
+/**
+ * Create a rollout plan
+ *
+ * Ramp: 1–32 steps, percents strictly increasing within (0, 100], non-final steps hold 60–2,592,000 s, the final step holds 0, `requiresApproval` only with cadence auto; failures answer `400 rollout_plan_invalid_ramp` with `fields`.
+ */
+export const createRolloutPlan = <ThrowOnError extends boolean = false>(options: Options<CreateRolloutPlanData, ThrowOnError>) => (options.client ?? client).post<CreateRolloutPlanResponses, CreateRolloutPlanErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/projects/{id}/rollout-plans',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Delete a rollout plan
+ *
+ * Idempotent on an already-deleted plan. `409 rollout_plan_in_use` while a live rollout references it.
+ */
+export const deleteRolloutPlan = <ThrowOnError extends boolean = false>(options: Options<DeleteRolloutPlanData, ThrowOnError>) => (options.client ?? client).delete<DeleteRolloutPlanResponses, DeleteRolloutPlanErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/projects/{id}/rollout-plans/{planKey}',
+    ...options
+});
+
+/**
+ * Get a rollout plan
+ *
+ * Get a rollout plan
+ */
+export const getRolloutPlan = <ThrowOnError extends boolean = false>(options: Options<GetRolloutPlanData, ThrowOnError>) => (options.client ?? client).get<GetRolloutPlanResponses, GetRolloutPlanErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/projects/{id}/rollout-plans/{planKey}',
+    ...options
+});
+
+/**
+ * Edit a rollout plan
+ *
+ * Rollouts already attached keep their snapshot; rollouts attached afterwards use the new shape.
+ */
+export const updateRolloutPlan = <ThrowOnError extends boolean = false>(options: Options<UpdateRolloutPlanData, ThrowOnError>) => (options.client ?? client).patch<UpdateRolloutPlanResponses, UpdateRolloutPlanErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/projects/{id}/rollout-plans/{planKey}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Rollouts affected by the migration from per-rule rollout percentages
+ *
+ * Session, admin or owner.
+ */
+export const listRolloutMigrationWarnings = <ThrowOnError extends boolean = false>(options: Options<ListRolloutMigrationWarningsData, ThrowOnError>) => (options.client ?? client).get<ListRolloutMigrationWarningsResponses, ListRolloutMigrationWarningsErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/orgs/{slug}/rollouts/migration-warnings',
+    ...options
 });
 
 /**

@@ -163,14 +163,15 @@ export type Condition = {
 };
 
 /**
- * Rule
+ * LegacyRule
  *
- * All conditions must match (AND); the first matching rule wins.
+ * `rolloutPercent` is accepted on import only: the first rule with one is hoisted into an env-scoped rollout (see migration warnings).
  */
-export type Rule = {
+export type LegacyRule = {
     description?: string;
     conditions: Array<Condition>;
     value?: unknown;
+    rolloutPercent?: number;
 };
 
 /**
@@ -184,7 +185,7 @@ export type CreateFlagRequest = {
     description?: string;
     valueType?: FlagValueType;
     defaultValue?: unknown;
-    rules?: Array<Rule>;
+    rules?: Array<LegacyRule>;
 };
 
 /**
@@ -200,6 +201,17 @@ export type Flag = {
     defaultValue?: unknown;
     createdAt: string;
     updatedAt: string;
+};
+
+/**
+ * Rule
+ *
+ * All conditions must match (AND); the first matching rule wins.
+ */
+export type Rule = {
+    description?: string;
+    conditions: Array<Condition>;
+    value?: unknown;
 };
 
 /**
@@ -321,6 +333,141 @@ export type ConfigState = {
     rules: Array<Rule>;
     rollout: Rollout | null;
     updatedAt: string;
+};
+
+/**
+ * PutRolloutRequest
+ *
+ * Creates the rollout, or edits the live one. `planKey: null` detaches the plan; omitting it keeps the attachment. Omitting `newValue` on a primitive with rules makes the rollout gate those rules.
+ */
+export type PutRolloutRequest = {
+    percent: number;
+    planKey?: string | null;
+    seed?: string;
+    bucketField?: string;
+    newValue?: unknown;
+};
+
+/**
+ * TargetIdsRequest
+ */
+export type TargetIdsRequest = {
+    targetIds: Array<string>;
+};
+
+/**
+ * TargetIdsAdded
+ */
+export type TargetIdsAdded = {
+    added: number;
+    count: number;
+};
+
+/**
+ * TargetIdsRemoved
+ */
+export type TargetIdsRemoved = {
+    removed: number;
+    count: number;
+};
+
+/**
+ * ReplaceTargetIdsRequest
+ */
+export type ReplaceTargetIdsRequest = {
+    targetIds: Array<string>;
+};
+
+/**
+ * TargetIdsCount
+ */
+export type TargetIdsCount = {
+    count: number;
+};
+
+/**
+ * TargetIdPage
+ *
+ * `nextCursor` is present only when the page is full.
+ */
+export type TargetIdPage = {
+    items: Array<string>;
+    nextCursor?: string;
+};
+
+/**
+ * TargetIdContains
+ */
+export type TargetIdContains = {
+    contains: boolean;
+};
+
+/**
+ * RolloutPlan
+ */
+export type RolloutPlan = {
+    id: string;
+    projectId: string;
+    key: string;
+    name: string;
+    description?: string;
+    rampSteps: Array<RampStep>;
+    cadence: Cadence;
+    blackoutDaysOfWeek: Array<number>;
+    blackoutTimezone: string;
+    createdAt: string;
+    updatedAt: string;
+};
+
+/**
+ * RampStepInput
+ */
+export type RampStepInput = {
+    percent: number;
+    holdForSeconds: number;
+    requiresApproval?: boolean;
+};
+
+/**
+ * CreateRolloutPlanRequest
+ *
+ * `cadence` defaults to manual, `blackoutDaysOfWeek` to [] (0 = Sunday … 6 = Saturday), `blackoutTimezone` to UTC.
+ */
+export type CreateRolloutPlanRequest = {
+    key: string;
+    name: string;
+    description?: string;
+    rampSteps: Array<RampStepInput>;
+    cadence?: Cadence;
+    blackoutDaysOfWeek?: Array<number>;
+    blackoutTimezone?: string;
+};
+
+/**
+ * UpdateRolloutPlanRequest
+ *
+ * Any plan field but the key. Live rollouts keep their snapshot.
+ */
+export type UpdateRolloutPlanRequest = {
+    name?: string;
+    description?: string;
+    rampSteps?: Array<RampStepInput>;
+    cadence?: Cadence;
+    blackoutDaysOfWeek?: Array<number>;
+    blackoutTimezone?: string;
+};
+
+/**
+ * RolloutMigrationWarning
+ *
+ * A flag imported with per-rule rollout percentages: the first such rule (hoistedRuleIndex) became the env-scoped rollout; the others (ruleIndices) could not.
+ */
+export type RolloutMigrationWarning = {
+    flagKey: string;
+    envId: string;
+    rolloutId: string;
+    ruleIndices: Array<number>;
+    hoistedRuleIndex: number;
 };
 
 /**
@@ -1082,6 +1229,9 @@ export type ListFlagStatesResponse = ListFlagStatesResponses[keyof ListFlagState
 
 export type GetFlagStateData = {
     body?: never;
+    headers?: {
+        'if-none-match'?: string;
+    };
     path: {
         /**
          * The envId of the resource.
@@ -1129,6 +1279,7 @@ export type SetFlagValueData = {
     body: SetValueRequest;
     headers?: {
         'x-audit-reason'?: string;
+        'if-match'?: string;
     };
     path: {
         /**
@@ -1161,6 +1312,10 @@ export type SetFlagValueErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * If-Match precondition failed
+     */
+    412: ErrorEnvelope;
 };
 
 export type SetFlagValueError = SetFlagValueErrors[keyof SetFlagValueErrors];
@@ -1181,6 +1336,7 @@ export type SetFlagRulesData = {
     body: SetRulesRequest;
     headers?: {
         'x-audit-reason'?: string;
+        'if-match'?: string;
     };
     path: {
         /**
@@ -1213,6 +1369,10 @@ export type SetFlagRulesErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * If-Match precondition failed
+     */
+    412: ErrorEnvelope;
 };
 
 export type SetFlagRulesError = SetFlagRulesErrors[keyof SetFlagRulesErrors];
@@ -1356,6 +1516,9 @@ export type ListConfigStatesResponse = ListConfigStatesResponses[keyof ListConfi
 
 export type GetConfigStateData = {
     body?: never;
+    headers?: {
+        'if-none-match'?: string;
+    };
     path: {
         /**
          * The envId of the resource.
@@ -1403,6 +1566,7 @@ export type SetConfigValueData = {
     body: SetValueRequest;
     headers?: {
         'x-audit-reason'?: string;
+        'if-match'?: string;
     };
     path: {
         /**
@@ -1435,6 +1599,10 @@ export type SetConfigValueErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * If-Match precondition failed
+     */
+    412: ErrorEnvelope;
 };
 
 export type SetConfigValueError = SetConfigValueErrors[keyof SetConfigValueErrors];
@@ -1455,6 +1623,7 @@ export type SetConfigRulesData = {
     body: SetRulesRequest;
     headers?: {
         'x-audit-reason'?: string;
+        'if-match'?: string;
     };
     path: {
         /**
@@ -1487,6 +1656,10 @@ export type SetConfigRulesErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * If-Match precondition failed
+     */
+    412: ErrorEnvelope;
 };
 
 export type SetConfigRulesError = SetConfigRulesErrors[keyof SetConfigRulesErrors];
@@ -1499,6 +1672,1481 @@ export type SetConfigRulesResponses = {
 };
 
 export type SetConfigRulesResponse = SetConfigRulesResponses[keyof SetConfigRulesResponses];
+
+export type DeleteFlagRolloutData = {
+    body?: never;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/flags/{key}/rollout';
+};
+
+export type DeleteFlagRolloutErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type DeleteFlagRolloutError = DeleteFlagRolloutErrors[keyof DeleteFlagRolloutErrors];
+
+export type DeleteFlagRolloutResponses = {
+    /**
+     * No content
+     */
+    204: void;
+};
+
+export type DeleteFlagRolloutResponse = DeleteFlagRolloutResponses[keyof DeleteFlagRolloutResponses];
+
+export type GetFlagRolloutData = {
+    body?: never;
+    headers?: {
+        'if-none-match'?: string;
+    };
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/flags/{key}/rollout';
+};
+
+export type GetFlagRolloutErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type GetFlagRolloutError = GetFlagRolloutErrors[keyof GetFlagRolloutErrors];
+
+export type GetFlagRolloutResponses = {
+    /**
+     * OK
+     */
+    200: Rollout;
+};
+
+export type GetFlagRolloutResponse = GetFlagRolloutResponses[keyof GetFlagRolloutResponses];
+
+export type PutFlagRolloutData = {
+    /**
+     * Request body
+     */
+    body: PutRolloutRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+        'if-match'?: string;
+    };
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/flags/{key}/rollout';
+};
+
+export type PutFlagRolloutErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * If-Match precondition failed
+     */
+    412: ErrorEnvelope;
+};
+
+export type PutFlagRolloutError = PutFlagRolloutErrors[keyof PutFlagRolloutErrors];
+
+export type PutFlagRolloutResponses = {
+    /**
+     * OK
+     */
+    200: Rollout;
+};
+
+export type PutFlagRolloutResponse = PutFlagRolloutResponses[keyof PutFlagRolloutResponses];
+
+export type PauseFlagRolloutData = {
+    body?: never;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/flags/{key}/rollout/pause';
+};
+
+export type PauseFlagRolloutErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type PauseFlagRolloutError = PauseFlagRolloutErrors[keyof PauseFlagRolloutErrors];
+
+export type PauseFlagRolloutResponses = {
+    /**
+     * OK
+     */
+    200: Rollout;
+};
+
+export type PauseFlagRolloutResponse = PauseFlagRolloutResponses[keyof PauseFlagRolloutResponses];
+
+export type ResumeFlagRolloutData = {
+    body?: never;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/flags/{key}/rollout/resume';
+};
+
+export type ResumeFlagRolloutErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+};
+
+export type ResumeFlagRolloutError = ResumeFlagRolloutErrors[keyof ResumeFlagRolloutErrors];
+
+export type ResumeFlagRolloutResponses = {
+    /**
+     * OK
+     */
+    200: Rollout;
+};
+
+export type ResumeFlagRolloutResponse = ResumeFlagRolloutResponses[keyof ResumeFlagRolloutResponses];
+
+export type CancelFlagRolloutData = {
+    body?: never;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/flags/{key}/rollout/cancel';
+};
+
+export type CancelFlagRolloutErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type CancelFlagRolloutError = CancelFlagRolloutErrors[keyof CancelFlagRolloutErrors];
+
+export type CancelFlagRolloutResponses = {
+    /**
+     * OK
+     */
+    200: Rollout;
+};
+
+export type CancelFlagRolloutResponse = CancelFlagRolloutResponses[keyof CancelFlagRolloutResponses];
+
+export type AdvanceFlagRolloutData = {
+    body?: never;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/flags/{key}/rollout/advance';
+};
+
+export type AdvanceFlagRolloutErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+};
+
+export type AdvanceFlagRolloutError = AdvanceFlagRolloutErrors[keyof AdvanceFlagRolloutErrors];
+
+export type AdvanceFlagRolloutResponses = {
+    /**
+     * OK
+     */
+    200: Rollout;
+};
+
+export type AdvanceFlagRolloutResponse = AdvanceFlagRolloutResponses[keyof AdvanceFlagRolloutResponses];
+
+export type AddFlagTargetIdsData = {
+    /**
+     * Request body
+     */
+    body: TargetIdsRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/flags/{key}/rollout/target-ids/add';
+};
+
+export type AddFlagTargetIdsErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+};
+
+export type AddFlagTargetIdsError = AddFlagTargetIdsErrors[keyof AddFlagTargetIdsErrors];
+
+export type AddFlagTargetIdsResponses = {
+    /**
+     * OK
+     */
+    200: TargetIdsAdded;
+};
+
+export type AddFlagTargetIdsResponse = AddFlagTargetIdsResponses[keyof AddFlagTargetIdsResponses];
+
+export type RemoveFlagTargetIdsData = {
+    /**
+     * Request body
+     */
+    body: TargetIdsRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/flags/{key}/rollout/target-ids/remove';
+};
+
+export type RemoveFlagTargetIdsErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+};
+
+export type RemoveFlagTargetIdsError = RemoveFlagTargetIdsErrors[keyof RemoveFlagTargetIdsErrors];
+
+export type RemoveFlagTargetIdsResponses = {
+    /**
+     * OK
+     */
+    200: TargetIdsRemoved;
+};
+
+export type RemoveFlagTargetIdsResponse = RemoveFlagTargetIdsResponses[keyof RemoveFlagTargetIdsResponses];
+
+export type ReplaceFlagTargetIdsData = {
+    /**
+     * Request body
+     */
+    body: ReplaceTargetIdsRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/flags/{key}/rollout/target-ids/replace';
+};
+
+export type ReplaceFlagTargetIdsErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+};
+
+export type ReplaceFlagTargetIdsError = ReplaceFlagTargetIdsErrors[keyof ReplaceFlagTargetIdsErrors];
+
+export type ReplaceFlagTargetIdsResponses = {
+    /**
+     * OK
+     */
+    200: TargetIdsCount;
+};
+
+export type ReplaceFlagTargetIdsResponse = ReplaceFlagTargetIdsResponses[keyof ReplaceFlagTargetIdsResponses];
+
+export type ListFlagTargetIdsData = {
+    body?: never;
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: {
+        cursor?: string;
+        limit?: number;
+    };
+    url: '/api/v1/envs/{envId}/flags/{key}/rollout/target-ids';
+};
+
+export type ListFlagTargetIdsErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type ListFlagTargetIdsError = ListFlagTargetIdsErrors[keyof ListFlagTargetIdsErrors];
+
+export type ListFlagTargetIdsResponses = {
+    /**
+     * OK
+     */
+    200: TargetIdPage;
+};
+
+export type ListFlagTargetIdsResponse = ListFlagTargetIdsResponses[keyof ListFlagTargetIdsResponses];
+
+export type CheckFlagTargetIdData = {
+    body?: never;
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+        /**
+         * The targetId of the resource.
+         */
+        targetId: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/flags/{key}/rollout/target-ids/contains/{targetId}';
+};
+
+export type CheckFlagTargetIdErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type CheckFlagTargetIdError = CheckFlagTargetIdErrors[keyof CheckFlagTargetIdErrors];
+
+export type CheckFlagTargetIdResponses = {
+    /**
+     * OK
+     */
+    200: TargetIdContains;
+};
+
+export type CheckFlagTargetIdResponse = CheckFlagTargetIdResponses[keyof CheckFlagTargetIdResponses];
+
+export type DeleteConfigRolloutData = {
+    body?: never;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/configs/{key}/rollout';
+};
+
+export type DeleteConfigRolloutErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type DeleteConfigRolloutError = DeleteConfigRolloutErrors[keyof DeleteConfigRolloutErrors];
+
+export type DeleteConfigRolloutResponses = {
+    /**
+     * No content
+     */
+    204: void;
+};
+
+export type DeleteConfigRolloutResponse = DeleteConfigRolloutResponses[keyof DeleteConfigRolloutResponses];
+
+export type GetConfigRolloutData = {
+    body?: never;
+    headers?: {
+        'if-none-match'?: string;
+    };
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/configs/{key}/rollout';
+};
+
+export type GetConfigRolloutErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type GetConfigRolloutError = GetConfigRolloutErrors[keyof GetConfigRolloutErrors];
+
+export type GetConfigRolloutResponses = {
+    /**
+     * OK
+     */
+    200: Rollout;
+};
+
+export type GetConfigRolloutResponse = GetConfigRolloutResponses[keyof GetConfigRolloutResponses];
+
+export type PutConfigRolloutData = {
+    /**
+     * Request body
+     */
+    body: PutRolloutRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+        'if-match'?: string;
+    };
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/configs/{key}/rollout';
+};
+
+export type PutConfigRolloutErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * If-Match precondition failed
+     */
+    412: ErrorEnvelope;
+};
+
+export type PutConfigRolloutError = PutConfigRolloutErrors[keyof PutConfigRolloutErrors];
+
+export type PutConfigRolloutResponses = {
+    /**
+     * OK
+     */
+    200: Rollout;
+};
+
+export type PutConfigRolloutResponse = PutConfigRolloutResponses[keyof PutConfigRolloutResponses];
+
+export type PauseConfigRolloutData = {
+    body?: never;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/configs/{key}/rollout/pause';
+};
+
+export type PauseConfigRolloutErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type PauseConfigRolloutError = PauseConfigRolloutErrors[keyof PauseConfigRolloutErrors];
+
+export type PauseConfigRolloutResponses = {
+    /**
+     * OK
+     */
+    200: Rollout;
+};
+
+export type PauseConfigRolloutResponse = PauseConfigRolloutResponses[keyof PauseConfigRolloutResponses];
+
+export type ResumeConfigRolloutData = {
+    body?: never;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/configs/{key}/rollout/resume';
+};
+
+export type ResumeConfigRolloutErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+};
+
+export type ResumeConfigRolloutError = ResumeConfigRolloutErrors[keyof ResumeConfigRolloutErrors];
+
+export type ResumeConfigRolloutResponses = {
+    /**
+     * OK
+     */
+    200: Rollout;
+};
+
+export type ResumeConfigRolloutResponse = ResumeConfigRolloutResponses[keyof ResumeConfigRolloutResponses];
+
+export type CancelConfigRolloutData = {
+    body?: never;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/configs/{key}/rollout/cancel';
+};
+
+export type CancelConfigRolloutErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type CancelConfigRolloutError = CancelConfigRolloutErrors[keyof CancelConfigRolloutErrors];
+
+export type CancelConfigRolloutResponses = {
+    /**
+     * OK
+     */
+    200: Rollout;
+};
+
+export type CancelConfigRolloutResponse = CancelConfigRolloutResponses[keyof CancelConfigRolloutResponses];
+
+export type AdvanceConfigRolloutData = {
+    body?: never;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/configs/{key}/rollout/advance';
+};
+
+export type AdvanceConfigRolloutErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+};
+
+export type AdvanceConfigRolloutError = AdvanceConfigRolloutErrors[keyof AdvanceConfigRolloutErrors];
+
+export type AdvanceConfigRolloutResponses = {
+    /**
+     * OK
+     */
+    200: Rollout;
+};
+
+export type AdvanceConfigRolloutResponse = AdvanceConfigRolloutResponses[keyof AdvanceConfigRolloutResponses];
+
+export type AddConfigTargetIdsData = {
+    /**
+     * Request body
+     */
+    body: TargetIdsRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/configs/{key}/rollout/target-ids/add';
+};
+
+export type AddConfigTargetIdsErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+};
+
+export type AddConfigTargetIdsError = AddConfigTargetIdsErrors[keyof AddConfigTargetIdsErrors];
+
+export type AddConfigTargetIdsResponses = {
+    /**
+     * OK
+     */
+    200: TargetIdsAdded;
+};
+
+export type AddConfigTargetIdsResponse = AddConfigTargetIdsResponses[keyof AddConfigTargetIdsResponses];
+
+export type RemoveConfigTargetIdsData = {
+    /**
+     * Request body
+     */
+    body: TargetIdsRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/configs/{key}/rollout/target-ids/remove';
+};
+
+export type RemoveConfigTargetIdsErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+};
+
+export type RemoveConfigTargetIdsError = RemoveConfigTargetIdsErrors[keyof RemoveConfigTargetIdsErrors];
+
+export type RemoveConfigTargetIdsResponses = {
+    /**
+     * OK
+     */
+    200: TargetIdsRemoved;
+};
+
+export type RemoveConfigTargetIdsResponse = RemoveConfigTargetIdsResponses[keyof RemoveConfigTargetIdsResponses];
+
+export type ReplaceConfigTargetIdsData = {
+    /**
+     * Request body
+     */
+    body: ReplaceTargetIdsRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/configs/{key}/rollout/target-ids/replace';
+};
+
+export type ReplaceConfigTargetIdsErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+};
+
+export type ReplaceConfigTargetIdsError = ReplaceConfigTargetIdsErrors[keyof ReplaceConfigTargetIdsErrors];
+
+export type ReplaceConfigTargetIdsResponses = {
+    /**
+     * OK
+     */
+    200: TargetIdsCount;
+};
+
+export type ReplaceConfigTargetIdsResponse = ReplaceConfigTargetIdsResponses[keyof ReplaceConfigTargetIdsResponses];
+
+export type ListConfigTargetIdsData = {
+    body?: never;
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: {
+        cursor?: string;
+        limit?: number;
+    };
+    url: '/api/v1/envs/{envId}/configs/{key}/rollout/target-ids';
+};
+
+export type ListConfigTargetIdsErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type ListConfigTargetIdsError = ListConfigTargetIdsErrors[keyof ListConfigTargetIdsErrors];
+
+export type ListConfigTargetIdsResponses = {
+    /**
+     * OK
+     */
+    200: TargetIdPage;
+};
+
+export type ListConfigTargetIdsResponse = ListConfigTargetIdsResponses[keyof ListConfigTargetIdsResponses];
+
+export type CheckConfigTargetIdData = {
+    body?: never;
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+        /**
+         * The targetId of the resource.
+         */
+        targetId: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/configs/{key}/rollout/target-ids/contains/{targetId}';
+};
+
+export type CheckConfigTargetIdErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type CheckConfigTargetIdError = CheckConfigTargetIdErrors[keyof CheckConfigTargetIdErrors];
+
+export type CheckConfigTargetIdResponses = {
+    /**
+     * OK
+     */
+    200: TargetIdContains;
+};
+
+export type CheckConfigTargetIdResponse = CheckConfigTargetIdResponses[keyof CheckConfigTargetIdResponses];
+
+export type ListRolloutPlansData = {
+    body?: never;
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/rollout-plans';
+};
+
+export type ListRolloutPlansErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type ListRolloutPlansError = ListRolloutPlansErrors[keyof ListRolloutPlansErrors];
+
+export type ListRolloutPlansResponses = {
+    /**
+     * OK
+     */
+    200: Array<RolloutPlan>;
+};
+
+export type ListRolloutPlansResponse = ListRolloutPlansResponses[keyof ListRolloutPlansResponses];
+
+export type CreateRolloutPlanData = {
+    /**
+     * Request body
+     */
+    body: CreateRolloutPlanRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/rollout-plans';
+};
+
+export type CreateRolloutPlanErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+};
+
+export type CreateRolloutPlanError = CreateRolloutPlanErrors[keyof CreateRolloutPlanErrors];
+
+export type CreateRolloutPlanResponses = {
+    /**
+     * Created
+     */
+    201: RolloutPlan;
+};
+
+export type CreateRolloutPlanResponse = CreateRolloutPlanResponses[keyof CreateRolloutPlanResponses];
+
+export type DeleteRolloutPlanData = {
+    body?: never;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+        /**
+         * The planKey of the resource.
+         */
+        planKey: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/rollout-plans/{planKey}';
+};
+
+export type DeleteRolloutPlanErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+};
+
+export type DeleteRolloutPlanError = DeleteRolloutPlanErrors[keyof DeleteRolloutPlanErrors];
+
+export type DeleteRolloutPlanResponses = {
+    /**
+     * No content
+     */
+    204: void;
+};
+
+export type DeleteRolloutPlanResponse = DeleteRolloutPlanResponses[keyof DeleteRolloutPlanResponses];
+
+export type GetRolloutPlanData = {
+    body?: never;
+    headers?: {
+        'if-none-match'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+        /**
+         * The planKey of the resource.
+         */
+        planKey: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/rollout-plans/{planKey}';
+};
+
+export type GetRolloutPlanErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type GetRolloutPlanError = GetRolloutPlanErrors[keyof GetRolloutPlanErrors];
+
+export type GetRolloutPlanResponses = {
+    /**
+     * OK
+     */
+    200: RolloutPlan;
+};
+
+export type GetRolloutPlanResponse = GetRolloutPlanResponses[keyof GetRolloutPlanResponses];
+
+export type UpdateRolloutPlanData = {
+    /**
+     * Request body
+     */
+    body: UpdateRolloutPlanRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+        'if-match'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+        /**
+         * The planKey of the resource.
+         */
+        planKey: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/rollout-plans/{planKey}';
+};
+
+export type UpdateRolloutPlanErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * If-Match precondition failed
+     */
+    412: ErrorEnvelope;
+};
+
+export type UpdateRolloutPlanError = UpdateRolloutPlanErrors[keyof UpdateRolloutPlanErrors];
+
+export type UpdateRolloutPlanResponses = {
+    /**
+     * OK
+     */
+    200: RolloutPlan;
+};
+
+export type UpdateRolloutPlanResponse = UpdateRolloutPlanResponses[keyof UpdateRolloutPlanResponses];
+
+export type ListRolloutMigrationWarningsData = {
+    body?: never;
+    path: {
+        /**
+         * The slug of the resource.
+         */
+        slug: string;
+    };
+    query?: never;
+    url: '/api/v1/orgs/{slug}/rollouts/migration-warnings';
+};
+
+export type ListRolloutMigrationWarningsErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type ListRolloutMigrationWarningsError = ListRolloutMigrationWarningsErrors[keyof ListRolloutMigrationWarningsErrors];
+
+export type ListRolloutMigrationWarningsResponses = {
+    /**
+     * OK
+     */
+    200: Array<RolloutMigrationWarning>;
+};
+
+export type ListRolloutMigrationWarningsResponse = ListRolloutMigrationWarningsResponses[keyof ListRolloutMigrationWarningsResponses];
 
 export type ListApiKeysData = {
     body?: never;

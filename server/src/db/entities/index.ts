@@ -9,6 +9,10 @@ import { PrimitiveEntity } from './primitive.js';
 import { ProjectEntity } from './project.js';
 import { SessionEntity } from './session.js';
 import { UserEntity } from './user.js';
+import { RolloutEntity } from './rollout.js';
+import { RolloutPlanEntity } from './rollout-plan.js';
+import { RolloutTargetIdEntity } from './rollout-target-id.js';
+import { RolloutMigrationWarningEntity } from './rollout-migration-warning.js';
 
 export * from './api-key.js';
 export * from './audit-event.js';
@@ -21,6 +25,10 @@ export * from './primitive.js';
 export * from './project.js';
 export * from './session.js';
 export * from './user.js';
+export * from './rollout.js';
+export * from './rollout-plan.js';
+export * from './rollout-target-id.js';
+export * from './rollout-migration-warning.js';
 
 export const entities = [
   UserEntity,
@@ -33,4 +41,8 @@ export const entities = [
   PrimitiveEntity,
   PrimitiveStateEntity,
   AuditEventEntity,
+  RolloutEntity,
+  RolloutPlanEntity,
+  RolloutTargetIdEntity,
+  RolloutMigrationWarningEntity,
 ];

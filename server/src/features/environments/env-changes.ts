@@ -45,3 +45,34 @@ export class InProcessEnvChangeBus implements EnvChangeBus {
     return () => this.emitter.off('change', listener);
   }
 }
+
+/**
+ * Env versions for one transaction: the first write to an environment bumps
+ * its version, later writes in the same transaction share it (one commit is
+ * one write). After commit, `publish` announces every touched environment.
+ */
+export class EnvWriteBatch {
+  private readonly versions = new Map<string, number>();
+
+  constructor(
+    private readonly tx: EntityManager,
+    private readonly now: Date,
+  ) {}
+
+  async version(envId: string): Promise<number> {
+    let version = this.versions.get(envId);
+    if (version === undefined) {
+      version = await bumpEnvVersion(this.tx, envId, this.now);
+      this.versions.set(envId, version);
+    }
+    return version;
+  }
+
+  changes(): EnvChange[] {
+    return [...this.versions].map(([envId, version]) => ({ envId, version }));
+  }
+
+  publishTo(bus: EnvChangeBus): void {
+    for (const change of this.changes()) bus.publish(change);
+  }
+}

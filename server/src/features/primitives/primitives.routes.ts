@@ -2,6 +2,7 @@ import { initServer } from '@ts-rest/express';
 import { contract } from '@gradual/contract';
 import { callerOf } from '../../http/caller.js';
 import type { AppDeps } from '../../http/deps.js';
+import { notModified } from '../../http/etag.js';
 import { createPrimitive, getState, listPrimitives, listStates, setRules, setValue } from './primitives.service.js';
 
 const s = initServer();
@@ -24,17 +25,17 @@ export const flagsRoutes = (deps: AppDeps) =>
       status: 200,
       body: (await listStates(req.em, await callerOf(req, deps), 'flag', params.envId)) as never,
     }),
-    getFlagState: async ({ req, params }) => ({
+    getFlagState: async ({ req, res, params }) => {
+      const body = await getState(req.em, await callerOf(req, deps), 'flag', params.envId, params.key);
+      return notModified(req, res, body) ? { status: 304, body: undefined } : { status: 200, body: body as never };
+    },
+    setFlagValue: async ({ req, params, body, headers }) => ({
       status: 200,
-      body: (await getState(req.em, await callerOf(req, deps), 'flag', params.envId, params.key)) as never,
+      body: (await setValue(req.em, await callerOf(req, deps), deps.bus, 'flag', params.envId, params.key, body.value, headers['if-match'])) as never,
     }),
-    setFlagValue: async ({ req, params, body }) => ({
+    setFlagRules: async ({ req, params, body, headers }) => ({
       status: 200,
-      body: (await setValue(req.em, await callerOf(req, deps), deps.bus, 'flag', params.envId, params.key, body.value)) as never,
-    }),
-    setFlagRules: async ({ req, params, body }) => ({
-      status: 200,
-      body: (await setRules(req.em, await callerOf(req, deps), deps.bus, 'flag', params.envId, params.key, body.rules)) as never,
+      body: (await setRules(req.em, await callerOf(req, deps), deps.bus, 'flag', params.envId, params.key, body.rules, headers['if-match'])) as never,
     }),
   });
 
@@ -52,16 +53,16 @@ export const configsRoutes = (deps: AppDeps) =>
       status: 200,
       body: (await listStates(req.em, await callerOf(req, deps), 'config', params.envId)) as never,
     }),
-    getConfigState: async ({ req, params }) => ({
+    getConfigState: async ({ req, res, params }) => {
+      const body = await getState(req.em, await callerOf(req, deps), 'config', params.envId, params.key);
+      return notModified(req, res, body) ? { status: 304, body: undefined } : { status: 200, body: body as never };
+    },
+    setConfigValue: async ({ req, params, body, headers }) => ({
       status: 200,
-      body: (await getState(req.em, await callerOf(req, deps), 'config', params.envId, params.key)) as never,
+      body: (await setValue(req.em, await callerOf(req, deps), deps.bus, 'config', params.envId, params.key, body.value, headers['if-match'])) as never,
     }),
-    setConfigValue: async ({ req, params, body }) => ({
+    setConfigRules: async ({ req, params, body, headers }) => ({
       status: 200,
-      body: (await setValue(req.em, await callerOf(req, deps), deps.bus, 'config', params.envId, params.key, body.value)) as never,
-    }),
-    setConfigRules: async ({ req, params, body }) => ({
-      status: 200,
-      body: (await setRules(req.em, await callerOf(req, deps), deps.bus, 'config', params.envId, params.key, body.rules)) as never,
+      body: (await setRules(req.em, await callerOf(req, deps), deps.bus, 'config', params.envId, params.key, body.rules, headers['if-match'])) as never,
     }),
   });

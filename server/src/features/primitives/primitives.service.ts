@@ -1,8 +1,10 @@
+import { LockMode } from '@mikro-orm/core';
 import { isDeepStrictEqual } from 'node:util';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Rule } from '@gradual/contract';
 import {
   EnvironmentEntity,
+  ProjectEntity,
   PrimitiveEntity,
   PrimitiveStateEntity,
   type Environment,
@@ -10,11 +12,16 @@ import {
   type Primitive,
   type PrimitiveKind,
   type PrimitiveState,
+  type Rollout,
 } from '../../db/entities/index.js';
 import { DomainError, invalid } from '../../domain/errors.js';
 import { authorize, tokenSees, type Caller } from '../access/authorize.js';
 import { recordAudit } from '../audit/audit.store.js';
-import { bumpEnvVersion, type EnvChangeBus } from '../environments/env-changes.js';
+import { EnvWriteBatch, type EnvChangeBus } from '../environments/env-changes.js';
+import { checkIfMatch } from '../../http/etag.js';
+import { toRolloutDto } from '../rollouts/rollout.mapper.js';
+import { findCurrentRollout, findCurrentRollouts } from '../rollouts/rollouts.store.js';
+import { hoistLegacyRollouts, splitLegacyRules, type LegacyRule } from './legacy-import.js';
 import { findEnvironment, findProject, iso, keyInUse, mapUniqueViolation } from '../shared/lookup.js';
 
 export type FlagValueType = 'boolean' | 'string' | 'number';
@@ -34,14 +41,15 @@ export function toDefinitionDto(p: Primitive) {
   };
 }
 
-export function toStateDto(p: Primitive, s: PrimitiveState) {
+/** A primitive's state in one environment, with its current rollout (live, else the most recent). */
+export function toStateDto(p: Primitive, s: PrimitiveState, rollout: Rollout | null) {
   return {
     key: p.key,
     envId: s.envId,
     ...(p.kind === 'flag' ? { valueType: p.valueType as FlagValueType } : {}),
     value: s.value,
     rules: s.rules as unknown as Rule[],
-    rollout: null,
+    rollout: rollout ? toRolloutDto(rollout) : null,
     updatedAt: iso(s.updatedAt),
   };
 }
@@ -73,7 +81,8 @@ export interface CreatePrimitiveInput {
   description?: string | undefined;
   valueType?: FlagValueType | undefined;
   defaultValue?: unknown;
-  rules?: Rule[] | undefined;
+  /** Imported rules may carry a legacy `rolloutPercent` (flags only; see legacy-import.ts). */
+  rules?: Array<Rule & LegacyRule> | undefined;
 }
 
 /** Creates the definition and its state in every environment of the project (each env's version advances). */
@@ -82,12 +91,15 @@ export async function createPrimitive(em: EntityManager, caller: Caller, bus: En
   const actor = await authorize(em, caller, project.orgId, { action: 'write', resourceKey: input.key });
   const shape = { kind, valueType: kind === 'flag' ? (input.valueType ?? 'boolean') : ('json' as const) };
   checkValue(shape, input.defaultValue, 'defaultValue');
-  const rules = input.rules ?? [];
+  const split = splitLegacyRules(input.rules ?? []);
+  const rules = split.rules as Rule[];
   checkRules(shape, rules);
   const now = caller.now;
-  const { primitive, changes } = await mapUniqueViolation(
+  let batch!: EnvWriteBatch;
+  const primitive = await mapUniqueViolation(
     () =>
       em.transactional(async (tx) => {
+        batch = new EnvWriteBatch(tx, now);
         if (await tx.findOne(PrimitiveEntity, { projectId, kind, key: input.key })) throw keyInUse(kind, input.key);
         const primitive = tx.create(PrimitiveEntity, {
           orgId: project.orgId,
@@ -113,8 +125,11 @@ export async function createPrimitive(em: EntityManager, caller: Caller, bus: En
           });
         }
         await tx.flush();
-        const changes = [];
-        for (const env of envs) changes.push({ envId: env.id, version: await bumpEnvVersion(tx, env.id, now) });
+        for (const env of envs) await batch.version(env.id);
+        if (split.hoistedPercent !== null) {
+          const project = await tx.findOneOrFail(ProjectEntity, { id: projectId });
+          await hoistLegacyRollouts(tx, { batch, actor, caller }, primitive, envs, project.targetIdField, split);
+        }
         recordAudit(tx, caller, actor, {
           orgId: project.orgId,
           projectId,
@@ -124,11 +139,11 @@ export async function createPrimitive(em: EntityManager, caller: Caller, bus: En
           resourceId: primitive.id,
           newValue: toDefinitionDto(primitive),
         });
-        return { primitive, changes };
+        return primitive;
       }),
     () => keyInUse(kind, input.key),
   );
-  changes.forEach((c) => bus.publish(c));
+  batch.publishTo(bus);
   return toDefinitionDto(primitive);
 }
 
@@ -145,11 +160,13 @@ export async function listStates(em: EntityManager, caller: Caller, kind: Primit
   const primitives = await em.find(PrimitiveEntity, { projectId: env.projectId, kind }, { orderBy: { key: 'asc' } });
   const visible = primitives.filter((p) => tokenSees(caller, envId, p.key));
   if (!visible.length) return [];
-  const states = await em.find(PrimitiveStateEntity, { envId, primitiveId: { $in: visible.map((p) => p.id) } });
+  const ids = visible.map((p) => p.id);
+  const states = await em.find(PrimitiveStateEntity, { envId, primitiveId: { $in: ids } });
+  const rollouts = await findCurrentRollouts(em, envId, ids);
   const stateOf = new Map(states.map((s) => [s.primitiveId, s]));
   return visible.flatMap((p) => {
     const s = stateOf.get(p.id);
-    return s ? [toStateDto(p, s)] : [];
+    return s ? [toStateDto(p, s, rollouts.get(p.id) ?? null)] : [];
   });
 }
 
@@ -164,7 +181,7 @@ export async function getState(em: EntityManager, caller: Caller, kind: Primitiv
   await authorize(em, caller, env.orgId, { action: 'read', envId, resourceKey: key });
   const primitive = await findPrimitiveInEnv(em, env, kind, key);
   const state = await em.findOneOrFail(PrimitiveStateEntity, { primitiveId: primitive.id, envId });
-  return toStateDto(primitive, state);
+  return toStateDto(primitive, state, await findCurrentRollout(em, envId, primitive.id));
 }
 
 /**
@@ -181,6 +198,7 @@ async function updateState(
   key: string,
   field: 'value' | 'rules',
   next: unknown,
+  ifMatch: string | undefined,
 ) {
   const env = await findEnvironment(em, envId);
   const actor = await authorize(em, caller, env.orgId, { action: 'write', envId, resourceKey: key });
@@ -189,14 +207,16 @@ async function updateState(
   else checkRules(primitive, next as Rule[]);
   const now = caller.now;
   const result = await em.transactional(async (tx) => {
-    const state = await tx.findOneOrFail(PrimitiveStateEntity, { primitiveId: primitive.id, envId });
+    const state = await tx.findOneOrFail(PrimitiveStateEntity, { primitiveId: primitive.id, envId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const rollout = await findCurrentRollout(tx, envId, primitive.id);
+    checkIfMatch(ifMatch, toStateDto(primitive, state, rollout));
     const previous = state[field];
-    if (isDeepStrictEqual(previous, next)) return { state, version: null };
+    if (isDeepStrictEqual(previous, next)) return { state, rollout, version: null };
     if (field === 'value') state.value = next as JsonValue;
     else state.rules = next as JsonValue[];
     state.updatedAt = now;
     await tx.flush();
-    const version = await bumpEnvVersion(tx, envId, now);
+    const version = await new EnvWriteBatch(tx, now).version(envId);
     recordAudit(tx, caller, actor, {
       orgId: env.orgId,
       projectId: env.projectId,
@@ -209,14 +229,14 @@ async function updateState(
       previousValue: previous,
       newValue: next,
     });
-    return { state, version };
+    return { state, rollout, version };
   });
   if (result.version !== null) bus.publish({ envId, version: result.version });
-  return toStateDto(primitive, result.state);
+  return toStateDto(primitive, result.state, result.rollout);
 }
 
-export const setValue = (em: EntityManager, caller: Caller, bus: EnvChangeBus, kind: PrimitiveKind, envId: string, key: string, value: unknown) =>
-  updateState(em, caller, bus, kind, envId, key, 'value', value);
+export const setValue = (em: EntityManager, caller: Caller, bus: EnvChangeBus, kind: PrimitiveKind, envId: string, key: string, value: unknown, ifMatch?: string) =>
+  updateState(em, caller, bus, kind, envId, key, 'value', value, ifMatch);
 
-export const setRules = (em: EntityManager, caller: Caller, bus: EnvChangeBus, kind: PrimitiveKind, envId: string, key: string, rules: Rule[]) =>
-  updateState(em, caller, bus, kind, envId, key, 'rules', rules);
+export const setRules = (em: EntityManager, caller: Caller, bus: EnvChangeBus, kind: PrimitiveKind, envId: string, key: string, rules: Rule[], ifMatch?: string) =>
+  updateState(em, caller, bus, kind, envId, key, 'rules', rules, ifMatch);

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { errorResponses } from '../errors.js';
+import { CreateRolloutPlanRequest, RolloutMigrationWarning, RolloutPlan, UpdateRolloutPlanRequest } from '../schemas/rollouts.js';
+import { c, ConditionalGetHeaders, ConditionalMutationHeaders, MutationHeaders, type RouteMetadata } from './common.js';
+
+export const plansContract = c.router({
+  listRolloutPlans: {
+    method: 'GET',
+    path: '/projects/:id/rollout-plans',
+    summary: 'List the rollout plans of a project',
+    responses: { 200: z.array(RolloutPlan), ...errorResponses(401, 403, 404) },
+  },
+  createRolloutPlan: {
+    method: 'POST',
+    path: '/projects/:id/rollout-plans',
+    summary: 'Create a rollout plan',
+    description:
+      'Ramp: 1–32 steps, percents strictly increasing within (0, 100], non-final steps hold 60–2,592,000 s, the final step holds 0, `requiresApproval` only with cadence auto; failures answer `400 rollout_plan_invalid_ramp` with `fields`.',
+    body: CreateRolloutPlanRequest,
+    headers: MutationHeaders,
+    responses: { 201: RolloutPlan, ...errorResponses(400, 401, 403, 404, 409) },
+  },
+  getRolloutPlan: {
+    method: 'GET',
+    path: '/projects/:id/rollout-plans/:planKey',
+    summary: 'Get a rollout plan',
+    headers: ConditionalGetHeaders,
+    responses: { 200: RolloutPlan, 304: c.noBody(), ...errorResponses(401, 403, 404) },
+    metadata: { etag: true } satisfies RouteMetadata,
+  },
+  updateRolloutPlan: {
+    method: 'PATCH',
+    path: '/projects/:id/rollout-plans/:planKey',
+    summary: 'Edit a rollout plan',
+    description: 'Rollouts already attached keep their snapshot; rollouts attached afterwards use the new shape.',
+    body: UpdateRolloutPlanRequest,
+    headers: ConditionalMutationHeaders,
+    responses: { 200: RolloutPlan, ...errorResponses(400, 401, 403, 404, 412) },
+  },
+  deleteRolloutPlan: {
+    method: 'DELETE',
+    path: '/projects/:id/rollout-plans/:planKey',
+    summary: 'Delete a rollout plan',
+    description: 'Idempotent on an already-deleted plan. `409 rollout_plan_in_use` while a live rollout references it.',
+    body: c.noBody(),
+    headers: MutationHeaders,
+    responses: { 204: c.noBody(), ...errorResponses(401, 403, 404, 409) },
+  },
+  listRolloutMigrationWarnings: {
+    method: 'GET',
+    path: '/orgs/:slug/rollouts/migration-warnings',
+    summary: 'Rollouts affected by the migration from per-rule rollout percentages',
+    description: 'Session, admin or owner.',
+    responses: { 200: z.array(RolloutMigrationWarning), ...errorResponses(401, 403, 404) },
+    metadata: { auth: 'session' } satisfies RouteMetadata,
+  },
+});

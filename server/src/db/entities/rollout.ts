@@ -1,0 +1,68 @@
+import { defineEntity, type InferEntity } from '@mikro-orm/core';
+import { id, jsonb, timestamp, type JsonValue } from './common.js';
+import { EnvironmentEntity } from './environment.js';
+import { PrimitiveEntity, PRIMITIVE_KINDS } from './primitive.js';
+
+export const ROLLOUT_STATUSES = ['active', 'paused', 'completed', 'cancelled'] as const;
+export const PAUSED_REASONS = ['user', 'approval_gate', 'auto_rollback'] as const;
+
+/** What a rollout copied from its plan at attach time (see domain/rollouts/types.ts PlanSnapshot). */
+export interface StoredPlanSnapshot {
+  key: string;
+  rampSteps: Array<{ percent: number; holdForSeconds: number; requiresApproval?: boolean }>;
+  cadence: 'auto' | 'manual';
+  blackoutDaysOfWeek: number[];
+  blackoutTimezone: string;
+}
+
+/**
+ * The env-scoped companion of a flag or config. At most one live (active or
+ * paused) rollout per primitive and environment (partial unique index); ended
+ * rollouts are kept for history.
+ */
+export const RolloutEntity = defineEntity({
+  name: 'Rollout',
+  tableName: 'rollouts',
+  properties: (p) => ({
+    id: id(),
+    orgId: p.uuid(),
+    projectId: p.uuid(),
+    envId: p.manyToOne(EnvironmentEntity).mapToPk().fieldName('env_id').deleteRule('cascade'),
+    primitiveId: p.manyToOne(PrimitiveEntity).mapToPk().fieldName('primitive_id').deleteRule('cascade'),
+    primitiveKind: p.enum([...PRIMITIVE_KINDS]),
+    primitiveKey: p.text(),
+    status: p.enum([...ROLLOUT_STATUSES]),
+    percent: p.double().$type<number>(),
+    pausedAtPercent: p.double().$type<number>().nullable(),
+    pausedReason: p.enum([...PAUSED_REASONS]).nullable(),
+    rolledBackFromPercent: p.double().$type<number>().nullable(),
+    seed: p.text(),
+    bucketField: p.text(),
+    /** The candidate; meaningless when gatesRules is true. */
+    newValue: jsonb<JsonValue>().nullable(),
+    /** newValue was omitted: the rollout gates the primitive's rules instead of serving a value. */
+    gatesRules: p.boolean(),
+    planKey: p.text().nullable(),
+    plan: jsonb<StoredPlanSnapshot>().nullable(),
+    rampStepIdx: p.integer().nullable(),
+    nextStepAt: timestamp().nullable(),
+    targetIdsCount: p.integer(),
+    createdAt: timestamp(),
+    updatedAt: timestamp(),
+  }),
+  indexes: [
+    {
+      name: 'rollouts_live_unique',
+      expression:
+        "create unique index \"rollouts_live_unique\" on \"rollouts\" (\"env_id\", \"primitive_id\") where \"status\" in ('active', 'paused')",
+    },
+    { properties: ['envId', 'primitiveId', 'createdAt'] },
+    {
+      // The scheduler's scan: due auto-cadence rollouts.
+      name: 'rollouts_due_index',
+      expression: 'create index "rollouts_due_index" on "rollouts" ("next_step_at") where "status" = \'active\' and "next_step_at" is not null',
+    },
+    { properties: ['projectId', 'planKey'] },
+  ],
+});
+export type Rollout = InferEntity<typeof RolloutEntity>;

@@ -1,0 +1,130 @@
+/**
+ * Semantic validation of rollout plans (create, and PATCH on the merged plan).
+ * Shapes (types, ranges, integer-ness) are zod's job in contract/; this checks
+ * what zod cannot: ramp ordering, holds, approval gates versus cadence, the
+ * time zone and the blackout calendar. Pure.
+ */
+import { DomainError } from '../errors.js';
+import { isValidTimeZone } from './schedule.js';
+import type { Cadence, RampStep } from './types.js';
+
+export const MIN_RAMP_STEPS = 1;
+export const MAX_RAMP_STEPS = 32;
+export const MIN_HOLD_SECONDS = 60;
+export const MAX_HOLD_SECONDS = 2_592_000;
+export const DEFAULT_CADENCE: Cadence = 'manual';
+export const DEFAULT_BLACKOUT_TIMEZONE = 'UTC';
+
+export interface PlanInput {
+  key: string;
+  name: string;
+  description?: string | undefined;
+  rampSteps: RampStep[];
+  cadence?: Cadence | undefined;
+  blackoutDaysOfWeek?: number[] | undefined;
+  blackoutTimezone?: string | undefined;
+}
+
+/** A plan with defaults applied and its arrays normalized; what the service stores. */
+export interface NormalizedPlan {
+  key: string;
+  name: string;
+  description?: string;
+  rampSteps: RampStep[];
+  cadence: Cadence;
+  /** 0 = Sunday … 6 = Saturday, unique and sorted. */
+  blackoutDaysOfWeek: number[];
+  blackoutTimezone: string;
+}
+
+/** Every ramp problem of `steps` under `cadence`, keyed by dotted path; empty when the ramp is valid. */
+export function rampStepProblems(steps: readonly RampStep[], cadence: Cadence): Record<string, string> {
+  const fields: Record<string, string> = {};
+  if (steps.length < MIN_RAMP_STEPS) fields.rampSteps = `must have at least ${MIN_RAMP_STEPS} step`;
+  else if (steps.length > MAX_RAMP_STEPS) fields.rampSteps = `must have at most ${MAX_RAMP_STEPS} steps`;
+
+  steps.forEach((step, i) => {
+    const at = `rampSteps.${i}`;
+    const last = i === steps.length - 1;
+    const previous = i > 0 ? steps[i - 1] : undefined;
+    if (!(Number.isFinite(step.percent) && step.percent > 0 && step.percent <= 100)) {
+      fields[`${at}.percent`] = 'must be greater than 0 and at most 100';
+    } else if (previous && !(step.percent > previous.percent)) {
+      fields[`${at}.percent`] = `must be greater than the previous step's percent (${previous.percent})`;
+    }
+    if (last) {
+      if (step.holdForSeconds !== 0) fields[`${at}.holdForSeconds`] = 'the final step must hold 0 seconds';
+    } else if (
+      !Number.isInteger(step.holdForSeconds) ||
+      step.holdForSeconds < MIN_HOLD_SECONDS ||
+      step.holdForSeconds > MAX_HOLD_SECONDS
+    ) {
+      fields[`${at}.holdForSeconds`] = `must be an integer from ${MIN_HOLD_SECONDS} to ${MAX_HOLD_SECONDS}`;
+    }
+    if (step.requiresApproval === true && cadence !== 'auto') {
+      fields[`${at}.requiresApproval`] = 'approval gates are only valid when cadence is auto';
+    }
+  });
+  return fields;
+}
+
+/**
+ * Validates a ramp (create, or PATCH re-validation of the merged plan) and
+ * returns a copy; `requiresApproval` is kept as given (true, false or absent).
+ * Throws `rollout_plan_invalid_ramp` with every problem in `fields`.
+ */
+export function validateRampSteps(steps: readonly RampStep[], cadence: Cadence): RampStep[] {
+  const fields = rampStepProblems(steps, cadence);
+  if (Object.keys(fields).length > 0) {
+    throw new DomainError('rollout_plan_invalid_ramp', 'The ramp steps are invalid.', { fields });
+  }
+  return steps.map((s) => ({
+    percent: s.percent,
+    holdForSeconds: s.holdForSeconds,
+    ...(s.requiresApproval !== undefined ? { requiresApproval: s.requiresApproval } : {}),
+  }));
+}
+
+/**
+ * Validates the blackout calendar and returns it normalized (days unique and
+ * sorted). The zone is checked whenever given, even with no blackout days, so a
+ * plan never stores a zone that a later PATCH of the days would trip over.
+ * Blacking out all seven days is refused: an auto plan would never move.
+ * Throws `invalid_request`.
+ */
+export function validateBlackout(
+  days: readonly number[],
+  timezone: string,
+): { blackoutDaysOfWeek: number[]; blackoutTimezone: string } {
+  const fields: Record<string, string> = {};
+  days.forEach((d, i) => {
+    if (!Number.isInteger(d) || d < 0 || d > 6) fields[`blackoutDaysOfWeek.${i}`] = 'must be an integer from 0 (Sunday) to 6 (Saturday)';
+  });
+  const unique = [...new Set(days)].sort((a, b) => a - b);
+  if (Object.keys(fields).length === 0 && unique.length >= 7) {
+    fields.blackoutDaysOfWeek = 'cannot black out every day of the week';
+  }
+  if (!isValidTimeZone(timezone)) fields.blackoutTimezone = 'must be a valid IANA time zone name';
+  if (Object.keys(fields).length > 0) throw new DomainError('invalid_request', 'The blackout settings are invalid.', { fields });
+  return { blackoutDaysOfWeek: unique, blackoutTimezone: timezone };
+}
+
+/**
+ * Applies the defaults (cadence manual, no blackout days, zone UTC) and checks
+ * the plan's semantics. Blackout problems (`invalid_request`) are reported
+ * before ramp problems (`rollout_plan_invalid_ramp`): one error per call, the
+ * generic code first, as zod's shape errors would be.
+ */
+export function validatePlan(input: PlanInput): NormalizedPlan {
+  const cadence = input.cadence ?? DEFAULT_CADENCE;
+  const blackout = validateBlackout(input.blackoutDaysOfWeek ?? [], input.blackoutTimezone ?? DEFAULT_BLACKOUT_TIMEZONE);
+  const rampSteps = validateRampSteps(input.rampSteps, cadence);
+  return {
+    key: input.key,
+    name: input.name,
+    ...(input.description !== undefined ? { description: input.description } : {}),
+    rampSteps,
+    cadence,
+    ...blackout,
+  };
+}

@@ -1,0 +1,457 @@
+/**
+ * The rollout state machine: (rollout, command, now) → next rollout + audit
+ * actions. Pure: no I/O, no clock (time is `now`). Services load the row, call
+ * this, and store the result together with one audit row per action.
+ *
+ * Vocabulary used below:
+ * - effective percent: the percent the ramp position refers to. For an active
+ *   or user/approval paused rollout it is `percent` (= `pausedAtPercent` when
+ *   paused); for an auto-rolled-back one it is `rolledBackFromPercent` (its
+ *   live `percent` is 0).
+ * - `rampStepIdx` is the first step whose percent ≥ the effective percent. When
+ *   the effective percent is below that step's percent the step is being
+ *   "approached": it is the next one to enter. Otherwise the next step is
+ *   `rampStepIdx + 1`. `nextStepIndex` implements this rule for advance, tick
+ *   and resume.
+ */
+import { DomainError } from '../errors.js';
+import { isBlackout, nextNonBlackoutStart } from './schedule.js';
+import type {
+  JsonValue,
+  PlanSnapshot,
+  PutRollout,
+  RampStep,
+  RolloutAuditAction,
+  RolloutCommand,
+  RolloutState,
+  RolloutStatus,
+  Transition,
+} from './types.js';
+
+export type CreateRolloutInput = Omit<PutRollout, 'type'> & { defaultSeed: string; defaultBucketField: string };
+
+/** A rollout that still acts on evaluation (active or paused); completed and cancelled are terminal. */
+export function isLive(status: RolloutStatus): boolean {
+  return status === 'active' || status === 'paused';
+}
+
+/** The percent the ramp position refers to (see the file comment). */
+export function effectivePercent(r: RolloutState): number {
+  if (r.status === 'paused') {
+    if (r.pausedReason === 'auto_rollback') return r.rolledBackFromPercent ?? 0;
+    return r.pausedAtPercent ?? r.percent;
+  }
+  return r.percent;
+}
+
+/** Index of the first step whose percent ≥ `percent`; null when `percent` is above the final step. */
+export function stepIndexFor(steps: readonly RampStep[], percent: number): number | null {
+  const idx = steps.findIndex((s) => s.percent >= percent);
+  return idx === -1 ? null : idx;
+}
+
+/**
+ * The step advance, tick and an approval resume move to: the approached step
+ * (effective percent below `rampStepIdx`'s percent), else `rampStepIdx + 1`;
+ * null without a plan or past the final step.
+ */
+export function nextStepIndex(r: RolloutState): number | null {
+  if (!r.plan || r.rampStepIdx === null) return null;
+  const steps = r.plan.rampSteps;
+  const current = steps[r.rampStepIdx];
+  if (!current) return null;
+  if (effectivePercent(r) < current.percent) return r.rampStepIdx;
+  return r.rampStepIdx + 1 < steps.length ? r.rampStepIdx + 1 : null;
+}
+
+/** Deep equality of rollout states: Dates by instant, JSON objects regardless of key order. */
+export function sameRolloutState(a: RolloutState, b: RolloutState): boolean {
+  return deepEqual(a, b);
+}
+
+// ---------------------------------------------------------------------------
+// Creation
+
+/**
+ * A brand-new rollout from a PUT (first PUT, or PUT after the previous rollout
+ * completed or was cancelled). Status active; seed and bucketField default;
+ * newValue undefined when the body had none (the rollout gates the rules).
+ * A `planKey` attaches `plan` (resolved by the caller) as for a PUT.
+ * Actions: rollout.created (+ rollout.completed when it starts at 100).
+ */
+export function createRollout(input: CreateRolloutInput, now: Date): Transition {
+  assertPercent(input.percent);
+  let rollout: RolloutState = {
+    status: 'active',
+    percent: input.percent,
+    pausedAtPercent: null,
+    pausedReason: null,
+    rolledBackFromPercent: null,
+    seed: input.seed ?? input.defaultSeed,
+    bucketField: input.bucketField ?? input.defaultBucketField,
+    newValue: input.hasNewValue ? cloneJson(input.newValue ?? null) : undefined,
+    plan: null,
+    rampStepIdx: null,
+    nextStepAt: null,
+  };
+  if (typeof input.planKey === 'string') rollout = attachPlan(rollout, resolvedPlan(input.planKey, input.plan), now);
+  return finish(rollout, ['rollout.created']);
+}
+
+// ---------------------------------------------------------------------------
+// Commands
+
+/**
+ * Applies one command. No-ops return `{ rollout: current, actions: [], changed: false }`
+ * with the very same object. Domain errors are thrown as DomainError; a PUT on a
+ * terminal rollout is a programming error (the service creates a new rollout).
+ */
+export function applyCommand(current: RolloutState, command: RolloutCommand, now: Date): Transition {
+  switch (command.type) {
+    case 'put':
+      return put(current, command, now);
+    case 'pause':
+      return pause(current);
+    case 'resume':
+      return resume(current, now);
+    case 'cancel':
+      return cancel(current);
+    case 'advance':
+      return advance(current, now);
+    case 'tick':
+      return tick(current, now);
+    case 'fire':
+      return fire(current);
+  }
+}
+
+/**
+ * PUT on a live rollout edits it and never changes its status, except that an
+ * active rollout reaching 100 completes.
+ * - seed: changing it (a different string) is refused with rollout_seed_locked
+ *   once the rollout has exposed anyone: percent > 0, or auto-rolled-back from
+ *   a percent > 0.
+ * - percent: active → percent; paused(user|approval_gate) → percent and
+ *   pausedAtPercent (stays paused); paused(auto_rollback) → rolledBackFromPercent
+ *   (percent stays 0, stays paused).
+ * - plan: undefined or the attached plan's key keeps the attachment (no
+ *   re-snapshot) and, if the effective percent changed, recomputes rampStepIdx
+ *   and nextStepAt; null detaches; another key snapshots `plan`. A percent above
+ *   the plan's final step is invalid_request (fields.percent).
+ * - newValue: hasNewValue sets it; otherwise it is kept.
+ * - A result deep-equal to the current state is a no-op (PUT idempotency);
+ *   otherwise rollout.updated (+ rollout.completed).
+ */
+function put(current: RolloutState, cmd: PutRollout, now: Date): Transition {
+  if (!isLive(current.status)) {
+    throw new Error(`applyCommand(put) on a ${current.status} rollout: the service must create a new rollout`);
+  }
+  assertPercent(cmd.percent);
+  const rolledBack = current.status === 'paused' && current.pausedReason === 'auto_rollback';
+
+  if (cmd.seed !== undefined && cmd.seed !== current.seed) {
+    const exposed = current.percent > 0 || (rolledBack && (current.rolledBackFromPercent ?? 0) > 0);
+    if (exposed) {
+      throw new DomainError('rollout_seed_locked', 'The seed cannot change once the rollout has admitted anyone.', {
+        fields: { seed: 'locked while percent is above 0' },
+      });
+    }
+  }
+
+  const previousEffective = effectivePercent(current);
+  let next: RolloutState = { ...current };
+  if (cmd.seed !== undefined) next.seed = cmd.seed;
+  if (cmd.bucketField !== undefined) next.bucketField = cmd.bucketField;
+  if (cmd.hasNewValue) next.newValue = cloneJson(cmd.newValue ?? null);
+
+  if (rolledBack) next.rolledBackFromPercent = cmd.percent;
+  else if (current.status === 'paused') {
+    next.percent = cmd.percent;
+    next.pausedAtPercent = cmd.percent;
+  } else next.percent = cmd.percent;
+
+  if (cmd.planKey === null) {
+    next.plan = null;
+    next.rampStepIdx = null;
+    next.nextStepAt = null;
+  } else if (cmd.planKey !== undefined && cmd.planKey !== current.plan?.key) {
+    next = attachPlan(next, resolvedPlan(cmd.planKey, cmd.plan), now);
+  } else if (next.plan && cmd.percent !== previousEffective) {
+    next = attachPlan(next, next.plan, now);
+  }
+
+  if (deepEqual(next, current)) return noop(current);
+  return finish(next, ['rollout.updated']);
+}
+
+/** pause: active → paused(user) at the current percent, ramp frozen (nextStepAt null). Paused or terminal: no-op. */
+function pause(current: RolloutState): Transition {
+  if (current.status !== 'active') return noop(current);
+  return finish(
+    { ...current, status: 'paused', pausedReason: 'user', pausedAtPercent: current.percent, nextStepAt: null },
+    ['rollout.paused'],
+  );
+}
+
+/**
+ * resume:
+ * - active, completed, cancelled → rollout_not_paused (409).
+ * - paused(user) → active at pausedAtPercent; the current step's hold restarts from now.
+ * - paused(approval_gate) → active and the gated step (nextStepIndex) is entered
+ *   in the same transition: rollout.approval_resolved. If no step is left to
+ *   enter (a PUT moved or detached the plan while gated) it resumes like a user
+ *   pause: rollout.resumed.
+ * - paused(auto_rollback) → active at rolledBackFromPercent; the hold restarts.
+ * Completion applies when the resulting percent is 100.
+ */
+function resume(current: RolloutState, now: Date): Transition {
+  if (current.status !== 'paused') {
+    throw new DomainError('rollout_not_paused', `The rollout is ${current.status}, not paused.`);
+  }
+  const resumed: RolloutState = {
+    ...current,
+    status: 'active',
+    percent: effectivePercent(current),
+    pausedAtPercent: null,
+    pausedReason: null,
+    rolledBackFromPercent: null,
+  };
+  if (current.pausedReason === 'approval_gate') {
+    const target = nextStepIndex(current);
+    if (target !== null) return finish(enterStep(resumed, target, now), ['rollout.approval_resolved']);
+  }
+  return finish({ ...resumed, nextStepAt: scheduleFor(resumed, now) }, ['rollout.resumed']);
+}
+
+/** cancel: active or paused → cancelled (percent kept for the record, pause fields and schedule cleared). Terminal: no-op. */
+function cancel(current: RolloutState): Transition {
+  if (!isLive(current.status)) return noop(current);
+  return finish(
+    {
+      ...current,
+      status: 'cancelled',
+      pausedAtPercent: null,
+      pausedReason: null,
+      rolledBackFromPercent: null,
+      nextStepAt: null,
+    },
+    ['rollout.cancelled'],
+  );
+}
+
+/**
+ * advance (operator): to nextStepIndex, ignoring hold, blackout and approval.
+ * No plan, no step left, or a terminal rollout → rollout_already_at_final_step.
+ * - active → enters the step (auto: nextStepAt = now + hold, null at the final step).
+ * - paused(user) → stays paused at the step's percent (pausedAtPercent too).
+ * - paused(approval_gate) → the operator overrides the gate: active at the step.
+ * - paused(auto_rollback) → stays paused at 0; rolledBackFromPercent = the step's percent.
+ * Audit rollout.advanced (+ rollout.completed when an active rollout reaches 100).
+ */
+function advance(current: RolloutState, now: Date): Transition {
+  const target = isLive(current.status) ? nextStepIndex(current) : null;
+  const step = target === null ? undefined : current.plan?.rampSteps[target];
+  if (target === null || !step) {
+    throw new DomainError('rollout_already_at_final_step', 'The rollout has no next ramp step.');
+  }
+  if (current.status === 'paused' && current.pausedReason === 'user') {
+    return finish(
+      { ...current, percent: step.percent, pausedAtPercent: step.percent, rampStepIdx: target, nextStepAt: null },
+      ['rollout.advanced'],
+    );
+  }
+  if (current.status === 'paused' && current.pausedReason === 'auto_rollback') {
+    return finish({ ...current, rolledBackFromPercent: step.percent, rampStepIdx: target, nextStepAt: null }, [
+      'rollout.advanced',
+    ]);
+  }
+  // active, or paused(approval_gate) overridden by the operator.
+  const active: RolloutState = { ...current, status: 'active', pausedAtPercent: null, pausedReason: null };
+  return finish(enterStep(active, target, now), ['rollout.advanced']);
+}
+
+/**
+ * tick (scheduler): acts only on an active rollout with an auto plan whose
+ * nextStepAt has passed (≤ now); anything else is a no-op. Exactly one step per tick.
+ * - now on a blackout day (local date in the plan's zone) → nextStepAt moves to
+ *   the start of the next non-blackout local day; no audit action, but changed.
+ * - no step left → nextStepAt null; no audit action, but changed.
+ * - the next step requires approval → not entered: paused(approval_gate) at the
+ *   current percent, nextStepAt null, rollout.paused.
+ * - else the step is entered: nextStepAt = now + its hold (null at the final
+ *   step), rollout.advanced (+ rollout.completed at 100).
+ * A step is never applied twice at the same `now`: after it nextStepAt is null
+ * or later than now (holds of non-final steps are ≥ 60 s).
+ */
+function tick(current: RolloutState, now: Date): Transition {
+  const plan = current.plan;
+  if (
+    current.status !== 'active' ||
+    !plan ||
+    plan.cadence !== 'auto' ||
+    current.nextStepAt === null ||
+    current.nextStepAt.getTime() > now.getTime()
+  ) {
+    return noop(current);
+  }
+  if (isBlackout(now, plan.blackoutDaysOfWeek, plan.blackoutTimezone)) {
+    const deferred = nextNonBlackoutStart(now, plan.blackoutDaysOfWeek, plan.blackoutTimezone);
+    return { rollout: { ...current, nextStepAt: deferred }, actions: [], changed: true };
+  }
+  const target = nextStepIndex(current);
+  const step = target === null ? undefined : plan.rampSteps[target];
+  if (target === null || !step) {
+    return { rollout: { ...current, nextStepAt: null }, actions: [], changed: true };
+  }
+  if (step.requiresApproval === true) {
+    return finish(
+      { ...current, status: 'paused', pausedReason: 'approval_gate', pausedAtPercent: current.percent, nextStepAt: null },
+      ['rollout.paused'],
+    );
+  }
+  return finish(enterStep(current, target, now), ['rollout.advanced']);
+}
+
+/**
+ * fire (automatic rollback webhook): active or paused(user|approval_gate) →
+ * paused(auto_rollback): percent and pausedAtPercent 0, rolledBackFromPercent =
+ * the percent it was admitting (pausedAtPercent when paused), ramp frozen;
+ * rollout.auto_rollback. Already auto-rolled-back or terminal: no-op (the caller
+ * maps these to noop_already_rolled_back / noop_terminal_state).
+ */
+function fire(current: RolloutState): Transition {
+  if (!isLive(current.status) || current.pausedReason === 'auto_rollback') return noop(current);
+  const from = current.status === 'paused' ? (current.pausedAtPercent ?? current.percent) : current.percent;
+  return finish(
+    {
+      ...current,
+      status: 'paused',
+      pausedReason: 'auto_rollback',
+      rolledBackFromPercent: from,
+      percent: 0,
+      pausedAtPercent: 0,
+      nextStepAt: null,
+    },
+    ['rollout.auto_rollback'],
+  );
+}
+
+// ---------------------------------------------------------------------------
+// Helpers
+
+function noop(current: RolloutState): Transition {
+  return { rollout: current, actions: [], changed: false };
+}
+
+/**
+ * Completion: an active rollout whose percent reaches 100 becomes completed in
+ * the same transition (schedule and pause fields cleared), with
+ * rollout.completed as the last action.
+ */
+function finish(next: RolloutState, actions: RolloutAuditAction[]): Transition {
+  if (next.status === 'active' && next.percent >= 100) {
+    return {
+      rollout: {
+        ...next,
+        status: 'completed',
+        percent: 100,
+        pausedAtPercent: null,
+        pausedReason: null,
+        rolledBackFromPercent: null,
+        nextStepAt: null,
+      },
+      actions: [...actions, 'rollout.completed'],
+      changed: true,
+    };
+  }
+  return { rollout: next, actions, changed: true };
+}
+
+/**
+ * When the scheduler next acts: only for an active rollout on an auto plan.
+ * Approaching rampStepIdx's step (percent below it) → now (due at the next
+ * tick); at the step → now + its hold; at the final step → null.
+ */
+function scheduleFor(r: RolloutState, now: Date): Date | null {
+  if (r.status !== 'active' || !r.plan || r.plan.cadence !== 'auto' || r.rampStepIdx === null) return null;
+  const steps = r.plan.rampSteps;
+  const step = steps[r.rampStepIdx];
+  if (!step) return null;
+  if (r.percent < step.percent) return new Date(now.getTime());
+  if (r.rampStepIdx === steps.length - 1) return null;
+  return new Date(now.getTime() + step.holdForSeconds * 1000);
+}
+
+/** Sets `plan` and positions the rollout on it by its effective percent (invalid_request above the final step). */
+function attachPlan(r: RolloutState, plan: PlanSnapshot, now: Date): RolloutState {
+  const idx = stepIndexFor(plan.rampSteps, effectivePercent(r));
+  if (idx === null) {
+    const final = plan.rampSteps[plan.rampSteps.length - 1]?.percent;
+    throw new DomainError('invalid_request', 'The percent is above the plan\u2019s final step.', {
+      fields: { percent: `must be at most the plan's final step percent (${final})` },
+    });
+  }
+  const positioned: RolloutState = { ...r, plan, rampStepIdx: idx };
+  return { ...positioned, nextStepAt: scheduleFor(positioned, now) };
+}
+
+/** Enters step `idx` of an active rollout's plan: its percent, and the hold starting now. */
+function enterStep(r: RolloutState, idx: number, now: Date): RolloutState {
+  const step = r.plan?.rampSteps[idx];
+  if (!step) throw new Error(`enterStep: no ramp step ${idx}`);
+  const entered: RolloutState = { ...r, percent: step.percent, rampStepIdx: idx };
+  return { ...entered, nextStepAt: scheduleFor(entered, now) };
+}
+
+function resolvedPlan(planKey: string, plan: PlanSnapshot | undefined): PlanSnapshot {
+  if (!plan || plan.key !== planKey) {
+    throw new Error(`put: planKey ${planKey} needs the resolved plan snapshot with that key`);
+  }
+  return clonePlan(plan);
+}
+
+function clonePlan(plan: PlanSnapshot): PlanSnapshot {
+  return {
+    key: plan.key,
+    rampSteps: plan.rampSteps.map((s) => ({ ...s })),
+    cadence: plan.cadence,
+    blackoutDaysOfWeek: [...plan.blackoutDaysOfWeek],
+    blackoutTimezone: plan.blackoutTimezone,
+  };
+}
+
+function assertPercent(percent: number): void {
+  if (!(Number.isFinite(percent) && percent >= 0 && percent <= 100)) {
+    throw new DomainError('invalid_request', 'The percent is out of range.', {
+      fields: { percent: 'must be a number from 0 to 100' },
+    });
+  }
+}
+
+function cloneJson(value: JsonValue): JsonValue {
+  if (Array.isArray(value)) return value.map(cloneJson);
+  if (value !== null && typeof value === 'object') {
+    const out: { [key: string]: JsonValue } = {};
+    for (const [k, v] of Object.entries(value)) out[k] = cloneJson(v);
+    return out;
+  }
+  return value;
+}
+
+function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a instanceof Date || b instanceof Date) {
+    return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
+  }
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    return a.length === b.length && a.every((v, i) => deepEqual(v, b[i]));
+  }
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  // A property holding undefined counts as absent (newValue undefined = no candidate).
+  const keys = new Set([...Object.keys(ao), ...Object.keys(bo)]);
+  for (const k of keys) if (!deepEqual(ao[k], bo[k])) return false;
+  return true;
+}

@@ -1,0 +1,92 @@
+/**
+ * The rollout domain, as pure data. The state machine (state-machine.ts) maps
+ * (rollout, command, now) to the next rollout and its audit actions, with no
+ * I/O; services load and store these values around it.
+ */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+export type RolloutStatus = 'active' | 'paused' | 'completed' | 'cancelled';
+export type PausedReason = 'user' | 'approval_gate' | 'auto_rollback';
+export type Cadence = 'auto' | 'manual';
+
+export interface RampStep {
+  percent: number;
+  holdForSeconds: number;
+  requiresApproval?: boolean;
+}
+
+/** What a rollout copies from a plan when it attaches to it; later plan edits never reach it. */
+export interface PlanSnapshot {
+  key: string;
+  rampSteps: RampStep[];
+  cadence: Cadence;
+  /** 0 = Sunday … 6 = Saturday, unique and sorted. */
+  blackoutDaysOfWeek: number[];
+  /** IANA timezone in which blackout days are local dates. */
+  blackoutTimezone: string;
+}
+
+export interface RolloutState {
+  status: RolloutStatus;
+  /** Current admission percentage, 0–100 with at most 4 decimals. */
+  percent: number;
+  pausedAtPercent: number | null;
+  pausedReason: PausedReason | null;
+  /** While paused by auto_rollback: the percent a resume returns to. */
+  rolledBackFromPercent: number | null;
+  seed: string;
+  bucketField: string;
+  /** The candidate value. `undefined` means the rollout gates the primitive's rules instead. */
+  newValue: JsonValue | undefined;
+  plan: PlanSnapshot | null;
+  /** Index into plan.rampSteps of the current (or, when percent is below it, the approached) step; null without a plan. */
+  rampStepIdx: number | null;
+  /** When the scheduler next acts (auto cadence only); null otherwise. */
+  nextStepAt: Date | null;
+}
+
+export type RolloutAuditAction =
+  | 'rollout.created'
+  | 'rollout.updated'
+  | 'rollout.paused'
+  | 'rollout.resumed'
+  | 'rollout.advanced'
+  | 'rollout.approval_resolved'
+  | 'rollout.cancelled'
+  | 'rollout.completed'
+  | 'rollout.auto_rollback';
+
+/** Fields of a PUT; absent properties keep the current value. */
+export interface PutRollout {
+  type: 'put';
+  percent: number;
+  /** `undefined`: keep the attachment. `null`: detach. A key: attach `plan` (resolved by the caller). */
+  planKey?: string | null;
+  /** The plan to snapshot, resolved by the caller when planKey names a plan different from the attached one. */
+  plan?: PlanSnapshot;
+  seed?: string;
+  bucketField?: string;
+  /** Present (even as JSON null) sets the candidate; absent keeps it (or, for a new rollout, gates the rules). */
+  newValue?: JsonValue;
+  hasNewValue: boolean;
+}
+
+export type RolloutCommand =
+  | PutRollout
+  | { type: 'pause' }
+  | { type: 'resume' }
+  | { type: 'cancel' }
+  | { type: 'advance' }
+  /** The scheduler's periodic check (auto cadence). */
+  | { type: 'tick' }
+  /** An automatic-rollback webhook fire. */
+  | { type: 'fire' };
+
+export interface Transition {
+  /** The state after the command (the same object as the input when nothing changed). */
+  rollout: RolloutState;
+  /** Audit actions to write, in order; empty when nothing observable changed. */
+  actions: RolloutAuditAction[];
+  /** False when the command changed nothing at all (idempotent repeats): no write, no version bump. */
+  changed: boolean;
+}

@@ -1,0 +1,66 @@
+import type { Rollout as RolloutDto } from '@gradual/contract';
+import type { JsonValue, Rollout } from '../../db/entities/index.js';
+import type { RolloutState } from '../../domain/rollouts/types.js';
+import { iso } from '../shared/lookup.js';
+
+/** Row → the pure state the state machine works on. */
+export function toState(r: Rollout): RolloutState {
+  return {
+    status: r.status,
+    percent: r.percent,
+    pausedAtPercent: r.pausedAtPercent ?? null,
+    pausedReason: r.pausedReason ?? null,
+    rolledBackFromPercent: r.rolledBackFromPercent ?? null,
+    seed: r.seed,
+    bucketField: r.bucketField,
+    newValue: r.gatesRules ? undefined : ((r.newValue ?? null) as JsonValue),
+    plan: r.plan ? structuredClone(r.plan) : null,
+    rampStepIdx: r.rampStepIdx ?? null,
+    nextStepAt: r.nextStepAt ?? null,
+  };
+}
+
+/** Copies a state onto a row (the caller persists it). */
+export function applyState(r: Rollout, s: RolloutState, now: Date): void {
+  r.status = s.status;
+  r.percent = s.percent;
+  r.pausedAtPercent = s.pausedAtPercent;
+  r.pausedReason = s.pausedReason;
+  r.rolledBackFromPercent = s.rolledBackFromPercent;
+  r.seed = s.seed;
+  r.bucketField = s.bucketField;
+  r.gatesRules = s.newValue === undefined;
+  r.newValue = s.newValue === undefined ? null : s.newValue;
+  r.planKey = s.plan?.key ?? null;
+  r.plan = s.plan;
+  r.rampStepIdx = s.rampStepIdx;
+  r.nextStepAt = s.nextStepAt;
+  r.updatedAt = now;
+}
+
+export function toRolloutDto(r: Rollout): RolloutDto {
+  return {
+    id: r.id,
+    environmentId: r.envId,
+    primitiveKind: r.primitiveKind,
+    primitiveKey: r.primitiveKey,
+    status: r.status,
+    percent: r.percent,
+    pausedAtPercent: r.pausedAtPercent ?? null,
+    pausedReason: r.pausedReason ?? null,
+    rolledBackFromPercent: r.rolledBackFromPercent ?? null,
+    seed: r.seed,
+    bucketField: r.bucketField,
+    ...(r.gatesRules ? {} : { newValue: r.newValue ?? null }),
+    planKey: r.planKey ?? null,
+    planRampStepsSnapshot: r.plan?.rampSteps ?? null,
+    cadence: r.plan?.cadence ?? null,
+    planBlackoutDaysOfWeek: r.plan?.blackoutDaysOfWeek ?? null,
+    planBlackoutTimezone: r.plan?.blackoutTimezone ?? null,
+    rampStepIdx: r.rampStepIdx ?? null,
+    nextStepAt: r.nextStepAt ? iso(r.nextStepAt) : null,
+    targetIdsCount: r.targetIdsCount,
+    createdAt: iso(r.createdAt),
+    updatedAt: iso(r.updatedAt),
+  };
+}

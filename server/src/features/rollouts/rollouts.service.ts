@@ -1,0 +1,191 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Rollout as RolloutDto } from '@gradual/contract';
+import {
+  PrimitiveEntity,
+  PrimitiveStateEntity,
+  ProjectEntity,
+  RolloutEntity,
+  RolloutPlanEntity,
+  type Environment,
+  type JsonValue,
+  type Primitive,
+  type PrimitiveKind,
+  type Rollout,
+} from '../../db/entities/index.js';
+import { DomainError, invalid } from '../../domain/errors.js';
+import { applyCommand, createRollout } from '../../domain/rollouts/state-machine.js';
+import type { PlanSnapshot, PutRollout, RolloutCommand } from '../../domain/rollouts/types.js';
+import { checkIfMatch } from '../../http/etag.js';
+import { authorize, type Actor, type Caller } from '../access/authorize.js';
+import { EnvWriteBatch, type EnvChangeBus } from '../environments/env-changes.js';
+import { findEnvironment } from '../shared/lookup.js';
+import { commitTransition } from './commit-transition.js';
+import { toRolloutDto, toState as toStateOf } from './rollout.mapper.js';
+import { findCurrentRollout } from './rollouts.store.js';
+
+export interface RolloutTarget {
+  env: Environment;
+  primitive: Primitive;
+  actor: Actor;
+}
+
+/** Resolves env + primitive and authorizes the caller for them (read or write). */
+export async function resolveTarget(
+  em: EntityManager,
+  caller: Caller,
+  kind: PrimitiveKind,
+  envId: string,
+  key: string,
+  action: 'read' | 'write',
+): Promise<RolloutTarget> {
+  const env = await findEnvironment(em, envId);
+  const actor = await authorize(em, caller, env.orgId, { action, envId, resourceKey: key });
+  const primitive = key.length <= 128 ? await em.findOne(PrimitiveEntity, { projectId: env.projectId, kind, key }) : null;
+  if (!primitive) throw new DomainError('not_found', `No ${kind} "${key}" in this project.`);
+  return { env, primitive, actor };
+}
+
+const noRollout = () => new DomainError('not_found', 'There is no rollout for this primitive in this environment.');
+
+export async function getRollout(em: EntityManager, caller: Caller, kind: PrimitiveKind, envId: string, key: string): Promise<RolloutDto> {
+  const { env, primitive } = await resolveTarget(em, caller, kind, envId, key, 'read');
+  const rollout = await findCurrentRollout(em, env.id, primitive.id);
+  if (!rollout) throw noRollout();
+  return toRolloutDto(rollout);
+}
+
+export interface PutRolloutBody {
+  percent: number;
+  planKey?: string | null | undefined;
+  seed?: string | undefined;
+  bucketField?: string | undefined;
+  newValue?: unknown;
+}
+
+/** A flag's candidate must have the flag's type; configs take any JSON. */
+function checkCandidate(primitive: Primitive, value: unknown): void {
+  if (primitive.kind === 'flag' && typeof value !== primitive.valueType) {
+    throw invalid({ newValue: `must be a ${primitive.valueType}` });
+  }
+}
+
+async function loadPlanSnapshot(em: EntityManager, projectId: string, key: string): Promise<PlanSnapshot> {
+  const plan = await em.findOne(RolloutPlanEntity, { projectId, key, deletedAt: null });
+  if (!plan) throw invalid({ planKey: 'no rollout plan with this key in the project' });
+  return {
+    key: plan.key,
+    rampSteps: structuredClone(plan.rampSteps),
+    cadence: plan.cadence,
+    blackoutDaysOfWeek: [...plan.blackoutDaysOfWeek],
+    blackoutTimezone: plan.blackoutTimezone,
+  };
+}
+
+/**
+ * PUT: creates the rollout, or edits the live one (a PUT after a completed or
+ * cancelled rollout starts a new one). A body that changes nothing returns the
+ * rollout untouched: no audit row, no version bump, same updatedAt.
+ */
+export async function putRollout(
+  em: EntityManager,
+  caller: Caller,
+  bus: EnvChangeBus,
+  kind: PrimitiveKind,
+  envId: string,
+  key: string,
+  body: PutRolloutBody,
+  hasNewValue: boolean,
+  ifMatch: string | undefined,
+): Promise<RolloutDto> {
+  const { env, primitive, actor } = await resolveTarget(em, caller, kind, envId, key, 'write');
+  if (hasNewValue) checkCandidate(primitive, body.newValue);
+
+  const attempt = async () => {
+    let batch!: EnvWriteBatch;
+    const row = await em.transactional(async (tx) => {
+      batch = new EnvWriteBatch(tx, caller.now);
+      const current = await findCurrentRollout(tx, env.id, primitive.id, true);
+      checkIfMatch(ifMatch, current ? toRolloutDto(current) : null);
+      const live = current && (current.status === 'active' || current.status === 'paused') ? current : null;
+      const needsPlan = typeof body.planKey === 'string' && body.planKey !== live?.planKey;
+      const command: PutRollout = {
+        type: 'put',
+        percent: body.percent,
+        ...(body.planKey !== undefined ? { planKey: body.planKey } : {}),
+        ...(needsPlan ? { plan: await loadPlanSnapshot(tx, env.projectId, body.planKey as string) } : {}),
+        ...(body.seed !== undefined ? { seed: body.seed } : {}),
+        ...(body.bucketField !== undefined ? { bucketField: body.bucketField } : {}),
+        ...(hasNewValue ? { newValue: body.newValue as JsonValue } : {}),
+        hasNewValue,
+      };
+      const ctx = { tx, batch, actor, caller };
+      if (live) {
+        const transition = applyCommand(toStateOf(live), command, caller.now);
+        await commitTransition(ctx, live, primitive, transition, toRolloutDto(live));
+        return live;
+      }
+      if (!hasNewValue) {
+        const state = await tx.findOneOrFail(PrimitiveStateEntity, { primitiveId: primitive.id, envId: env.id });
+        if (!state.rules.length) throw invalid({ newValue: `required: this ${kind} has no rules for the rollout to gate` });
+      }
+      const project = await tx.findOneOrFail(ProjectEntity, { id: env.projectId });
+      const { percent, ...rest } = command;
+      const transition = createRollout(
+        { ...rest, percent, defaultSeed: `${primitive.key}:${env.key}`, defaultBucketField: project.targetIdField },
+        caller.now,
+      );
+      const row = tx.create(RolloutEntity, {
+        orgId: env.orgId,
+        projectId: env.projectId,
+        envId: env.id,
+        primitiveId: primitive.id,
+        primitiveKind: kind,
+        primitiveKey: primitive.key,
+        status: 'active',
+        percent: 0,
+        seed: '',
+        bucketField: '',
+        gatesRules: true,
+        targetIdsCount: 0,
+        createdAt: caller.now,
+        updatedAt: caller.now,
+      });
+      await commitTransition(ctx, row, primitive, transition, null);
+      return row;
+    });
+    batch.publishTo(bus);
+    return row;
+  };
+  try {
+    return toRolloutDto(await attempt());
+  } catch (err) {
+    // Two concurrent first PUTs: the partial unique index admits one; the other retries as an edit.
+    if (err instanceof UniqueConstraintViolationException) return toRolloutDto(await attempt());
+    throw err;
+  }
+}
+
+/** pause, resume, cancel and advance: one state-machine command on the current rollout. */
+export async function commandRollout(
+  em: EntityManager,
+  caller: Caller,
+  bus: EnvChangeBus,
+  kind: PrimitiveKind,
+  envId: string,
+  key: string,
+  command: Exclude<RolloutCommand, PutRollout>,
+): Promise<RolloutDto> {
+  const { env, primitive, actor } = await resolveTarget(em, caller, kind, envId, key, 'write');
+  let batch!: EnvWriteBatch;
+  const row = await em.transactional(async (tx) => {
+    batch = new EnvWriteBatch(tx, caller.now);
+    const current = await findCurrentRollout(tx, env.id, primitive.id, true);
+    if (!current) throw noRollout();
+    const transition = applyCommand(toStateOf(current), command, caller.now);
+    await commitTransition({ tx, batch, actor, caller }, current, primitive, transition, toRolloutDto(current));
+    return current;
+  });
+  batch.publishTo(bus);
+  return toRolloutDto(row);
+}

@@ -1,0 +1,28 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { RolloutEntity, type Rollout } from '../../db/entities/index.js';
+
+/**
+ * The rollout a (primitive, environment) pair answers with: the live one
+ * (active or paused; at most one exists), else the most recent ended one.
+ * `lock` takes a row lock so concurrent commands on one rollout serialize.
+ */
+export async function findCurrentRollout(em: EntityManager, envId: string, primitiveId: string, lock = false): Promise<Rollout | null> {
+  const options = lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {};
+  const live = await em.findOne(RolloutEntity, { envId, primitiveId, status: { $in: ['active', 'paused'] } }, options);
+  if (live) return live;
+  return em.findOne(RolloutEntity, { envId, primitiveId }, { orderBy: { createdAt: 'desc', id: 'desc' }, ...options });
+}
+
+/** Current rollouts of many primitives in one environment (for state lists). */
+export async function findCurrentRollouts(em: EntityManager, envId: string, primitiveIds: string[]): Promise<Map<string, Rollout>> {
+  const out = new Map<string, Rollout>();
+  if (!primitiveIds.length) return out;
+  const rows = await em.find(RolloutEntity, { envId, primitiveId: { $in: primitiveIds } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  for (const r of rows) {
+    const seen = out.get(r.primitiveId);
+    const seenLive = seen && (seen.status === 'active' || seen.status === 'paused');
+    if (!seenLive) out.set(r.primitiveId, r);
+  }
+  return out;
+}

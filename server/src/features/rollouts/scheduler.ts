@@ -1,0 +1,96 @@
+import { LockMode } from '@mikro-orm/core';
+import type { Logger } from 'pino';
+import type { Clock } from '../../clock.js';
+import type { Database } from '../../db/database.js';
+import { PrimitiveEntity, RolloutEntity } from '../../db/entities/index.js';
+import { applyCommand } from '../../domain/rollouts/state-machine.js';
+import { systemActor } from '../access/authorize.js';
+import { EnvWriteBatch, type EnvChangeBus } from '../environments/env-changes.js';
+import { commitTransition } from './commit-transition.js';
+import { toRolloutDto, toState } from './rollout.mapper.js';
+
+export interface SchedulerDeps {
+  db: Database;
+  clock: Clock;
+  bus: EnvChangeBus;
+  logger: Logger;
+}
+
+export interface TickResult {
+  /** Rollouts the tick looked at (due ones). */
+  due: number;
+  /** Of those, how many produced an audited transition (advanced, gated or completed). */
+  transitioned: number;
+}
+
+/** Rollouts handled per transaction: bounds lock time and memory, keeps each commit small. */
+export const SCHEDULER_BATCH = 250;
+
+/**
+ * One scheduler pass at the clock's current time: every active rollout whose
+ * nextStepAt has passed gets one `tick` through the state machine. Rows are
+ * claimed with FOR UPDATE SKIP LOCKED, so several instances can tick at once
+ * and each due step is applied by exactly one of them; a batch commits its
+ * steps, env version bumps and audit rows together (actor `system`).
+ */
+export async function runSchedulerTick(deps: SchedulerDeps, batchSize = SCHEDULER_BATCH): Promise<TickResult> {
+  const now = deps.clock.now();
+  const result: TickResult = { due: 0, transitioned: 0 };
+  for (;;) {
+    let batch!: EnvWriteBatch;
+    let claimed = 0;
+    let changed = 0;
+    await deps.db.em().transactional(async (tx) => {
+      batch = new EnvWriteBatch(tx, now);
+      const due = await tx.find(
+        RolloutEntity,
+        { status: 'active', nextStepAt: { $lte: now } },
+        { orderBy: { nextStepAt: 'asc', id: 'asc' }, limit: batchSize, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE },
+      );
+      claimed = due.length;
+      if (!claimed) return;
+      const primitives = await tx.find(PrimitiveEntity, { id: { $in: [...new Set(due.map((r) => r.primitiveId))] } });
+      const primitiveById = new Map(primitives.map((p) => [p.id, p]));
+      for (const row of due) {
+        const transition = applyCommand(toState(row), { type: 'tick' }, now);
+        if (!transition.changed) continue;
+        changed++;
+        if (transition.actions.length) result.transitioned++;
+        await commitTransition({ tx, batch, actor: systemActor, caller: { reason: null, now } }, row, primitiveById.get(row.primitiveId)!, transition, toRolloutDto(row));
+      }
+    });
+    batch.publishTo(deps.bus);
+    result.due += claimed;
+    // A short batch means nothing else is due; a batch that changed nothing would only repeat itself.
+    if (claimed < batchSize || changed === 0) return result;
+  }
+}
+
+/** Runs ticks on an interval (never overlapping) until stopped. */
+export class Scheduler {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> | null = null;
+
+  constructor(private readonly deps: SchedulerDeps) {}
+
+  /** One tick now, or the tick already in progress. */
+  tick(): Promise<unknown> {
+    this.running ??= runSchedulerTick(this.deps)
+      .catch((err) => this.deps.logger.error({ err }, 'scheduler tick failed'))
+      .finally(() => {
+        this.running = null;
+      });
+    return this.running;
+  }
+
+  start(intervalMs: number): void {
+    this.timer = setInterval(() => void this.tick(), intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+}

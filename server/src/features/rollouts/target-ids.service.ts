@@ -1,0 +1,106 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { PrimitiveKind, Rollout } from '../../db/entities/index.js';
+import { DomainError } from '../../domain/errors.js';
+import type { Caller } from '../access/authorize.js';
+import { recordAudit } from '../audit/audit.store.js';
+import { EnvWriteBatch, type EnvChangeBus } from '../environments/env-changes.js';
+import { resolveTarget } from './rollouts.service.js';
+import { findCurrentRollout } from './rollouts.store.js';
+import * as store from './target-ids.store.js';
+
+export const DEFAULT_TARGET_ID_PAGE = 1000;
+
+const noRollout = () => new DomainError('not_found', 'There is no rollout for this primitive in this environment.');
+
+type Edit = 'add' | 'remove' | 'replace';
+
+/**
+ * Changes the allow-list of the current rollout: the IDs, the rollout's
+ * targetIdsCount, the env version and an audit row (counts, not the IDs)
+ * commit together.
+ */
+export async function editTargetIds(
+  em: EntityManager,
+  caller: Caller,
+  bus: EnvChangeBus,
+  kind: PrimitiveKind,
+  envId: string,
+  key: string,
+  edit: Edit,
+  ids: string[],
+): Promise<{ added?: number; removed?: number; count: number }> {
+  const { env, primitive, actor } = await resolveTarget(em, caller, kind, envId, key, 'write');
+  let batch!: EnvWriteBatch;
+  const result = await em.transactional(async (tx) => {
+    batch = new EnvWriteBatch(tx, caller.now);
+    const rollout: Rollout | null = await findCurrentRollout(tx, env.id, primitive.id, true);
+    if (!rollout) throw noRollout();
+    const before = rollout.targetIdsCount;
+    let changed: number;
+    if (edit === 'add') {
+      changed = await store.addTargetIds(tx, rollout.id, ids);
+      rollout.targetIdsCount = before + changed;
+    } else if (edit === 'remove') {
+      changed = await store.removeTargetIds(tx, rollout.id, ids);
+      rollout.targetIdsCount = before - changed;
+    } else {
+      rollout.targetIdsCount = await store.replaceTargetIds(tx, rollout.id, ids);
+      changed = rollout.targetIdsCount === before && before === 0 ? 0 : 1;
+    }
+    if (changed > 0) {
+      rollout.updatedAt = caller.now;
+      recordAudit(tx, caller, actor, {
+        orgId: env.orgId,
+        projectId: env.projectId,
+        envId: env.id,
+        action: `rollout.target_ids_${edit === 'add' ? 'added' : edit === 'remove' ? 'removed' : 'replaced'}`,
+        resourceType: 'rollout',
+        resourceKey: primitive.key,
+        resourceId: rollout.id,
+        version: await batch.version(env.id),
+        previousValue: { targetIdsCount: before },
+        newValue: { targetIdsCount: rollout.targetIdsCount, requested: ids.length, ...(edit !== 'replace' ? { [edit === 'add' ? 'added' : 'removed']: changed } : {}) },
+      });
+    }
+    return edit === 'add'
+      ? { added: changed, count: rollout.targetIdsCount }
+      : edit === 'remove'
+        ? { removed: changed, count: rollout.targetIdsCount }
+        : { count: rollout.targetIdsCount };
+  });
+  batch.publishTo(bus);
+  return result;
+}
+
+function decodeCursor(cursor: string): string {
+  const id = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!id || id.length > 256 || Buffer.from(id, 'utf8').toString('base64url') !== cursor) {
+    throw new DomainError('invalid_request', 'The cursor is invalid.', { fields: { cursor: 'invalid cursor' } });
+  }
+  return id;
+}
+
+export async function listTargetIds(
+  em: EntityManager,
+  caller: Caller,
+  kind: PrimitiveKind,
+  envId: string,
+  key: string,
+  query: { cursor?: string | undefined; limit?: number | undefined },
+): Promise<{ items: string[]; nextCursor?: string }> {
+  const { env, primitive } = await resolveTarget(em, caller, kind, envId, key, 'read');
+  const after = query.cursor ? decodeCursor(query.cursor) : null;
+  const rollout = await findCurrentRollout(em, env.id, primitive.id);
+  if (!rollout) throw noRollout();
+  const limit = query.limit ?? DEFAULT_TARGET_ID_PAGE;
+  const items = await store.pageTargetIds(em, rollout.id, after, limit);
+  // nextCursor only when the page is full (the spec's rule): a full last page costs one empty request.
+  return items.length === limit ? { items, nextCursor: Buffer.from(items[items.length - 1]!, 'utf8').toString('base64url') } : { items };
+}
+
+export async function containsTargetId(em: EntityManager, caller: Caller, kind: PrimitiveKind, envId: string, key: string, targetId: string) {
+  const { env, primitive } = await resolveTarget(em, caller, kind, envId, key, 'read');
+  const rollout = await findCurrentRollout(em, env.id, primitive.id);
+  if (!rollout) throw noRollout();
+  return { contains: targetId.length <= 256 && (await store.containsTargetId(em, rollout.id, targetId)) };
+}

@@ -1,0 +1,53 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { rawQuery } from '../shared/raw-sql.js';
+
+/*
+ * The allow-list is touched only through set-based statements with the IDs
+ * bound as one text[] parameter: one round trip per request, whatever its size.
+ */
+
+export async function addTargetIds(tx: EntityManager, rolloutId: string, ids: string[]): Promise<number> {
+  if (!ids.length) return 0;
+  const { rowCount } = await rawQuery(
+    tx,
+    `insert into rollout_target_ids (rollout_id, target_id)
+     select ?, t from unnest(?::text[]) as t
+     on conflict do nothing`,
+    [rolloutId, ids],
+  );
+  return rowCount;
+}
+
+export async function removeTargetIds(tx: EntityManager, rolloutId: string, ids: string[]): Promise<number> {
+  if (!ids.length) return 0;
+  const { rowCount } = await rawQuery(tx, `delete from rollout_target_ids where rollout_id = ? and target_id = any(?::text[])`, [rolloutId, ids]);
+  return rowCount;
+}
+
+export async function replaceTargetIds(tx: EntityManager, rolloutId: string, ids: string[]): Promise<number> {
+  await rawQuery(tx, `delete from rollout_target_ids where rollout_id = ?`, [rolloutId]);
+  return addTargetIds(tx, rolloutId, ids);
+}
+
+/** One page in bytewise ID order after `after` (keyset pagination on the primary key). */
+export async function pageTargetIds(em: EntityManager, rolloutId: string, after: string | null, limit: number): Promise<string[]> {
+  const { rows } = await rawQuery<{ target_id: string }>(
+    em,
+    after === null
+      ? `select target_id from rollout_target_ids where rollout_id = ? order by target_id limit ?`
+      : `select target_id from rollout_target_ids where rollout_id = ? and target_id > ? order by target_id limit ?`,
+    after === null ? [rolloutId, limit] : [rolloutId, after, limit],
+  );
+  return rows.map((r) => r.target_id);
+}
+
+export async function containsTargetId(em: EntityManager, rolloutId: string, id: string): Promise<boolean> {
+  const { rows } = await rawQuery(em, `select 1 from rollout_target_ids where rollout_id = ? and target_id = ?`, [rolloutId, id]);
+  return rows.length > 0;
+}
+
+/** Every ID of a rollout (the ruleset carries the allow-list to SDKs). */
+export async function allTargetIds(em: EntityManager, rolloutId: string): Promise<string[]> {
+  const { rows } = await rawQuery<{ target_id: string }>(em, `select target_id from rollout_target_ids where rollout_id = ? order by target_id`, [rolloutId]);
+  return rows.map((r) => r.target_id);
+}

@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claim, expectApiError, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
+import { rolloutOps, type Kind } from '../support/rollout-ops.js';
+
+/** The rollout state family, exercised identically for flags and for configs. */
+describe.each<Kind>(['flag', 'config'])('%s rollouts', (kind) => {
+  let t: TestServer;
+  let owner: ClaimedInstance;
+  let envId: string;
+  let projectId: string;
+  const key = kind === 'flag' ? 'checkout' : 'limits';
+  const candidate = kind === 'flag' ? true : { max: 2 };
+  const base = kind === 'flag' ? false : { max: 1 };
+  let path: { envId: string; key: string };
+  let ops: ReturnType<typeof rolloutOps>;
+
+  const version = async () => (await owner.session.getEnvironment({ path: { envId } })).version;
+  const rolloutAudit = async () =>
+    (await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { resourceType: 'rollout', resourceKey: key, limit: 200 } })).events;
+
+  beforeAll(async () => {
+    t = await startTestServer();
+    owner = await claim(t);
+    projectId = (await owner.session.createProject({ path: { slug: 'acme' }, body: { key: 'web', name: 'Web' } })).id;
+    envId = (await owner.session.createEnvironment({ path: { id: projectId }, body: { key: 'prod', name: 'Prod' } })).id;
+    if (kind === 'flag') await owner.session.createFlag({ path: { id: projectId }, body: { key, name: 'Checkout', defaultValue: base } });
+    else await owner.session.createConfig({ path: { id: projectId }, body: { key, name: 'Limits', defaultValue: base } });
+    path = { envId, key };
+    ops = rolloutOps(owner.session, kind);
+  });
+  afterAll(() => t?.close());
+
+  it('has no rollout at first (404), and needs a candidate when there are no rules to gate', async () => {
+    await expectApiError(ops.get(path), 404, 'not_found');
+    const err = await expectApiError(ops.put(path, { percent: 10 }), 400, 'invalid_request');
+    expect(Object.keys(err.fields!)).toEqual(['newValue']);
+    expect((await ops.state(path)).rollout).toBeNull();
+  });
+
+  it('creates an active rollout with the default seed and bucket field', async () => {
+    const before = await version();
+    const rollout = await ops.put(path, { percent: 10, newValue: candidate }, { 'x-audit-reason': 'canary' });
+    expect(rollout).toMatchObject({
+      environmentId: envId,
+      primitiveKind: kind,
+      primitiveKey: key,
+      status: 'active',
+      percent: 10,
+      pausedAtPercent: null,
+      pausedReason: null,
+      seed: `${key}:prod`,
+      bucketField: 'userId',
+      newValue: candidate,
+      planKey: null,
+      planRampStepsSnapshot: null,
+      cadence: null,
+      rampStepIdx: null,
+      nextStepAt: null,
+      targetIdsCount: 0,
+    });
+    expect(await version()).toBe(before + 1);
+    const [created] = await rolloutAudit();
+    expect(created).toMatchObject({ action: 'rollout.created', resourceType: 'rollout', resourceId: rollout.id, reason: 'canary', version: before + 1 });
+    expect((await ops.state(path)).rollout?.id).toBe(rollout.id);
+  });
+
+  it('treats a repeated PUT as a no-op: same body back, no audit row, no version bump', async () => {
+    const first = await ops.get(path);
+    const v = await version();
+    const audits = (await rolloutAudit()).length;
+    const again = await ops.put(path, { percent: 10, newValue: candidate });
+    expect(again).toEqual(first);
+    expect(await version()).toBe(v);
+    expect((await rolloutAudit()).length).toBe(audits);
+  });
+
+  it('edits percent (rollout.updated) and validates percent and candidate', async () => {
+    const updated = await ops.put(path, { percent: 12.5 });
+    expect(updated).toMatchObject({ percent: 12.5, newValue: candidate });
+    expect((await rolloutAudit())[0]).toMatchObject({ action: 'rollout.updated' });
+    expect((await expectApiError(ops.put(path, { percent: 100.5 }), 400, 'invalid_request')).fields).toHaveProperty('percent');
+    expect((await expectApiError(ops.put(path, { percent: 1.23456 }), 400, 'invalid_request')).fields).toHaveProperty('percent');
+    expect((await expectApiError(ops.put(path, { percent: -1 }), 400, 'invalid_request')).fields).toHaveProperty('percent');
+    if (kind === 'flag') {
+      expect((await expectApiError(ops.put(path, { percent: 20, newValue: 'yes' }), 400, 'invalid_request')).fields).toEqual({ newValue: 'must be a boolean' });
+    }
+  });
+
+  it('locks the seed once percent is above 0 (rollout_seed_locked)', async () => {
+    const err = await expectApiError(ops.put(path, { percent: 12.5, seed: 'another-seed' }), 400, 'rollout_seed_locked');
+    expect(err.fields).toHaveProperty('seed');
+    // Re-sending the same seed is not a change.
+    await ops.put(path, { percent: 12.5, seed: `${key}:prod` });
+  });
+
+  it('pauses (idempotent), resumes, and refuses to resume an active rollout', async () => {
+    const paused = await ops.pause(path, { 'x-audit-reason': 'investigating' });
+    expect(paused).toMatchObject({ status: 'paused', pausedReason: 'user', pausedAtPercent: 12.5, percent: 12.5 });
+    const audits = (await rolloutAudit()).length;
+    expect(await ops.pause(path)).toEqual(paused);
+    expect((await rolloutAudit()).length).toBe(audits);
+    // A PUT on a paused rollout edits it and leaves it paused.
+    expect(await ops.put(path, { percent: 15 })).toMatchObject({ status: 'paused', percent: 15, pausedAtPercent: 15 });
+    const resumed = await ops.resume(path);
+    expect(resumed).toMatchObject({ status: 'active', percent: 15, pausedAtPercent: null, pausedReason: null });
+    await expectApiError(ops.resume(path), 409, 'rollout_not_paused');
+    expect((await rolloutAudit()).slice(0, 3).map((e) => e.action)).toEqual(['rollout.resumed', 'rollout.updated', 'rollout.paused']);
+  });
+
+  it('refuses to advance a plan-less rollout (rollout_already_at_final_step)', async () => {
+    await expectApiError(ops.advance(path), 409, 'rollout_already_at_final_step');
+  });
+
+  it('honours ETags: 304 on If-None-Match, 412 on a stale If-Match', async () => {
+    const { response } = await ops.getWithResponse(path);
+    const etag = response.headers.get('etag')!;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const cached = await fetch(`${t.url}/api/v1/envs/${envId}/${kind}s/${key}/rollout`, { headers: { cookie: `svc_session=${owner.sessionToken}`, 'if-none-match': etag } });
+    expect(cached.status).toBe(304);
+    await expectApiError(ops.put(path, { percent: 16 }, { 'if-match': '"stale"' }), 412, 'precondition_failed');
+    expect(await ops.put(path, { percent: 16 }, { 'if-match': etag })).toMatchObject({ percent: 16 });
+    await expectApiError(ops.put(path, { percent: 17 }, { 'if-match': etag }), 412, 'precondition_failed');
+  });
+
+  it('cancels (idempotent), keeps the row, and a later PUT starts a new rollout', async () => {
+    const live = await ops.get(path);
+    const cancelled = await ops.cancel(path);
+    expect(cancelled).toMatchObject({ id: live.id, status: 'cancelled' });
+    expect(await ops.cancel(path)).toEqual(cancelled);
+    expect(await ops.get(path)).toEqual(cancelled);
+    expect((await ops.state(path)).value).toEqual(base);
+    await expectApiError(ops.resume(path), 409, 'rollout_not_paused');
+    const fresh = await ops.put(path, { percent: 5, newValue: candidate });
+    expect(fresh.id).not.toBe(live.id);
+    expect(fresh).toMatchObject({ status: 'active', percent: 5 });
+    expect((await rolloutAudit())[0]).toMatchObject({ action: 'rollout.created', resourceId: fresh.id });
+    await ops.delete(path);
+    expect(await ops.get(path)).toMatchObject({ id: fresh.id, status: 'cancelled' });
+  });
+
+  it('completes at 100%: the candidate becomes the base value in the same write', async () => {
+    await ops.put(path, { percent: 50, newValue: candidate });
+    const v = await version();
+    const done = await ops.put(path, { percent: 100 });
+    expect(done).toMatchObject({ status: 'completed', percent: 100 });
+    expect((await ops.state(path)).value).toEqual(candidate);
+    expect(await version()).toBe(v + 1);
+    const rows = await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { envId, limit: 3 } });
+    expect(rows.events.map((e) => e.action).sort()).toEqual([`${kind}.update_value`, 'rollout.completed', 'rollout.updated'].sort());
+    expect(new Set(rows.events.map((e) => e.version))).toEqual(new Set([v + 1]));
+    // Completed: pause and cancel change nothing, resume and advance refuse.
+    expect(await ops.pause(path)).toEqual(done);
+    expect(await ops.cancel(path)).toEqual(done);
+    await expectApiError(ops.advance(path), 409, 'rollout_already_at_final_step');
+  });
+
+  it('gates the rules when the candidate is omitted and rules exist', async () => {
+    const ruleValue = kind === 'flag' ? false : { max: 9 };
+    await ops.setRules(path, [{ conditions: [{ attribute: 'plan', operator: 'in', values: ['pro'] }], value: ruleValue }]);
+    const gated = await ops.put(path, { percent: 30 });
+    expect(gated).toMatchObject({ status: 'active', percent: 30 });
+    expect(gated).not.toHaveProperty('newValue');
+    await ops.cancel(path);
+  });
+
+  it('answers 404 for unknown primitives and environments', async () => {
+    await expectApiError(ops.get({ envId, key: 'nope' }), 404, 'not_found');
+    await expectApiError(ops.put({ envId: '00000000-0000-4000-8000-000000000000', key }, { percent: 1, newValue: candidate }), 404, 'not_found');
+    await expectApiError(ops.pause({ envId, key: 'nope' }), 404, 'not_found');
+  });
+
+  it('refuses writes from a read-only token (token_action_denied) and scopes by resource', async () => {
+    const reader = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: `reader-${kind}`, actions: ['read'] } });
+    const readOps = rolloutOps(t.asToken(reader.token), kind);
+    await readOps.get(path);
+    await expectApiError(readOps.put(path, { percent: 1, newValue: candidate }), 403, 'token_action_denied');
+    await expectApiError(readOps.pause(path), 403, 'token_action_denied');
+    const other = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: `other-${kind}`, resources: ['other-*'] } });
+    await expectApiError(rolloutOps(t.asToken(other.token), kind).get(path), 403, 'token_resource_out_of_scope');
+  });
+});
