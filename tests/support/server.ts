@@ -6,6 +6,8 @@ import { createTestDatabase } from './database.js';
 
 export interface TestServer {
   server: RunningServer;
+  /** How to reach this server's database (PostgreSQL: the same database; embedded: a copy). */
+  databaseOptions: import('../../server/src/db/database.js').DatabaseOptions;
   url: string;
   /** An SDK client with no credentials. */
   anonymous: GradualClient;
@@ -38,6 +40,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const client = (opts: { token?: string; sessionToken?: string }) => createClient({ baseUrl: server.url, ...opts });
   return {
     server,
+    databaseOptions: database.options,
     url: server.url,
     anonymous: client({}),
     asSession: (sessionToken) => client({ sessionToken }),

@@ -1,8 +1,11 @@
 import { resolve } from 'node:path';
-import { MikroORM, type EntityManager, type Options } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM, Options } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { isMemoryDataDir, MEMORY_DATA_DIR, startEmbedded, type EmbeddedServer } from './embedded.js';
-import { baseOrmOptions } from './orm-options.js';
+import { isMemoryDataDir, MEMORY_DATA_DIR, startEmbedded, type EmbeddedServer, type StartingEmbedded } from './embedded.js';
+
+// Light on purpose: MikroORM (~0.5 s to load) and the entities are imported inside
+// openDatabase(), after the embedded database's thread has started, so both proceed at once.
+// main.ts relies on this to open the database before loading the rest of the server.
 
 export { DataDirLockedError } from './data-dir-lock.js';
 export { MEMORY_DATA_DIR } from './embedded.js';
@@ -56,51 +59,64 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   const acquireTimeoutMs = opts.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS;
   const started = performance.now();
 
-  const common: Options = {
-    ...baseOrmOptions(log),
-    schema,
-    driverOptions: {
-      acquireConnectionTimeout: acquireTimeoutMs,
-      // knex runs `SET search_path` on every new connection, so the unqualified SQL in
-      // migrations and raw queries lands in `schema` too (MikroORM itself qualifies names).
-      ...(schema !== 'public' ? { searchPath: [schema, 'public'] } : {}),
-    },
-  };
-
-  // Start-up phases in ms, logged with "database open" (start-up time is a product target).
+  // Start-up phases, logged with "database open" (start-up time is a product target): ms from
+  // the start of openDatabase to the end of each step. `pglite` (its own thread) overlaps
+  // `modules` and `init`; the others follow one another.
   const phases: Record<string, number> = {};
-  let mark = started;
-  const phase = (name: string) => {
-    const t = performance.now();
-    phases[name] = Math.round(t - mark);
-    mark = t;
+  const phase = (name: string) => (phases[name] = Math.round(performance.now() - started));
+
+  // Embedded: take the data dir lock (fails fast) and boot PGlite in its thread first.
+  let starting: StartingEmbedded | undefined;
+  if (!opts.databaseUrl) {
+    const dataDir = isMemoryDataDir(opts.dataDir) ? MEMORY_DATA_DIR : resolve(opts.dataDir);
+    starting = startEmbedded({ dataDir, loadDataDir: opts.loadDataDir, logger: log });
+    starting.ready.then(() => phase('pglite'), () => {}); // failures are handled where it is awaited
+  }
+  const stopEmbedded = async () => {
+    const embedded = await starting?.ready.catch(() => undefined);
+    await embedded?.stop();
   };
 
+  let orm: MikroORM | undefined;
   let embedded: EmbeddedServer | undefined;
-  let orm: MikroORM;
-  if (opts.databaseUrl) {
-    orm = await MikroORM.init({
-      ...common,
-      clientUrl: opts.databaseUrl,
-      pool: { min: 0, max: Math.max(2, opts.poolMax ?? DEFAULT_POOL_MAX), acquireTimeoutMillis: acquireTimeoutMs },
+  try {
+    const [{ MikroORM }, { baseOrmOptions }] = await Promise.all([import('@mikro-orm/postgresql'), import('./orm-options.js')]);
+    phase('modules');
+    const common: Options = {
+      ...baseOrmOptions(log),
+      schema,
       driverOptions: {
-        ...(common.driverOptions as object),
-        // MikroORM's clientUrl keeps only host/port/user/password/db/schema; pg re-parses the
-        // full URL so sslmode, options, host=/socket/dir, … still apply.
-        connection: { connectionString: opts.databaseUrl },
+        acquireConnectionTimeout: acquireTimeoutMs,
+        // knex runs `SET search_path` on every new connection, so the unqualified SQL in
+        // migrations and raw queries lands in `schema` too (MikroORM itself qualifies names).
+        ...(schema !== 'public' ? { searchPath: [schema, 'public'] } : {}),
       },
-      // The database must exist (creating it needs privileges a service should not have).
-      ensureDatabase: false,
-    });
-  } else {
-    const dataDir = isMemoryDataDir(opts.dataDir) ? MEMORY_DATA_DIR : resolve(opts.dataDir);
-    embedded = await startEmbedded({ dataDir, loadDataDir: opts.loadDataDir, logger: log });
-    phase('pglite');
-    try {
+    };
+
+    if (opts.databaseUrl) {
       orm = await MikroORM.init({
         ...common,
-        host: embedded.host,
-        port: embedded.port,
+        clientUrl: opts.databaseUrl,
+        pool: { min: 0, max: Math.max(2, opts.poolMax ?? DEFAULT_POOL_MAX), acquireTimeoutMillis: acquireTimeoutMs },
+        driverOptions: {
+          ...(common.driverOptions as object),
+          // MikroORM's clientUrl keeps only host/port/user/password/db/schema; pg re-parses the
+          // full URL so sslmode, options, host=/socket/dir, … still apply.
+          connection: { connectionString: opts.databaseUrl },
+        },
+        // The database must exist (creating it needs privileges a service should not have).
+        ensureDatabase: false,
+      });
+      phase('connect');
+    } else {
+      // TCP (in memory, or a data dir path too long for a socket) listens on a random port:
+      // known only once the server is up. A Unix socket's address is known in advance, so
+      // MikroORM's entity discovery runs while PGlite is still booting.
+      if (starting!.target.port === undefined) embedded = await starting!.ready;
+      orm = await MikroORM.init({
+        ...common,
+        host: starting!.target.host,
+        port: starting!.target.port ?? embedded!.port,
         user: 'postgres',
         password: '',
         dbName: 'postgres',
@@ -109,18 +125,23 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
         // acquire timeout so a stuck unit of work surfaces as an error instead of a hang.
         pool: { min: 0, max: 1, acquireTimeoutMillis: acquireTimeoutMs },
         ensureDatabase: false,
+        connect: false,
       });
-    } catch (err) {
-      await embedded.stop();
-      throw err;
+      phase('init');
+      embedded ??= await starting!.ready;
+      await orm.connect();
+      phase('connect');
     }
+  } catch (err) {
+    await orm?.close(true).catch(() => {});
+    await stopEmbedded();
+    throw err;
   }
-
-  phase('connect');
+  const connected: MikroORM = orm;
 
   const close = async () => {
     try {
-      await orm.close(true);
+      await connected.close(true);
     } finally {
       await embedded?.stop();
     }
@@ -131,14 +152,18 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     // The embedded database needs no such lock: its data dir lock admits one process.
     const prepare = async () => {
       if (schema !== 'public') {
-        await orm.em.getConnection().execute(`create schema if not exists "${schema}"`);
+        await connected.em.getConnection().execute(`create schema if not exists "${schema}"`);
       }
       if (opts.migrate !== false) {
-        const applied = await orm.getMigrator().up();
+        const applied = await connected.getMigrator().up();
         if (applied.length > 0) log?.info({ migrations: applied.map((m) => m.name), schema }, 'database migrated');
       }
     };
-    await (embedded ? prepare() : withAdvisoryLock(orm, `gradual.migrate.${schema}`, prepare));
+    // Usually every migration is applied already: one query tells, and the migrator (~0.1 s
+    // even with nothing to do) and the lock are skipped. Anything else takes the full path,
+    // which decides again under the lock.
+    const upToDate = opts.migrate === false ? schema === 'public' : await allMigrationsApplied(connected, schema);
+    if (!upToDate) await (embedded ? prepare() : withAdvisoryLock(connected, `gradual.migrate.${schema}`, prepare));
     phase('migrate');
   } catch (err) {
     await close();
@@ -153,19 +178,39 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
 
   return {
     kind,
-    orm,
-    em: () => orm.em.fork(),
+    connected,
+    em: () => connected.em.fork(),
     async ping() {
-      await orm.em.getConnection().execute('select 1');
+      await connected.em.getConnection().execute('select 1');
     },
     close,
     async dumpDataDir(compression = 'gzip') {
       if (!embedded) throw new Error('dumpDataDir() is only available on the embedded database');
       // Flush shared buffers to the files being tarred, so the dump needs no WAL replay.
-      await orm.em.getConnection().execute('checkpoint');
-      return embedded.pglite.dumpDataDir(compression);
+      await connected.em.getConnection().execute('checkpoint');
+      return embedded.dumpDataDir(compression);
     },
   };
+}
+
+/**
+ * Whether every migration in the ORM's `migrationsList` is recorded in the migrations table.
+ * false when it cannot tell (no table or schema yet, an unexpected error): the caller then
+ * runs the migrator, which reports real problems itself.
+ */
+async function allMigrationsApplied(orm: MikroORM, schema: string): Promise<boolean> {
+  const { migrationsList, tableName } = orm.config.get('migrations');
+  if (!migrationsList || !tableName || tableName.includes('.')) return false;
+  try {
+    const rows = await orm.em
+      .getConnection()
+      .execute<{ name: string }[]>(`select name from "${schema}"."${tableName}"`, [], 'all');
+    // MikroORM logs names without extension but accepts rows written with one.
+    const applied = new Set(rows.map((r) => r.name.replace(/\.[jt]s$/, '')));
+    return migrationsList.every((m) => applied.has(m.name));
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -1,14 +1,18 @@
-import { chmodSync, existsSync, lstatSync, mkdirSync, unlinkSync } from 'node:fs';
-import type { Socket } from 'node:net';
+import { existsSync, lstatSync, mkdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
 
 /**
- * The embedded database: PGlite (PostgreSQL 18 compiled to WASM) in this process, served
- * over the PostgreSQL wire protocol by pglite-socket so MikroORM's ordinary driver can use it.
+ * The embedded database: PGlite (PostgreSQL 18 compiled to WASM), served over the PostgreSQL
+ * wire protocol by pglite-socket so MikroORM's ordinary driver can use it.
+ *
+ * Both run in a worker thread of their own (embedded-worker.js), like a database server in a
+ * process of its own: PGlite's start-up (WASM compile, initdb or recovery, ~0.5–4 s of CPU) runs
+ * on the second core while the main thread loads Express and MikroORM, and queries no longer
+ * block the HTTP event loop. This module imports no database package, so a caller can start the
+ * database before loading anything heavy (see main.ts). The data dir lock stays in this thread.
  *
  * Data dir layout (`dataDir` is DATA_DIR):
  *   pg/               PGlite's PostgreSQL data directory
@@ -28,13 +32,24 @@ const MAX_SOCKET_PATH = 100;
  */
 const MAX_SOCKET_CONNECTIONS = 4;
 
-export interface EmbeddedServer {
+/** The worker's code; in the esbuild output it sits beside the bundle (scripts/start.mjs). */
+const WORKER_URL = new URL('./embedded-worker.js', import.meta.url);
+
+export interface EmbeddedTarget {
   /** Connection target for pg: a directory (Unix socket) or 127.0.0.1. */
+  host: string;
+  /** The socket's port number, or undefined until the server listens (TCP on a random port). */
+  port: number | undefined;
+}
+
+export interface EmbeddedServer {
   host: string;
   port: number;
   /** true when the data dir had no database yet */
   created: boolean;
-  pglite: PGlite;
+  /** A tarball of the whole database (PGlite's dumpDataDir). */
+  dumpDataDir(compression: 'gzip' | 'none'): Promise<Blob>;
+  /** Stops the socket server and PGlite (a clean shutdown), then releases the data dir lock. */
   stop(): Promise<void>;
 }
 
@@ -46,31 +61,53 @@ export interface EmbeddedOptions {
   logger?: Logger;
 }
 
+export interface StartingEmbedded {
+  /** Where the server will listen, known before it is ready (undefined port: TCP, see above). */
+  target: EmbeddedTarget;
+  created: boolean;
+  /** Resolves once PGlite accepts connections; on failure everything is already cleaned up. */
+  ready: Promise<EmbeddedServer>;
+}
+
 export function isMemoryDataDir(dataDir: string): boolean {
   return dataDir === MEMORY_DATA_DIR || dataDir === ':memory:' || dataDir === 'memory:';
 }
 
-export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedServer> {
+type FromWorker =
+  | { type: 'ready'; port?: number }
+  | { type: 'failed'; error: PlainError }
+  | { type: 'log'; level: 'debug' | 'warn'; msg: string; err?: PlainError }
+  | { type: 'dumped'; id: number; data?: ArrayBuffer; error?: PlainError }
+  | { type: 'stopped' };
+interface PlainError {
+  name: string;
+  message: string;
+  stack?: string;
+  code?: string;
+}
+
+function toError(e: PlainError): Error {
+  const err = new Error(e.message) as Error & { code?: string };
+  err.name = e.name;
+  if (e.stack) err.stack = e.stack;
+  if (e.code) err.code = e.code;
+  return err;
+}
+
+/**
+ * Takes the data dir lock and starts the database thread. Throws at once (DataDirLockedError)
+ * when another server holds the dir; everything slower is reported through `ready`.
+ */
+export function startEmbedded(opts: EmbeddedOptions): StartingEmbedded {
   const log = opts.logger;
   const memory = isMemoryDataDir(opts.dataDir);
-  const cleanups: (() => Promise<void> | void)[] = [];
-  const stop = async () => {
-    for (const fn of cleanups.splice(0).reverse()) {
-      try {
-        await fn();
-      } catch (err) {
-        log?.warn({ err }, 'embedded database: error while stopping');
-      }
-    }
-  };
-
-  try {
-    let pgDir: string | undefined;
-    let socketPath: string | undefined;
-    if (!memory) {
-      mkdirSync(opts.dataDir, { recursive: true }); // PGlite does not create parent dirs
-      const lock: DataDirLock = acquireDataDirLock(opts.dataDir, (msg, extra) => log?.warn(extra, msg));
-      cleanups.push(() => lock.release());
+  let lock: DataDirLock | undefined;
+  let pgDir: string | undefined;
+  let socketPath: string | undefined;
+  if (!memory) {
+    mkdirSync(opts.dataDir, { recursive: true }); // PGlite does not create parent dirs
+    lock = acquireDataDirLock(opts.dataDir, (msg, extra) => log?.warn(extra, msg));
+    try {
       pgDir = join(opts.dataDir, 'pg');
       const candidate = join(opts.dataDir, `.s.PGSQL.${SOCKET_PORT}`);
       if (candidate.length <= MAX_SOCKET_PATH && process.platform !== 'win32') {
@@ -78,47 +115,121 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedServ
         // We hold the lock, so a socket file here was left by a crashed server.
         removeStaleSocket(socketPath, log);
       }
+    } catch (err) {
+      lock.release();
+      throw err;
     }
-
-    const created = memory || !existsSync(join(pgDir!, 'PG_VERSION'));
-    const pglite = await PGlite.create({
-      dataDir: pgDir, // undefined = in memory
-      loadDataDir: created ? opts.loadDataDir : undefined,
-    });
-    cleanups.push(() => pglite.close());
-
-    const server = new PGLiteSocketServer({
-      db: pglite,
-      ...(socketPath ? { path: socketPath } : { host: '127.0.0.1', port: 0 }),
-      maxConnections: MAX_SOCKET_CONNECTIONS,
-    });
-    // pglite-socket reports client errors (ECONNRESET, …) as events; log them, never throw.
-    server.addEventListener('error', (e) => logSocketError(log, (e as CustomEvent).detail));
-    await server.start();
-    cleanups.push(() => server.stop());
-    guardSockets(server, log);
-    // Trust authentication: only this user may connect (the dir's mode may be wider).
-    if (socketPath) chmodSync(socketPath, 0o600);
-
-    const [host, port] = socketPath
-      ? [opts.dataDir, SOCKET_PORT]
-      : ['127.0.0.1', Number(server.getServerConn().split(':').pop())];
-    return { host, port, created, pglite, stop };
-  } catch (err) {
-    await stop();
-    throw err;
   }
+  const created = memory || !existsSync(join(pgDir!, 'PG_VERSION'));
+  const target: EmbeddedTarget = socketPath ? { host: opts.dataDir, port: SOCKET_PORT } : { host: '127.0.0.1', port: undefined };
+  return { target, created, ready: runWorker({ pgDir, socketPath, created, lock, target, ...opts }) };
 }
 
-/** A client going away abruptly is routine (killed process, pool reaping): debug, not warn. */
-function logSocketError(log: Logger | undefined, err: unknown): void {
-  const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  const msg = String((err as Error | undefined)?.message ?? err);
-  if (code === 'ECONNRESET' || code === 'EPIPE' || /ECONNRESET|EPIPE/.test(msg)) {
-    log?.debug({ err }, 'embedded database: client connection reset');
-  } else {
-    log?.warn({ err }, 'embedded database: socket error');
+async function runWorker(opts: EmbeddedOptions & {
+  pgDir: string | undefined;
+  socketPath: string | undefined;
+  created: boolean;
+  lock: DataDirLock | undefined;
+  target: EmbeddedTarget;
+}): Promise<EmbeddedServer> {
+  const log = opts.logger;
+  let worker: Worker;
+  try {
+    const loadDataDir = opts.created && opts.loadDataDir ? await opts.loadDataDir.arrayBuffer() : undefined;
+    worker = new Worker(WORKER_URL, {
+      workerData: { pgDir: opts.pgDir, socketPath: opts.socketPath, loadDataDir, maxConnections: MAX_SOCKET_CONNECTIONS },
+      transferList: loadDataDir ? [loadDataDir] : [],
+    });
+  } catch (err) {
+    opts.lock?.release();
+    throw err;
   }
+
+  const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
+  let state: 'starting' | 'ready' | 'stopping' | 'stopped' = 'starting';
+  const dumps = new Map<number, { resolve(b: Blob): void; reject(e: Error): void }>();
+  let nextDump = 1;
+  let onStopped: (() => void) | undefined;
+  let settle: { resolve(port: number | undefined): void; reject(err: Error): void };
+  const ready = new Promise<number | undefined>((resolve, reject) => (settle = { resolve, reject }));
+
+  worker.on('message', (msg: FromWorker) => {
+    switch (msg.type) {
+      case 'ready':
+        state = 'ready';
+        settle.resolve(msg.port);
+        break;
+      case 'failed':
+        settle.reject(toError(msg.error));
+        break;
+      case 'log':
+        log?.[msg.level](msg.err ? { err: toError(msg.err) } : {}, msg.msg);
+        break;
+      case 'dumped': {
+        const pending = dumps.get(msg.id);
+        dumps.delete(msg.id);
+        if (msg.error) pending?.reject(toError(msg.error));
+        else pending?.resolve(new Blob([msg.data!]));
+        break;
+      }
+      case 'stopped':
+        onStopped?.();
+        break;
+    }
+  });
+  // An uncaught error in the worker (e.g. a WASM abort) ends the thread: the database is gone.
+  worker.on('error', (err) => {
+    if (state === 'starting') settle.reject(err);
+    else log?.error({ err }, 'embedded database: the database thread failed');
+  });
+  void exited.then((code) => {
+    const wasRunning = state === 'ready';
+    state = 'stopped';
+    settle.reject(new Error(`embedded database thread exited during start-up (code ${code})`));
+    for (const pending of dumps.values()) pending.reject(new Error('embedded database stopped'));
+    dumps.clear();
+    if (wasRunning) log?.error({ code }, 'embedded database: the database thread exited unexpectedly');
+  });
+
+  let port: number | undefined;
+  try {
+    port = await ready;
+  } catch (err) {
+    await exited; // the worker cleans up after itself before reporting 'failed'
+    opts.lock?.release();
+    throw err;
+  }
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      try {
+        if (state === 'ready') {
+          state = 'stopping';
+          const stopped = new Promise<void>((resolve) => (onStopped = resolve));
+          worker.postMessage({ type: 'stop' });
+          await Promise.race([stopped, exited]);
+        }
+        await exited;
+      } finally {
+        opts.lock?.release();
+      }
+    })());
+
+  return {
+    host: opts.target.host,
+    port: opts.target.port ?? port!,
+    created: opts.created,
+    stop,
+    dumpDataDir(compression) {
+      if (state !== 'ready') return Promise.reject(new Error('embedded database is not running'));
+      const id = nextDump++;
+      return new Promise<Blob>((resolve, reject) => {
+        dumps.set(id, { resolve, reject });
+        worker.postMessage({ type: 'dump', id, compression });
+      });
+    },
+  };
 }
 
 function removeStaleSocket(path: string, log?: Logger): void {
@@ -129,17 +240,4 @@ function removeStaleSocket(path: string, log?: Logger): void {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-}
-
-/**
- * pglite-socket attaches its 'error' handler to a client socket one tick after accepting it,
- * and not at all to sockets it refuses over maxConnections. A client resetting in that window
- * would raise an unhandled 'error' event and crash the process; attach a handler at once.
- */
-function guardSockets(server: PGLiteSocketServer, log?: Logger): void {
-  const netServer = (server as unknown as { server?: import('node:net').Server }).server;
-  netServer?.on('connection', (socket: Socket) => {
-    socket.on('error', (err) => logSocketError(log, err));
-  });
-  netServer?.on('drop', () => log?.warn('embedded database: connection dropped (maxConnections reached)'));
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import fastJsonPatch from 'fast-json-patch';
+import { v7 as uuidv7 } from 'uuid';
 import { AuditEventEntity, type AuditEvent, type JsonValue } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Actor, Caller } from '../access/authorize.js';
@@ -37,6 +38,9 @@ export function recordAudit(em: EntityManager, caller: Pick<Caller, 'reason' | '
   const previousValue = entry.previousValue === undefined ? null : (entry.previousValue as JsonValue);
   const newValue = entry.newValue === undefined ? null : (entry.newValue as JsonValue);
   return em.create(AuditEventEntity, {
+    // Time-ordered (monotonic within a process), so rows of one transaction, which share
+    // createdAt, still list in the order they were written.
+    id: uuidv7(),
     orgId: entry.orgId,
     projectId: entry.projectId ?? null,
     envId: entry.envId ?? null,

@@ -1,0 +1,103 @@
+// The embedded database's thread: PGlite (PostgreSQL in WASM) served over the PostgreSQL wire
+// protocol by pglite-socket. Started by embedded.ts, which owns the data dir lock and talks to
+// this thread only through the messages below; MikroORM connects to the socket like to any server.
+//
+// Plain JavaScript on purpose: it runs unchanged from the sources (vitest, tsx) and from the
+// esbuild output (npm start), without a TypeScript loader in the worker.
+//
+//   workerData: { pgDir?: string (absent = in memory), socketPath?: string (absent = TCP on
+//                 127.0.0.1, random port), loadDataDir?: ArrayBuffer, maxConnections: number }
+//   to the main thread:   { type: 'ready', port? } | { type: 'failed', error }
+//                         | { type: 'log', level, msg, err? } | { type: 'dumped', id, data?, error? }
+//                         | { type: 'stopped' }
+//   from the main thread: { type: 'dump', id, compression } | { type: 'stop' }
+import { chmodSync } from 'node:fs';
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+const { pgDir, socketPath, loadDataDir, maxConnections } = workerData;
+const port = parentPort;
+
+/** Errors cross the thread boundary as plain objects (the main thread rebuilds an Error). */
+function plainError(err) {
+  if (err instanceof Error) return { name: err.name, message: err.message, stack: err.stack, code: err.code };
+  return { name: 'Error', message: String(err) };
+}
+
+/** A client going away abruptly is routine (killed process, pool reaping): debug, not warn. */
+function logSocketError(err) {
+  const msg = String(err?.message ?? err);
+  const routine = err?.code === 'ECONNRESET' || err?.code === 'EPIPE' || /ECONNRESET|EPIPE/.test(msg);
+  port.postMessage(
+    routine
+      ? { type: 'log', level: 'debug', msg: 'embedded database: client connection reset', err: plainError(err) }
+      : { type: 'log', level: 'warn', msg: 'embedded database: socket error', err: plainError(err) },
+  );
+}
+
+let pglite;
+let server;
+let stopping;
+async function stop() {
+  stopping ??= (async () => {
+    try {
+      await server?.stop();
+    } catch (err) {
+      port.postMessage({ type: 'log', level: 'warn', msg: 'embedded database: error while stopping', err: plainError(err) });
+    }
+    try {
+      // A clean shutdown (checkpoint): the next start needs no WAL replay.
+      await pglite?.close();
+    } catch (err) {
+      port.postMessage({ type: 'log', level: 'warn', msg: 'embedded database: error while stopping', err: plainError(err) });
+    }
+  })();
+  return stopping;
+}
+
+port.on('message', async (msg) => {
+  if (msg.type === 'dump') {
+    try {
+      const blob = await pglite.dumpDataDir(msg.compression);
+      const data = await blob.arrayBuffer();
+      port.postMessage({ type: 'dumped', id: msg.id, data }, [data]);
+    } catch (err) {
+      port.postMessage({ type: 'dumped', id: msg.id, error: plainError(err) });
+    }
+  } else if (msg.type === 'stop') {
+    await stop();
+    port.postMessage({ type: 'stopped' });
+    port.close(); // nothing keeps this thread alive any more: it exits
+  }
+});
+
+try {
+  pglite = await PGlite.create({
+    dataDir: pgDir, // undefined = in memory
+    loadDataDir: loadDataDir ? new Blob([loadDataDir]) : undefined,
+  });
+  server = new PGLiteSocketServer({
+    db: pglite,
+    ...(socketPath ? { path: socketPath } : { host: '127.0.0.1', port: 0 }),
+    maxConnections,
+  });
+  // pglite-socket reports client errors (ECONNRESET, …) as events; log them, never throw.
+  server.addEventListener('error', (e) => logSocketError(e.detail));
+  await server.start();
+  // pglite-socket attaches its 'error' handler to a client socket one tick after accepting it,
+  // and not at all to sockets it refuses over maxConnections. A client resetting in that window
+  // would raise an unhandled 'error' event and crash the process; attach a handler at once.
+  const netServer = server.server;
+  netServer?.on('connection', (socket) => socket.on('error', logSocketError));
+  netServer?.on('drop', () =>
+    port.postMessage({ type: 'log', level: 'warn', msg: 'embedded database: connection dropped (maxConnections reached)' }),
+  );
+  // Trust authentication: only this user may connect (the dir's mode may be wider).
+  if (socketPath) chmodSync(socketPath, 0o600);
+  port.postMessage({ type: 'ready', port: socketPath ? undefined : Number(server.getServerConn().split(':').pop()) });
+} catch (err) {
+  await stop();
+  port.postMessage({ type: 'failed', error: plainError(err) });
+  port.close();
+}

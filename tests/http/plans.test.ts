@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claim, expectApiError, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
+import { rolloutOps } from '../support/rollout-ops.js';
+
+const DAY = 86_400;
+
+describe('rollout plans', () => {
+  let t: TestServer;
+  let owner: ClaimedInstance;
+  let projectId: string;
+  let envId: string;
+  const plans = () => ({ path: { id: projectId } });
+
+  beforeAll(async () => {
+    t = await startTestServer();
+    owner = await claim(t);
+    projectId = (await owner.session.createProject({ path: { slug: 'acme' }, body: { key: 'web', name: 'Web' } })).id;
+    envId = (await owner.session.createEnvironment({ path: { id: projectId }, body: { key: 'prod', name: 'Prod' } })).id;
+    await owner.session.createFlag({ path: { id: projectId }, body: { key: 'checkout', name: 'Checkout', defaultValue: false } });
+    await owner.session.createConfig({ path: { id: projectId }, body: { key: 'limits', name: 'Limits', defaultValue: 1 } });
+  });
+  afterAll(() => t?.close());
+
+  it('creates a plan with the documented defaults and reads it back with an ETag', async () => {
+    const plan = await owner.session.createRolloutPlan({
+      ...plans(),
+      body: { key: 'standard', name: 'Standard ramp', rampSteps: [{ percent: 1, holdForSeconds: 3600 }, { percent: 10, holdForSeconds: DAY }, { percent: 100, holdForSeconds: 0 }] },
+    });
+    expect(plan).toMatchObject({ projectId, key: 'standard', cadence: 'manual', blackoutDaysOfWeek: [], blackoutTimezone: 'UTC' });
+    expect(plan).not.toHaveProperty('description');
+    const { data, response } = await owner.session.withResponse.getRolloutPlan({ path: { id: projectId, planKey: 'standard' } });
+    expect(data).toEqual(plan);
+    const etag = response.headers.get('etag')!;
+    const cached = await fetch(`${t.url}/api/v1/projects/${projectId}/rollout-plans/standard`, { headers: { cookie: `svc_session=${owner.sessionToken}`, 'if-none-match': etag } });
+    expect(cached.status).toBe(304);
+    expect((await owner.session.listRolloutPlans(plans())).map((p) => p.key)).toEqual(['standard']);
+    const audit = await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { resourceType: 'rollout_plan' } });
+    expect(audit.events[0]).toMatchObject({ action: 'rollout_plan.created', resourceKey: 'standard', envId: null });
+  });
+
+  it('refuses bad ramps with rollout_plan_invalid_ramp, naming each step', async () => {
+    const ramp = (rampSteps: Array<{ percent: number; holdForSeconds: number; requiresApproval?: boolean }>, extra: object = {}) =>
+      expectApiError(owner.session.createRolloutPlan({ ...plans(), body: { key: 'bad', name: 'Bad', rampSteps, ...extra } }), 400, 'rollout_plan_invalid_ramp');
+    expect((await ramp([])).fields).toHaveProperty('rampSteps');
+    expect((await ramp(Array.from({ length: 33 }, (_, i) => ({ percent: i + 1, holdForSeconds: i === 32 ? 0 : 60 })))).fields).toHaveProperty('rampSteps');
+    expect((await ramp([{ percent: 10, holdForSeconds: 60 }, { percent: 5, holdForSeconds: 0 }])).fields).toHaveProperty(['rampSteps.1.percent']);
+    expect((await ramp([{ percent: 0, holdForSeconds: 60 }, { percent: 5, holdForSeconds: 0 }])).fields).toHaveProperty(['rampSteps.0.percent']);
+    expect((await ramp([{ percent: 10, holdForSeconds: 59 }, { percent: 50, holdForSeconds: 0 }])).fields).toHaveProperty(['rampSteps.0.holdForSeconds']);
+    expect((await ramp([{ percent: 10, holdForSeconds: 2_592_001 }, { percent: 50, holdForSeconds: 0 }])).fields).toHaveProperty(['rampSteps.0.holdForSeconds']);
+    expect((await ramp([{ percent: 10, holdForSeconds: 60 }, { percent: 50, holdForSeconds: 60 }])).fields).toHaveProperty(['rampSteps.1.holdForSeconds']);
+    expect((await ramp([{ percent: 10, holdForSeconds: 60, requiresApproval: true }, { percent: 50, holdForSeconds: 0 }])).fields).toHaveProperty(['rampSteps.0.requiresApproval']);
+    await owner.session.createRolloutPlan({ ...plans(), body: { key: 'gated', name: 'Gated', cadence: 'auto', rampSteps: [{ percent: 10, holdForSeconds: 60, requiresApproval: true }, { percent: 50, holdForSeconds: 0 }] } });
+  });
+
+  it('validates key, name, days and timezone with invalid_request, and keys with rollout_plan_key_conflict', async () => {
+    const steps = [{ percent: 100, holdForSeconds: 0 }];
+    const bad = (body: object) => expectApiError(owner.session.createRolloutPlan({ ...plans(), body: { key: 'k', name: 'N', rampSteps: steps, ...body } as never }), 400, 'invalid_request');
+    expect((await bad({ key: 'x'.repeat(65) })).fields).toHaveProperty('key');
+    expect((await bad({ key: 'has space' })).fields).toHaveProperty('key');
+    expect((await bad({ name: undefined })).fields).toHaveProperty('name');
+    expect((await bad({ blackoutDaysOfWeek: [7] })).fields).toHaveProperty(['blackoutDaysOfWeek.0']);
+    expect((await bad({ blackoutDaysOfWeek: [6], blackoutTimezone: 'Mars/Olympus' })).fields).toHaveProperty('blackoutTimezone');
+    expect((await bad({ cadence: 'weekly' })).fields).toHaveProperty('cadence');
+    const sorted = await owner.session.createRolloutPlan({ ...plans(), body: { key: 'weekends', name: 'W', rampSteps: steps, blackoutDaysOfWeek: [6, 0, 6], blackoutTimezone: 'Europe/Berlin' } });
+    expect(sorted.blackoutDaysOfWeek).toEqual([0, 6]);
+    await expectApiError(owner.session.createRolloutPlan({ ...plans(), body: { key: 'weekends', name: 'Again', rampSteps: steps } }), 409, 'rollout_plan_key_conflict');
+  });
+
+  it('patches a plan (If-Match honoured, key immutable) without touching attached rollouts', async () => {
+    const ops = rolloutOps(owner.session, 'flag');
+    const path = { envId, key: 'checkout' };
+    const attached = await ops.put(path, { percent: 1, newValue: true, planKey: 'standard' });
+    expect(attached).toMatchObject({ planKey: 'standard', cadence: 'manual', rampStepIdx: 0, planRampStepsSnapshot: [{ percent: 1 }, { percent: 10 }, { percent: 100 }] });
+
+    const { response } = await owner.session.withResponse.getRolloutPlan({ path: { id: projectId, planKey: 'standard' } });
+    await expectApiError(
+      owner.session.updateRolloutPlan({ path: { id: projectId, planKey: 'standard' }, body: { name: 'x' }, headers: { 'if-match': '"old"' } }),
+      412,
+      'precondition_failed',
+    );
+    const patched = await owner.session.updateRolloutPlan({
+      path: { id: projectId, planKey: 'standard' },
+      body: { rampSteps: [{ percent: 5, holdForSeconds: 60 }, { percent: 100, holdForSeconds: 0 }] },
+      headers: { 'if-match': response.headers.get('etag')! },
+    });
+    expect(patched.rampSteps).toHaveLength(2);
+    expect((await expectApiError(owner.session.updateRolloutPlan({ path: { id: projectId, planKey: 'standard' }, body: { key: 'renamed' } as never }), 400, 'invalid_request')).fields).toBeDefined();
+    await expectApiError(
+      owner.session.updateRolloutPlan({ path: { id: projectId, planKey: 'standard' }, body: { rampSteps: [{ percent: 5, holdForSeconds: 1 }, { percent: 100, holdForSeconds: 0 }] } }),
+      400,
+      'rollout_plan_invalid_ramp',
+    );
+    // The live rollout keeps its snapshot; re-sending the same planKey does not re-snapshot.
+    expect((await ops.get(path)).planRampStepsSnapshot).toHaveLength(3);
+    expect((await ops.put(path, { percent: 1, planKey: 'standard' })).planRampStepsSnapshot).toHaveLength(3);
+  });
+
+  it('advances a manual plan step by step and stops at the final step', async () => {
+    const ops = rolloutOps(owner.session, 'flag');
+    const path = { envId, key: 'checkout' };
+    expect(await ops.advance(path)).toMatchObject({ percent: 10, rampStepIdx: 1, nextStepAt: null });
+    const done = await ops.advance(path);
+    expect(done).toMatchObject({ percent: 100, rampStepIdx: 2, status: 'completed' });
+    await expectApiError(ops.advance(path), 409, 'rollout_already_at_final_step');
+    const actions = (await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { resourceType: 'rollout', limit: 4 } })).events.map((e) => e.action);
+    expect(actions).toEqual(['rollout.completed', 'rollout.advanced', 'rollout.advanced', 'rollout.created']);
+  });
+
+  it('attaches a plan at a percent between steps (step still to be reached), and refuses a percent above the final step', async () => {
+    const ops = rolloutOps(owner.session, 'config');
+    const path = { envId, key: 'limits' };
+    await owner.session.createRolloutPlan({ ...plans(), body: { key: 'half', name: 'Half', rampSteps: [{ percent: 10, holdForSeconds: 60 }, { percent: 50, holdForSeconds: 0 }] } });
+    expect((await expectApiError(ops.put(path, { percent: 60, newValue: 2, planKey: 'half' }), 400, 'invalid_request')).fields).toHaveProperty('percent');
+    expect((await expectApiError(ops.put(path, { percent: 5, newValue: 2, planKey: 'missing' }), 400, 'invalid_request')).fields).toHaveProperty('planKey');
+    const r = await ops.put(path, { percent: 5, newValue: 2, planKey: 'half' });
+    expect(r).toMatchObject({ percent: 5, rampStepIdx: 0 });
+    expect(await ops.advance(path)).toMatchObject({ percent: 10, rampStepIdx: 0 });
+    expect(await ops.advance(path)).toMatchObject({ percent: 50, rampStepIdx: 1, status: 'active' });
+    // planKey: null detaches.
+    expect(await ops.put(path, { percent: 50, planKey: null })).toMatchObject({ planKey: null, rampStepIdx: null, planRampStepsSnapshot: null, cadence: null });
+  });
+
+  it('refuses to delete a plan a live rollout uses; deletes idempotently otherwise', async () => {
+    const ops = rolloutOps(owner.session, 'config');
+    const path = { envId, key: 'limits' };
+    await ops.put(path, { percent: 50, planKey: 'half' });
+    await expectApiError(owner.session.deleteRolloutPlan({ path: { id: projectId, planKey: 'half' } }), 409, 'rollout_plan_in_use');
+    await ops.cancel(path);
+    await owner.session.deleteRolloutPlan({ path: { id: projectId, planKey: 'half' } });
+    await owner.session.deleteRolloutPlan({ path: { id: projectId, planKey: 'half' } });
+    await expectApiError(owner.session.getRolloutPlan({ path: { id: projectId, planKey: 'half' } }), 404, 'not_found');
+    await expectApiError(owner.session.deleteRolloutPlan({ path: { id: projectId, planKey: 'never-existed' } }), 404, 'not_found');
+    const actions = (await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { resourceType: 'rollout_plan', resourceKey: 'half' } })).events.map((e) => e.action);
+    expect(actions).toEqual(['rollout_plan.deleted', 'rollout_plan.created']);
+    // The key can be used again.
+    await owner.session.createRolloutPlan({ ...plans(), body: { key: 'half', name: 'Half again', rampSteps: [{ percent: 100, holdForSeconds: 0 }] } });
+  });
+
+  it('imports legacy per-rule percentages as env-scoped rollouts and reports the rules it could not hoist', async () => {
+    const staging = (await owner.session.createEnvironment({ path: { id: projectId }, body: { key: 'staging', name: 'Staging' } })).id;
+    await owner.session.createFlag({
+      path: { id: projectId },
+      body: {
+        key: 'legacy',
+        name: 'Legacy',
+        defaultValue: false,
+        rules: [
+          { conditions: [{ attribute: 'plan', operator: 'in', values: ['free'] }], value: false },
+          { conditions: [{ attribute: 'plan', operator: 'in', values: ['pro'] }], value: true, rolloutPercent: 25 },
+          { conditions: [{ attribute: 'plan', operator: 'in', values: ['team'] }], value: true, rolloutPercent: 50 },
+        ],
+      },
+    });
+    const state = await owner.session.getFlagState({ path: { envId: staging, key: 'legacy' } });
+    expect(state.rules.every((r) => !('rolloutPercent' in r))).toBe(true);
+    expect(state.rollout).toMatchObject({ status: 'active', percent: 25 });
+    expect(state.rollout).not.toHaveProperty('newValue');
+    const warnings = await owner.session.listRolloutMigrationWarnings({ path: { slug: 'acme' } });
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toMatchObject({ flagKey: 'legacy', ruleIndices: [1, 2], hoistedRuleIndex: 1 });
+    expect(new Set(warnings.map((w) => w.envId))).toEqual(new Set([envId, staging]));
+  });
+});
