@@ -163,6 +163,28 @@ describe.each<Kind>(['flag', 'config'])('%s rollouts', (kind) => {
     await ops.cancel(path);
   });
 
+  it('sends strong ETags on the state GET and honours If-Match on value and rules PUTs', async () => {
+    const url = `${t.url}/api/v1/envs/${envId}/${kind}s/${key}`;
+    const auth = { cookie: `svc_session=${owner.sessionToken}` };
+    const first = await fetch(url, { headers: auth });
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect((await fetch(url, { headers: { ...auth, 'if-none-match': etag } })).status).toBe(304);
+    expect((await fetch(url, { headers: { ...auth, 'if-none-match': '"other"' } })).status).toBe(200);
+    const put = (suffix: string, body: object, ifMatch: string) =>
+      fetch(`${url}/${suffix}`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json', 'if-match': ifMatch }, body: JSON.stringify(body) });
+    expect((await ops.state(path)).value).toEqual(candidate); // made the base value by the completed rollout
+    const stale = await put('value', { value: base }, '"stale"');
+    expect(stale.status).toBe(412);
+    expect(((await stale.json()) as { code: string }).code).toBe('precondition_failed');
+    expect((await put('value', { value: base }, etag)).status).toBe(200);
+    expect((await put('rules', { rules: [] }, etag)).status).toBe(412);
+    const fresh = (await fetch(url, { headers: auth })).headers.get('etag')!;
+    expect(fresh).not.toBe(etag);
+    expect((await put('rules', { rules: [] }, fresh)).status).toBe(200);
+    expect((await put('value', { value: candidate }, '*')).status).toBe(200);
+  });
+
   it('answers 404 for unknown primitives and environments', async () => {
     await expectApiError(ops.get({ envId, key: 'nope' }), 404, 'not_found');
     await expectApiError(ops.put({ envId: '00000000-0000-4000-8000-000000000000', key }, { percent: 1, newValue: candidate }), 404, 'not_found');

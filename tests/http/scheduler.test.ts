@@ -5,10 +5,11 @@ import { runSchedulerTick } from '../../server/src/features/rollouts/scheduler.j
 import { SettableClock } from '../../server/src/clock.js';
 import { InProcessEnvChangeBus } from '../../server/src/features/environments/env-changes.js';
 import { openDatabase } from '../../server/src/db/database.js';
+import { rolloutOps } from '../support/rollout-ops.js';
 
 const DAY = 86_400;
 
-describe('scheduler: an auto plan driven by the test clock', () => {
+describe.each(['flag', 'config'] as const)('scheduler: an auto plan driven by the test clock (%s)', (kind) => {
   let t: TestServer;
   let owner: ClaimedInstance;
   let envId: string;
@@ -19,7 +20,8 @@ describe('scheduler: an auto plan driven by the test clock', () => {
     owner = await claim(t);
     const project = await owner.session.createProject({ path: { slug: 'acme' }, body: { key: 'web', name: 'Web' } });
     envId = (await owner.session.createEnvironment({ path: { id: project.id }, body: { key: 'prod', name: 'Prod' } })).id;
-    await owner.session.createFlag({ path: { id: project.id }, body: { key: 'new-checkout', name: 'New checkout', defaultValue: false } });
+    if (kind === 'flag') await owner.session.createFlag({ path: { id: project.id }, body: { key: 'new-checkout', name: 'New checkout', defaultValue: false } });
+    else await owner.session.createConfig({ path: { id: project.id }, body: { key: 'new-checkout', name: 'New checkout', defaultValue: false } });
     await owner.session.createRolloutPlan({
       path: { id: project.id },
       body: {
@@ -40,10 +42,11 @@ describe('scheduler: an auto plan driven by the test clock', () => {
   afterAll(() => t?.close());
 
   it('lands on the expected percent at every step, across a weekend blackout and the DST change', async () => {
-    const get = () => owner.session.getFlagRollout({ path: path() });
+    const ops = rolloutOps(owner.session, kind);
+    const get = () => ops.get(path());
     // Thursday 2026-10-29, 12:00 in New York (EDT, UTC-4).
     await t.setClock('2026-10-29T16:00:00Z');
-    const started = await owner.session.putFlagRollout({ path: path(), body: { percent: 5, newValue: true, planKey: 'weekday-ramp' } });
+    const started = await ops.put(path(), { percent: 5, newValue: true, planKey: 'weekday-ramp' });
     expect(started).toMatchObject({ percent: 5, rampStepIdx: 0, cadence: 'auto', nextStepAt: '2026-10-30T16:00:00.000Z' });
 
     // One second early: nothing happens.
@@ -69,16 +72,16 @@ describe('scheduler: an auto plan driven by the test clock', () => {
     expect(await get()).toMatchObject({ status: 'paused', percent: 25 });
 
     // A human approves: the gated step is entered at once.
-    const approved = await owner.session.resumeFlagRollout({ path: path(), headers: { 'x-audit-reason': 'metrics look good' } });
+    const approved = await ops.resume(path());
     expect(approved).toMatchObject({ status: 'active', percent: 50, rampStepIdx: 2, nextStepAt: '2026-11-06T05:00:00.000Z' });
 
     // Friday 2026-11-06 00:00 EST: the final step completes the rollout.
     await t.setClock('2026-11-06T05:00:00Z');
     expect(await get()).toMatchObject({ status: 'completed', percent: 100, rampStepIdx: 3, nextStepAt: null });
-    expect((await owner.session.getFlagState({ path: path() })).value).toBe(true);
+    expect((await ops.state(path())).value).toBe(true);
 
     const trail = (await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { envId, limit: 20 } })).events
-      .filter((e) => e.resourceType === 'rollout' || e.action === 'flag.update_value')
+      .filter((e) => e.resourceType === 'rollout' || e.action === `${kind}.update_value`)
       .reverse()
       .map((e) => [e.action, e.actorType]);
     expect(trail).toEqual([
@@ -88,7 +91,7 @@ describe('scheduler: an auto plan driven by the test clock', () => {
       ['rollout.approval_resolved', 'user'],
       ['rollout.advanced', 'system'],
       ['rollout.completed', 'system'],
-      ['flag.update_value', 'system'],
+      [`${kind}.update_value`, 'system'],
     ]);
   });
 });

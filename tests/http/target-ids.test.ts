@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claim, expectApiError, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
+import { rolloutOps, type Kind } from '../support/rollout-ops.js';
+
+describe.each<Kind>(['flag', 'config'])('%s rollout target IDs', (kind) => {
+  let t: TestServer;
+  let owner: ClaimedInstance;
+  let envId: string;
+  let ops: ReturnType<typeof rolloutOps>;
+  const key = 'k';
+  const path = () => ({ envId, key });
+
+  beforeAll(async () => {
+    t = await startTestServer();
+    owner = await claim(t);
+    const project = await owner.session.createProject({ path: { slug: 'acme' }, body: { key: 'web', name: 'Web' } });
+    envId = (await owner.session.createEnvironment({ path: { id: project.id }, body: { key: 'prod', name: 'Prod' } })).id;
+    if (kind === 'flag') await owner.session.createFlag({ path: { id: project.id }, body: { key, name: 'K', defaultValue: false } });
+    else await owner.session.createConfig({ path: { id: project.id }, body: { key, name: 'K', defaultValue: 'a' } });
+    ops = rolloutOps(owner.session, kind);
+  });
+  afterAll(() => t?.close());
+
+  it('answers 404 without a rollout', async () => {
+    await expectApiError(ops.add(path(), ['u1']), 404, 'not_found');
+    await expectApiError(ops.list(path()), 404, 'not_found');
+  });
+
+  it('adds with exact counts: duplicates (in the request and on the list) are ignored', async () => {
+    await ops.put(path(), { percent: 0, newValue: kind === 'flag' ? true : 'b' });
+    const v0 = (await owner.session.getEnvironment({ path: { envId } })).version;
+    expect(await ops.add(path(), ['u1', 'u2', 'u2', 'u3'])).toEqual({ added: 3, count: 3 });
+    expect(await ops.add(path(), ['u3', 'u4'])).toEqual({ added: 1, count: 4 });
+    expect(await ops.add(path(), ['u1'])).toEqual({ added: 0, count: 4 });
+    expect((await ops.get(path())).targetIdsCount).toBe(4);
+    // Two effective writes → two versions; the no-op add changed nothing.
+    expect((await owner.session.getEnvironment({ path: { envId } })).version).toBe(v0 + 2);
+    const audit = await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { resourceType: 'rollout', limit: 2 } });
+    expect(audit.events[0]).toMatchObject({ action: 'rollout.target_ids_added', version: v0 + 2 });
+  });
+
+  it('removes, skipping absent IDs, and checks membership', async () => {
+    expect(await ops.remove(path(), ['u2', 'nope', 'u2'])).toEqual({ removed: 1, count: 3 });
+    expect(await ops.contains({ ...path(), targetId: 'u1' })).toEqual({ contains: true });
+    expect(await ops.contains({ ...path(), targetId: 'u2' })).toEqual({ contains: false });
+    expect(await ops.contains({ ...path(), targetId: 'a/b c%d' })).toEqual({ contains: false });
+  });
+
+  it('replaces atomically and pages in ID order with nextCursor only on full pages', async () => {
+    const ids = Array.from({ length: 25 }, (_, i) => `user-${String(i).padStart(3, '0')}`);
+    expect(await ops.replace(path(), [...ids].reverse())).toEqual({ count: 25 });
+    expect(await ops.contains({ ...path(), targetId: 'u1' })).toEqual({ contains: false });
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await ops.list(path(), { limit: 10, ...(cursor ? { cursor } : {}) });
+      seen.push(...page.items);
+      cursor = page.nextCursor;
+      pages++;
+      if (page.items.length < 10) expect(page.nextCursor).toBeUndefined();
+    } while (cursor);
+    expect(seen).toEqual(ids);
+    expect(pages).toBe(3);
+    const exact = await ops.list(path(), { limit: 25 });
+    expect(exact.items).toHaveLength(25);
+    expect(exact.nextCursor).toBeDefined();
+    expect(await ops.list(path(), { limit: 25, cursor: exact.nextCursor! })).toEqual({ items: [] });
+    expect((await ops.list(path())).items).toHaveLength(25);
+    await expectApiError(ops.list(path(), { cursor: '!!!' }), 400, 'invalid_request');
+    await expectApiError(ops.list(path(), { limit: 10_001 }), 400, 'invalid_request');
+  });
+
+  it('validates IDs and request sizes', async () => {
+    expect((await expectApiError(ops.add(path(), ['']), 400, 'invalid_request')).fields).toHaveProperty(['targetIds.0']);
+    expect((await expectApiError(ops.add(path(), ['x'.repeat(257)]), 400, 'invalid_request')).fields).toHaveProperty(['targetIds.0']);
+    const tooMany = Array.from({ length: 100_001 }, (_, i) => `id-${i}`);
+    expect((await expectApiError(ops.add(path(), tooMany), 400, 'invalid_request')).fields).toHaveProperty('targetIds');
+    expect((await expectApiError(ops.remove(path(), tooMany), 400, 'invalid_request')).fields).toHaveProperty('targetIds');
+  });
+
+  it('takes 100,000 IDs in one request (a body well over 1 MiB)', async () => {
+    const ids = Array.from({ length: 100_000 }, (_, i) => `customer-${i}-${kind}`);
+    expect(await ops.add(path(), ids)).toEqual({ added: 100_000, count: 100_025 });
+    expect(await ops.contains({ ...path(), targetId: 'customer-99999-' + kind })).toEqual({ contains: true });
+    expect(await ops.remove(path(), ids.slice(0, 50_000))).toEqual({ removed: 50_000, count: 50_025 });
+  });
+
+  it('keeps the list with the rollout: a new rollout after cancel starts empty', async () => {
+    await ops.cancel(path());
+    const fresh = await ops.put(path(), { percent: 1, newValue: kind === 'flag' ? true : 'b' });
+    expect(fresh.targetIdsCount).toBe(0);
+    expect(await ops.list(path())).toEqual({ items: [] });
+  });
+});
