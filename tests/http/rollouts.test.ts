@@ -143,6 +143,9 @@ describe.each<Kind>(['flag', 'config'])('%s rollouts', (kind) => {
     const v = await version();
     const done = await ops.put(path, { percent: 100 });
     expect(done).toMatchObject({ status: 'completed', percent: 100 });
+    // Retrying the completing PUT returns the completed rollout, not a new one.
+    expect(await ops.put(path, { percent: 100 })).toEqual(done);
+    expect(await ops.put(path, { percent: 100, newValue: candidate })).toEqual(done);
     expect((await ops.state(path)).value).toEqual(candidate);
     expect(await version()).toBe(v + 1);
     const rows = await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { envId, limit: 3 } });

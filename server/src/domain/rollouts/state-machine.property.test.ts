@@ -110,7 +110,7 @@ const scenarioArb = fc
       world: fc.constant(world),
       start: fc.integer({ min: Date.UTC(2026, 0, 1), max: Date.UTC(2027, 0, 1) }),
       first: firstPutArb(world),
-      steps: fc.array(fc.tuple(commandArb(world), gapArb), { maxLength: 60 }),
+      steps: fc.array(fc.tuple(commandArb(world), gapArb), { minLength: 5, maxLength: 60, size: 'large' }),
     });
   });
 

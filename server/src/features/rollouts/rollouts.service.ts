@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Rollout as RolloutDto } from '@gradual/contract';
@@ -120,6 +121,8 @@ export async function putRollout(
         hasNewValue,
       };
       const ctx = { tx, batch, actor, caller };
+      // Repeating the PUT that completed a rollout is a retry, not a new rollout (PUT idempotency).
+      if (!live && current?.status === 'completed' && repeatsCompletingPut(current, body, hasNewValue)) return current;
       if (live) {
         const transition = applyCommand(toStateOf(live), command, caller.now);
         await commitTransition(ctx, live, primitive, transition, toRolloutDto(live));
@@ -164,6 +167,18 @@ export async function putRollout(
     if (err instanceof UniqueConstraintViolationException) return toRolloutDto(await attempt());
     throw err;
   }
+}
+
+/** Whether a PUT body asks for exactly what a completed rollout already is. */
+function repeatsCompletingPut(done: Rollout, body: PutRolloutBody, hasNewValue: boolean): boolean {
+  const state = toStateOf(done);
+  return (
+    body.percent === done.percent &&
+    (body.planKey === undefined || body.planKey === done.planKey) &&
+    (body.seed === undefined || body.seed === done.seed) &&
+    (body.bucketField === undefined || body.bucketField === done.bucketField) &&
+    (!hasNewValue || (state.newValue !== undefined && isDeepStrictEqual(state.newValue, body.newValue)))
+  );
 }
 
 /** pause, resume, cancel and advance: one state-machine command on the current rollout. */
