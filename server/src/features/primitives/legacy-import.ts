@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
-  RolloutEntity,
   RolloutMigrationWarningEntity,
   type Environment,
   type Primitive,
@@ -9,6 +8,7 @@ import { createRollout } from '../../domain/rollouts/state-machine.js';
 import { authorize, type Actor, type Caller } from '../access/authorize.js';
 import type { EnvWriteBatch } from '../environments/env-changes.js';
 import { commitTransition } from '../rollouts/commit-transition.js';
+import { newRolloutRow } from '../rollouts/rollouts.store.js';
 import { findOrgBySlug } from '../shared/lookup.js';
 
 export interface LegacyRule {
@@ -47,22 +47,7 @@ export async function hoistLegacyRollouts(
       { percent: split.hoistedPercent, hasNewValue: false, defaultSeed: `${primitive.key}:${env.key}`, defaultBucketField: targetIdField },
       ctx.caller.now,
     );
-    const row = tx.create(RolloutEntity, {
-      orgId: env.orgId,
-      projectId: env.projectId,
-      envId: env.id,
-      primitiveId: primitive.id,
-      primitiveKind: primitive.kind,
-      primitiveKey: primitive.key,
-      status: 'active',
-      percent: 0,
-      seed: '',
-      bucketField: '',
-      gatesRules: true,
-      targetIdsCount: 0,
-      createdAt: ctx.caller.now,
-      updatedAt: ctx.caller.now,
-    });
+    const row = newRolloutRow(tx, env, primitive, ctx.caller.now);
     await commitTransition({ tx, ...ctx }, row, primitive, transition, null);
     if (split.percentRuleIndices.length > 1) {
       tx.create(RolloutMigrationWarningEntity, {

@@ -6,7 +6,6 @@ import {
   PrimitiveEntity,
   PrimitiveStateEntity,
   ProjectEntity,
-  RolloutEntity,
   RolloutPlanEntity,
   type Environment,
   type JsonValue,
@@ -23,7 +22,7 @@ import { EnvWriteBatch, type EnvChangeBus } from '../environments/env-changes.js
 import { findEnvironment } from '../shared/lookup.js';
 import { commitTransition } from './commit-transition.js';
 import { toRolloutDto, toState as toStateOf } from './rollout.mapper.js';
-import { findCurrentRollout } from './rollouts.store.js';
+import { findCurrentRollout, newRolloutRow } from './rollouts.store.js';
 
 export interface RolloutTarget {
   env: Environment;
@@ -138,22 +137,7 @@ export async function putRollout(
         { ...rest, percent, defaultSeed: `${primitive.key}:${env.key}`, defaultBucketField: project.targetIdField },
         caller.now,
       );
-      const row = tx.create(RolloutEntity, {
-        orgId: env.orgId,
-        projectId: env.projectId,
-        envId: env.id,
-        primitiveId: primitive.id,
-        primitiveKind: kind,
-        primitiveKey: primitive.key,
-        status: 'active',
-        percent: 0,
-        seed: '',
-        bucketField: '',
-        gatesRules: true,
-        targetIdsCount: 0,
-        createdAt: caller.now,
-        updatedAt: caller.now,
-      });
+      const row = newRolloutRow(tx, env, primitive, caller.now);
       await commitTransition(ctx, row, primitive, transition, null);
       return row;
     });

@@ -1,6 +1,30 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { RolloutEntity, type Rollout } from '../../db/entities/index.js';
+import { RolloutEntity, type Environment, type Primitive, type Rollout } from '../../db/entities/index.js';
+
+/**
+ * A new rollout row for (primitive, env), persisted with the transaction. Its
+ * state fields are placeholders: the caller applies the state machine's
+ * `createRollout` transition to it (commitTransition) before the flush.
+ */
+export function newRolloutRow(tx: EntityManager, env: Environment, primitive: Primitive, now: Date): Rollout {
+  return tx.create(RolloutEntity, {
+    orgId: env.orgId,
+    projectId: env.projectId,
+    envId: env.id,
+    primitiveId: primitive.id,
+    primitiveKind: primitive.kind,
+    primitiveKey: primitive.key,
+    status: 'active',
+    percent: 0,
+    seed: '',
+    bucketField: '',
+    gatesRules: true,
+    targetIdsCount: 0,
+    createdAt: now,
+    updatedAt: now,
+  });
+}
 
 /**
  * The rollout a (primitive, environment) pair answers with: the live one
