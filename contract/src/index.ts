@@ -6,6 +6,7 @@ import { apiKeysContract } from './routes/api-keys.js';
 import { auditContract } from './routes/audit.js';
 import { configRolloutsContract, flagRolloutsContract } from './routes/rollouts.js';
 import { plansContract } from './routes/plans.js';
+import { evaluationContract } from './routes/evaluation.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -21,6 +22,7 @@ export const contract = c.router(
     flagRollouts: flagRolloutsContract,
     configRollouts: configRolloutsContract,
     rolloutPlans: plansContract,
+    evaluation: evaluationContract,
     apiKeys: apiKeysContract,
     audit: auditContract,
   },
@@ -37,3 +39,4 @@ export * from './schemas/primitives.js';
 export * from './schemas/rollouts.js';
 export * from './schemas/api-keys.js';
 export * from './schemas/audit.js';
+export * from './schemas/evaluation.js';

@@ -32,6 +32,7 @@ const tagDescriptions: Record<string, string> = {
   flagRollouts: 'Gradual rollouts of a flag per environment: state, ramp steps and the target-ID allow-list.',
   configRollouts: 'The same rollout family for configs (`/configs/{key}` instead of `/flags/{key}`).',
   rolloutPlans: 'Project-scoped ramp templates: steps, cadence and blackout days.',
+  evaluation: 'Rulesets for local evaluation, their live stream, and server-side evaluation.',
   apiKeys: 'Bearer API keys for scripts, CI and SDKs.',
   audit: 'The audit log of every change.',
 };

@@ -20,6 +20,7 @@ import { apiKeysRoutes } from './features/api-keys/api-keys.routes.js';
 import { auditRoutes } from './features/audit/audit.routes.js';
 import { configRolloutsRoutes, flagRolloutsRoutes } from './features/rollouts/rollouts.routes.js';
 import { plansRoutes } from './features/plans/plans.routes.js';
+import { evaluationRoutes } from './features/evaluation/evaluation.routes.js';
 
 /** JSON bodies are capped at 1 MiB, target-ID lists at 64 MiB (DESIGN.md); larger ones get 413 with the envelope. */
 export const JSON_BODY_LIMIT = '1mb';
@@ -76,6 +77,7 @@ export function createApp(deps: AppDeps, extend?: (app: Express) => void): Expre
     flagRollouts: flagRolloutsRoutes(deps),
     configRollouts: configRolloutsRoutes(deps),
     rolloutPlans: plansRoutes(deps),
+    evaluation: evaluationRoutes(deps),
     apiKeys: apiKeysRoutes(deps),
     audit: auditRoutes(deps),
   });

@@ -471,6 +471,82 @@ export type RolloutMigrationWarning = {
 };
 
 /**
+ * RulesetRollout
+ *
+ * `newValue` absent: the rollout gates the primitive’s rules instead of serving a value.
+ */
+export type RulesetRollout = {
+    id: string;
+    status: RolloutStatus;
+    percent: number;
+    seed: string;
+    bucketField: string;
+    newValue?: unknown;
+    targetIds: Array<string>;
+};
+
+/**
+ * RulesetPrimitive
+ */
+export type RulesetPrimitive = {
+    kind: PrimitiveKind;
+    key: string;
+    value?: unknown;
+    rules: Array<Rule>;
+    rollout: RulesetRollout | null;
+};
+
+/**
+ * Ruleset
+ *
+ * Everything an SDK needs to evaluate the environment locally (live rollouts only).
+ */
+export type Ruleset = {
+    envId: string;
+    version: number;
+    primitives: Array<RulesetPrimitive>;
+};
+
+/**
+ * EvaluateRequest
+ *
+ * Omit `keys` to evaluate every flag and config of the environment.
+ */
+export type EvaluateRequest = {
+    context: {
+        [key: string]: unknown;
+    };
+    keys?: Array<string>;
+};
+
+/**
+ * EvaluationReason
+ */
+export type EvaluationReason = 'target_id' | 'rollout' | 'rule' | 'default';
+
+/**
+ * EvaluationResult
+ */
+export type EvaluationResult = {
+    kind: PrimitiveKind;
+    value?: unknown;
+    reason: EvaluationReason;
+    bucket: number | null;
+};
+
+/**
+ * EvaluateResponse
+ *
+ * Keys that name no flag or config are left out of `results`.
+ */
+export type EvaluateResponse = {
+    version: number;
+    results: {
+        [key: string]: EvaluationResult;
+    };
+};
+
+/**
  * ApiKeyKind
  */
 export type ApiKeyKind = 'api' | 'agent';
@@ -3147,6 +3223,132 @@ export type ListRolloutMigrationWarningsResponses = {
 };
 
 export type ListRolloutMigrationWarningsResponse = ListRolloutMigrationWarningsResponses[keyof ListRolloutMigrationWarningsResponses];
+
+export type GetRulesetData = {
+    body?: never;
+    headers?: {
+        'if-none-match'?: string;
+    };
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/ruleset';
+};
+
+export type GetRulesetErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Temporarily unavailable
+     */
+    503: ErrorEnvelope;
+};
+
+export type GetRulesetError = GetRulesetErrors[keyof GetRulesetErrors];
+
+export type GetRulesetResponses = {
+    /**
+     * OK
+     */
+    200: Ruleset;
+};
+
+export type GetRulesetResponse = GetRulesetResponses[keyof GetRulesetResponses];
+
+export type StreamRulesetData = {
+    body?: never;
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/ruleset/stream';
+};
+
+export type StreamRulesetErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type StreamRulesetError = StreamRulesetErrors[keyof StreamRulesetErrors];
+
+export type StreamRulesetResponses = {
+    /**
+     * OK
+     */
+    200: unknown;
+};
+
+export type EvaluateData = {
+    /**
+     * Request body
+     */
+    body: EvaluateRequest;
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/evaluate';
+};
+
+export type EvaluateErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type EvaluateError = EvaluateErrors[keyof EvaluateErrors];
+
+export type EvaluateResponses = {
+    /**
+     * OK
+     */
+    200: EvaluateResponse;
+};
+
+export type EvaluateResponse2 = EvaluateResponses[keyof EvaluateResponses];
 
 export type ListApiKeysData = {
     body?: never;

@@ -3,6 +3,8 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import type { EnvChangeBus } from '../features/environments/env-changes.js';
+import type { RulesetCache } from '../features/evaluation/ruleset.cache.js';
+import type { LiveStreams } from '../features/evaluation/live-streams.js';
 
 /** What request handlers need; built once in app.ts. */
 export interface AppDeps {
@@ -11,4 +13,8 @@ export interface AppDeps {
   clock: Clock;
   logger: Logger;
   bus: EnvChangeBus;
+  /** This instance's materialized rulesets, by environment. */
+  rulesets: RulesetCache;
+  /** Open ruleset streams (SSE), closed on shutdown. */
+  streams: LiveStreams;
 }

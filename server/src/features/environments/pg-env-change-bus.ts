@@ -1,0 +1,104 @@
+import { EventEmitter } from 'node:events';
+import type { Logger } from 'pino';
+import type { Database } from '../../db/database.js';
+import type { EnvChange, EnvChangeBus } from './env-changes.js';
+
+export const ENV_CHANGE_CHANNEL = 'gradual_env_changes';
+
+interface PgClient {
+  query(sql: string): Promise<unknown>;
+  on(event: 'notification', fn: (msg: { channel: string; payload?: string }) => void): void;
+  on(event: 'error' | 'end', fn: (err?: Error) => void): void;
+  removeAllListeners(event?: string): void;
+}
+
+interface KnexClient {
+  acquireConnection(): Promise<PgClient>;
+  releaseConnection(conn: PgClient): Promise<unknown>;
+}
+
+/**
+ * Environment changes shared by every instance on one PostgreSQL database:
+ * `publish` sends a NOTIFY; one pooled connection per instance LISTENs and
+ * hands each notification (its own included) to local subscribers. A lost
+ * listening connection is re-established with backoff.
+ */
+export class PgNotifyEnvChangeBus implements EnvChangeBus {
+  private readonly emitter = new EventEmitter().setMaxListeners(0);
+  private client: PgClient | null = null;
+  private closed = false;
+
+  private constructor(
+    private readonly db: Database,
+    private readonly logger: Logger,
+  ) {}
+
+  static async start(db: Database, logger: Logger): Promise<PgNotifyEnvChangeBus> {
+    const bus = new PgNotifyEnvChangeBus(db, logger);
+    await bus.listen();
+    return bus;
+  }
+
+  private get knexClient(): KnexClient {
+    return (this.db.orm.em.getKnex() as unknown as { client: KnexClient }).client;
+  }
+
+  private async listen(): Promise<void> {
+    const client = await this.knexClient.acquireConnection();
+    client.on('notification', (msg) => {
+      if (msg.channel !== ENV_CHANGE_CHANNEL || !msg.payload) return;
+      try {
+        this.emitter.emit('change', JSON.parse(msg.payload) as EnvChange);
+      } catch (err) {
+        this.logger.warn({ err }, 'ignoring a malformed env change notification');
+      }
+    });
+    const lost = (err?: Error) => {
+      if (this.closed || this.client !== client) return;
+      this.logger.warn({ err }, 'env change listener lost its connection; reconnecting');
+      this.client = null;
+      void this.reconnect(1);
+    };
+    client.on('error', lost);
+    client.on('end', lost);
+    await client.query(`LISTEN ${ENV_CHANGE_CHANNEL}`);
+    this.client = client;
+  }
+
+  private async reconnect(attempt: number): Promise<void> {
+    await new Promise((r) => setTimeout(r, Math.min(30_000, 500 * 2 ** attempt)).unref());
+    if (this.closed) return;
+    try {
+      await this.listen();
+      this.logger.info('env change listener reconnected');
+    } catch (err) {
+      this.logger.warn({ err, attempt }, 'env change listener reconnect failed');
+      void this.reconnect(attempt + 1);
+    }
+  }
+
+  publish(change: EnvChange): void {
+    this.db.orm.em
+      .getKnex()
+      .raw('select pg_notify(?, ?)', [ENV_CHANGE_CHANNEL, JSON.stringify(change)])
+      .catch((err: unknown) => this.logger.error({ err, change }, 'could not publish an env change'));
+  }
+
+  subscribe(listener: (change: EnvChange) => void): () => void {
+    this.emitter.on('change', listener);
+    return () => this.emitter.off('change', listener);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const client = this.client;
+    this.client = null;
+    if (!client) return;
+    client.removeAllListeners();
+    try {
+      await client.query(`UNLISTEN ${ENV_CHANGE_CHANNEL}`);
+    } finally {
+      await this.knexClient.releaseConnection(client);
+    }
+  }
+}

@@ -1,0 +1,49 @@
+import { Readable } from 'node:stream';
+import { initServer } from '@ts-rest/express';
+import { contract } from '@gradual/contract';
+import { callerOf } from '../../http/caller.js';
+import type { AppDeps } from '../../http/deps.js';
+import { authorize } from '../access/authorize.js';
+import { findEnvironment } from '../shared/lookup.js';
+import { currentRuleset, evaluateContext } from './evaluation.service.js';
+
+const s = initServer();
+
+export const evaluationRoutes = (deps: AppDeps) =>
+  s.router(contract.evaluation, {
+    getRuleset: async ({ req, res, params }) => {
+      const entry = await currentRuleset(req.em, await callerOf(req, deps), deps.rulesets, params.envId);
+      const gzip = req.acceptsEncodings('gzip', 'identity') === 'gzip';
+      res.setHeader('Vary', 'Accept-Encoding');
+      res.setHeader('Cache-Control', 'no-cache');
+      res.setHeader('ETag', gzip ? entry.gzipEtag : entry.etag);
+      const ifNoneMatch = req.headers['if-none-match'];
+      if (ifNoneMatch && ifNoneMatch.split(',').some((t) => [entry.etag, entry.gzipEtag, '*'].includes(t.trim()))) {
+        return { status: 304, body: undefined };
+      }
+      const bytes = gzip ? entry.gzip : entry.json;
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.setHeader('Content-Length', String(bytes.length));
+      if (gzip) res.setHeader('Content-Encoding', 'gzip');
+      // A stream body makes ts-rest send these exact bytes (cached JSON or its gzip).
+      return { status: 200, body: Readable.from([bytes]) as never };
+    },
+    streamRuleset: async ({ req, res, params }) => {
+      const caller = await callerOf(req, deps);
+      const env = await findEnvironment(req.em, params.envId);
+      await authorize(req.em, caller, env.orgId, { action: 'read', envId: env.id });
+      res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+      res.setHeader('Cache-Control', 'no-cache, no-transform');
+      res.setHeader('Connection', 'keep-alive');
+      res.setHeader('X-Accel-Buffering', 'no');
+      const stream = deps.streams.openStream(env.id, env.version, (close) => {
+        req.on('close', close);
+        res.on('close', close);
+      });
+      return { status: 200, body: stream as never };
+    },
+    evaluate: async ({ req, params, body }) => ({
+      status: 200,
+      body: await evaluateContext(req.em, await callerOf(req, deps), deps.rulesets, params.envId, body),
+    }),
+  });

@@ -1,0 +1,63 @@
+import { IsolationLevel } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Ruleset } from '@gradual/contract';
+import { EnvironmentEntity, PrimitiveEntity, PrimitiveStateEntity, RolloutEntity, type Environment } from '../../db/entities/index.js';
+import { rawQuery } from '../shared/raw-sql.js';
+
+/**
+ * Reads everything an SDK needs to evaluate one environment: every flag and
+ * config with its base value and rules, and its live rollout with the
+ * allow-list. One REPEATABLE READ transaction, so the version and the data it
+ * describes are one consistent snapshot.
+ */
+export async function readRuleset(em: EntityManager, envId: string): Promise<Ruleset> {
+  return em.transactional(
+    async (tx) => {
+      const env: Environment = await tx.findOneOrFail(EnvironmentEntity, { id: envId });
+      const primitives = await tx.find(PrimitiveEntity, { projectId: env.projectId }, { orderBy: { kind: 'asc', key: 'asc' } });
+      const states = await tx.find(PrimitiveStateEntity, { envId });
+      const rollouts = await tx.find(RolloutEntity, { envId, status: { $in: ['active', 'paused'] } });
+      const withTargets = rollouts.filter((r) => r.targetIdsCount > 0).map((r) => r.id);
+      const targets = new Map<string, string[]>();
+      if (withTargets.length) {
+        const { rows } = await rawQuery<{ rollout_id: string; ids: string[] }>(
+          tx,
+          `select rollout_id, array_agg(target_id order by target_id) as ids from rollout_target_ids where rollout_id = any(?::uuid[]) group by rollout_id`,
+          [withTargets],
+        );
+        for (const row of rows) targets.set(row.rollout_id, row.ids);
+      }
+      const stateOf = new Map(states.map((s) => [s.primitiveId, s]));
+      const rolloutOf = new Map(rollouts.map((r) => [r.primitiveId, r]));
+      return {
+        envId,
+        version: env.version,
+        primitives: primitives.flatMap((p) => {
+          const state = stateOf.get(p.id);
+          if (!state) return [];
+          const r = rolloutOf.get(p.id);
+          return [
+            {
+              kind: p.kind,
+              key: p.key,
+              value: state.value ?? null,
+              rules: state.rules as never,
+              rollout: r
+                ? {
+                    id: r.id,
+                    status: r.status,
+                    percent: r.percent,
+                    seed: r.seed,
+                    bucketField: r.bucketField,
+                    ...(r.gatesRules ? {} : { newValue: r.newValue ?? null }),
+                    targetIds: targets.get(r.id) ?? [],
+                  }
+                : null,
+            },
+          ];
+        }),
+      };
+    },
+    { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true },
+  );
+}

@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { bucket } from '@gradual/sdk/evaluation';
+import { claim, expectApiError, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
+import { loadConfig } from '../../server/src/config.js';
+import { startServer } from '../../server/src/server.js';
+import { openDatabase } from '../../server/src/db/database.js';
+
+/** Reads server-sent events from a streaming fetch response. */
+function sseReader(res: Response) {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  return async function next(timeoutMs = 5000): Promise<{ event: string; data: string }> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const end = buffer.indexOf('\n\n');
+      if (end >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const lines = block.split('\n');
+        const event = lines.find((l) => l.startsWith('event: '))?.slice(7);
+        const data = lines.find((l) => l.startsWith('data: '))?.slice(6);
+        if (event && data) return { event, data };
+        continue;
+      }
+      const chunk = await Promise.race([
+        reader.read(),
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no event in time')), Math.max(1, deadline - Date.now()))),
+      ]);
+      if (chunk.done) throw new Error('stream ended');
+      buffer += decoder.decode(chunk.value, { stream: true });
+    }
+  };
+}
+
+describe('rulesets, evaluation and the ruleset stream', () => {
+  let t: TestServer;
+  let owner: ClaimedInstance;
+  let projectId: string;
+  let envId: string;
+  let token: string;
+  const auth = () => ({ authorization: `Bearer ${token}` });
+
+  beforeAll(async () => {
+    t = await startTestServer();
+    owner = await claim(t);
+    projectId = (await owner.session.createProject({ path: { slug: 'acme' }, body: { key: 'web', name: 'Web' } })).id;
+    envId = (await owner.session.createEnvironment({ path: { id: projectId }, body: { key: 'prod', name: 'Prod' } })).id;
+    token = (await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'sdk', actions: ['read'] } })).token;
+  });
+  afterAll(() => t?.close());
+
+  it('answers 503 ruleset_not_cached with Retry-After until the first write', async () => {
+    const err = await expectApiError(t.asToken(token).getRuleset({ path: { envId } }), 503, 'ruleset_not_cached');
+    expect(err.requestId).toBeTruthy();
+    const res = await fetch(`${t.url}/api/v1/envs/${envId}/ruleset`, { headers: auth() });
+    expect(res.headers.get('retry-after')).toBe('1');
+  });
+
+  it('serves the ruleset (gzip when accepted) with a strong ETag, and 304 on If-None-Match', async () => {
+    await owner.session.createFlag({ path: { id: projectId }, body: { key: 'checkout', name: 'Checkout', defaultValue: false } });
+    await owner.session.createConfig({ path: { id: projectId }, body: { key: 'limits', name: 'Limits', defaultValue: { max: 1 } } });
+    await owner.session.setFlagRules({
+      path: { envId, key: 'checkout' },
+      body: { rules: [{ conditions: [{ attribute: 'plan', operator: 'in', values: ['internal'] }], value: true }] },
+    });
+    await owner.session.putFlagRollout({ path: { envId, key: 'checkout' }, body: { percent: 37.5, newValue: true } });
+    await owner.session.addFlagTargetIds({ path: { envId, key: 'checkout' }, body: { targetIds: ['vip-2', 'vip-1'] } });
+
+    const { data, response } = await t.asToken(token).withResponse.getRuleset({ path: { envId } });
+    const version = (await owner.session.getEnvironment({ path: { envId } })).version;
+    expect(data.version).toBe(version);
+    expect(data.primitives).toEqual([
+      { kind: 'config', key: 'limits', value: { max: 1 }, rules: [], rollout: null },
+      {
+        kind: 'flag',
+        key: 'checkout',
+        value: false,
+        rules: [{ conditions: [{ attribute: 'plan', operator: 'in', values: ['internal'] }], value: true }],
+        rollout: expect.objectContaining({ status: 'active', percent: 37.5, seed: 'checkout:prod', bucketField: 'userId', newValue: true, targetIds: ['vip-1', 'vip-2'] }),
+      },
+    ]);
+    const etag = response.headers.get('etag')!;
+    expect(etag).toMatch(/^"rs-/);
+
+    const gz = await fetch(`${t.url}/api/v1/envs/${envId}/ruleset`, { headers: { ...auth(), 'accept-encoding': 'gzip' } });
+    expect(gz.headers.get('content-encoding')).toBe('gzip');
+    expect(((await gz.json()) as { version: number }).version).toBe(version);
+    const gzEtag = gz.headers.get('etag')!;
+    for (const tag of [etag, gzEtag]) {
+      const cached = await fetch(`${t.url}/api/v1/envs/${envId}/ruleset`, { headers: { ...auth(), 'if-none-match': tag, 'accept-encoding': 'gzip' } });
+      expect(cached.status).toBe(304);
+    }
+    // A write makes the old ETag stale.
+    await owner.session.setConfigValue({ path: { envId, key: 'limits' }, body: { value: { max: 2 } } });
+    const fresh = await fetch(`${t.url}/api/v1/envs/${envId}/ruleset`, { headers: { ...auth(), 'if-none-match': etag } });
+    expect(fresh.status).toBe(200);
+    expect(((await fresh.json()) as { version: number }).version).toBe(version + 1);
+  });
+
+  it('evaluates on the server with the shared evaluator: target IDs, rollout, rules, default', async () => {
+    const seed = 'checkout:prod';
+    const ids = Array.from({ length: 400 }, (_, i) => `user-${i}`);
+    const admitted = ids.find((id) => bucket(seed, id) < 37.5)!;
+    const excluded = ids.find((id) => bucket(seed, id) >= 37.5)!;
+    const api = t.asToken(token);
+    const res = await api.evaluate({ path: { envId }, body: { context: { userId: 'vip-1' } } });
+    expect(res.results.checkout).toEqual({ kind: 'flag', value: true, reason: 'target_id', bucket: bucket(seed, 'vip-1') });
+    expect(res.results.limits).toEqual({ kind: 'config', value: { max: 2 }, reason: 'default', bucket: null });
+
+    const one = await api.evaluate({ path: { envId }, body: { context: { userId: admitted }, keys: ['checkout', 'missing'] } });
+    expect(Object.keys(one.results)).toEqual(['checkout']);
+    expect(one.results.checkout).toEqual({ kind: 'flag', value: true, reason: 'rollout', bucket: bucket(seed, admitted) });
+    expect((await api.evaluate({ path: { envId }, body: { context: { userId: excluded, plan: 'internal' } } })).results.checkout).toMatchObject({ value: true, reason: 'rule' });
+    expect((await api.evaluate({ path: { envId }, body: { context: { userId: excluded } } })).results.checkout).toMatchObject({ value: false, reason: 'default' });
+    expect((await api.evaluate({ path: { envId }, body: { context: {} } })).results.checkout).toEqual({ kind: 'flag', value: false, reason: 'default', bucket: null });
+    await expectApiError(api.evaluate({ path: { envId }, body: { context: 'x' } as never }), 400, 'invalid_request');
+  });
+
+  it('drops ended rollouts from the ruleset, and shows a token only the primitives it may read', async () => {
+    await owner.session.pauseFlagRollout({ path: { envId, key: 'checkout' } });
+    expect((await t.asToken(token).getRuleset({ path: { envId } })).primitives[1]!.rollout).toMatchObject({ status: 'paused', percent: 37.5 });
+    await owner.session.cancelFlagRollout({ path: { envId, key: 'checkout' } });
+    expect((await t.asToken(token).getRuleset({ path: { envId } })).primitives[1]!.rollout).toBeNull();
+    const scoped = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'checkout-only', resources: ['check*'] } });
+    expect((await t.asToken(scoped.token).getRuleset({ path: { envId } })).primitives.map((p) => p.key)).toEqual(['checkout']);
+    const envScoped = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'other-env', environments: [] } });
+    expect(envScoped.environments).toEqual([]);
+    await expectApiError(t.asToken(envScoped.token).getRuleset({ path: { envId } }), 403, 'token_env_out_of_scope');
+  });
+
+  it('streams a `ruleset` event on connect and after every committed write', async () => {
+    const controller = new AbortController();
+    const res = await fetch(`${t.url}/api/v1/envs/${envId}/ruleset/stream`, { headers: auth(), signal: controller.signal });
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const next = sseReader(res);
+    const first = await next();
+    const version = (await owner.session.getEnvironment({ path: { envId } })).version;
+    expect(first).toEqual({ event: 'ruleset', data: JSON.stringify({ version }) });
+    await owner.session.setFlagValue({ path: { envId, key: 'checkout' }, body: { value: true } });
+    expect(JSON.parse((await next()).data)).toEqual({ version: version + 1 });
+    await owner.session.putFlagRollout({ path: { envId, key: 'checkout' }, body: { percent: 5, newValue: false } });
+    expect(JSON.parse((await next()).data)).toEqual({ version: version + 2 });
+    controller.abort();
+    await expect.poll(() => t.server.deps.streams.size).toBe(0);
+  });
+
+  it.runIf(!!process.env.DATABASE_URL)('delivers a write on one instance to a stream on another (PostgreSQL LISTEN/NOTIFY)', async () => {
+    const db = await openDatabase({ ...t.databaseOptions, migrate: false });
+    const second = await startServer({ config: loadConfig({ PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'test', LOG_LEVEL: 'silent' }), db, logger: pino({ level: 'silent' }) });
+    try {
+      const controller = new AbortController();
+      const res = await fetch(`${second.url}/api/v1/envs/${envId}/ruleset/stream`, { headers: auth(), signal: controller.signal });
+      const next = sseReader(res);
+      const { version } = JSON.parse((await next()).data) as { version: number };
+      await owner.session.setFlagValue({ path: { envId, key: 'checkout' }, body: { value: false } }); // written through the first instance
+      expect(JSON.parse((await next()).data)).toEqual({ version: version + 1 });
+      controller.abort();
+    } finally {
+      await second.close();
+      await db.close();
+    }
+  });
+});
