@@ -10,6 +10,9 @@ import { createApp } from './app.js';
 import type { AppDeps } from './http/deps.js';
 import { mountTestClock } from './http/ops.js';
 import { Scheduler } from './features/rollouts/scheduler.js';
+import { PgNotifyEnvChangeBus } from './features/environments/pg-env-change-bus.js';
+import { RulesetCache } from './features/evaluation/ruleset.cache.js';
+import { LiveStreams } from './features/evaluation/live-streams.js';
 
 export interface RunningServer {
   url: string;
@@ -25,7 +28,10 @@ export interface RunningServer {
 export interface StartOptions {
   config: Config;
   logger?: Logger;
-  /** An already-open database (tests); otherwise opened from the config. */
+  /**
+   * An already-open database, left open by close() (main.ts opens it while this module loads;
+   * tests share one). Otherwise opened from the config and closed by close().
+   */
   db?: Database;
 }
 
@@ -36,7 +42,10 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
   const db =
     givenDb ??
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax, logger }));
-  const deps: AppDeps = { config, db, clock, logger, bus: new InProcessEnvChangeBus() };
+  // Several instances share PostgreSQL, so changes travel by LISTEN/NOTIFY; embedded PGlite is one process.
+  const bus = db.kind === 'postgres' ? await PgNotifyEnvChangeBus.start(db, logger) : new InProcessEnvChangeBus();
+  const streams = new LiveStreams(bus);
+  const deps: AppDeps = { config, db, clock, logger, bus, rulesets: new RulesetCache(), streams };
 
   // Production ticks on an interval; under the test clock, each clock move runs exactly one tick.
   const scheduler = new Scheduler(deps);
@@ -57,11 +66,12 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
-      await new Promise<void>((resolve) => {
-        http.close(() => resolve());
-        http.closeIdleConnections();
-      });
+      const drained = new Promise<void>((resolve) => http.close(() => resolve()));
+      streams.closeAll(); // long-lived SSE responses would otherwise hold the server open
+      http.closeIdleConnections();
+      await drained;
       await scheduler.stop();
+      if (bus instanceof PgNotifyEnvChangeBus) await bus.close();
       if (!givenDb) await db.close();
     })());
   return { url, port, deps, app, http, scheduler, close };
