@@ -72,14 +72,9 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     starting = startEmbedded({ dataDir, loadDataDir: opts.loadDataDir, logger: log });
     starting.ready.then(() => phase('pglite'), () => {}); // failures are handled where it is awaited
   }
-  const stopEmbedded = async () => {
-    const embedded = await starting?.ready.catch(() => undefined);
-    await embedded?.stop();
-  };
-
-  let orm: MikroORM | undefined;
   let embedded: EmbeddedServer | undefined;
-  try {
+
+  const connect = async (): Promise<MikroORM> => {
     const [{ MikroORM }, { baseOrmOptions }] = await Promise.all([import('@mikro-orm/postgresql'), import('./orm-options.js')]);
     phase('modules');
     const common: Options = {
@@ -93,8 +88,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       },
     };
 
-    if (opts.databaseUrl) {
-      orm = await MikroORM.init({
+    if (!starting) {
+      const orm = await MikroORM.init({
         ...common,
         clientUrl: opts.databaseUrl,
         pool: { min: 0, max: Math.max(2, opts.poolMax ?? DEFAULT_POOL_MAX), acquireTimeoutMillis: acquireTimeoutMs },
@@ -108,40 +103,52 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
         ensureDatabase: false,
       });
       phase('connect');
-    } else {
-      // TCP (in memory, or a data dir path too long for a socket) listens on a random port:
-      // known only once the server is up. A Unix socket's address is known in advance, so
-      // MikroORM's entity discovery runs while PGlite is still booting.
-      if (starting!.target.port === undefined) embedded = await starting!.ready;
-      orm = await MikroORM.init({
-        ...common,
-        host: starting!.target.host,
-        port: starting!.target.port ?? embedded!.port,
-        user: 'postgres',
-        password: '',
-        dbName: 'postgres',
-        // PGlite is ONE PostgreSQL session shared by every socket connection: a second
-        // connection used while a transaction is open waits forever. One connection, and an
-        // acquire timeout so a stuck unit of work surfaces as an error instead of a hang.
-        pool: { min: 0, max: 1, acquireTimeoutMillis: acquireTimeoutMs },
-        ensureDatabase: false,
-        connect: false,
-      });
-      phase('init');
-      embedded ??= await starting!.ready;
-      await orm.connect();
-      phase('connect');
+      return orm;
     }
+
+    // TCP (in memory, or a data dir path too long for a socket) listens on a random port, known
+    // once the server is up. A Unix socket's address is known in advance: MikroORM's entity
+    // discovery then runs while PGlite is still booting, and it connects afterwards.
+    if (starting.target.port === undefined) embedded = await starting.ready;
+    const orm = await MikroORM.init({
+      ...common,
+      host: starting.target.host,
+      port: starting.target.port ?? embedded!.port,
+      user: 'postgres',
+      password: '',
+      dbName: 'postgres',
+      // PGlite is ONE PostgreSQL session shared by every socket connection: a second
+      // connection used while a transaction is open waits forever. One connection, and an
+      // acquire timeout so a stuck unit of work surfaces as an error instead of a hang.
+      pool: { min: 0, max: 1, acquireTimeoutMillis: acquireTimeoutMs },
+      ensureDatabase: false,
+      connect: false,
+    });
+    phase('init');
+    try {
+      embedded ??= await starting.ready;
+      await orm.connect();
+    } catch (err) {
+      await orm.close(true).catch(() => {});
+      throw err;
+    }
+    phase('connect');
+    return orm;
+  };
+
+  let orm: MikroORM;
+  try {
+    orm = await connect();
   } catch (err) {
-    await orm?.close(true).catch(() => {});
-    await stopEmbedded();
+    // The database thread may still be booting: stop it once it is up (or has failed).
+    const running = await starting?.ready.catch(() => undefined);
+    await running?.stop();
     throw err;
   }
-  const connected: MikroORM = orm;
 
   const close = async () => {
     try {
-      await connected.close(true);
+      await orm.close(true);
     } finally {
       await embedded?.stop();
     }
@@ -152,18 +159,18 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     // The embedded database needs no such lock: its data dir lock admits one process.
     const prepare = async () => {
       if (schema !== 'public') {
-        await connected.em.getConnection().execute(`create schema if not exists "${schema}"`);
+        await orm.em.getConnection().execute(`create schema if not exists "${schema}"`);
       }
       if (opts.migrate !== false) {
-        const applied = await connected.getMigrator().up();
+        const applied = await orm.getMigrator().up();
         if (applied.length > 0) log?.info({ migrations: applied.map((m) => m.name), schema }, 'database migrated');
       }
     };
     // Usually every migration is applied already: one query tells, and the migrator (~0.1 s
-    // even with nothing to do) and the lock are skipped. Anything else takes the full path,
-    // which decides again under the lock.
-    const upToDate = opts.migrate === false ? schema === 'public' : await allMigrationsApplied(connected, schema);
-    if (!upToDate) await (embedded ? prepare() : withAdvisoryLock(connected, `gradual.migrate.${schema}`, prepare));
+    // even with nothing to do) and the advisory lock are skipped. Otherwise the full path runs
+    // and decides again under the lock.
+    const upToDate = opts.migrate === false ? schema === 'public' : await allMigrationsApplied(orm, schema);
+    if (!upToDate) await (embedded ? prepare() : withAdvisoryLock(orm, `gradual.migrate.${schema}`, prepare));
     phase('migrate');
   } catch (err) {
     await close();
@@ -178,16 +185,16 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
 
   return {
     kind,
-    connected,
-    em: () => connected.em.fork(),
+    orm,
+    em: () => orm.em.fork(),
     async ping() {
-      await connected.em.getConnection().execute('select 1');
+      await orm.em.getConnection().execute('select 1');
     },
     close,
     async dumpDataDir(compression = 'gzip') {
       if (!embedded) throw new Error('dumpDataDir() is only available on the embedded database');
       // Flush shared buffers to the files being tarred, so the dump needs no WAL replay.
-      await connected.em.getConnection().execute('checkpoint');
+      await orm.em.getConnection().execute('checkpoint');
       return embedded.dumpDataDir(compression);
     },
   };

@@ -38,11 +38,18 @@ function logSocketError(err) {
 
 let pglite;
 let server;
+/** Every client socket, so stop() can close them all: see there. */
+const sockets = new Set();
 let stopping;
 async function stop() {
   stopping ??= (async () => {
     try {
-      await server?.stop();
+      const stopped = server?.stop();
+      // pglite-socket leaves some sockets open (one accepted just before stop, or one it refused
+      // over maxConnections, is only half-closed), and the server waits for every socket before
+      // it reports closed. Our pool is already closed: nothing of value is left on them.
+      for (const socket of sockets) socket.destroy();
+      await stopped;
     } catch (err) {
       port.postMessage({ type: 'log', level: 'warn', msg: 'embedded database: error while stopping', err: plainError(err) });
     }
@@ -89,7 +96,11 @@ try {
   // and not at all to sockets it refuses over maxConnections. A client resetting in that window
   // would raise an unhandled 'error' event and crash the process; attach a handler at once.
   const netServer = server.server;
-  netServer?.on('connection', (socket) => socket.on('error', logSocketError));
+  netServer?.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    socket.on('error', logSocketError);
+  });
   netServer?.on('drop', () =>
     port.postMessage({ type: 'log', level: 'warn', msg: 'embedded database: connection dropped (maxConnections reached)' }),
   );

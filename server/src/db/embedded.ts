@@ -137,6 +137,9 @@ async function runWorker(opts: EmbeddedOptions & {
   try {
     const loadDataDir = opts.created && opts.loadDataDir ? await opts.loadDataDir.arrayBuffer() : undefined;
     worker = new Worker(WORKER_URL, {
+      // Not the process's flags: loaders and eval flags (tsx, --input-type, …) do not apply to
+      // this plain-JS worker, and some are refused in workers.
+      execArgv: process.execArgv.filter((arg) => arg === '--enable-source-maps'),
       workerData: { pgDir: opts.pgDir, socketPath: opts.socketPath, loadDataDir, maxConnections: MAX_SOCKET_CONNECTIONS },
       transferList: loadDataDir ? [loadDataDir] : [],
     });
