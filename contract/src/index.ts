@@ -7,6 +7,7 @@ import { auditContract } from './routes/audit.js';
 import { configRolloutsContract, flagRolloutsContract } from './routes/rollouts.js';
 import { plansContract } from './routes/plans.js';
 import { evaluationContract } from './routes/evaluation.js';
+import { rollbackContract } from './routes/rollback.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -23,6 +24,7 @@ export const contract = c.router(
     configRollouts: configRolloutsContract,
     rolloutPlans: plansContract,
     evaluation: evaluationContract,
+    rollback: rollbackContract,
     apiKeys: apiKeysContract,
     audit: auditContract,
   },
@@ -40,3 +42,4 @@ export * from './schemas/rollouts.js';
 export * from './schemas/api-keys.js';
 export * from './schemas/audit.js';
 export * from './schemas/evaluation.js';
+export * from './schemas/rollback.js';

@@ -33,6 +33,7 @@ const tagDescriptions: Record<string, string> = {
   configRollouts: 'The same rollout family for configs (`/configs/{key}` instead of `/flags/{key}`).',
   rolloutPlans: 'Project-scoped ramp templates: steps, cadence and blackout days.',
   evaluation: 'Rulesets for local evaluation, their live stream, and server-side evaluation.',
+  rollback: 'Automatic rollback: per-environment webhook secrets for alerting tools, the fire endpoints, fire history.',
   apiKeys: 'Bearer API keys for scripts, CI and SDKs.',
   audit: 'The audit log of every change.',
 };
@@ -41,6 +42,7 @@ const securityFor: Record<NonNullable<RouteMetadata['auth']>, Array<Record<strin
   public: [],
   session: [{ sessionCookie: [] }],
   any: [{ bearerAuth: [] }, { sessionCookie: [] }],
+  rollback: [{ rollbackSecret: [] }],
 };
 
 type Json = Record<string, unknown>;
@@ -82,7 +84,7 @@ function mapOperation(operation: Json, route: AppRoute): Json {
   }
   const requestBody = operation.requestBody as Json | undefined;
   if (requestBody) {
-    requestBody.required = true;
+    requestBody.required = !meta.optionalBody;
     requestBody.description = 'Request body';
   }
   const parameters = (operation.parameters as Json[]).map((p) =>
@@ -133,6 +135,11 @@ export function buildOpenApiDocument(): Json {
             type: 'http',
             scheme: 'bearer',
             description: 'An API key: `Authorization: Bearer svc_…`.',
+          },
+          rollbackSecret: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'A rollback webhook secret of the environment: `Authorization: Bearer svcrb_…`. It can only fire rollbacks.',
           },
           sessionCookie: {
             type: 'apiKey',

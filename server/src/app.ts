@@ -21,6 +21,8 @@ import { auditRoutes } from './features/audit/audit.routes.js';
 import { configRolloutsRoutes, flagRolloutsRoutes } from './features/rollouts/rollouts.routes.js';
 import { plansRoutes } from './features/plans/plans.routes.js';
 import { evaluationRoutes } from './features/evaluation/evaluation.routes.js';
+import { rollbackRoutes } from './features/rollback/rollback.routes.js';
+import { fireBodyReader } from './features/rollback/fire-body.js';
 
 /** JSON bodies are capped at 1 MiB, target-ID lists at 64 MiB (DESIGN.md); larger ones get 413 with the envelope. */
 export const JSON_BODY_LIMIT = '1mb';
@@ -56,7 +58,9 @@ export function createApp(deps: AppDeps, extend?: (app: Express) => void): Expre
   mountDocs(app);
   extend?.(app);
 
-  // The first parser that matches reads the body; the second then skips it.
+  // Rollback webhooks are read raw (fingerprinted, 16 KiB cap); the first parser that matches
+  // reads a body and the later ones skip it.
+  app.use(fireBodyReader());
   const bigJson = express.json({ limit: TARGET_IDS_BODY_LIMIT, type: JSON_TYPES });
   app.use((req, res, next) => (TARGET_ID_PATHS.test(req.path) ? bigJson(req, res, next) : next()));
   app.use('/api', express.json({ limit: JSON_BODY_LIMIT, type: JSON_TYPES }));
@@ -78,6 +82,7 @@ export function createApp(deps: AppDeps, extend?: (app: Express) => void): Expre
     configRollouts: configRolloutsRoutes(deps),
     rolloutPlans: plansRoutes(deps),
     evaluation: evaluationRoutes(deps),
+    rollback: rollbackRoutes(deps),
     apiKeys: apiKeysRoutes(deps),
     audit: auditRoutes(deps),
   });

@@ -13,6 +13,7 @@ import { Scheduler } from './features/rollouts/scheduler.js';
 import { PgNotifyEnvChangeBus } from './features/environments/pg-env-change-bus.js';
 import { RulesetCache } from './features/evaluation/ruleset.cache.js';
 import { LiveStreams } from './features/evaluation/live-streams.js';
+import { RateLimits } from './http/rate-limits.js';
 
 export interface RunningServer {
   url: string;
@@ -45,7 +46,8 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
   // Several instances share PostgreSQL, so changes travel by LISTEN/NOTIFY; embedded PGlite is one process.
   const bus = db.kind === 'postgres' ? await PgNotifyEnvChangeBus.start(db, logger) : new InProcessEnvChangeBus();
   const streams = new LiveStreams(bus);
-  const deps: AppDeps = { config, db, clock, logger, bus, rulesets: new RulesetCache(), streams };
+  const limits = RateLimits.create(config.redisUrl);
+  const deps: AppDeps = { config, db, clock, logger, bus, rulesets: new RulesetCache(), streams, limits };
 
   // Production ticks on an interval; under the test clock, each clock move runs exactly one tick.
   const scheduler = new Scheduler(deps);
@@ -72,6 +74,7 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
       await drained;
       await scheduler.stop();
       if (bus instanceof PgNotifyEnvChangeBus) await bus.close();
+      await limits.close();
       if (!givenDb) await db.close();
     })());
   return { url, port, deps, app, http, scheduler, close };

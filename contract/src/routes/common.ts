@@ -9,12 +9,15 @@ export const c = initContract();
  * - `public`: no credentials
  * - `session`: the dashboard's `svc_session` cookie only
  * - `any` (default): a bearer API token or the session cookie
+ * - `rollback`: a rollback webhook secret (bearer `svcrb_…`)
  */
-export type RouteAuth = 'public' | 'session' | 'any';
+export type RouteAuth = 'public' | 'session' | 'any' | 'rollback';
 export interface RouteMetadata {
   auth?: RouteAuth;
   /** The 200 response carries a strong ETag (documented in OpenAPI). */
   etag?: boolean;
+  /** The request body may be omitted. */
+  optionalBody?: boolean;
 }
 
 /** Optional headers every mutation accepts. */

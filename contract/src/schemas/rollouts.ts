@@ -24,6 +24,18 @@ export const Cadence = named('Cadence', z.enum(['auto', 'manual']));
 export const PrimitiveKind = named('PrimitiveKind', z.enum(['flag', 'config']));
 export type PrimitiveKind = z.infer<typeof PrimitiveKind>;
 
+/** Where and why a rollback fire paused the rollout (banner data; see rollback.ts). */
+export const AutoRollbackInfoRef = named(
+  'AutoRollbackInfo',
+  z.object({
+    firedAt: Timestamp,
+    secretId: Id,
+    secretName: z.string(),
+    parsedMonitorUrl: z.string().nullable(),
+  }),
+  'The last rollback fire that paused this rollout; the dashboard shows a banner for an hour after `firedAt`.',
+);
+
 export const Rollout = named(
   'Rollout',
   z.object({
@@ -47,6 +59,7 @@ export const Rollout = named(
     rampStepIdx: z.number().int().nullable(),
     nextStepAt: Timestamp.nullable(),
     targetIdsCount: z.number().int(),
+    lastAutoRollback: AutoRollbackInfoRef.nullable(),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   }),

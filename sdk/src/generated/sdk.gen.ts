@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { AddConfigTargetIdsData, AddConfigTargetIdsErrors, AddConfigTargetIdsResponses, AddFlagTargetIdsData, AddFlagTargetIdsErrors, AddFlagTargetIdsResponses, AdvanceConfigRolloutData, AdvanceConfigRolloutErrors, AdvanceConfigRolloutResponses, AdvanceFlagRolloutData, AdvanceFlagRolloutErrors, AdvanceFlagRolloutResponses, CancelConfigRolloutData, CancelConfigRolloutErrors, CancelConfigRolloutResponses, CancelFlagRolloutData, CancelFlagRolloutErrors, CancelFlagRolloutResponses, CheckConfigTargetIdData, CheckConfigTargetIdErrors, CheckConfigTargetIdResponses, CheckFlagTargetIdData, CheckFlagTargetIdErrors, CheckFlagTargetIdResponses, ClaimInstallData, ClaimInstallErrors, ClaimInstallResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateConfigData, CreateConfigErrors, CreateConfigResponses, CreateEnvironmentData, CreateEnvironmentErrors, CreateEnvironmentResponses, CreateFlagData, CreateFlagErrors, CreateFlagResponses, CreateOrgData, CreateOrgErrors, CreateOrgResponses, CreateProjectData, CreateProjectErrors, CreateProjectResponses, CreateRolloutPlanData, CreateRolloutPlanErrors, CreateRolloutPlanResponses, DeleteConfigRolloutData, DeleteConfigRolloutErrors, DeleteConfigRolloutResponses, DeleteFlagRolloutData, DeleteFlagRolloutErrors, DeleteFlagRolloutResponses, DeleteRolloutPlanData, DeleteRolloutPlanErrors, DeleteRolloutPlanResponses, EvaluateData, EvaluateErrors, EvaluateResponses, GetAuditEventData, GetAuditEventErrors, GetAuditEventResponses, GetConfigRolloutData, GetConfigRolloutErrors, GetConfigRolloutResponses, GetConfigStateData, GetConfigStateErrors, GetConfigStateResponses, GetEnvironmentData, GetEnvironmentErrors, GetEnvironmentResponses, GetFlagRolloutData, GetFlagRolloutErrors, GetFlagRolloutResponses, GetFlagStateData, GetFlagStateErrors, GetFlagStateResponses, GetInstallStateData, GetInstallStateErrors, GetInstallStateResponses, GetOrgData, GetOrgErrors, GetOrgResponses, GetProjectData, GetProjectErrors, GetProjectResponses, GetRolloutPlanData, GetRolloutPlanErrors, GetRolloutPlanResponses, GetRulesetData, GetRulesetErrors, GetRulesetResponses, GetSessionData, GetSessionErrors, GetSessionResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListAuditEventsData, ListAuditEventsErrors, ListAuditEventsResponses, ListConfigsData, ListConfigsErrors, ListConfigsResponses, ListConfigStatesData, ListConfigStatesErrors, ListConfigStatesResponses, ListConfigTargetIdsData, ListConfigTargetIdsErrors, ListConfigTargetIdsResponses, ListEnvironmentsData, ListEnvironmentsErrors, ListEnvironmentsResponses, ListFlagsData, ListFlagsErrors, ListFlagsResponses, ListFlagStatesData, ListFlagStatesErrors, ListFlagStatesResponses, ListFlagTargetIdsData, ListFlagTargetIdsErrors, ListFlagTargetIdsResponses, ListProjectsData, ListProjectsErrors, ListProjectsResponses, ListRolloutMigrationWarningsData, ListRolloutMigrationWarningsErrors, ListRolloutMigrationWarningsResponses, ListRolloutPlansData, ListRolloutPlansErrors, ListRolloutPlansResponses, LogoutData, LogoutErrors, LogoutResponses, PauseConfigRolloutData, PauseConfigRolloutErrors, PauseConfigRolloutResponses, PauseFlagRolloutData, PauseFlagRolloutErrors, PauseFlagRolloutResponses, PutConfigRolloutData, PutConfigRolloutErrors, PutConfigRolloutResponses, PutFlagRolloutData, PutFlagRolloutErrors, PutFlagRolloutResponses, RemoveConfigTargetIdsData, RemoveConfigTargetIdsErrors, RemoveConfigTargetIdsResponses, RemoveFlagTargetIdsData, RemoveFlagTargetIdsErrors, RemoveFlagTargetIdsResponses, ReplaceConfigTargetIdsData, ReplaceConfigTargetIdsErrors, ReplaceConfigTargetIdsResponses, ReplaceFlagTargetIdsData, ReplaceFlagTargetIdsErrors, ReplaceFlagTargetIdsResponses, ResumeConfigRolloutData, ResumeConfigRolloutErrors, ResumeConfigRolloutResponses, ResumeFlagRolloutData, ResumeFlagRolloutErrors, ResumeFlagRolloutResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, SetConfigRulesData, SetConfigRulesErrors, SetConfigRulesResponses, SetConfigValueData, SetConfigValueErrors, SetConfigValueResponses, SetFlagRulesData, SetFlagRulesErrors, SetFlagRulesResponses, SetFlagValueData, SetFlagValueErrors, SetFlagValueResponses, StreamRulesetData, StreamRulesetErrors, StreamRulesetResponses, UpdateProjectData, UpdateProjectErrors, UpdateProjectResponses, UpdateRolloutPlanData, UpdateRolloutPlanErrors, UpdateRolloutPlanResponses } from './types.gen.js';
+import type { AddConfigTargetIdsData, AddConfigTargetIdsErrors, AddConfigTargetIdsResponses, AddFlagTargetIdsData, AddFlagTargetIdsErrors, AddFlagTargetIdsResponses, AdvanceConfigRolloutData, AdvanceConfigRolloutErrors, AdvanceConfigRolloutResponses, AdvanceFlagRolloutData, AdvanceFlagRolloutErrors, AdvanceFlagRolloutResponses, CancelConfigRolloutData, CancelConfigRolloutErrors, CancelConfigRolloutResponses, CancelFlagRolloutData, CancelFlagRolloutErrors, CancelFlagRolloutResponses, CheckConfigTargetIdData, CheckConfigTargetIdErrors, CheckConfigTargetIdResponses, CheckFlagTargetIdData, CheckFlagTargetIdErrors, CheckFlagTargetIdResponses, ClaimInstallData, ClaimInstallErrors, ClaimInstallResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateConfigData, CreateConfigErrors, CreateConfigResponses, CreateEnvironmentData, CreateEnvironmentErrors, CreateEnvironmentResponses, CreateFlagData, CreateFlagErrors, CreateFlagResponses, CreateOrgData, CreateOrgErrors, CreateOrgResponses, CreateProjectData, CreateProjectErrors, CreateProjectResponses, CreateRollbackSecretData, CreateRollbackSecretErrors, CreateRollbackSecretResponses, CreateRolloutPlanData, CreateRolloutPlanErrors, CreateRolloutPlanResponses, DeleteConfigRolloutData, DeleteConfigRolloutErrors, DeleteConfigRolloutResponses, DeleteFlagRolloutData, DeleteFlagRolloutErrors, DeleteFlagRolloutResponses, DeleteRolloutPlanData, DeleteRolloutPlanErrors, DeleteRolloutPlanResponses, EvaluateData, EvaluateErrors, EvaluateResponses, FireConfigRollbackData, FireConfigRollbackErrors, FireConfigRollbackResponses, FireFlagRollbackData, FireFlagRollbackErrors, FireFlagRollbackResponses, GetAuditEventData, GetAuditEventErrors, GetAuditEventResponses, GetConfigRolloutData, GetConfigRolloutErrors, GetConfigRolloutResponses, GetConfigStateData, GetConfigStateErrors, GetConfigStateResponses, GetEnvironmentData, GetEnvironmentErrors, GetEnvironmentResponses, GetFlagRolloutData, GetFlagRolloutErrors, GetFlagRolloutResponses, GetFlagStateData, GetFlagStateErrors, GetFlagStateResponses, GetInstallStateData, GetInstallStateErrors, GetInstallStateResponses, GetOrgData, GetOrgErrors, GetOrgResponses, GetProjectData, GetProjectErrors, GetProjectResponses, GetRolloutPlanData, GetRolloutPlanErrors, GetRolloutPlanResponses, GetRulesetData, GetRulesetErrors, GetRulesetResponses, GetSessionData, GetSessionErrors, GetSessionResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListAuditEventsData, ListAuditEventsErrors, ListAuditEventsResponses, ListConfigRollbackFiresData, ListConfigRollbackFiresErrors, ListConfigRollbackFiresResponses, ListConfigsData, ListConfigsErrors, ListConfigsResponses, ListConfigStatesData, ListConfigStatesErrors, ListConfigStatesResponses, ListConfigTargetIdsData, ListConfigTargetIdsErrors, ListConfigTargetIdsResponses, ListEnvironmentsData, ListEnvironmentsErrors, ListEnvironmentsResponses, ListFlagRollbackFiresData, ListFlagRollbackFiresErrors, ListFlagRollbackFiresResponses, ListFlagsData, ListFlagsErrors, ListFlagsResponses, ListFlagStatesData, ListFlagStatesErrors, ListFlagStatesResponses, ListFlagTargetIdsData, ListFlagTargetIdsErrors, ListFlagTargetIdsResponses, ListProjectsData, ListProjectsErrors, ListProjectsResponses, ListRollbackFiresData, ListRollbackFiresErrors, ListRollbackFiresResponses, ListRollbackSecretFiresData, ListRollbackSecretFiresErrors, ListRollbackSecretFiresResponses, ListRollbackSecretsData, ListRollbackSecretsErrors, ListRollbackSecretsResponses, ListRolloutMigrationWarningsData, ListRolloutMigrationWarningsErrors, ListRolloutMigrationWarningsResponses, ListRolloutPlansData, ListRolloutPlansErrors, ListRolloutPlansResponses, LogoutData, LogoutErrors, LogoutResponses, PauseConfigRolloutData, PauseConfigRolloutErrors, PauseConfigRolloutResponses, PauseFlagRolloutData, PauseFlagRolloutErrors, PauseFlagRolloutResponses, PutConfigRolloutData, PutConfigRolloutErrors, PutConfigRolloutResponses, PutFlagRolloutData, PutFlagRolloutErrors, PutFlagRolloutResponses, RemoveConfigTargetIdsData, RemoveConfigTargetIdsErrors, RemoveConfigTargetIdsResponses, RemoveFlagTargetIdsData, RemoveFlagTargetIdsErrors, RemoveFlagTargetIdsResponses, ReplaceConfigTargetIdsData, ReplaceConfigTargetIdsErrors, ReplaceConfigTargetIdsResponses, ReplaceFlagTargetIdsData, ReplaceFlagTargetIdsErrors, ReplaceFlagTargetIdsResponses, ResumeConfigRolloutData, ResumeConfigRolloutErrors, ResumeConfigRolloutResponses, ResumeFlagRolloutData, ResumeFlagRolloutErrors, ResumeFlagRolloutResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RevokeRollbackSecretData, RevokeRollbackSecretErrors, RevokeRollbackSecretResponses, SetConfigRulesData, SetConfigRulesErrors, SetConfigRulesResponses, SetConfigValueData, SetConfigValueErrors, SetConfigValueResponses, SetFlagRulesData, SetFlagRulesErrors, SetFlagRulesResponses, SetFlagValueData, SetFlagValueErrors, SetFlagValueResponses, StreamRulesetData, StreamRulesetErrors, StreamRulesetResponses, UpdateProjectData, UpdateProjectErrors, UpdateProjectResponses, UpdateRolloutPlanData, UpdateRolloutPlanErrors, UpdateRolloutPlanResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -961,6 +961,145 @@ export const evaluate = <ThrowOnError extends boolean = false>(options: Options<
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * List the rollback webhook secrets of an environment (revoked included)
+ *
+ * List the rollback webhook secrets of an environment (revoked included)
+ */
+export const listRollbackSecrets = <ThrowOnError extends boolean = false>(options: Options<ListRollbackSecretsData, ThrowOnError>) => (options.client ?? client).get<ListRollbackSecretsResponses, ListRollbackSecretsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/envs/{envId}/rollback-webhook-secrets',
+    ...options
+});
+
+/**
+ * Mint a rollback webhook secret
+ *
+ * Session, admin or owner. At most 20 live secrets per environment (`quota_exceeded`).
+ */
+export const createRollbackSecret = <ThrowOnError extends boolean = false>(options: Options<CreateRollbackSecretData, ThrowOnError>) => (options.client ?? client).post<CreateRollbackSecretResponses, CreateRollbackSecretErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/envs/{envId}/rollback-webhook-secrets',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Revoke a rollback webhook secret
+ *
+ * Session, admin or owner. 204 also when already revoked; the name can then be reused.
+ */
+export const revokeRollbackSecret = <ThrowOnError extends boolean = false>(options: Options<RevokeRollbackSecretData, ThrowOnError>) => (options.client ?? client).delete<RevokeRollbackSecretResponses, RevokeRollbackSecretErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/envs/{envId}/rollback-webhook-secrets/{id}',
+    ...options
+});
+
+/**
+ * Fire an automatic rollback of a flag's rollout (for alerting tools)
+ *
+ * Authenticated by a rollback webhook secret of the environment (`Authorization: Bearer svcrb_…`). Pauses the live rollout at 0% (`auto_rollback`); repeated fires are no-ops. The URL is stable across pauses, resumes and new rollouts. Body optional, at most 16 KiB. Capped at 60 fires a minute per rollout and 300 per secret.
+ */
+export const fireFlagRollback = <ThrowOnError extends boolean = false>(options: Options<FireFlagRollbackData, ThrowOnError>) => (options.client ?? client).post<FireFlagRollbackResponses, FireFlagRollbackErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/webhooks/rollback/envs/{envId}/flags/{key}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Fire an automatic rollback of a config's rollout (for alerting tools)
+ *
+ * Authenticated by a rollback webhook secret of the environment (`Authorization: Bearer svcrb_…`). Pauses the live rollout at 0% (`auto_rollback`); repeated fires are no-ops. The URL is stable across pauses, resumes and new rollouts. Body optional, at most 16 KiB. Capped at 60 fires a minute per rollout and 300 per secret.
+ */
+export const fireConfigRollback = <ThrowOnError extends boolean = false>(options: Options<FireConfigRollbackData, ThrowOnError>) => (options.client ?? client).post<FireConfigRollbackResponses, FireConfigRollbackErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/webhooks/rollback/envs/{envId}/configs/{key}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Rollback fire history of an environment
+ *
+ * Newest first; `limit` 1–200 (default 50); `nextCursor` only when the page is full.
+ */
+export const listRollbackFires = <ThrowOnError extends boolean = false>(options: Options<ListRollbackFiresData, ThrowOnError>) => (options.client ?? client).get<ListRollbackFiresResponses, ListRollbackFiresErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/envs/{envId}/rollback-fires',
+    ...options
+});
+
+/**
+ * Rollback fire history of one secret
+ *
+ * Newest first; `limit` 1–200 (default 50); `nextCursor` only when the page is full.
+ */
+export const listRollbackSecretFires = <ThrowOnError extends boolean = false>(options: Options<ListRollbackSecretFiresData, ThrowOnError>) => (options.client ?? client).get<ListRollbackSecretFiresResponses, ListRollbackSecretFiresErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/envs/{envId}/rollback-webhook-secrets/{id}/fires',
+    ...options
+});
+
+/**
+ * Rollback fire history of a flag's rollouts
+ *
+ * Newest first; `limit` 1–200 (default 50); `nextCursor` only when the page is full.
+ */
+export const listFlagRollbackFires = <ThrowOnError extends boolean = false>(options: Options<ListFlagRollbackFiresData, ThrowOnError>) => (options.client ?? client).get<ListFlagRollbackFiresResponses, ListFlagRollbackFiresErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/envs/{envId}/flags/{flagKey}/rollout/fires',
+    ...options
+});
+
+/**
+ * Rollback fire history of a config's rollouts
+ *
+ * Newest first; `limit` 1–200 (default 50); `nextCursor` only when the page is full.
+ */
+export const listConfigRollbackFires = <ThrowOnError extends boolean = false>(options: Options<ListConfigRollbackFiresData, ThrowOnError>) => (options.client ?? client).get<ListConfigRollbackFiresResponses, ListConfigRollbackFiresErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/envs/{envId}/configs/{configKey}/rollout/fires',
+    ...options
 });
 
 /**

@@ -244,6 +244,18 @@ export type RampStep = {
 export type Cadence = 'auto' | 'manual';
 
 /**
+ * AutoRollbackInfo
+ *
+ * The last rollback fire that paused this rollout; the dashboard shows a banner for an hour after `firedAt`.
+ */
+export type AutoRollbackInfo = {
+    firedAt: string;
+    secretId: string;
+    secretName: string;
+    parsedMonitorUrl: string | null;
+};
+
+/**
  * Rollout
  */
 export type Rollout = {
@@ -267,6 +279,7 @@ export type Rollout = {
     rampStepIdx: number | null;
     nextStepAt: string | null;
     targetIdsCount: number;
+    lastAutoRollback: AutoRollbackInfo | null;
     createdAt: string;
     updatedAt: string;
 };
@@ -544,6 +557,99 @@ export type EvaluateResponse = {
     results: {
         [key: string]: EvaluationResult;
     };
+};
+
+/**
+ * CreateRollbackSecretRequest
+ *
+ * Unique among the live secrets of the environment.
+ */
+export type CreateRollbackSecretRequest = {
+    name: string;
+};
+
+/**
+ * MintedRollbackWebhookSecret
+ *
+ * The raw `token` (svcrb_ + 32 characters) is returned once, here; only its SHA-256 is stored.
+ */
+export type MintedRollbackWebhookSecret = {
+    id: string;
+    name: string;
+    tokenPrefix: string;
+    createdAt: string;
+    lastFiredAt: string | null;
+    revokedAt: string | null;
+    token: string;
+    warning: string;
+};
+
+/**
+ * RollbackWebhookSecret
+ *
+ * `lastFiredAt` is updated at most once a minute per secret.
+ */
+export type RollbackWebhookSecret = {
+    id: string;
+    name: string;
+    tokenPrefix: string;
+    createdAt: string;
+    lastFiredAt: string | null;
+    revokedAt: string | null;
+};
+
+/**
+ * RollbackFireBody
+ *
+ * Optional. Alertmanager and Grafana (`alerts[0].generatorURL`), PagerDuty v3 (`event.data.html_url`) and generic (`alert_url`, legacy `link`) payloads have their alert URL recorded; any other body is accepted.
+ */
+export type RollbackFireBody = {
+    [key: string]: unknown;
+};
+
+/**
+ * RollbackFireResponse
+ *
+ * `currentStatus` is the status when the fire arrived; `newStatus` (omitted on a no-op) the status after it.
+ */
+export type RollbackFireResponse = {
+    noop: boolean;
+    currentStatus: RolloutStatus;
+    newStatus?: RolloutStatus;
+};
+
+/**
+ * RollbackFireOutcome
+ */
+export type RollbackFireOutcome = 'transitioned' | 'noop_already_rolled_back' | 'noop_terminal_state' | 'error_unauthorized' | 'error_not_found' | 'error_rate_limited' | 'error_invalid_request';
+
+/**
+ * RollbackFireEvent
+ *
+ * `payloadFingerprint` is the hex SHA-256 of the raw request body.
+ */
+export type RollbackFireEvent = {
+    id: string;
+    rolloutId: string | null;
+    secretId: string | null;
+    secretName: string | null;
+    primitiveKind: PrimitiveKind;
+    primitiveKey: string;
+    outcome: RollbackFireOutcome;
+    sourceIp: string;
+    parsedMonitorUrl: string | null;
+    payloadFingerprint: string;
+    firedAt: string;
+};
+
+/**
+ * RollbackFirePage
+ *
+ * Newest first; `nextCursor` is present only when the page is full.
+ */
+export type RollbackFirePage = {
+    fires: Array<RollbackFireEvent>;
+    nextCursor?: string;
 };
 
 /**
@@ -3349,6 +3455,431 @@ export type EvaluateResponses = {
 };
 
 export type EvaluateResponse2 = EvaluateResponses[keyof EvaluateResponses];
+
+export type ListRollbackSecretsData = {
+    body?: never;
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/rollback-webhook-secrets';
+};
+
+export type ListRollbackSecretsErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type ListRollbackSecretsError = ListRollbackSecretsErrors[keyof ListRollbackSecretsErrors];
+
+export type ListRollbackSecretsResponses = {
+    /**
+     * OK
+     */
+    200: Array<RollbackWebhookSecret>;
+};
+
+export type ListRollbackSecretsResponse = ListRollbackSecretsResponses[keyof ListRollbackSecretsResponses];
+
+export type CreateRollbackSecretData = {
+    /**
+     * Request body
+     */
+    body: CreateRollbackSecretRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/rollback-webhook-secrets';
+};
+
+export type CreateRollbackSecretErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+};
+
+export type CreateRollbackSecretError = CreateRollbackSecretErrors[keyof CreateRollbackSecretErrors];
+
+export type CreateRollbackSecretResponses = {
+    /**
+     * Created
+     */
+    201: MintedRollbackWebhookSecret;
+};
+
+export type CreateRollbackSecretResponse = CreateRollbackSecretResponses[keyof CreateRollbackSecretResponses];
+
+export type RevokeRollbackSecretData = {
+    body?: never;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The id of the resource.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/rollback-webhook-secrets/{id}';
+};
+
+export type RevokeRollbackSecretErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type RevokeRollbackSecretError = RevokeRollbackSecretErrors[keyof RevokeRollbackSecretErrors];
+
+export type RevokeRollbackSecretResponses = {
+    /**
+     * No content
+     */
+    204: void;
+};
+
+export type RevokeRollbackSecretResponse = RevokeRollbackSecretResponses[keyof RevokeRollbackSecretResponses];
+
+export type FireFlagRollbackData = {
+    /**
+     * Request body
+     */
+    body?: RollbackFireBody;
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/webhooks/rollback/envs/{envId}/flags/{key}';
+};
+
+export type FireFlagRollbackErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type FireFlagRollbackError = FireFlagRollbackErrors[keyof FireFlagRollbackErrors];
+
+export type FireFlagRollbackResponses = {
+    /**
+     * OK
+     */
+    200: RollbackFireResponse;
+};
+
+export type FireFlagRollbackResponse = FireFlagRollbackResponses[keyof FireFlagRollbackResponses];
+
+export type FireConfigRollbackData = {
+    /**
+     * Request body
+     */
+    body?: RollbackFireBody;
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/webhooks/rollback/envs/{envId}/configs/{key}';
+};
+
+export type FireConfigRollbackErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type FireConfigRollbackError = FireConfigRollbackErrors[keyof FireConfigRollbackErrors];
+
+export type FireConfigRollbackResponses = {
+    /**
+     * OK
+     */
+    200: RollbackFireResponse;
+};
+
+export type FireConfigRollbackResponse = FireConfigRollbackResponses[keyof FireConfigRollbackResponses];
+
+export type ListRollbackFiresData = {
+    body?: never;
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+    };
+    query?: {
+        cursor?: string;
+        limit?: number;
+    };
+    url: '/api/v1/envs/{envId}/rollback-fires';
+};
+
+export type ListRollbackFiresErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type ListRollbackFiresError = ListRollbackFiresErrors[keyof ListRollbackFiresErrors];
+
+export type ListRollbackFiresResponses = {
+    /**
+     * OK
+     */
+    200: RollbackFirePage;
+};
+
+export type ListRollbackFiresResponse = ListRollbackFiresResponses[keyof ListRollbackFiresResponses];
+
+export type ListRollbackSecretFiresData = {
+    body?: never;
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The id of the resource.
+         */
+        id: string;
+    };
+    query?: {
+        cursor?: string;
+        limit?: number;
+    };
+    url: '/api/v1/envs/{envId}/rollback-webhook-secrets/{id}/fires';
+};
+
+export type ListRollbackSecretFiresErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type ListRollbackSecretFiresError = ListRollbackSecretFiresErrors[keyof ListRollbackSecretFiresErrors];
+
+export type ListRollbackSecretFiresResponses = {
+    /**
+     * OK
+     */
+    200: RollbackFirePage;
+};
+
+export type ListRollbackSecretFiresResponse = ListRollbackSecretFiresResponses[keyof ListRollbackSecretFiresResponses];
+
+export type ListFlagRollbackFiresData = {
+    body?: never;
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The flagKey of the resource.
+         */
+        flagKey: string;
+    };
+    query?: {
+        cursor?: string;
+        limit?: number;
+    };
+    url: '/api/v1/envs/{envId}/flags/{flagKey}/rollout/fires';
+};
+
+export type ListFlagRollbackFiresErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type ListFlagRollbackFiresError = ListFlagRollbackFiresErrors[keyof ListFlagRollbackFiresErrors];
+
+export type ListFlagRollbackFiresResponses = {
+    /**
+     * OK
+     */
+    200: RollbackFirePage;
+};
+
+export type ListFlagRollbackFiresResponse = ListFlagRollbackFiresResponses[keyof ListFlagRollbackFiresResponses];
+
+export type ListConfigRollbackFiresData = {
+    body?: never;
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The configKey of the resource.
+         */
+        configKey: string;
+    };
+    query?: {
+        cursor?: string;
+        limit?: number;
+    };
+    url: '/api/v1/envs/{envId}/configs/{configKey}/rollout/fires';
+};
+
+export type ListConfigRollbackFiresErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type ListConfigRollbackFiresError = ListConfigRollbackFiresErrors[keyof ListConfigRollbackFiresErrors];
+
+export type ListConfigRollbackFiresResponses = {
+    /**
+     * OK
+     */
+    200: RollbackFirePage;
+};
+
+export type ListConfigRollbackFiresResponse = ListConfigRollbackFiresResponses[keyof ListConfigRollbackFiresResponses];
 
 export type ListApiKeysData = {
     body?: never;

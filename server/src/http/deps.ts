@@ -5,6 +5,7 @@ import type { Database } from '../db/database.js';
 import type { EnvChangeBus } from '../features/environments/env-changes.js';
 import type { RulesetCache } from '../features/evaluation/ruleset.cache.js';
 import type { LiveStreams } from '../features/evaluation/live-streams.js';
+import type { RateLimits } from './rate-limits.js';
 
 /** What request handlers need; built once in app.ts. */
 export interface AppDeps {
@@ -17,4 +18,6 @@ export interface AppDeps {
   rulesets: RulesetCache;
   /** Open ruleset streams (SSE), closed on shutdown. */
   streams: LiveStreams;
+  /** Rate-limit buckets (Redis-backed when REDIS_URL is set, shared by every instance). */
+  limits: RateLimits;
 }

@@ -13,6 +13,7 @@ import { RolloutEntity } from './rollout.js';
 import { RolloutPlanEntity } from './rollout-plan.js';
 import { RolloutTargetIdEntity } from './rollout-target-id.js';
 import { RolloutMigrationWarningEntity } from './rollout-migration-warning.js';
+import { RollbackFireEntity, RollbackSecretEntity } from './rollback.js';
 
 export * from './api-key.js';
 export * from './audit-event.js';
@@ -29,6 +30,7 @@ export * from './rollout.js';
 export * from './rollout-plan.js';
 export * from './rollout-target-id.js';
 export * from './rollout-migration-warning.js';
+export * from './rollback.js';
 
 export const entities = [
   UserEntity,
@@ -45,4 +47,6 @@ export const entities = [
   RolloutPlanEntity,
   RolloutTargetIdEntity,
   RolloutMigrationWarningEntity,
+  RollbackSecretEntity,
+  RollbackFireEntity,
 ];

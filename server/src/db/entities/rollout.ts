@@ -47,6 +47,8 @@ export const RolloutEntity = defineEntity({
     rampStepIdx: p.integer().nullable(),
     nextStepAt: timestamp().nullable(),
     targetIdsCount: p.integer(),
+    /** The rollback fire that last paused this rollout (banner data), or null. */
+    lastAutoRollback: jsonb<{ firedAt: string; secretId: string; secretName: string; parsedMonitorUrl: string | null }>().nullable(),
     createdAt: timestamp(),
     updatedAt: timestamp(),
   }),

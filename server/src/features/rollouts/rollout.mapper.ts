@@ -60,6 +60,7 @@ export function toRolloutDto(r: Rollout): RolloutDto {
     rampStepIdx: r.rampStepIdx ?? null,
     nextStepAt: r.nextStepAt ? iso(r.nextStepAt) : null,
     targetIdsCount: r.targetIdsCount,
+    lastAutoRollback: r.lastAutoRollback ?? null,
     createdAt: iso(r.createdAt),
     updatedAt: iso(r.updatedAt),
   };

@@ -1,0 +1,187 @@
+import { createHash } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import {
+  EnvironmentEntity,
+  PrimitiveEntity,
+  RollbackFireEntity,
+  RollbackSecretEntity,
+  type Environment,
+  type PrimitiveKind,
+  type RollbackOutcome,
+  type RollbackSecret,
+} from '../../db/entities/index.js';
+import { DomainError } from '../../domain/errors.js';
+import { digestsEqual, hashToken } from '../../domain/secrets.js';
+import { applyCommand } from '../../domain/rollouts/state-machine.js';
+import type { RolloutStatus } from '../../domain/rollouts/types.js';
+import type { RateLimits } from '../../http/rate-limits.js';
+import type { Actor } from '../access/authorize.js';
+import { EnvWriteBatch, type EnvChangeBus } from '../environments/env-changes.js';
+import { commitTransition } from '../rollouts/commit-transition.js';
+import { toRolloutDto, toState } from '../rollouts/rollout.mapper.js';
+import { findCurrentRollout } from '../rollouts/rollouts.store.js';
+import { isUuid } from '../shared/lookup.js';
+import { parseMonitorUrl } from './alert-url.js';
+
+export const MAX_FIRE_BODY_BYTES = 16_384;
+export const FIRES_PER_ROLLOUT_PER_MINUTE = 60;
+export const FIRES_PER_SECRET_PER_MINUTE = 300;
+const LAST_FIRED_RESOLUTION_MS = 60_000;
+export const AUTO_ROLLBACK_REASON = 'rollout:auto_rollback';
+
+export interface FireRequest {
+  envId: string;
+  kind: PrimitiveKind;
+  key: string;
+  authorization: string | undefined;
+  /** The raw body as read (empty when absent or when it was too large to read). */
+  body: Buffer;
+  tooLarge: boolean;
+  contentType: string | undefined;
+  sourceIp: string;
+  now: Date;
+}
+
+export interface FireDeps {
+  em: EntityManager;
+  bus: EnvChangeBus;
+  limits: RateLimits;
+  logger: Logger;
+}
+
+export interface FireResponse {
+  noop: boolean;
+  currentStatus: RolloutStatus;
+  newStatus?: RolloutStatus;
+}
+
+const TOKEN = /^Bearer\s+(svcrb_[A-Za-z0-9]{32})\s*$/;
+
+/**
+ * Always hashes and looks up, whatever the header holds, and answers the same
+ * way for a missing, malformed, unknown, revoked or other-environment secret,
+ * so neither the answer nor its timing tells them apart.
+ */
+async function authenticate(em: EntityManager, authorization: string | undefined, envId: string): Promise<RollbackSecret | null> {
+  const presented = TOKEN.exec(authorization ?? '')?.[1] ?? '';
+  const hash = hashToken(presented);
+  const secret = await em.findOne(RollbackSecretEntity, { tokenHash: hash });
+  const matches = secret !== null && digestsEqual(secret.tokenHash, hash);
+  return matches && presented !== '' && !secret.revokedAt && secret.envId === envId ? secret : null;
+}
+
+/** The alert payload, if readable. A body declared as JSON that does not parse is unreadable. */
+function readPayload(body: Buffer, contentType: string | undefined): { ok: boolean; payload: unknown } {
+  if (body.length === 0) return { ok: true, payload: undefined };
+  const declaredJson = !contentType || /json/i.test(contentType);
+  try {
+    return { ok: true, payload: JSON.parse(body.toString('utf8')) };
+  } catch {
+    return { ok: !declaredJson, payload: undefined };
+  }
+}
+
+/**
+ * POST /webhooks/rollback/envs/{envId}/{flags|configs}/{key}: pauses the live
+ * rollout at 0% (auto_rollback). Checks run in this order: secret, body,
+ * rollout, rate limits; every fire — whatever its outcome — leaves one record.
+ * A transitioned fire commits the rollout, the env version bump, the audit row
+ * (actor rollback_webhook, reason rollout:auto_rollback) and its fire record
+ * together, then reaches live SDK streams like any other write.
+ */
+export async function fireRollback(deps: FireDeps, req: FireRequest): Promise<FireResponse> {
+  const { em } = deps;
+  const fingerprint = createHash('sha256').update(req.body).digest('hex');
+  const env: Environment | null = isUuid(req.envId) ? await em.findOne(EnvironmentEntity, { id: req.envId }) : null;
+  const base = {
+    orgId: env?.orgId ?? null,
+    envId: req.envId,
+    primitiveKind: req.kind,
+    primitiveKey: req.key.slice(0, 256),
+    sourceIp: req.sourceIp,
+    payloadFingerprint: fingerprint,
+    firedAt: req.now,
+  };
+  const record = async (outcome: RollbackOutcome, extra: { secret?: RollbackSecret; rolloutId?: string; monitorUrl?: string | null } = {}) => {
+    if (!isUuid(req.envId)) return; // nothing to attach the record to
+    const fork = em.fork();
+    fork.create(RollbackFireEntity, {
+      ...base,
+      outcome,
+      rolloutId: extra.rolloutId ?? null,
+      secretId: extra.secret?.id ?? null,
+      secretName: extra.secret?.name ?? null,
+      parsedMonitorUrl: extra.monitorUrl ?? null,
+    });
+    await fork.flush();
+  };
+
+  const secret = await authenticate(em, req.authorization, req.envId);
+  if (!secret || !env) {
+    await record('error_unauthorized');
+    throw new DomainError('rollback_unauthorized', 'Missing, invalid, revoked or wrong-environment rollback secret.');
+  }
+  await touchLastFired(em, secret, req.now);
+  if (req.tooLarge) {
+    await record('error_invalid_request', { secret });
+    throw new DomainError('invalid_request', `The body is larger than ${MAX_FIRE_BODY_BYTES} bytes.`, { fields: { body: 'at most 16 KiB' }, headers: { Connection: 'close' } });
+  }
+  const { ok, payload } = readPayload(req.body, req.contentType);
+  if (!ok) {
+    await record('error_invalid_request', { secret });
+    throw new DomainError('invalid_request', 'The body is declared as JSON but is not valid JSON.', { fields: { body: 'unreadable' } });
+  }
+  const monitorUrl = parseMonitorUrl(payload);
+
+  const primitive = req.key.length <= 128 ? await em.findOne(PrimitiveEntity, { projectId: env.projectId, kind: req.kind, key: req.key }) : null;
+  const current = primitive ? await findCurrentRollout(em, env.id, primitive.id) : null;
+  if (!primitive || !current) {
+    await record('error_not_found', { secret, monitorUrl });
+    throw new DomainError('rollback_rollout_not_found', `No ${req.kind} "${req.key}" with a rollout in this environment.`);
+  }
+
+  const perSecret = await deps.limits.consume('rollback-secret', secret.id, FIRES_PER_SECRET_PER_MINUTE, 60);
+  const perRollout = perSecret.allowed ? await deps.limits.consume('rollback-rollout', current.id, FIRES_PER_ROLLOUT_PER_MINUTE, 60) : perSecret;
+  if (!perRollout.allowed) {
+    await record('error_rate_limited', { secret, rolloutId: current.id, monitorUrl });
+    const retryAfter = perRollout.resetSeconds;
+    throw new DomainError('rollback_rate_limited', 'Too many rollback fires; retry later.', {
+      headers: { 'Retry-After': String(retryAfter) },
+      details: { retryAfterSeconds: retryAfter },
+    });
+  }
+
+  const actor: Actor = { actorType: 'rollback_webhook', actorId: secret.id, actorEmail: null, delegatorUserId: null, role: null };
+  let batch!: EnvWriteBatch;
+  const response = await em.transactional(async (tx) => {
+    batch = new EnvWriteBatch(tx, req.now);
+    // The row lock makes concurrent fires take turns: exactly one transitions, the rest see it paused.
+    const row = (await findCurrentRollout(tx, env.id, primitive.id, true))!;
+    const currentStatus = row.status;
+    const transition = applyCommand(toState(row), { type: 'fire' }, req.now);
+    let outcome: RollbackOutcome;
+    if (transition.changed) {
+      outcome = 'transitioned';
+      const before = toRolloutDto(row);
+      row.lastAutoRollback = { firedAt: req.now.toISOString(), secretId: secret.id, secretName: secret.name, parsedMonitorUrl: monitorUrl };
+      await commitTransition({ tx, batch, actor, caller: { reason: AUTO_ROLLBACK_REASON, now: req.now } }, row, primitive, transition, before);
+    } else {
+      outcome = currentStatus === 'paused' ? 'noop_already_rolled_back' : 'noop_terminal_state';
+    }
+    tx.create(RollbackFireEntity, { ...base, outcome, rolloutId: row.id, secretId: secret.id, secretName: secret.name, parsedMonitorUrl: monitorUrl });
+    return transition.changed ? { noop: false, currentStatus, newStatus: row.status } : { noop: true, currentStatus };
+  });
+  batch.publishTo(deps.bus);
+  return response;
+}
+
+/** lastFiredAt moves at most once a minute per secret: one conditional UPDATE, no read-modify-write race. */
+async function touchLastFired(em: EntityManager, secret: RollbackSecret, now: Date): Promise<void> {
+  if (secret.lastFiredAt && now.getTime() - secret.lastFiredAt.getTime() < LAST_FIRED_RESOLUTION_MS) return;
+  await em.nativeUpdate(
+    RollbackSecretEntity,
+    { id: secret.id, $or: [{ lastFiredAt: null }, { lastFiredAt: { $lte: new Date(now.getTime() - LAST_FIRED_RESOLUTION_MS) } }] },
+    { lastFiredAt: now },
+  );
+}

@@ -1,0 +1,62 @@
+import { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+
+export interface LimitDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the bucket is full again (or, when refused, until the next request may pass). */
+  resetSeconds: number;
+}
+
+/**
+ * Fixed-window counters from rate-limiter-flexible: in Redis when REDIS_URL is
+ * set, so every instance shares the same buckets, otherwise in process memory.
+ */
+export class RateLimits {
+  private readonly limiters = new Map<string, RateLimiterAbstract>();
+
+  private constructor(private readonly redis: Redis | null) {}
+
+  static create(redisUrl: string | undefined): RateLimits {
+    if (!redisUrl) return new RateLimits(null);
+    // Fail fast instead of queueing commands forever while Redis is away.
+    const redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+    redis.on('error', () => {
+      /* surfaced per request by the limiter; ioredis reconnects by itself */
+    });
+    return new RateLimits(redis);
+  }
+
+  get shared(): boolean {
+    return this.redis !== null;
+  }
+
+  private limiter(name: string, points: number, durationSeconds: number): RateLimiterAbstract {
+    const key = `${name}:${points}:${durationSeconds}`;
+    let limiter = this.limiters.get(key);
+    if (!limiter) {
+      const options = { keyPrefix: `gradual:${name}`, points, duration: durationSeconds };
+      limiter = this.redis
+        ? new RateLimiterRedis({ ...options, storeClient: this.redis, insuranceLimiter: new RateLimiterMemory(options) })
+        : new RateLimiterMemory(options);
+      this.limiters.set(key, limiter);
+    }
+    return limiter;
+  }
+
+  /** Takes one request from `subject`'s bucket `name` (`points` per `durationSeconds`). */
+  async consume(name: string, subject: string, points: number, durationSeconds: number): Promise<LimitDecision> {
+    try {
+      const res = await this.limiter(name, points, durationSeconds).consume(subject, 1);
+      return { allowed: true, limit: points, remaining: res.remainingPoints, resetSeconds: Math.ceil(res.msBeforeNext / 1000) };
+    } catch (err) {
+      if (!(err instanceof RateLimiterRes)) throw err;
+      return { allowed: false, limit: points, remaining: 0, resetSeconds: Math.max(1, Math.ceil(err.msBeforeNext / 1000)) };
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.redis) await this.redis.quit().catch(() => this.redis?.disconnect());
+  }
+}

@@ -1,0 +1,270 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claim, expectApiError, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
+import { rolloutOps, type Kind } from '../support/rollout-ops.js';
+import { seedUser } from '../support/users.js';
+
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/alerts/${name}.json`, import.meta.url), 'utf8');
+
+describe.each<Kind>(['flag', 'config'])('automatic rollback of a %s rollout', (kind) => {
+  let t: TestServer;
+  let owner: ClaimedInstance;
+  let orgId: string;
+  let projectId: string;
+  let envId: string;
+  let otherEnvId: string;
+  let secret: { id: string; token: string; name: string };
+  let ops: ReturnType<typeof rolloutOps>;
+  const candidate = kind === 'flag' ? true : { v: 2 };
+
+  const fireUrl = (key: string, env = envId) => `${t.url}/api/v1/webhooks/rollback/envs/${env}/${kind}s/${key}`;
+  const fire = (key: string, opts: { token?: string | null; body?: string; contentType?: string; env?: string } = {}) =>
+    fetch(fireUrl(key, opts.env), {
+      method: 'POST',
+      headers: {
+        ...(opts.token === null ? {} : { authorization: `Bearer ${opts.token ?? secret.token}` }),
+        ...(opts.body !== undefined ? { 'content-type': opts.contentType ?? 'application/json' } : {}),
+      },
+      ...(opts.body !== undefined ? { body: opts.body } : {}),
+    });
+  const json = async (res: Response) => (await res.json()) as Record<string, unknown>;
+  const create = async (key: string) => {
+    if (kind === 'flag') await owner.session.createFlag({ path: { id: projectId }, body: { key, name: key, defaultValue: false } });
+    else await owner.session.createConfig({ path: { id: projectId }, body: { key, name: key, defaultValue: { v: 1 } } });
+  };
+  const fires = async (query: { cursor?: string; limit?: number } = {}) => (await owner.session.listRollbackFires({ path: { envId }, query })).fires;
+
+  beforeAll(async () => {
+    t = await startTestServer();
+    owner = await claim(t);
+    orgId = (await owner.session.getOrg({ path: { slug: 'acme' } })).id;
+    projectId = (await owner.session.createProject({ path: { slug: 'acme' }, body: { key: 'web', name: 'Web' } })).id;
+    envId = (await owner.session.createEnvironment({ path: { id: projectId }, body: { key: 'prod', name: 'Prod' } })).id;
+    otherEnvId = (await owner.session.createEnvironment({ path: { id: projectId }, body: { key: 'staging', name: 'Staging' } })).id;
+    ops = rolloutOps(owner.session, kind);
+    for (const key of ['checkout', 'search', 'idle', 'burst']) await create(key);
+  });
+  afterAll(() => t?.close());
+
+  it('mints a secret shown once, lists it without token or hash, and enforces names and roles', async () => {
+    const minted = await owner.session.createRollbackSecret({ path: { envId }, body: { name: 'alertmanager' } });
+    expect(minted.token).toMatch(/^svcrb_[A-Za-z0-9]{32}$/);
+    expect(minted).toMatchObject({ name: 'alertmanager', tokenPrefix: minted.token.slice(0, 10), lastFiredAt: null, revokedAt: null });
+    expect(minted.warning).toMatch(/only once/);
+    secret = { id: minted.id, token: minted.token, name: minted.name };
+    const listed = await owner.session.listRollbackSecrets({ path: { envId } });
+    expect(JSON.stringify(listed)).not.toContain(minted.token);
+    expect(listed[0]).not.toHaveProperty('tokenHash');
+    const dup = await expectApiError(owner.session.createRollbackSecret({ path: { envId }, body: { name: 'alertmanager' } }), 409, 'key_in_use');
+    expect(dup.fields).toEqual({ name: 'already in use' });
+    expect((await expectApiError(owner.session.createRollbackSecret({ path: { envId }, body: { name: 'x'.repeat(65) } }), 400, 'invalid_request')).fields).toHaveProperty('name');
+    const member = await seedUser(t.server.deps.db, `member-${kind}@example.com`, { orgId, role: 'member' });
+    await expectApiError(t.asSession(member.sessionToken).createRollbackSecret({ path: { envId }, body: { name: 'm' } }), 403, 'insufficient_role');
+    await expectApiError(t.asSession(member.sessionToken).revokeRollbackSecret({ path: { envId, id: secret.id } }), 403, 'insufficient_role');
+    expect(await t.asSession(member.sessionToken).listRollbackSecrets({ path: { envId } })).toHaveLength(1);
+  });
+
+  it('caps live secrets at 20 per environment (quota_exceeded), and reuses a revoked name', async () => {
+    const made: string[] = [];
+    for (let i = 0; i < 19; i++) made.push((await owner.session.createRollbackSecret({ path: { envId }, body: { name: `s${i}` } })).id);
+    const quota = await expectApiError(owner.session.createRollbackSecret({ path: { envId }, body: { name: 'one-too-many' } }), 403, 'quota_exceeded');
+    expect(quota.details).toMatchObject({ dimension: 'rollback_webhook_secrets_per_env' });
+    await owner.session.revokeRollbackSecret({ path: { envId, id: made[0]! } });
+    await owner.session.revokeRollbackSecret({ path: { envId, id: made[0]! } }); // idempotent
+    await owner.session.createRollbackSecret({ path: { envId }, body: { name: 's0' } });
+    for (const id of made.slice(1)) await owner.session.revokeRollbackSecret({ path: { envId, id } });
+    const listed = await owner.session.listRollbackSecrets({ path: { envId } });
+    expect(listed.filter((s) => s.revokedAt === null).map((s) => s.name).sort()).toEqual(['alertmanager', 's0']);
+    await expectApiError(owner.session.revokeRollbackSecret({ path: { envId, id: '00000000-0000-4000-8000-000000000000' } }), 404, 'not_found');
+  });
+
+  it('pauses an active rollout at 0% (transitioned), with the audit row, banner data and a version bump', async () => {
+    await ops.put({ envId, key: 'checkout' }, { percent: 25, newValue: candidate });
+    const version = (await owner.session.getEnvironment({ path: { envId } })).version;
+    const body = fixture('alertmanager');
+    const res = await fire('checkout', { body });
+    expect(res.status).toBe(200);
+    expect(await json(res)).toEqual({ noop: false, currentStatus: 'active', newStatus: 'paused' });
+    const rollout = await ops.get({ envId, key: 'checkout' });
+    expect(rollout).toMatchObject({ status: 'paused', pausedReason: 'auto_rollback', percent: 0, pausedAtPercent: 0, rolledBackFromPercent: 25 });
+    expect(rollout.lastAutoRollback).toMatchObject({ secretId: secret.id, secretName: 'alertmanager', parsedMonitorUrl: expect.stringMatching(/^http:\/\/prometheus\.example\.com:9090\/graph/) });
+    expect((await owner.session.getEnvironment({ path: { envId } })).version).toBe(version + 1);
+    const [row] = (await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { resourceType: 'rollout', resourceKey: 'checkout', limit: 1 } })).events;
+    expect(row).toMatchObject({ action: 'rollout.auto_rollback', actorType: 'rollback_webhook', actorId: secret.id, reason: 'rollout:auto_rollback', version: version + 1 });
+    const [record] = await fires({ limit: 1 });
+    expect(record).toMatchObject({
+      outcome: 'transitioned',
+      rolloutId: rollout.id,
+      secretId: secret.id,
+      secretName: 'alertmanager',
+      primitiveKind: kind,
+      primitiveKey: 'checkout',
+      payloadFingerprint: createHash('sha256').update(body).digest('hex'),
+    });
+    expect(record!.sourceIp).toMatch(/127\.0\.0\.1/);
+    expect((await owner.session.listRollbackSecrets({ path: { envId } })).find((s) => s.id === secret.id)?.lastFiredAt).not.toBeNull();
+  });
+
+  it('answers a repeat with noop_already_rolled_back (no audit row), and resumes to the rolled-back percent', async () => {
+    const audits = (await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { resourceType: 'rollout', limit: 200 } })).events.length;
+    const res = await fire('checkout');
+    expect(await json(res)).toEqual({ noop: true, currentStatus: 'paused' });
+    expect((await fires({ limit: 1 }))[0]).toMatchObject({ outcome: 'noop_already_rolled_back', payloadFingerprint: createHash('sha256').update('').digest('hex') });
+    expect((await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { resourceType: 'rollout', limit: 200 } })).events.length).toBe(audits);
+    expect(await ops.resume({ envId, key: 'checkout' })).toMatchObject({ status: 'active', percent: 25, rolledBackFromPercent: null });
+  });
+
+  it('rolls back user-paused rollouts too, and is a no-op on completed or cancelled ones', async () => {
+    await ops.pause({ envId, key: 'checkout' });
+    expect(await json(await fire('checkout'))).toEqual({ noop: false, currentStatus: 'paused', newStatus: 'paused' });
+    expect(await ops.get({ envId, key: 'checkout' })).toMatchObject({ pausedReason: 'auto_rollback', rolledBackFromPercent: 25 });
+    await ops.cancel({ envId, key: 'checkout' });
+    expect(await json(await fire('checkout'))).toEqual({ noop: true, currentStatus: 'cancelled' });
+    await ops.put({ envId, key: 'search' }, { percent: 100, newValue: candidate });
+    expect(await json(await fire('search'))).toEqual({ noop: true, currentStatus: 'completed' });
+    expect((await fires({ limit: 2 })).map((f) => f.outcome)).toEqual(['noop_terminal_state', 'noop_terminal_state']);
+  });
+
+  it('answers 404 rollback_rollout_not_found without a rollout or primitive', async () => {
+    for (const key of ['idle', 'does-not-exist']) {
+      const res = await fire(key);
+      expect(res.status).toBe(404);
+      expect((await json(res)).code).toBe('rollback_rollout_not_found');
+    }
+    expect((await fires({ limit: 2 })).map((f) => [f.outcome, f.rolloutId])).toEqual([
+      ['error_not_found', null],
+      ['error_not_found', null],
+    ]);
+  });
+
+  it('answers the same 401 to missing, invalid, revoked and wrong-environment secrets', async () => {
+    const revoked = await owner.session.createRollbackSecret({ path: { envId }, body: { name: 'revoked' } });
+    await owner.session.revokeRollbackSecret({ path: { envId, id: revoked.id } });
+    const staging = await owner.session.createRollbackSecret({ path: { envId: otherEnvId }, body: { name: 'staging' } });
+    const apiKey = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: `key-${kind}` } });
+    const bodies = new Set<string>();
+    for (const token of [null, 'garbage', `svcrb_${'a'.repeat(32)}`, revoked.token, staging.token, apiKey.token]) {
+      const res = await fire('checkout', { token });
+      expect(res.status).toBe(401);
+      const { requestId, ...rest } = await json(res);
+      expect(requestId).toBeTruthy();
+      bodies.add(JSON.stringify(rest));
+    }
+    expect([...bodies]).toEqual([JSON.stringify({ code: 'rollback_unauthorized', message: 'Missing, invalid, revoked or wrong-environment rollback secret.' })]);
+    const recent = await fires({ limit: 6 });
+    expect(recent.every((f) => f.outcome === 'error_unauthorized' && f.secretId === null && f.secretName === null)).toBe(true);
+    // A secret cannot call the rest of the API.
+    expect((await fetch(`${t.url}/api/v1/orgs/acme`, { headers: { authorization: `Bearer ${secret.token}` } })).status).toBe(401);
+  });
+
+  it('accepts a 16,384-byte body and refuses 16,385 bytes or unreadable JSON with 400', async () => {
+    await ops.put({ envId, key: 'idle' }, { percent: 10, newValue: candidate });
+    const padded = (size: number) => {
+      const base = JSON.stringify({ alert_url: 'https://status.example.com/incidents/42', pad: '' });
+      return base.replace('"pad":""', `"pad":"${'x'.repeat(size - base.length)}"`);
+    };
+    expect(padded(16_384)).toHaveLength(16_384);
+    const ok = await fire('idle', { body: padded(16_384) });
+    expect(ok.status).toBe(200);
+    expect((await fires({ limit: 1 }))[0]).toMatchObject({ outcome: 'transitioned', parsedMonitorUrl: 'https://status.example.com/incidents/42' });
+    const big = await fire('idle', { body: padded(16_385) });
+    expect(big.status).toBe(400);
+    expect((await json(big)).code).toBe('invalid_request');
+    const broken = await fire('idle', { body: '{"alerts": [' });
+    expect(broken.status).toBe(400);
+    expect((await fires({ limit: 2 })).map((f) => f.outcome)).toEqual(['error_invalid_request', 'error_invalid_request']);
+    // A non-JSON body is accepted (no URL to read).
+    expect((await fire('idle', { body: 'CPU high on web-3', contentType: 'text/plain' })).status).toBe(200);
+  });
+
+  it('reads the alert URL from Alertmanager, Grafana, PagerDuty v3 and generic payloads', async () => {
+    const cases: Array<[string, string | null]> = [
+      [fixture('grafana'), 'https://grafana.example.com/alerting/grafana/ddx8cq2nbq4g0c/view?orgId=1'],
+      [fixture('pagerduty-v3'), 'https://acme.pagerduty.com/incidents/PGR0VU2'],
+      [JSON.stringify({ alert_url: 'https://monitor.example.com/a/1' }), 'https://monitor.example.com/a/1'],
+      [JSON.stringify({ link: 'https://monitor.example.com/legacy/2' }), 'https://monitor.example.com/legacy/2'],
+      [JSON.stringify({ alert_url: 'javascript:alert(1)' }), null],
+      [JSON.stringify({ hello: 'world' }), null],
+    ];
+    for (const [body, url] of cases) {
+      await fire('idle', { body });
+      expect((await fires({ limit: 1 }))[0]!.parsedMonitorUrl).toBe(url);
+    }
+  });
+
+  it('limits fires to 60 a minute per rollout (429 rollback_rate_limited with Retry-After)', async () => {
+    await ops.put({ envId, key: 'burst' }, { percent: 10, newValue: candidate });
+    const statuses: number[] = [];
+    for (let i = 0; i < 60; i++) statuses.push((await fire('burst')).status);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    const limited = await fire('burst');
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    const body = await json(limited);
+    expect(body.code).toBe('rollback_rate_limited');
+    expect((body.details as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThan(0);
+    expect((await fires({ limit: 1 }))[0]).toMatchObject({ outcome: 'error_rate_limited', primitiveKey: 'burst' });
+  });
+
+  it('pages the four fire histories (default 50, max 200, nextCursor only on full pages)', async () => {
+    const all = await owner.session.listRollbackFires({ path: { envId }, query: { limit: 200 } });
+    expect(all.fires.length).toBeGreaterThan(50);
+    expect(all.nextCursor).toBeUndefined();
+    const first = await owner.session.listRollbackFires({ path: { envId } });
+    expect(first.fires).toHaveLength(50);
+    expect(first.nextCursor).toBeDefined();
+    const second = await owner.session.listRollbackFires({ path: { envId }, query: { cursor: first.nextCursor!, limit: 200 } });
+    expect([...first.fires, ...second.fires].map((f) => f.id)).toEqual(all.fires.map((f) => f.id));
+    await expectApiError(owner.session.listRollbackFires({ path: { envId }, query: { limit: 201 } }), 400, 'invalid_request');
+    const bySecret = await owner.session.listRollbackSecretFires({ path: { envId, id: secret.id }, query: { limit: 200 } });
+    expect(bySecret.fires.every((f) => f.secretId === secret.id)).toBe(true);
+    const byKey = kind === 'flag'
+      ? await owner.session.listFlagRollbackFires({ path: { envId, flagKey: 'checkout' }, query: { limit: 200 } })
+      : await owner.session.listConfigRollbackFires({ path: { envId, configKey: 'checkout' }, query: { limit: 200 } });
+    expect(byKey.fires.length).toBeGreaterThan(0);
+    expect(byKey.fires.every((f) => f.primitiveKey === 'checkout' && f.primitiveKind === kind)).toBe(true);
+    // Rollouts come and go; the per-primitive history spans them.
+    expect(new Set(byKey.fires.map((f) => f.rolloutId)).size).toBeGreaterThanOrEqual(1);
+    await expectApiError(owner.session.listRollbackSecretFires({ path: { envId: otherEnvId, id: secret.id } }), 404, 'not_found');
+  });
+});
+
+describe('concurrent rollback fires', () => {
+  let t: TestServer;
+  let owner: ClaimedInstance;
+
+  beforeAll(async () => {
+    t = await startTestServer();
+    owner = await claim(t);
+  });
+  afterAll(() => t?.close());
+
+  it('100 concurrent fires on one rollout: one transition, one audit row, 100 records', async () => {
+    const project = await owner.session.createProject({ path: { slug: 'acme' }, body: { key: 'p', name: 'P' } });
+    const env = await owner.session.createEnvironment({ path: { id: project.id }, body: { key: 'prod', name: 'Prod' } });
+    await owner.session.createFlag({ path: { id: project.id }, body: { key: 'hot', name: 'Hot', defaultValue: false } });
+    await owner.session.putFlagRollout({ path: { envId: env.id, key: 'hot' }, body: { percent: 50, newValue: true } });
+    const { token } = await owner.session.createRollbackSecret({ path: { envId: env.id }, body: { name: 'pagerduty' } });
+    const results = await Promise.all(
+      Array.from({ length: 100 }, () =>
+        fetch(`${t.url}/api/v1/webhooks/rollback/envs/${env.id}/flags/hot`, { method: 'POST', headers: { authorization: `Bearer ${token}` } }).then(async (r) => ({
+          status: r.status,
+          body: (await r.json()) as { noop?: boolean; code?: string },
+        })),
+      ),
+    );
+    const transitioned = results.filter((r) => r.status === 200 && r.body.noop === false);
+    const noops = results.filter((r) => r.status === 200 && r.body.noop === true);
+    const limited = results.filter((r) => r.status === 429);
+    expect(transitioned).toHaveLength(1);
+    expect(noops.length + limited.length).toBe(99);
+    expect(limited.length).toBe(40); // 60 per minute per rollout
+    const audit = await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { resourceType: 'rollout', envId: env.id, limit: 200 } });
+    expect(audit.events.filter((e) => e.action === 'rollout.auto_rollback')).toHaveLength(1);
+    const history = await owner.session.listRollbackFires({ path: { envId: env.id }, query: { limit: 200 } });
+    expect(history.fires).toHaveLength(100);
+    const outcomes = history.fires.reduce<Record<string, number>>((acc, f) => ({ ...acc, [f.outcome]: (acc[f.outcome] ?? 0) + 1 }), {});
+    expect(outcomes).toEqual({ transitioned: 1, noop_already_rolled_back: 59, error_rate_limited: 40 });
+  });
+});
