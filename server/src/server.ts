@@ -46,7 +46,7 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
   // Several instances share PostgreSQL, so changes travel by LISTEN/NOTIFY; embedded PGlite is one process.
   const bus = db.kind === 'postgres' ? await PgNotifyEnvChangeBus.start(db, logger) : new InProcessEnvChangeBus();
   const streams = new LiveStreams(bus);
-  const limits = RateLimits.create(config.redisUrl);
+  const limits = await RateLimits.create(config.redisUrl, logger);
   const deps: AppDeps = { config, db, clock, logger, bus, rulesets: new RulesetCache(), streams, limits };
 
   // Production ticks on an interval; under the test clock, each clock move runs exactly one tick.

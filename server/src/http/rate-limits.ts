@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
 export interface LimitDecision {
@@ -18,13 +19,24 @@ export class RateLimits {
 
   private constructor(private readonly redis: Redis | null) {}
 
-  static create(redisUrl: string | undefined): RateLimits {
+  /**
+   * Connects before answering, so the first requests already share Redis's
+   * buckets. If Redis is unreachable the server still starts: each limiter's
+   * in-memory insurance counts until ioredis reconnects.
+   */
+  static async create(redisUrl: string | undefined, logger?: Logger, connectTimeoutMs = 3000): Promise<RateLimits> {
     if (!redisUrl) return new RateLimits(null);
     // Fail fast instead of queueing commands forever while Redis is away.
-    const redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
-    redis.on('error', () => {
-      /* surfaced per request by the limiter; ioredis reconnects by itself */
-    });
+    const redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
+    redis.on('error', (err) => logger?.debug({ err }, 'redis error (rate limits fall back to memory meanwhile)'));
+    try {
+      await Promise.race([
+        redis.connect(),
+        new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), connectTimeoutMs).unref()),
+      ]);
+    } catch (err) {
+      logger?.warn({ err }, 'Redis is unreachable at start; rate limits count per instance until it is back');
+    }
     return new RateLimits(redis);
   }
 
