@@ -5,8 +5,8 @@ import { defineConfig } from 'vitest/config';
  * (PGlite by default, PostgreSQL when DATABASE_URL is set) from tests/support.
  */
 export default defineConfig({
-  resolve: { conditions: ['source'] },
-  ssr: { resolve: { conditions: ['source'] } },
+  resolve: { conditions: ['@gradual/source'] },
+  ssr: { resolve: { conditions: ['@gradual/source'] } },
   test: {
     include: ['**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],

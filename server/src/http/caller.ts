@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { Caller } from '../features/access/authorize.js';
 import { resolvePrincipal, SESSION_COOKIE } from '../features/access/principal.js';
 import type { AppDeps } from './deps.js';
+import { chargeApiKey } from './api-rate-limit.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -22,6 +23,7 @@ export function callerOf(req: Request<any, any, any, any>, deps: AppDeps): Promi
   req.callerPromise ??= (async () => {
     const now = deps.clock.now();
     const principal = await resolvePrincipal(req.em, req, now);
+    if (principal?.kind === 'token') await chargeApiKey(deps, req, principal.key, now);
     if (principal?.kind === 'user' && principal.renewedUntil && req.res) {
       setSessionCookie(req.res, deps.config, principal.sessionToken, principal.renewedUntil);
     }

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { TokenBuckets } from './token-buckets.js';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
 export interface LimitDecision {
@@ -17,7 +18,12 @@ export interface LimitDecision {
 export class RateLimits {
   private readonly limiters = new Map<string, RateLimiterAbstract>();
 
-  private constructor(private readonly redis: Redis | null) {}
+  /** Token buckets for API keys (per token and per org), in the same Redis. */
+  readonly buckets: TokenBuckets;
+
+  private constructor(private readonly redis: Redis | null) {
+    this.buckets = new TokenBuckets(redis);
+  }
 
   /**
    * Connects before answering, so the first requests already share Redis's

@@ -1,0 +1,109 @@
+import type { Redis } from 'ioredis';
+
+/** One bucket of a check: `capacity` tokens, refilled evenly over `refillSeconds`. */
+export interface BucketSpec {
+  key: string;
+  capacity: number;
+  refillSeconds: number;
+}
+
+export interface BucketState {
+  limit: number;
+  remaining: number;
+  /** Whole seconds until the bucket is full again. */
+  resetSeconds: number;
+  /** Whole seconds until one token is available (0 when one is). */
+  retryAfterSeconds: number;
+}
+
+export interface BucketDecision {
+  allowed: boolean;
+  buckets: BucketState[];
+}
+
+/*
+ * Token buckets for API keys (DESIGN.md: per-token and per-org, token bucket).
+ * rate-limiter-flexible, used for the simpler fixed caps, has no token bucket,
+ * hence this small implementation: a Lua script in Redis (atomic across
+ * instances) or the same arithmetic in memory. A request takes a token from
+ * every bucket only when every bucket has one.
+ */
+
+const LUA = `
+local now = tonumber(ARGV[1])
+local n = #KEYS
+local tokens = {}
+local allowed = 1
+for i = 1, n do
+  local cap = tonumber(ARGV[2 * i])
+  local rate = tonumber(ARGV[2 * i + 1])
+  local v = redis.call('HMGET', KEYS[i], 't', 'ts')
+  local t = tonumber(v[1]) or cap
+  local ts = tonumber(v[2]) or now
+  t = math.min(cap, t + math.max(0, now - ts) * rate)
+  tokens[i] = t
+  if t < 1 then allowed = 0 end
+end
+local out = { allowed }
+for i = 1, n do
+  local cap = tonumber(ARGV[2 * i])
+  local rate = tonumber(ARGV[2 * i + 1])
+  local t = tokens[i]
+  if allowed == 1 then t = t - 1 end
+  redis.call('HSET', KEYS[i], 't', tostring(t), 'ts', tostring(now))
+  redis.call('PEXPIRE', KEYS[i], math.ceil(cap / rate) + 1000)
+  out[i + 1] = tostring(t)
+end
+return out
+`;
+
+function describe(spec: BucketSpec, tokens: number): BucketState {
+  const perMs = spec.capacity / (spec.refillSeconds * 1000);
+  return {
+    limit: spec.capacity,
+    remaining: Math.max(0, Math.floor(tokens)),
+    resetSeconds: Math.ceil((spec.capacity - tokens) / perMs / 1000),
+    retryAfterSeconds: tokens >= 1 ? 0 : Math.max(1, Math.ceil((1 - tokens) / perMs / 1000)),
+  };
+}
+
+export class TokenBuckets {
+  private readonly memory = new Map<string, { tokens: number; at: number }>();
+
+  constructor(private readonly redis: Redis | null) {}
+
+  async take(specs: BucketSpec[], nowMs: number): Promise<BucketDecision> {
+    if (this.redis?.status === 'ready') {
+      try {
+        return await this.takeInRedis(this.redis, specs, nowMs);
+      } catch {
+        // Redis went away mid-request: count in memory rather than fail the request.
+      }
+    }
+    return this.takeInMemory(specs, nowMs);
+  }
+
+  private async takeInRedis(redis: Redis, specs: BucketSpec[], nowMs: number): Promise<BucketDecision> {
+    const args = specs.flatMap((s) => [String(s.capacity), String(s.capacity / (s.refillSeconds * 1000))]);
+    const out = (await redis.eval(LUA, specs.length, ...specs.map((s) => `gradual:tb:${s.key}`), String(nowMs), ...args)) as [number, ...string[]];
+    return { allowed: out[0] === 1, buckets: specs.map((s, i) => describe(s, Number(out[i + 1]))) };
+  }
+
+  private takeInMemory(specs: BucketSpec[], nowMs: number): BucketDecision {
+    const tokens = specs.map((s) => {
+      const state = this.memory.get(s.key);
+      const perMs = s.capacity / (s.refillSeconds * 1000);
+      return state ? Math.min(s.capacity, state.tokens + Math.max(0, nowMs - state.at) * perMs) : s.capacity;
+    });
+    const allowed = tokens.every((t) => t >= 1);
+    specs.forEach((s, i) => {
+      if (allowed) tokens[i]! -= 1;
+      this.memory.set(s.key, { tokens: tokens[i]!, at: nowMs });
+    });
+    if (this.memory.size > 100_000) {
+      // Bound memory: buckets idle for 10 minutes are full again (every refill is ≤ 60 s), so forget them.
+      for (const [key, state] of this.memory) if (nowMs - state.at > 600_000) this.memory.delete(key);
+    }
+    return { allowed, buckets: specs.map((s, i) => describe(s, tokens[i]!)) };
+  }
+}

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { claim, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
+import { loadConfig } from '../../server/src/config.js';
+import { startServer, type RunningServer } from '../../server/src/server.js';
+import { openDatabase, type Database } from '../../server/src/db/database.js';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+describe.each([
+  ['in memory', {}],
+  ['in Redis', { REDIS_URL }],
+] as const)('API-key rate limits (%s)', (_name, env) => {
+  let t: TestServer;
+  let owner: ClaimedInstance;
+  let envId: string;
+
+  const get = (token: string, path = `/api/v1/envs/${envId}`, headers: Record<string, string> = {}) =>
+    fetch(`${t.url}${path}`, { headers: { authorization: `Bearer ${token}`, ...headers } });
+  const limits = (res: Response) => ({
+    limit: res.headers.get('x-ratelimit-limit'),
+    remaining: res.headers.get('x-ratelimit-remaining'),
+    reset: res.headers.get('x-ratelimit-reset'),
+  });
+
+  beforeAll(async () => {
+    t = await startTestServer({ ORG_RATE_LIMIT_PER_MIN: '12', ...env });
+    owner = await claim(t);
+    const project = await owner.session.createProject({ path: { slug: 'acme' }, body: { key: 'p', name: 'P' } });
+    envId = (await owner.session.createEnvironment({ path: { id: project.id }, body: { key: 'prod', name: 'Prod' } })).id;
+    await owner.session.createFlag({ path: { id: project.id }, body: { key: 'f', name: 'F', defaultValue: false } });
+    await t.setClock('2026-11-22T10:00:00Z');
+  });
+  afterAll(() => t?.close());
+
+  it('gives each key a token bucket of rateLimitPerMin, refilling evenly, with the spec headers', async () => {
+    const { token } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'slow', rateLimitPerMin: 3 } });
+    const seen = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await get(token);
+      expect(res.status).toBe(200);
+      seen.push(limits(res));
+    }
+    expect(seen.map((s) => [s.limit, s.remaining])).toEqual([
+      ['3', '2'],
+      ['3', '1'],
+      ['3', '0'],
+    ]);
+    expect(Number(seen[2]!.reset)).toBe(60); // three tokens short: a full minute to refill
+    const refused = await get(token);
+    expect(refused.status).toBe(429);
+    const body = (await refused.json()) as { code: string; details: { retryAfterSeconds: number } };
+    expect(body.code).toBe('token_rate_limit');
+    expect(refused.headers.get('retry-after')).toBe('20'); // one token every 20 s at 3/min
+    expect(body.details.retryAfterSeconds).toBe(20);
+    expect(limits(refused)).toMatchObject({ limit: '3', remaining: '0' });
+    await t.advanceClock(20);
+    expect((await get(token)).status).toBe(200);
+    expect((await get(token)).status).toBe(429);
+  });
+
+  it('sends the headers on 2xx, 304 and 429 only, never on other errors or session responses', async () => {
+    const { token } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'headers' } });
+    const missing = await get(token, '/api/v1/envs/00000000-0000-4000-8000-000000000000');
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('x-ratelimit-limit')).toBeNull();
+    const first = await get(token, `/api/v1/envs/${envId}/flags/f`);
+    const cached = await get(token, `/api/v1/envs/${envId}/flags/f`, { 'if-none-match': first.headers.get('etag')! });
+    expect(cached.status).toBe(304);
+    expect(cached.headers.get('x-ratelimit-limit')).toBe('12'); // the org bucket (12) is tighter than the key's (600)
+    const session = await fetch(`${t.url}/api/v1/envs/${envId}`, { headers: { cookie: `svc_session=${owner.sessionToken}` } });
+    expect(session.status).toBe(200);
+    expect(session.headers.get('x-ratelimit-limit')).toBeNull();
+  });
+
+  it('caps the whole org in aggregate (ORG_RATE_LIMIT_PER_MIN) and reports the bucket that refused', async () => {
+    await t.advanceClock(120); // every bucket full again
+    const a = (await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'a' } })).token;
+    const b = (await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'b' } })).token;
+    const statuses = [];
+    for (let i = 0; i < 12; i++) statuses.push((await get(i % 2 ? a : b)).status);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    const refused = await get(a);
+    expect(refused.status).toBe(429);
+    expect(limits(refused).limit).toBe('12');
+    expect(((await refused.json()) as { details: { bucket: string } }).details.bucket).toBe('org');
+  });
+});
+
+describe.runIf(!!process.env.DATABASE_URL)('API-key rate limits across instances', () => {
+  let t: TestServer;
+  let owner: ClaimedInstance;
+  let db: Database;
+  let second: RunningServer;
+
+  beforeAll(async () => {
+    t = await startTestServer({ REDIS_URL });
+    owner = await claim(t);
+    db = await openDatabase({ ...t.databaseOptions, migrate: false });
+    second = await startServer({ config: loadConfig({ PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'test', LOG_LEVEL: 'silent', REDIS_URL }), db, logger: pino({ level: 'silent' }) });
+  });
+  afterAll(async () => {
+    await second?.close();
+    await db?.close();
+    await t?.close();
+  });
+
+  it('share one bucket per key through Redis', async () => {
+    const { token } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'shared', rateLimitPerMin: 4 } });
+    const at = (url: string) => fetch(`${url}/api/v1/orgs/acme`, { headers: { authorization: `Bearer ${token}` } });
+    const statuses = [await at(t.url), await at(second.url), await at(t.url), await at(second.url), await at(t.url)].map((r) => r.status);
+    expect(statuses).toEqual([200, 200, 200, 200, 429]);
+    expect((await at(second.url)).status).toBe(429);
+  });
+});
