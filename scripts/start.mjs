@@ -56,7 +56,7 @@ async function bundle() {
     // Workspace packages (@gradual/*, subpaths included) are TypeScript: bundle them, resolved
     // through their package.json `exports` with the `source` condition. Everything else (npm
     // packages, node: builtins) stays external.
-    conditions: ['source'],
+    conditions: ['@gradual/source'],
     plugins: [
       {
         name: 'external-packages',
