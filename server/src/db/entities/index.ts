@@ -14,6 +14,7 @@ import { RolloutPlanEntity } from './rollout-plan.js';
 import { RolloutTargetIdEntity } from './rollout-target-id.js';
 import { RolloutMigrationWarningEntity } from './rollout-migration-warning.js';
 import { RollbackFireEntity, RollbackSecretEntity } from './rollback.js';
+import { InvitationEntity, MagicLinkEntity, ProposalEntity } from './onboarding.js';
 
 export * from './api-key.js';
 export * from './audit-event.js';
@@ -31,6 +32,7 @@ export * from './rollout-plan.js';
 export * from './rollout-target-id.js';
 export * from './rollout-migration-warning.js';
 export * from './rollback.js';
+export * from './onboarding.js';
 
 export const entities = [
   UserEntity,
@@ -49,4 +51,7 @@ export const entities = [
   RolloutMigrationWarningEntity,
   RollbackSecretEntity,
   RollbackFireEntity,
+  MagicLinkEntity,
+  InvitationEntity,
+  ProposalEntity,
 ];

@@ -3,10 +3,12 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122122028_initial } from './Migration20261122122028_initial.js';
 import { Migration20261122123959_rollouts } from './Migration20261122123959_rollouts.js';
 import { Migration20261122130103_rollback } from './Migration20261122130103_rollback.js';
+import { Migration20261122132106_onboarding_proposals } from './Migration20261122132106_onboarding_proposals.js';
 
 // Static list: MikroORM cannot load .ts migration files by glob under vitest.
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122122028_initial', class: Migration20261122122028_initial },
   { name: 'Migration20261122123959_rollouts', class: Migration20261122123959_rollouts },
   { name: 'Migration20261122130103_rollback', class: Migration20261122130103_rollback },
+  { name: 'Migration20261122132106_onboarding_proposals', class: Migration20261122132106_onboarding_proposals },
 ];
