@@ -1,5 +1,6 @@
 import { generateOpenApi } from '@ts-rest/open-api';
 import type { AppRoute } from '@ts-rest/core';
+import { errorCatalog } from './errors.js';
 import { contract } from './index.js';
 import type { RouteMetadata } from './routes/common.js';
 
@@ -41,6 +42,8 @@ const tagDescriptions: Record<string, string> = {
 const securityFor: Record<NonNullable<RouteMetadata['auth']>, Array<Record<string, string[]>>> = {
   public: [],
   session: [{ sessionCookie: [] }],
+  // `{}`: no credentials is also accepted.
+  optionalSession: [{ sessionCookie: [] }, {}],
   any: [{ bearerAuth: [] }, { sessionCookie: [] }],
   rollback: [{ rollbackSecret: [] }],
 };
@@ -71,6 +74,21 @@ function normalizeSchemas(node: unknown): unknown {
   return obj;
 }
 
+/**
+ * The example of an error answer: the catalog's first code of that status, so a
+ * mock (Prism) answers a 404 with `not_found`, a 401 with `unauthorized` and so
+ * on, instead of one envelope for every status.
+ */
+function errorExample(status: string): Json {
+  const code =
+    Object.entries(errorCatalog).find(([, s]) => String(s) === status)?.[0] ?? (status.startsWith('5') ? 'internal' : 'invalid_request');
+  return { code, message: statusText[status] ?? `HTTP ${status}`, requestId: '9b2f1c7e-4d1a-4c3e-8f5b-1a2b3c4d5e6f' };
+}
+
+function envelopeResponse(status: string): Json {
+  return { description: statusText[status] ?? status, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
+}
+
 function mapOperation(operation: Json, route: AppRoute): Json {
   const meta = (route.metadata ?? {}) as RouteMetadata;
   const responses = operation.responses as Record<string, Json>;
@@ -86,7 +104,28 @@ function mapOperation(operation: Json, route: AppRoute): Json {
   if (requestBody) {
     requestBody.required = !meta.optionalBody;
     requestBody.description = 'Request body';
+    if (meta.rawBody) {
+      (requestBody.content as Json)['*/*'] = { schema: { type: 'string', description: 'Any other payload, taken as is.' } };
+    }
   }
+  // Answers the server gives before any handler runs, so no route lists them itself:
+  const auth = meta.auth ?? 'any';
+  // a JSON body over the size limit (1 MiB; 64 MiB for target IDs);
+  if (requestBody && !meta.rawBody) responses['413'] ??= envelopeResponse('413');
+  // an API key over its own or its org's rate limit (`token_rate_limit`);
+  if (auth === 'any') {
+    responses['429'] ??= {
+      ...envelopeResponse('429'),
+      headers: { 'Retry-After': { description: 'Seconds until the bucket that refused has a token again.', schema: { type: 'integer' } } },
+    };
+  }
+  // an API key on a sign-in-only endpoint (`scope_denied`).
+  if (auth === 'session') responses['403'] ??= envelopeResponse('403');
+  for (const [status, response] of Object.entries(responses)) {
+    const json = (response.content as Record<string, Json> | undefined)?.['application/json'];
+    if (/^[45]/.test(status) && (json?.schema as Json | undefined)?.$ref === '#/components/schemas/ErrorEnvelope') json!.example = errorExample(status);
+  }
+  const byStatus = Object.entries(responses).sort(([a], [b]) => (a === 'default' ? 1 : b === 'default' ? -1 : Number(a) - Number(b)));
   const parameters = (operation.parameters as Json[]).map((p) =>
     p.in === 'path' && !p.description ? { ...p, description: `The ${String(p.name)} of the resource.` } : p,
   );
@@ -94,24 +133,32 @@ function mapOperation(operation: Json, route: AppRoute): Json {
     ...operation,
     description: operation.description ?? operation.summary,
     parameters,
+    responses: Object.fromEntries(byStatus),
     security: securityFor[meta.auth ?? 'any'],
   };
 }
 
 /**
- * A nullable `$ref` is emitted as `{nullable, allOf: [$ref]}`; OpenAPI 3.0 wants
- * a `type` beside `nullable`, so copy it from the referenced component.
+ * A nullable `$ref` is emitted as `{nullable: true, allOf: [$ref]}`. In OpenAPI
+ * 3.0 `nullable` does not reach into `allOf`, so validators (Prism) reject
+ * `null` there, and a `null` rollout, paused reason or cadence broke the spec.
+ * Rewrite it as `anyOf: [$ref, {type, nullable: true, enum: [null]}]` (the
+ * 3.0.3 way to say "this or null"; the generated SDK type stays `T | null`).
  */
-function typeNullableRefs(node: unknown, schemas: Record<string, Json>): void {
+function nullableRefs(node: unknown, schemas: Record<string, Json>): void {
   if (!node || typeof node !== 'object') return;
-  if (Array.isArray(node)) return node.forEach((n) => typeNullableRefs(n, schemas));
+  if (Array.isArray(node)) return node.forEach((n) => nullableRefs(n, schemas));
   const obj = node as Json;
   const allOf = obj.allOf as Json[] | undefined;
-  if (obj.nullable === true && !obj.type && allOf?.length === 1 && typeof allOf[0]!.$ref === 'string') {
+  if (obj.nullable === true && allOf?.length === 1 && typeof allOf[0]!.$ref === 'string') {
     const target = schemas[(allOf[0]!.$ref as string).split('/').pop()!];
-    if (target?.type) obj.type = target.type;
+    const type = (obj.type ?? target?.type) as string | undefined;
+    delete obj.nullable;
+    delete obj.allOf;
+    delete obj.type;
+    obj.anyOf = [allOf[0], { ...(type ? { type } : {}), nullable: true, enum: [null] }];
   }
-  for (const v of Object.values(obj)) typeNullableRefs(v, schemas);
+  for (const v of Object.values(obj)) nullableRefs(v, schemas);
 }
 
 export function buildOpenApiDocument(): Json {
@@ -153,7 +200,7 @@ export function buildOpenApiDocument(): Json {
     { setOperationId: true, operationMapper: (op, route) => mapOperation(op as Json, route) as never },
   );
   const normalized = normalizeSchemas(doc) as Json;
-  typeNullableRefs(normalized, (normalized.components as { schemas: Record<string, Json> }).schemas);
+  nullableRefs(normalized, (normalized.components as { schemas: Record<string, Json> }).schemas);
   const { openapi, info, servers, tags, paths, components, ...rest } = normalized;
   return { openapi, info, servers, tags, paths, components, ...rest };
 }

@@ -36,7 +36,7 @@ export const authContract = c.router({
     description: 'Deletes the session and clears the cookie. Idempotent: answers 204 without a session too.',
     body: c.noBody(),
     responses: { 204: c.noBody(), ...errorResponses(403) },
-    metadata: { auth: 'session' } satisfies RouteMetadata,
+    metadata: { auth: 'optionalSession' } satisfies RouteMetadata,
   },
 });
 

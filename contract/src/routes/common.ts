@@ -8,16 +8,22 @@ export const c = initContract();
  * read by nothing else: the server enforces authentication in its handlers.
  * - `public`: no credentials
  * - `session`: the dashboard's `svc_session` cookie only
+ * - `optionalSession`: the session cookie when there is one, or nothing (idempotent logout)
  * - `any` (default): a bearer API token or the session cookie
  * - `rollback`: a rollback webhook secret (bearer `svcrb_…`)
  */
-export type RouteAuth = 'public' | 'session' | 'any' | 'rollback';
+export type RouteAuth = 'public' | 'session' | 'optionalSession' | 'any' | 'rollback';
 export interface RouteMetadata {
   auth?: RouteAuth;
   /** The 200 response carries a strong ETag (documented in OpenAPI). */
   etag?: boolean;
   /** The request body may be omitted. */
   optionalBody?: boolean;
+  /**
+   * The server reads the body as raw bytes of any media type (JSON is parsed
+   * when it is JSON), under its own size limit rather than the 1 MiB JSON one.
+   */
+  rawBody?: boolean;
 }
 
 /** Optional headers every mutation accepts. */

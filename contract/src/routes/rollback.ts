@@ -30,7 +30,7 @@ const fire = <P extends string>(path: P, noun: string) =>
       'Authenticated by a rollback webhook secret of the environment (`Authorization: Bearer svcrb_…`). Pauses the live rollout at 0% (`auto_rollback`); repeated fires are no-ops. The URL is stable across pauses, resumes and new rollouts. Body optional, at most 16 KiB. Capped at 60 fires a minute per rollout and 300 per secret.',
     body: RollbackFireBody,
     responses: { 200: RollbackFireResponse, ...errorResponses(400, 401, 404, 429) },
-    metadata: { auth: 'rollback', optionalBody: true } satisfies RouteMetadata,
+    metadata: { auth: 'rollback', optionalBody: true, rawBody: true } satisfies RouteMetadata,
   }) as const;
 
 export const rollbackContract = c.router({

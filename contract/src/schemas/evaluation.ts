@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { named } from '../openapi-meta.js';
+import { example, named } from '../openapi-meta.js';
 import { Id, JsonValue } from './common.js';
 import { Rule } from './primitives.js';
 import { PrimitiveKind, RolloutStatus } from './rollouts.js';
@@ -29,20 +29,47 @@ export const RulesetPrimitive = named(
   }),
 );
 
-export const Ruleset = named(
-  'Ruleset',
-  z.object({ envId: Id, version: z.number().int(), primitives: z.array(RulesetPrimitive) }),
-  'Everything an SDK needs to evaluate the environment locally (live rollouts only).',
+export const Ruleset = example(
+  named(
+    'Ruleset',
+    z.object({ envId: Id, version: z.number().int(), primitives: z.array(RulesetPrimitive) }),
+    'Everything an SDK needs to evaluate the environment locally (live rollouts only).',
+  ),
+  {
+    envId: '3f1c1f0e-8a43-4f6e-9b1a-2c8a5d8f4b10',
+    version: 42,
+    primitives: [
+      {
+        kind: 'flag',
+        key: 'new-checkout',
+        value: false,
+        rules: [{ description: 'Staff first', conditions: [{ attribute: 'email', operator: 'ends_with', values: ['@acme.test'] }], value: true }],
+        rollout: {
+          id: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+          status: 'active',
+          percent: 25,
+          seed: 'new-checkout:production',
+          bucketField: 'userId',
+          newValue: true,
+          targetIds: ['user-1', 'user-2'],
+        },
+      },
+      { kind: 'config', key: 'checkout.limits', value: { maxItems: 10 }, rules: [], rollout: null },
+    ],
+  },
 );
 export type Ruleset = z.infer<typeof Ruleset>;
 
-export const EvaluateRequest = named(
-  'EvaluateRequest',
-  z.object({
-    context: z.record(JsonValue),
-    keys: z.array(z.string().min(1).max(128)).max(1000).optional(),
-  }),
-  'Omit `keys` to evaluate every flag and config of the environment.',
+export const EvaluateRequest = example(
+  named(
+    'EvaluateRequest',
+    z.object({
+      context: z.record(JsonValue),
+      keys: z.array(z.string().min(1).max(128)).max(1000).optional(),
+    }),
+    'Omit `keys` to evaluate every flag and config of the environment.',
+  ),
+  { context: { userId: 'user-1', email: 'ann@example.com', plan: 'pro' }, keys: ['new-checkout', 'checkout.limits'] },
 );
 
 export const EvaluationReason = named('EvaluationReason', z.enum(['target_id', 'rollout', 'rule', 'default']));
@@ -57,8 +84,17 @@ export const EvaluationResult = named(
   }),
 );
 
-export const EvaluateResponse = named(
-  'EvaluateResponse',
-  z.object({ version: z.number().int(), results: z.record(EvaluationResult) }),
-  'Keys that name no flag or config are left out of `results`.',
+export const EvaluateResponse = example(
+  named(
+    'EvaluateResponse',
+    z.object({ version: z.number().int(), results: z.record(EvaluationResult) }),
+    'Keys that name no flag or config are left out of `results`.',
+  ),
+  {
+    version: 42,
+    results: {
+      'new-checkout': { kind: 'flag', value: true, reason: 'rollout', bucket: 12.3456 },
+      'checkout.limits': { kind: 'config', value: { maxItems: 10 }, reason: 'default', bucket: null },
+    },
+  },
 );

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { named } from '../openapi-meta.js';
+import { example, named } from '../openapi-meta.js';
 import { Id, JsonValue, Name, ResourceKey, Timestamp } from './common.js';
 import { Percent, Rollout } from './rollouts.js';
 
@@ -8,23 +8,29 @@ export const ConditionOperator = named(
   z.enum(['in', 'not_in', 'starts_with', 'ends_with', 'contains', 'gt', 'gte', 'lt', 'lte']),
 );
 
-export const Condition = named(
-  'Condition',
-  z.object({
-    attribute: z.string().min(1).max(128),
-    operator: ConditionOperator,
-    values: z.array(z.union([z.string().max(1024), z.number()])).min(1).max(1000),
-  }),
+export const Condition = example(
+  named(
+    'Condition',
+    z.object({
+      attribute: z.string().min(1).max(128),
+      operator: ConditionOperator,
+      values: z.array(z.union([z.string().max(1024), z.number()])).min(1).max(1000),
+    }),
+  ),
+  { attribute: 'email', operator: 'ends_with', values: ['@acme.test'] },
 );
 
-export const Rule = named(
-  'Rule',
-  z.object({
-    description: z.string().max(500).optional(),
-    conditions: z.array(Condition).max(50),
-    value: JsonValue,
-  }),
-  'All conditions must match (AND); the first matching rule wins.',
+export const Rule = example(
+  named(
+    'Rule',
+    z.object({
+      description: z.string().max(500).optional(),
+      conditions: z.array(Condition).max(50),
+      value: JsonValue,
+    }),
+    'All conditions must match (AND); the first matching rule wins.',
+  ),
+  { description: 'Staff first', conditions: [{ attribute: 'email', operator: 'ends_with', values: ['@acme.test'] }], value: true },
 );
 export type Rule = z.infer<typeof Rule>;
 export const Rules = z.array(Rule).max(200);

@@ -833,6 +833,10 @@ export type ClaimInstallErrors = {
      * Conflict
      */
     409: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
 };
 
 export type ClaimInstallError = ClaimInstallErrors[keyof ClaimInstallErrors];
@@ -858,6 +862,10 @@ export type GetSessionErrors = {
      * Not authenticated
      */
     401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
 };
 
 export type GetSessionError = GetSessionErrors[keyof GetSessionErrors];
@@ -926,6 +934,10 @@ export type CreateOrgErrors = {
      * Conflict
      */
     409: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
 };
 
 export type CreateOrgError = CreateOrgErrors[keyof CreateOrgErrors];
@@ -964,6 +976,10 @@ export type GetOrgErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type GetOrgError = GetOrgErrors[keyof GetOrgErrors];
@@ -1002,6 +1018,10 @@ export type ListProjectsErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type ListProjectsError = ListProjectsErrors[keyof ListProjectsErrors];
@@ -1054,6 +1074,14 @@ export type CreateProjectErrors = {
      * Conflict
      */
     409: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type CreateProjectError = CreateProjectErrors[keyof CreateProjectErrors];
@@ -1092,6 +1120,10 @@ export type GetProjectErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type GetProjectError = GetProjectErrors[keyof GetProjectErrors];
@@ -1140,6 +1172,14 @@ export type UpdateProjectErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type UpdateProjectError = UpdateProjectErrors[keyof UpdateProjectErrors];
@@ -1178,6 +1218,10 @@ export type ListEnvironmentsErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type ListEnvironmentsError = ListEnvironmentsErrors[keyof ListEnvironmentsErrors];
@@ -1230,6 +1274,14 @@ export type CreateEnvironmentErrors = {
      * Conflict
      */
     409: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type CreateEnvironmentError = CreateEnvironmentErrors[keyof CreateEnvironmentErrors];
@@ -1268,6 +1320,10 @@ export type GetEnvironmentErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type GetEnvironmentError = GetEnvironmentErrors[keyof GetEnvironmentErrors];
@@ -1306,6 +1362,10 @@ export type ListFlagsErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type ListFlagsError = ListFlagsErrors[keyof ListFlagsErrors];
@@ -1358,6 +1418,14 @@ export type CreateFlagErrors = {
      * Conflict
      */
     409: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type CreateFlagError = CreateFlagErrors[keyof CreateFlagErrors];
@@ -1396,6 +1464,10 @@ export type ListFlagStatesErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type ListFlagStatesError = ListFlagStatesErrors[keyof ListFlagStatesErrors];
@@ -1441,6 +1513,10 @@ export type GetFlagStateErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type GetFlagStateError = GetFlagStateErrors[keyof GetFlagStateErrors];
@@ -1498,6 +1574,14 @@ export type SetFlagValueErrors = {
      * If-Match precondition failed
      */
     412: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type SetFlagValueError = SetFlagValueErrors[keyof SetFlagValueErrors];
@@ -1555,6 +1639,14 @@ export type SetFlagRulesErrors = {
      * If-Match precondition failed
      */
     412: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type SetFlagRulesError = SetFlagRulesErrors[keyof SetFlagRulesErrors];
@@ -1593,6 +1685,10 @@ export type ListConfigsErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type ListConfigsError = ListConfigsErrors[keyof ListConfigsErrors];
@@ -1645,6 +1741,14 @@ export type CreateConfigErrors = {
      * Conflict
      */
     409: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type CreateConfigError = CreateConfigErrors[keyof CreateConfigErrors];
@@ -1683,6 +1787,10 @@ export type ListConfigStatesErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type ListConfigStatesError = ListConfigStatesErrors[keyof ListConfigStatesErrors];
@@ -1728,6 +1836,10 @@ export type GetConfigStateErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type GetConfigStateError = GetConfigStateErrors[keyof GetConfigStateErrors];
@@ -1785,6 +1897,14 @@ export type SetConfigValueErrors = {
      * If-Match precondition failed
      */
     412: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type SetConfigValueError = SetConfigValueErrors[keyof SetConfigValueErrors];
@@ -1842,6 +1962,14 @@ export type SetConfigRulesErrors = {
      * If-Match precondition failed
      */
     412: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type SetConfigRulesError = SetConfigRulesErrors[keyof SetConfigRulesErrors];
@@ -1887,6 +2015,10 @@ export type DeleteFlagRolloutErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type DeleteFlagRolloutError = DeleteFlagRolloutErrors[keyof DeleteFlagRolloutErrors];
@@ -1932,6 +2064,10 @@ export type GetFlagRolloutErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type GetFlagRolloutError = GetFlagRolloutErrors[keyof GetFlagRolloutErrors];
@@ -1989,6 +2125,14 @@ export type PutFlagRolloutErrors = {
      * If-Match precondition failed
      */
     412: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type PutFlagRolloutError = PutFlagRolloutErrors[keyof PutFlagRolloutErrors];
@@ -2034,6 +2178,10 @@ export type PauseFlagRolloutErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type PauseFlagRolloutError = PauseFlagRolloutErrors[keyof PauseFlagRolloutErrors];
@@ -2083,6 +2231,10 @@ export type ResumeFlagRolloutErrors = {
      * Conflict
      */
     409: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type ResumeFlagRolloutError = ResumeFlagRolloutErrors[keyof ResumeFlagRolloutErrors];
@@ -2128,6 +2280,10 @@ export type CancelFlagRolloutErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type CancelFlagRolloutError = CancelFlagRolloutErrors[keyof CancelFlagRolloutErrors];
@@ -2177,6 +2333,10 @@ export type AdvanceFlagRolloutErrors = {
      * Conflict
      */
     409: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type AdvanceFlagRolloutError = AdvanceFlagRolloutErrors[keyof AdvanceFlagRolloutErrors];
@@ -2233,6 +2393,10 @@ export type AddFlagTargetIdsErrors = {
      * Request body too large
      */
     413: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type AddFlagTargetIdsError = AddFlagTargetIdsErrors[keyof AddFlagTargetIdsErrors];
@@ -2289,6 +2453,10 @@ export type RemoveFlagTargetIdsErrors = {
      * Request body too large
      */
     413: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type RemoveFlagTargetIdsError = RemoveFlagTargetIdsErrors[keyof RemoveFlagTargetIdsErrors];
@@ -2345,6 +2513,10 @@ export type ReplaceFlagTargetIdsErrors = {
      * Request body too large
      */
     413: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type ReplaceFlagTargetIdsError = ReplaceFlagTargetIdsErrors[keyof ReplaceFlagTargetIdsErrors];
@@ -2394,6 +2566,10 @@ export type ListFlagTargetIdsErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type ListFlagTargetIdsError = ListFlagTargetIdsErrors[keyof ListFlagTargetIdsErrors];
@@ -2440,6 +2616,10 @@ export type CheckFlagTargetIdErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type CheckFlagTargetIdError = CheckFlagTargetIdErrors[keyof CheckFlagTargetIdErrors];
@@ -2485,6 +2665,10 @@ export type DeleteConfigRolloutErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type DeleteConfigRolloutError = DeleteConfigRolloutErrors[keyof DeleteConfigRolloutErrors];
@@ -2530,6 +2714,10 @@ export type GetConfigRolloutErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type GetConfigRolloutError = GetConfigRolloutErrors[keyof GetConfigRolloutErrors];
@@ -2587,6 +2775,14 @@ export type PutConfigRolloutErrors = {
      * If-Match precondition failed
      */
     412: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type PutConfigRolloutError = PutConfigRolloutErrors[keyof PutConfigRolloutErrors];
@@ -2632,6 +2828,10 @@ export type PauseConfigRolloutErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type PauseConfigRolloutError = PauseConfigRolloutErrors[keyof PauseConfigRolloutErrors];
@@ -2681,6 +2881,10 @@ export type ResumeConfigRolloutErrors = {
      * Conflict
      */
     409: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type ResumeConfigRolloutError = ResumeConfigRolloutErrors[keyof ResumeConfigRolloutErrors];
@@ -2726,6 +2930,10 @@ export type CancelConfigRolloutErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type CancelConfigRolloutError = CancelConfigRolloutErrors[keyof CancelConfigRolloutErrors];
@@ -2775,6 +2983,10 @@ export type AdvanceConfigRolloutErrors = {
      * Conflict
      */
     409: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type AdvanceConfigRolloutError = AdvanceConfigRolloutErrors[keyof AdvanceConfigRolloutErrors];
@@ -2831,6 +3043,10 @@ export type AddConfigTargetIdsErrors = {
      * Request body too large
      */
     413: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type AddConfigTargetIdsError = AddConfigTargetIdsErrors[keyof AddConfigTargetIdsErrors];
@@ -2887,6 +3103,10 @@ export type RemoveConfigTargetIdsErrors = {
      * Request body too large
      */
     413: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type RemoveConfigTargetIdsError = RemoveConfigTargetIdsErrors[keyof RemoveConfigTargetIdsErrors];
@@ -2943,6 +3163,10 @@ export type ReplaceConfigTargetIdsErrors = {
      * Request body too large
      */
     413: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type ReplaceConfigTargetIdsError = ReplaceConfigTargetIdsErrors[keyof ReplaceConfigTargetIdsErrors];
@@ -2992,6 +3216,10 @@ export type ListConfigTargetIdsErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type ListConfigTargetIdsError = ListConfigTargetIdsErrors[keyof ListConfigTargetIdsErrors];
@@ -3038,6 +3266,10 @@ export type CheckConfigTargetIdErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type CheckConfigTargetIdError = CheckConfigTargetIdErrors[keyof CheckConfigTargetIdErrors];
@@ -3076,6 +3308,10 @@ export type ListRolloutPlansErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type ListRolloutPlansError = ListRolloutPlansErrors[keyof ListRolloutPlansErrors];
@@ -3128,6 +3364,14 @@ export type CreateRolloutPlanErrors = {
      * Conflict
      */
     409: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type CreateRolloutPlanError = CreateRolloutPlanErrors[keyof CreateRolloutPlanErrors];
@@ -3177,6 +3421,10 @@ export type DeleteRolloutPlanErrors = {
      * Conflict
      */
     409: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type DeleteRolloutPlanError = DeleteRolloutPlanErrors[keyof DeleteRolloutPlanErrors];
@@ -3222,6 +3470,10 @@ export type GetRolloutPlanErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type GetRolloutPlanError = GetRolloutPlanErrors[keyof GetRolloutPlanErrors];
@@ -3279,6 +3531,14 @@ export type UpdateRolloutPlanErrors = {
      * If-Match precondition failed
      */
     412: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type UpdateRolloutPlanError = UpdateRolloutPlanErrors[keyof UpdateRolloutPlanErrors];
@@ -3359,6 +3619,10 @@ export type GetRulesetErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+    /**
      * Temporarily unavailable
      */
     503: ErrorEnvelope;
@@ -3400,6 +3664,10 @@ export type StreamRulesetErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type StreamRulesetError = StreamRulesetErrors[keyof StreamRulesetErrors];
@@ -3443,6 +3711,14 @@ export type EvaluateErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type EvaluateError = EvaluateErrors[keyof EvaluateErrors];
@@ -3481,6 +3757,10 @@ export type ListRollbackSecretsErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type ListRollbackSecretsError = ListRollbackSecretsErrors[keyof ListRollbackSecretsErrors];
@@ -3533,6 +3813,10 @@ export type CreateRollbackSecretErrors = {
      * Conflict
      */
     409: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
 };
 
 export type CreateRollbackSecretError = CreateRollbackSecretErrors[keyof CreateRollbackSecretErrors];
@@ -3721,6 +4005,10 @@ export type ListRollbackFiresErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type ListRollbackFiresError = ListRollbackFiresErrors[keyof ListRollbackFiresErrors];
@@ -3770,6 +4058,10 @@ export type ListRollbackSecretFiresErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type ListRollbackSecretFiresError = ListRollbackSecretFiresErrors[keyof ListRollbackSecretFiresErrors];
@@ -3819,6 +4111,10 @@ export type ListFlagRollbackFiresErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type ListFlagRollbackFiresError = ListFlagRollbackFiresErrors[keyof ListFlagRollbackFiresErrors];
@@ -3868,6 +4164,10 @@ export type ListConfigRollbackFiresErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type ListConfigRollbackFiresError = ListConfigRollbackFiresErrors[keyof ListConfigRollbackFiresErrors];
@@ -3954,6 +4254,10 @@ export type CreateApiKeyErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
 };
 
 export type CreateApiKeyError = CreateApiKeyErrors[keyof CreateApiKeyErrors];
@@ -4048,6 +4352,10 @@ export type ListAuditEventsErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type ListAuditEventsError = ListAuditEventsErrors[keyof ListAuditEventsErrors];
@@ -4086,6 +4394,10 @@ export type GetAuditEventErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type GetAuditEventError = GetAuditEventErrors[keyof GetAuditEventErrors];
