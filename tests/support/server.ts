@@ -3,11 +3,19 @@ import { pino } from 'pino';
 import { loadConfig } from '../../server/src/config.js';
 import { startServer, type RunningServer } from '../../server/src/server.js';
 import { createTestDatabase } from './database.js';
+import { startPrismProxy, type PrismProxy } from './prism.js';
 
 export interface TestServer {
   server: RunningServer;
   /** How to reach this server's database (PostgreSQL: the same database; embedded: a copy). */
   databaseOptions: import('../../server/src/db/database.js').DatabaseOptions;
+  /**
+   * Where tests send requests: the server, or with `GRADUAL_TEST_VIA_PRISM=1`
+   * the Prism validating proxy in front of it (`server.url` stays the server;
+   * see startPrismProxy). Then `close()` fails with every response that broke
+   * the contract (an `sl-violations` header), whether it came to an SDK
+   * client or to a raw fetch.
+   */
   url: string;
   /** An SDK client with no credentials. */
   anonymous: GradualClient;
@@ -37,19 +45,30 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ...env,
   });
   const server = await startServer({ config, db: database.db, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
-  const client = (opts: { token?: string; sessionToken?: string }) => createClient({ baseUrl: server.url, ...opts });
+  let prism: PrismProxy | undefined;
+  if (process.env.GRADUAL_TEST_VIA_PRISM === '1') {
+    prism = await startPrismProxy(server.url).catch(async (err: unknown) => {
+      await server.close();
+      await database.cleanup();
+      throw err;
+    });
+  }
+  const client = (opts: { token?: string; sessionToken?: string }) => createClient({ baseUrl: prism?.url ?? server.url, ...opts });
   return {
     server,
     databaseOptions: database.options,
-    url: server.url,
+    url: prism?.url ?? server.url,
     anonymous: client({}),
     asSession: (sessionToken) => client({ sessionToken }),
     asToken: (token) => client({ token }),
     advanceClock: (seconds) => moveClock(server.url, { advanceSeconds: seconds }),
     setClock: (at) => moveClock(server.url, { now: new Date(at).toISOString() }),
     close: async () => {
+      await prism?.close();
       await server.close();
       await database.cleanup();
+      const violations = prism?.violations() ?? [];
+      if (violations.length > 0) throw new Error(`Prism found contract violations:\n${violations.map((v) => `  - ${v}`).join('\n')}`);
     },
   };
 }
