@@ -3,3 +3,21 @@ export type { ClientOptions, GradualClient, GradualOperations, GradualRawOperati
 export { GradualApiError, isGradualApiError } from './errors.js';
 export type { ErrorCode } from './errors.js';
 export type * from './generated/types.gen.js';
+export { createFlagClient, FlagClientError, isFlagClientError } from './live/index.js';
+export type {
+  EvaluateOptions,
+  FlagChangeEvent,
+  FlagClient,
+  FlagClientErrorCode,
+  FlagClientErrorSource,
+  FlagClientEvents,
+  FlagClientLogger,
+  FlagClientMode,
+  FlagClientOptions,
+  FlagClientStatus,
+  FlagErrorCode,
+  FlagEvaluation,
+  FlagReason,
+  EvaluationValueType,
+  RulesetSource,
+} from './live/index.js';

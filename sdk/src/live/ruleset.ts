@@ -1,0 +1,63 @@
+import type { Ruleset } from '../evaluation/index.js';
+
+/**
+ * A shallow shape check of a ruleset (from the server or a bootstrap): enough
+ * that compiling and evaluating it cannot trip over a wrong type. The server
+ * validates rules on write, so this does not re-validate every condition.
+ */
+export function rulesetProblem(value: unknown): string | null {
+  if (value === null || typeof value !== 'object') return 'not an object';
+  const r = value as Partial<Ruleset>;
+  if (typeof r.envId !== 'string') return '`envId` is not a string';
+  if (typeof r.version !== 'number' || !Number.isInteger(r.version)) return '`version` is not an integer';
+  if (!Array.isArray(r.primitives)) return '`primitives` is not an array';
+  for (const [i, p] of r.primitives.entries()) {
+    if (p === null || typeof p !== 'object') return `primitives[${i}] is not an object`;
+    if (typeof p.key !== 'string') return `primitives[${i}].key is not a string`;
+    if (p.kind !== 'flag' && p.kind !== 'config') return `primitives[${i}].kind is not flag or config`;
+    if (!Array.isArray(p.rules)) return `primitives[${i}].rules is not an array`;
+    if (p.rollout != null && (typeof p.rollout !== 'object' || !Array.isArray(p.rollout.targetIds))) {
+      return `primitives[${i}].rollout is malformed`;
+    }
+  }
+  return null;
+}
+
+/** JSON with object keys sorted, so equal values print equally whatever their key order. */
+function stableJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'undefined';
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  const obj = value as Record<string, unknown>;
+  const keys = Object.keys(obj)
+    .filter((k) => obj[k] !== undefined)
+    .sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${stableJson(obj[k])}`).join(',')}}`;
+}
+
+/**
+ * Keys of the primitives that differ between two rulesets: added, removed, or
+ * changed in any way (value, rules, rollout, target IDs), in `next`'s order
+ * followed by the removed ones.
+ */
+export function changedKeys(previous: Ruleset, next: Ruleset): string[] {
+  const before = new Map<string, string>();
+  for (const p of previous.primitives) if (!before.has(p.key)) before.set(p.key, stableJson(p));
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const p of next.primitives) {
+    if (seen.has(p.key)) continue;
+    seen.add(p.key);
+    if (before.get(p.key) !== stableJson(p)) out.push(p.key);
+  }
+  for (const key of before.keys()) if (!seen.has(key)) out.push(key);
+  return out;
+}
+
+/** Key → bucket field of each primitive with a rollout (for mapping a `targetingKey`). */
+export function bucketFields(ruleset: Ruleset): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const p of ruleset.primitives) {
+    if (p.rollout && !out.has(p.key)) out.set(p.key, p.rollout.bucketField);
+  }
+  return out;
+}

@@ -1,0 +1,203 @@
+/**
+ * An OpenFeature provider (server paradigm, `@openfeature/server-sdk`) backed
+ * by the live flags client: flags are evaluated locally and synchronously
+ * against the held ruleset; the provider only translates.
+ *
+ * Resolution:
+ * - reasons: `target_id` and `rule` → TARGETING_MATCH, `rollout` → SPLIT,
+ *   `default` → DEFAULT; errors → ERROR with FLAG_NOT_FOUND (unknown key),
+ *   TYPE_MISMATCH (the value is not of the requested type; `object` means a
+ *   JSON object or array) or PROVIDER_NOT_READY (no ruleset yet). Errors are
+ *   returned as resolution details (not thrown), so the SDK serves the
+ *   caller's default and still runs error hooks.
+ * - `variant` is left out: Gradual values are not named variants.
+ * - `flagMetadata`: `gradualReason` (the evaluator's own reason), `kind`
+ *   (flag or config), `version` (ruleset version) and, when the primitive has
+ *   a live rollout and the context the bucket field, `bucket` (0–100).
+ * - Context: passed through as Gradual attributes (rules read top-level keys).
+ *   `targetingKey` stands in for the rollout's bucket field (e.g. `userId`)
+ *   when the context does not carry that attribute itself, so
+ *   `{ targetingKey: 'u-1' }` buckets like `{ userId: 'u-1' }`.
+ *
+ * Lifecycle and events:
+ * - `initialize()` waits for the first ruleset (the SDK then emits
+ *   PROVIDER_READY). It fails with PROVIDER_FATAL on a 401/403/404 and with a
+ *   general error after `initTimeoutMs`; the client keeps trying, and the
+ *   provider emits PROVIDER_READY once it gets a ruleset after all.
+ * - PROVIDER_CONFIGURATION_CHANGED after each new ruleset that changes
+ *   anything this token can see, with `flagsChanged` (added, removed or
+ *   changed keys) and `metadata.version`.
+ * - PROVIDER_STALE when the server cannot be reached (the last good ruleset is
+ *   still served), PROVIDER_ERROR when it rejects the token (still served: the
+ *   error is not reported as PROVIDER_FATAL, which would make the SDK stop
+ *   asking), PROVIDER_READY when it answers well again.
+ * - `onClose()` closes the flag client when the provider created it.
+ */
+import {
+  ErrorCode,
+  GeneralError,
+  OpenFeatureEventEmitter,
+  ProviderEvents,
+  ProviderFatalError,
+  StandardResolutionReasons,
+  type EvaluationContext,
+  type FlagMetadata,
+  type JsonValue,
+  type Provider,
+  type ResolutionDetails,
+  type ResolutionReason,
+} from '@openfeature/server-sdk';
+import { createFlagClient, type FlagClient, type FlagClientError, type FlagClientOptions, type FlagErrorCode, type FlagReason } from '../live/index.js';
+
+export interface GradualProviderSettings {
+  /** How long `initialize()` waits for the first ruleset. Default 10 000 ms. */
+  initTimeoutMs?: number;
+}
+
+/** Either the flag client's options (the provider creates and owns the client) … */
+export type GradualProviderOptions =
+  | (FlagClientOptions & GradualProviderSettings)
+  /** … or an existing client, which stays open on `onClose()` unless `closeClient` is true. */
+  | ({ client: FlagClient; closeClient?: boolean } & GradualProviderSettings);
+
+type ValueType = 'boolean' | 'string' | 'number' | 'object';
+
+const REASONS: Record<Exclude<FlagReason, 'error'>, ResolutionReason> = {
+  target_id: StandardResolutionReasons.TARGETING_MATCH,
+  rule: StandardResolutionReasons.TARGETING_MATCH,
+  rollout: StandardResolutionReasons.SPLIT,
+  default: StandardResolutionReasons.DEFAULT,
+};
+
+const ERROR_CODES: Record<FlagErrorCode, ErrorCode> = {
+  FLAG_NOT_FOUND: ErrorCode.FLAG_NOT_FOUND,
+  TYPE_MISMATCH: ErrorCode.TYPE_MISMATCH,
+  PROVIDER_NOT_READY: ErrorCode.PROVIDER_NOT_READY,
+};
+
+function matches(value: unknown, type: ValueType): boolean {
+  return type === 'object' ? value !== null && typeof value === 'object' : typeof value === type;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (value === undefined) return 'no value';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+export class GradualProvider implements Provider {
+  readonly metadata = { name: 'Gradual' } as const;
+  readonly runsOn = 'server' as const;
+  readonly events = new OpenFeatureEventEmitter();
+  /** The live flags client this provider evaluates with. */
+  readonly client: FlagClient;
+
+  private readonly ownsClient: boolean;
+  private readonly initTimeoutMs: number;
+  /** What the SDK was last told: `init` until initialize() settles. */
+  private phase: 'init' | 'ready' | 'stale' | 'error' = 'init';
+  private readonly unsubscribe: (() => void)[] = [];
+
+  constructor(options: GradualProviderOptions) {
+    this.initTimeoutMs = options.initTimeoutMs ?? 10_000;
+    if ('client' in options && options.client) {
+      this.client = options.client;
+      this.ownsClient = options.closeClient === true;
+    } else {
+      const { initTimeoutMs: _ignored, ...clientOptions } = options as FlagClientOptions & GradualProviderSettings;
+      this.client = createFlagClient(clientOptions);
+      this.ownsClient = true;
+    }
+    this.unsubscribe.push(
+      this.client.on('change', (change) => {
+        if (this.phase === 'init' || change.changedKeys.length === 0) return;
+        this.events.emit(ProviderEvents.ConfigurationChanged, {
+          flagsChanged: change.changedKeys,
+          metadata: { version: change.version },
+        });
+      }),
+      this.client.on('status', ({ status }) => {
+        if (status === 'ready' && (this.phase === 'stale' || this.phase === 'error')) {
+          this.phase = 'ready';
+          this.events.emit(ProviderEvents.Ready, { metadata: { version: this.client.version ?? -1 } });
+        }
+      }),
+      this.client.on('error', (err) => this.onClientError(err)),
+    );
+  }
+
+  private onClientError(err: FlagClientError): void {
+    if (this.phase === 'init') return; // initialize() reports it
+    if (err.fatal) {
+      if (this.phase === 'error') return;
+      this.phase = 'error';
+      this.events.emit(ProviderEvents.Error, { message: err.message });
+    } else if (this.phase === 'ready' && this.client.status === 'stale') {
+      this.phase = 'stale';
+      this.events.emit(ProviderEvents.Stale, { message: err.message });
+    }
+  }
+
+  async initialize(_context?: EvaluationContext): Promise<void> {
+    try {
+      await this.client.waitForReady({ timeoutMs: this.initTimeoutMs });
+      this.phase = 'ready';
+    } catch (err) {
+      this.phase = 'error';
+      const e = err as Partial<FlagClientError>;
+      if (e.fatal) throw new ProviderFatalError(e.message, { cause: err });
+      throw new GeneralError(e.message ?? String(err), { cause: err });
+    }
+  }
+
+  async onClose(): Promise<void> {
+    for (const off of this.unsubscribe.splice(0)) off();
+    if (this.ownsClient) await this.client.close();
+  }
+
+  resolveBooleanEvaluation(flagKey: string, defaultValue: boolean, context: EvaluationContext): Promise<ResolutionDetails<boolean>> {
+    return Promise.resolve(this.resolve(flagKey, defaultValue, context, 'boolean'));
+  }
+
+  resolveStringEvaluation(flagKey: string, defaultValue: string, context: EvaluationContext): Promise<ResolutionDetails<string>> {
+    return Promise.resolve(this.resolve(flagKey, defaultValue, context, 'string'));
+  }
+
+  resolveNumberEvaluation(flagKey: string, defaultValue: number, context: EvaluationContext): Promise<ResolutionDetails<number>> {
+    return Promise.resolve(this.resolve(flagKey, defaultValue, context, 'number'));
+  }
+
+  resolveObjectEvaluation<T extends JsonValue>(flagKey: string, defaultValue: T, context: EvaluationContext): Promise<ResolutionDetails<T>> {
+    return Promise.resolve(this.resolve(flagKey, defaultValue, context, 'object'));
+  }
+
+  private resolve<T>(flagKey: string, defaultValue: T, context: EvaluationContext, type: ValueType): ResolutionDetails<T> {
+    const targetingKey = context.targetingKey;
+    const r = this.client.evaluate(flagKey, context as Record<string, unknown>, typeof targetingKey === 'string' ? { targetingKey } : {});
+    const flagMetadata: FlagMetadata = {};
+    if (r.kind !== null) flagMetadata.kind = r.kind;
+    if (r.version !== null) flagMetadata.version = r.version;
+    if (r.bucket !== null) flagMetadata.bucket = r.bucket;
+    if (r.errorCode !== undefined) {
+      return {
+        value: defaultValue,
+        reason: StandardResolutionReasons.ERROR,
+        errorCode: ERROR_CODES[r.errorCode],
+        ...(r.errorMessage !== undefined ? { errorMessage: r.errorMessage } : {}),
+        flagMetadata,
+      };
+    }
+    flagMetadata.gradualReason = r.reason;
+    if (!matches(r.value, type)) {
+      return {
+        value: defaultValue,
+        reason: StandardResolutionReasons.ERROR,
+        errorCode: ErrorCode.TYPE_MISMATCH,
+        errorMessage: `'${flagKey}' is ${describe(r.value)}, not ${type === 'object' ? 'an object' : `a ${type}`}`,
+        flagMetadata,
+      };
+    }
+    return { value: r.value as T, reason: REASONS[r.reason as Exclude<FlagReason, 'error'>], flagMetadata };
+  }
+}
