@@ -15,6 +15,9 @@ import { RulesetCache } from './features/evaluation/ruleset.cache.js';
 import { LiveStreams } from './features/evaluation/live-streams.js';
 import { RateLimits } from './http/rate-limits.js';
 
+/** How long graceful shutdown waits for in-flight requests before closing their connections. */
+export const SHUTDOWN_GRACE_MS = 5_000;
+
 export interface RunningServer {
   url: string;
   port: number;
@@ -71,7 +74,11 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
       const drained = new Promise<void>((resolve) => http.close(() => resolve()));
       streams.closeAll(); // long-lived SSE responses would otherwise hold the server open
       http.closeIdleConnections();
+      // Keep-alive sockets that never send another request would hold close() forever:
+      // give in-flight requests a grace period, then cut whatever is left.
+      const grace = setTimeout(() => http.closeAllConnections(), SHUTDOWN_GRACE_MS);
       await drained;
+      clearTimeout(grace);
       await scheduler.stop();
       if (bus instanceof PgNotifyEnvChangeBus) await bus.close();
       await limits.close();

@@ -5,6 +5,7 @@ import { callerOf } from '../../http/caller.js';
 import type { AppDeps } from '../../http/deps.js';
 import { authorize } from '../access/authorize.js';
 import { findEnvironment } from '../shared/lookup.js';
+import { DomainError } from '../../domain/errors.js';
 import { currentRuleset, evaluateContext } from './evaluation.service.js';
 
 const s = initServer();
@@ -29,6 +30,10 @@ export const evaluationRoutes = (deps: AppDeps) =>
       return { status: 200, body: Readable.from([bytes]) as never };
     },
     streamRuleset: async ({ req, res, params }) => {
+      if (deps.streams.closing) {
+        // Shutting down: a reconnecting client must go to another instance (or retry here later).
+        throw new DomainError('service_unavailable', 'This instance is shutting down.', { headers: { 'Retry-After': '1', Connection: 'close' } });
+      }
       const caller = await callerOf(req, deps);
       const env = await findEnvironment(req.em, params.envId);
       await authorize(req.em, caller, env.orgId, { action: 'read', envId: env.id });

@@ -11,11 +11,17 @@ export const HEARTBEAT_MS = 15_000;
  */
 export class LiveStreams {
   private readonly open = new Set<() => void>();
+  private stopping = false;
 
   constructor(private readonly bus: EnvChangeBus) {}
 
   get size(): number {
     return this.open.size;
+  }
+
+  /** True once shutdown began: new streams are refused so clients reconnect elsewhere. */
+  get closing(): boolean {
+    return this.stopping;
   }
 
   openStream(envId: string, currentVersion: number, onClose: (close: () => void) => void): PassThrough {
@@ -45,6 +51,7 @@ export class LiveStreams {
   }
 
   closeAll(): void {
+    this.stopping = true;
     for (const close of [...this.open]) close();
   }
 }
