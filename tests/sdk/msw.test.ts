@@ -4,7 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setupServer } from 'msw/node';
-import { createClient, GradualApiError } from '@gradual/sdk';
+import { createClient, createFlagClient, GradualApiError } from '@gradual/sdk';
 import { bucket, compileRuleset, type Ruleset } from '@gradual/sdk/evaluation';
 import { gradualHandlers, rulesetBuilder, when } from '@gradual/sdk/testing';
 
@@ -184,5 +184,62 @@ describe('gradualHandlers with the SDK client', () => {
     expect(gradual.ruleset('env-prod')).toEqual(prod.build());
     expect(gradual.ruleset('env-brand-new')).toBeUndefined();
     await expect(client.getRuleset({ path: { envId: 'env-brand-new' } })).rejects.toMatchObject({ status: 404 });
+  });
+});
+
+describe('gradualHandlers with the live flags client', () => {
+  it('serves createFlagClient in stream mode: ready, publish → change, reconnect after a dropped stream', async () => {
+    const flags = createFlagClient({ baseUrl, token, envId: 'env-prod', logger: null });
+    try {
+      await flags.waitForReady({ timeoutMs: 5000 });
+      expect(flags.version).toBe(7);
+      expect(flags.getBoolean('new-checkout', { userId: 'vip-1' }, false)).toBe(true);
+      expect(flags.getBoolean('new-checkout', { userId: 'x', email: 'ann@acme.test' }, false)).toBe(true);
+      expect(flags.getJson('checkout.limits', { age: 20 }, {})).toEqual({ maxItems: 50 });
+      expect(flags.evaluate('new-checkout', { userId: 'vip-1' })).toMatchObject({ reason: 'target_id', version: 7 });
+      await expect.poll(() => gradual.openStreams('env-prod')).toBe(1);
+
+      const changed = new Promise<{ version: number; changedKeys: string[] }>((resolve) => flags.on('change', resolve));
+      gradual.publish('env-prod', rulesetBuilder().flag('new-checkout', true).flag('kill-switch', true));
+      expect(await changed).toMatchObject({ version: 8, changedKeys: expect.arrayContaining(['new-checkout', 'dark-mode', 'checkout.limits']) });
+      expect(flags.getBoolean('new-checkout', { userId: 'anyone' }, false)).toBe(true);
+
+      // A dropped stream is reopened, and later versions still arrive.
+      gradual.disconnectStreams('env-prod');
+      await expect.poll(() => gradual.openStreams('env-prod'), { timeout: 10_000 }).toBe(1);
+      const again = new Promise<{ version: number }>((resolve) => flags.on('change', resolve));
+      gradual.publish('env-prod', rulesetBuilder().flag('new-checkout', false));
+      expect((await again).version).toBe(9);
+      expect(flags.getBoolean('new-checkout', { userId: 'anyone' }, true)).toBe(false);
+    } finally {
+      await flags.close();
+    }
+    await expect.poll(() => gradual.openStreams()).toBe(0);
+  });
+
+  it('serves createFlagClient in poll mode, from 503 until the first ruleset', async () => {
+    const flags = createFlagClient({ baseUrl, token, envId: 'env-new', mode: 'poll', pollIntervalMs: 50, backoff: { initialMs: 20, maxMs: 50 }, logger: null });
+    try {
+      const errors: string[] = [];
+      flags.on('error', (e) => errors.push(e.code));
+      await expect.poll(() => errors.length).toBeGreaterThan(0);
+      expect(errors[0]).toBe('not_cached');
+      expect(flags.getString('greeting', {}, 'fallback')).toBe('fallback');
+      gradual.publish('env-new', rulesetBuilder().flag('greeting', 'hello'));
+      await flags.waitForReady({ timeoutMs: 5000 });
+      expect(flags.getString('greeting', {}, 'fallback')).toBe('hello');
+      expect(gradual.openStreams()).toBe(0);
+    } finally {
+      await flags.close();
+    }
+  });
+
+  it('refuses a wrong token as the service does (fatal unauthorized)', async () => {
+    const flags = createFlagClient({ baseUrl, token: 'svc_wrong', envId: 'env-prod', mode: 'poll', logger: null });
+    try {
+      await expect(flags.waitForReady({ timeoutMs: 5000 })).rejects.toMatchObject({ code: 'unauthorized', fatal: true });
+    } finally {
+      await flags.close();
+    }
   });
 });
