@@ -3,7 +3,7 @@
  * Start-up time of `npm start`, as the product target defines it: wall time from spawning
  * `npm start` to the first `GET /readyz` answering 200.
  *
- *   node scripts/measure-startup.mjs [runs=7] [--new-only|--existing-only] [--show-output]
+ *   node scripts/measure-startup.mjs [runs=7] [--new-only|--existing-only] [--show-output] [--root=DIR …]
  *
  * "new": a fresh empty DATA_DIR per run (initdb + all migrations).
  * "existing": one DATA_DIR created by an untimed warm-up run, then reopened by each run.
@@ -11,6 +11,10 @@
  * PORT, polls /readyz every 20 ms, then sends SIGTERM to npm (which forwards it to the server)
  * and waits for the process to exit and the data dir lock to be released before the next run.
  * Extra environment (e.g. DATABASE_URL, LOG_LEVEL) is passed through to the server.
+ *
+ * `--root=DIR` (repeatable) measures the checkout in DIR instead of this one; with several, runs
+ * alternate between them too, for a fair before/after comparison on a noisy machine (e.g. a copy
+ * of the tree with the old start-up code, sharing this node_modules through a symlink).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -20,8 +24,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('../', import.meta.url));
 const args = process.argv.slice(2);
+const roots = args.filter((a) => a.startsWith('--root=')).map((a) => a.slice('--root='.length));
+if (roots.length === 0) roots.push(fileURLToPath(new URL('../', import.meta.url)));
 const runs = Number(args.find((a) => /^\d+$/.test(a)) ?? 7);
 const cases = args.includes('--new-only') ? ['new'] : args.includes('--existing-only') ? ['existing'] : ['new', 'existing'];
 const showOutput = args.includes('--show-output');
@@ -54,7 +59,7 @@ function readyz(port) {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** One start: ms from spawn to the first 200 from /readyz, plus the server's own startupMs log field. */
-async function startOnce(dataDir) {
+async function startOnce(root, dataDir) {
   const port = await freePort();
   const started = performance.now();
   const child = spawn('npm', ['start'], {
@@ -115,29 +120,33 @@ function stats(xs) {
 }
 
 const tmp = mkdtempSync(join(tmpdir(), 'gradual-startup-'));
-const results = { new: [], existing: [] };
+const label = (r, kind) => (roots.length > 1 ? `${kind} @ ${r}` : kind);
+const results = new Map();
 try {
-  const existingDir = join(tmp, 'existing');
-  if (cases.includes('existing')) {
-    const warm = await startOnce(existingDir); // creates the database (untimed), warms the fs cache
-    console.log(`warm-up (creates ${existingDir}): ${Math.round(warm.ms)} ms`);
+  for (const [ri, r] of roots.entries()) {
+    if (!cases.includes('existing')) break;
+    const warm = await startOnce(r, join(tmp, `existing-${ri}`)); // creates the database (untimed), warms the fs cache
+    console.log(`warm-up of ${r} (creates its existing dir): ${Math.round(warm.ms)} ms`);
   }
   for (let i = 0; i < runs; i++) {
     for (const kind of cases) {
-      const dir = kind === 'new' ? join(tmp, `new-${i}`) : existingDir;
-      const r = await startOnce(dir);
-      results[kind].push(r.ms);
-      console.log(
-        `${kind.padEnd(8)} run ${i + 1}/${runs}: ${Math.round(r.ms)} ms (server startupMs ${r.serverMs ?? '?'}${r.phases ? `, db phases ${r.phases}` : ''})`,
-      );
-      if (kind === 'new') rmSync(dir, { recursive: true, force: true });
+      for (const [ri, r] of roots.entries()) {
+        const dir = kind === 'new' ? join(tmp, `new-${ri}-${i}`) : join(tmp, `existing-${ri}`);
+        const res = await startOnce(r, dir);
+        const key = label(r, kind);
+        results.set(key, [...(results.get(key) ?? []), res.ms]);
+        console.log(
+          `${key.padEnd(8)} run ${i + 1}/${runs}: ${Math.round(res.ms)} ms (server startupMs ${res.serverMs ?? '?'}${res.phases ? `, db phases ${res.phases}` : ''})`,
+        );
+        if (kind === 'new') rmSync(dir, { recursive: true, force: true });
+      }
     }
   }
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }
 console.log('');
-for (const kind of cases) {
-  const { median, min, max } = stats(results[kind]);
-  console.log(`${kind.padEnd(8)} dir: median ${median} ms, min ${min} ms, max ${max} ms (n=${results[kind].length})`);
+for (const [key, ms] of results) {
+  const { median, min, max } = stats(ms);
+  console.log(`${key} dir: median ${median} ms, min ${min} ms, max ${max} ms (n=${ms.length})`);
 }

@@ -75,7 +75,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   let embedded: EmbeddedServer | undefined;
 
   const connect = async (): Promise<MikroORM> => {
-    const [{ MikroORM }, { baseOrmOptions }] = await Promise.all([import('@mikro-orm/postgresql'), import('./orm-options.js')]);
+    const { MikroORM, baseOrmOptions } = await import('./orm.js');
     phase('modules');
     const common: Options = {
       ...baseOrmOptions(log),
@@ -179,7 +179,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
 
   const kind = embedded ? 'embedded' : 'postgres';
   log?.info(
-    { kind, schema, created: embedded?.created, ms: Math.round(performance.now() - started), phases },
+    { kind, schema, created: embedded?.created, createdFrom: embedded?.createdFrom, ms: Math.round(performance.now() - started), phases },
     'database open',
   );
 

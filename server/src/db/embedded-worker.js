@@ -5,18 +5,20 @@
 // Plain JavaScript on purpose: it runs unchanged from the sources (vitest, tsx) and from the
 // esbuild output (npm start), without a TypeScript loader in the worker.
 //
-//   workerData: { pgDir?: string (absent = in memory), socketPath?: string (absent = TCP on
-//                 127.0.0.1, random port), loadDataDir?: ArrayBuffer, maxConnections: number }
-//   to the main thread:   { type: 'ready', port? } | { type: 'failed', error }
+//   workerData: { pgDir?: string (absent = in memory), pgDirExisted: boolean, created: boolean,
+//                 socketPath?: string (absent = TCP on 127.0.0.1, random port),
+//                 loadDataDir?: ArrayBuffer, maxConnections: number }
+//   to the main thread:   { type: 'ready', port?, createdFrom? } | { type: 'failed', error }
 //                         | { type: 'log', level, msg, err? } | { type: 'dumped', id, data?, error? }
 //                         | { type: 'stopped' }
 //   from the main thread: { type: 'dump', id, compression } | { type: 'stop' }
-import { chmodSync } from 'node:fs';
+import { chmodSync, rmSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { buildTemplate, readTemplate, saveTemplate } from './pglite-template.js';
 
-const { pgDir, socketPath, loadDataDir, maxConnections } = workerData;
+const { pgDir, pgDirExisted, created, socketPath, loadDataDir, maxConnections } = workerData;
 const port = parentPort;
 
 /** Errors cross the thread boundary as plain objects (the main thread rebuilds an Error). */
@@ -34,6 +36,35 @@ function logSocketError(err) {
       ? { type: 'log', level: 'debug', msg: 'embedded database: client connection reset', err: plainError(err) }
       : { type: 'log', level: 'warn', msg: 'embedded database: socket error', err: plainError(err) },
   );
+}
+
+/**
+ * Opens the database. A new one is loaded from the given dump (tests) or from the cached initdb
+ * template (pglite-template.js), made first if missing, instead of running initdb into it.
+ */
+async function openPGlite() {
+  if (!created || loadDataDir) {
+    const pg = await PGlite.create({ dataDir: pgDir, loadDataDir: loadDataDir ? new Blob([loadDataDir]) : undefined });
+    return { pg, createdFrom: created ? 'dump' : undefined };
+  }
+  let template = readTemplate();
+  let createdFrom = 'template';
+  if (!template) {
+    template = await buildTemplate(PGlite);
+    createdFrom = 'initdb';
+    try {
+      await saveTemplate(template);
+    } catch (err) {
+      port.postMessage({ type: 'log', level: 'debug', msg: 'embedded database: cannot cache the initdb template', err: plainError(err) });
+    }
+  }
+  try {
+    return { pg: await PGlite.create({ dataDir: pgDir, loadDataDir: template }), createdFrom };
+  } catch (err) {
+    port.postMessage({ type: 'log', level: 'warn', msg: 'embedded database: the cached initdb template failed; running initdb', err: plainError(err) });
+    if (pgDir && !pgDirExisted) rmSync(pgDir, { recursive: true, force: true });
+    return { pg: await PGlite.create({ dataDir: pgDir }), createdFrom: 'initdb' };
+  }
 }
 
 let pglite;
@@ -80,10 +111,8 @@ port.on('message', async (msg) => {
 });
 
 try {
-  pglite = await PGlite.create({
-    dataDir: pgDir, // undefined = in memory
-    loadDataDir: loadDataDir ? new Blob([loadDataDir]) : undefined,
-  });
+  const opened = await openPGlite();
+  pglite = opened.pg;
   server = new PGLiteSocketServer({
     db: pglite,
     ...(socketPath ? { path: socketPath } : { host: '127.0.0.1', port: 0 }),
@@ -106,7 +135,11 @@ try {
   );
   // Trust authentication: only this user may connect (the dir's mode may be wider).
   if (socketPath) chmodSync(socketPath, 0o600);
-  port.postMessage({ type: 'ready', port: socketPath ? undefined : Number(server.getServerConn().split(':').pop()) });
+  port.postMessage({
+    type: 'ready',
+    port: socketPath ? undefined : Number(server.getServerConn().split(':').pop()),
+    createdFrom: opened.createdFrom,
+  });
 } catch (err) {
   await stop();
   port.postMessage({ type: 'failed', error: plainError(err) });

@@ -47,6 +47,8 @@ export interface EmbeddedServer {
   port: number;
   /** true when the data dir had no database yet */
   created: boolean;
+  /** How a new database was made: from `loadDataDir`, the cached initdb template, or initdb. */
+  createdFrom?: 'dump' | 'template' | 'initdb';
   /** A tarball of the whole database (PGlite's dumpDataDir). */
   dumpDataDir(compression: 'gzip' | 'none'): Promise<Blob>;
   /** Stops the socket server and PGlite (a clean shutdown), then releases the data dir lock. */
@@ -74,7 +76,7 @@ export function isMemoryDataDir(dataDir: string): boolean {
 }
 
 type FromWorker =
-  | { type: 'ready'; port?: number }
+  | { type: 'ready'; port?: number; createdFrom?: EmbeddedServer['createdFrom'] }
   | { type: 'failed'; error: PlainError }
   | { type: 'log'; level: 'debug' | 'warn'; msg: string; err?: PlainError }
   | { type: 'dumped'; id: number; data?: ArrayBuffer; error?: PlainError }
@@ -121,12 +123,14 @@ export function startEmbedded(opts: EmbeddedOptions): StartingEmbedded {
     }
   }
   const created = memory || !existsSync(join(pgDir!, 'PG_VERSION'));
+  const pgDirExisted = pgDir !== undefined && existsSync(pgDir);
   const target: EmbeddedTarget = socketPath ? { host: opts.dataDir, port: SOCKET_PORT } : { host: '127.0.0.1', port: undefined };
-  return { target, created, ready: runWorker({ pgDir, socketPath, created, lock, target, ...opts }) };
+  return { target, created, ready: runWorker({ pgDir, pgDirExisted, socketPath, created, lock, target, ...opts }) };
 }
 
 async function runWorker(opts: EmbeddedOptions & {
   pgDir: string | undefined;
+  pgDirExisted: boolean;
   socketPath: string | undefined;
   created: boolean;
   lock: DataDirLock | undefined;
@@ -140,7 +144,14 @@ async function runWorker(opts: EmbeddedOptions & {
       // Not the process's flags: loaders and eval flags (tsx, --input-type, …) do not apply to
       // this plain-JS worker, and some are refused in workers.
       execArgv: process.execArgv.filter((arg) => arg === '--enable-source-maps'),
-      workerData: { pgDir: opts.pgDir, socketPath: opts.socketPath, loadDataDir, maxConnections: MAX_SOCKET_CONNECTIONS },
+      workerData: {
+        pgDir: opts.pgDir,
+        pgDirExisted: opts.pgDirExisted,
+        created: opts.created,
+        socketPath: opts.socketPath,
+        loadDataDir,
+        maxConnections: MAX_SOCKET_CONNECTIONS,
+      },
       transferList: loadDataDir ? [loadDataDir] : [],
     });
   } catch (err) {
@@ -153,14 +164,15 @@ async function runWorker(opts: EmbeddedOptions & {
   const dumps = new Map<number, { resolve(b: Blob): void; reject(e: Error): void }>();
   let nextDump = 1;
   let onStopped: (() => void) | undefined;
-  let settle: { resolve(port: number | undefined): void; reject(err: Error): void };
-  const ready = new Promise<number | undefined>((resolve, reject) => (settle = { resolve, reject }));
+  type Ready = Extract<FromWorker, { type: 'ready' }>;
+  let settle: { resolve(msg: Ready): void; reject(err: Error): void };
+  const ready = new Promise<Ready>((resolve, reject) => (settle = { resolve, reject }));
 
   worker.on('message', (msg: FromWorker) => {
     switch (msg.type) {
       case 'ready':
         state = 'ready';
-        settle.resolve(msg.port);
+        settle.resolve(msg);
         break;
       case 'failed':
         settle.reject(toError(msg.error));
@@ -194,9 +206,9 @@ async function runWorker(opts: EmbeddedOptions & {
     if (wasRunning) log?.error({ code }, 'embedded database: the database thread exited unexpectedly');
   });
 
-  let port: number | undefined;
+  let started: Ready;
   try {
-    port = await ready;
+    started = await ready;
   } catch (err) {
     await exited; // the worker cleans up after itself before reporting 'failed'
     opts.lock?.release();
@@ -221,8 +233,9 @@ async function runWorker(opts: EmbeddedOptions & {
 
   return {
     host: opts.target.host,
-    port: opts.target.port ?? port!,
+    port: opts.target.port ?? started.port!,
     created: opts.created,
+    createdFrom: started.createdFrom,
     stop,
     dumpDataDir(compression) {
       if (state !== 'ready') return Promise.reject(new Error('embedded database is not running'));

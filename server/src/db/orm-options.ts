@@ -1,5 +1,7 @@
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { Migrator } from '@mikro-orm/migrations';
+import type { MikroORM } from '@mikro-orm/core';
+import type { Migrator } from '@mikro-orm/migrations';
 import type { Options } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { entities } from './entities/index.js';
@@ -8,6 +10,22 @@ import { migrationsList } from './migrations/index.js';
 /** Where migration files live; make-migration.ts writes here. */
 export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 
+const requireHere = createRequire(import.meta.url);
+
+/**
+ * What `extensions: [Migrator]` registers, but @mikro-orm/migrations (with umzug and its CLI,
+ * ~0.1 s to load) is loaded when a migrator is first used: at start-up only when a migration is
+ * pending (database.ts). Same package instance as the migrations' `import { Migration }`.
+ */
+const lazyMigrator = {
+  register(orm: MikroORM): void {
+    orm.config.registerExtension('@mikro-orm/migrator', () => {
+      const { Migrator: MigratorClass } = requireHere('@mikro-orm/migrations') as { Migrator: typeof Migrator };
+      return new MigratorClass(orm.em as ConstructorParameters<typeof Migrator>[0]);
+    });
+  },
+};
+
 /**
  * MikroORM options shared by the server (database.ts) and the migration generator
  * (make-migration.ts). Connection details are added by the caller.
@@ -15,7 +33,7 @@ export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta
 export function baseOrmOptions(logger?: Logger): Options {
   return {
     entities,
-    extensions: [Migrator],
+    extensions: [lazyMigrator],
     // defineEntity carries all metadata: no reflection, no file globbing (both break under vitest/tsx).
     discovery: { disableDynamicFileAccess: true, warnWhenNoEntities: false },
     migrations: {
