@@ -2,11 +2,11 @@ import { LockMode } from '@mikro-orm/core';
 import type { Logger } from 'pino';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/database.js';
-import { PrimitiveEntity, RolloutEntity } from '../../db/entities/index.js';
+import { RolloutEntity } from '../../db/entities/index.js';
 import { applyCommand } from '../../domain/rollouts/state-machine.js';
 import { systemActor } from '../access/authorize.js';
 import { EnvWriteBatch, type EnvChangeBus } from '../environments/env-changes.js';
-import { commitTransition } from './commit-transition.js';
+import { AuditRowBuffer, commitTransition } from './commit-transition.js';
 import { toRolloutDto, toState } from './rollout.mapper.js';
 
 export interface SchedulerDeps {
@@ -42,22 +42,29 @@ export async function runSchedulerTick(deps: SchedulerDeps, batchSize = SCHEDULE
     let changed = 0;
     await deps.db.em().transactional(async (tx) => {
       batch = new EnvWriteBatch(tx, now);
+      // Oldest due first, straight from rollouts_due_index. (A tie-break on id made PostgreSQL
+      // read and sort every due row, on disk, for each batch: rows due at the same instant,
+      // e.g. created together, are common.)
       const due = await tx.find(
         RolloutEntity,
         { status: 'active', nextStepAt: { $lte: now } },
-        { orderBy: { nextStepAt: 'asc', id: 'asc' }, limit: batchSize, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE },
+        { orderBy: { nextStepAt: 'asc' }, limit: batchSize, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE },
       );
       claimed = due.length;
       if (!claimed) return;
-      const primitives = await tx.find(PrimitiveEntity, { id: { $in: [...new Set(due.map((r) => r.primitiveId))] } });
-      const primitiveById = new Map(primitives.map((p) => [p.id, p]));
+      // The batch's audit rows go in with one bound-parameter insert (see AuditRowBuffer).
+      const audit = new AuditRowBuffer(tx);
+      const ctx = { tx, batch, actor: systemActor, caller: { reason: null, now }, audit };
       for (const row of due) {
         const transition = applyCommand(toState(row), { type: 'tick' }, now);
         if (!transition.changed) continue;
         changed++;
         if (transition.actions.length) result.transitioned++;
-        await commitTransition({ tx, batch, actor: systemActor, caller: { reason: null, now } }, row, primitiveById.get(row.primitiveId)!, transition, toRolloutDto(row));
+        // The row carries its primitive's id, kind and key: no need to load the primitives.
+        const primitive = { id: row.primitiveId, kind: row.primitiveKind, key: row.primitiveKey };
+        await commitTransition(ctx, row, primitive, transition, toRolloutDto(row));
       }
+      await audit.insert(tx);
     });
     batch.publishTo(deps.bus);
     result.due += claimed;

@@ -1,0 +1,92 @@
+/**
+ * `npm run bench`: the performance benchmarks, each on embedded PGlite and (when reachable)
+ * PostgreSQL, each against a fresh database it creates and drops. Prints a table per
+ * benchmark and PASS/FAIL per goal, writes bench/results/latest.json. Exits 0 whatever the
+ * goals say; non-zero only when a benchmark crashed.
+ *
+ *   BENCH_ONLY=target-ids,contains,scheduler   run a subset (comma-separated ids)
+ *   BENCH_BACKENDS=embedded|postgres|all      restrict the backends (default all reachable)
+ *   BENCH_DATABASE_URL / DATABASE_URL         PostgreSQL admin database (default 127.0.0.1:5432/postgres)
+ *   BENCH_PROFILE=1                           attribute time: SQL waits per statement + CPU profile
+ *                                             (first measured target-ID add, an extra contains round,
+ *                                             the first scheduler tick)
+ *   BENCH_TARGET_IDS_RUNS, BENCH_CONTAINS_ROUNDS, BENCH_SCHEDULER_RUNS, BENCH_SCHEDULER_ROLLOUTS
+ *                                             override the counts (defaults: 5, 4 × 500, 3, 10,000)
+ *
+ * On a busy machine wall times inflate; the CPU-time rows (this process, plus the PostgreSQL
+ * backends when local) and the same-run ratios are the steadier numbers.
+ */
+import { cpus, loadavg, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { benchContains } from './contains.bench.js';
+import { detectBackends, type Backend } from './lib/backends.js';
+import { render, summaryTable, writeJson, type BenchResult } from './lib/report.js';
+import { collectGarbage } from './lib/stats.js';
+import { benchSchedulerTick } from './scheduler-tick.bench.js';
+import { benchTargetIdsAdd } from './target-ids-add.bench.js';
+
+type Bench = (backend: Backend, log: (msg: string) => void) => Promise<BenchResult>;
+
+const BENCHES: Array<{ id: string; run: Bench }> = [
+  { id: 'target-ids', run: benchTargetIdsAdd },
+  { id: 'contains', run: benchContains },
+  { id: 'scheduler', run: benchSchedulerTick },
+];
+
+const RESULTS_PATH = fileURLToPath(new URL('./results/latest.json', import.meta.url));
+
+async function main(): Promise<number> {
+  const started = performance.now();
+  // The test harness can put a validating proxy in front of the server; never measure through it.
+  delete process.env.GRADUAL_TEST_VIA_PRISM;
+  const log = (msg: string) => console.log(msg);
+  const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim()).filter(Boolean);
+  const selected = BENCHES.filter((b) => !only || only.includes(b.id));
+  const { backends, notes } = await detectBackends();
+  const machine = { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, memGiB: +(totalmem() / 2 ** 30).toFixed(1), loadavg: loadavg() };
+  log(`Gradual bench — ${selected.map((b) => b.id).join(', ')} on ${backends.map((b) => b.kind).join(' + ')}`);
+  log(`machine: node ${machine.node}, ${machine.cpus} × ${machine.cpuModel ?? '?'}, load average ${machine.loadavg.map((l) => l.toFixed(2)).join(' ')} at start`);
+  for (const n of notes) log(`· ${n}`);
+  const busy = () => loadavg()[0]! > cpus().length;
+  if (busy()) log(`! the machine is busy (load average above ${cpus().length} cores): wall times are inflated, compare the CPU-time rows and the ratios`);
+
+  const results: BenchResult[] = [];
+  const failures: Array<{ bench: string; backend: string; error: string }> = [];
+  for (const bench of selected) {
+    for (const backend of backends) {
+      log(`\n… ${bench.id} on ${backend.kind}`);
+      try {
+        const result = await bench.run(backend, log);
+        results.push(result);
+        log(render(result));
+      } catch (err) {
+        const error = err instanceof Error ? (err.stack ?? err.message) : String(err);
+        failures.push({ bench: bench.id, backend: backend.kind, error });
+        console.error(`✗ ${bench.id} on ${backend.kind} crashed:\n${error}`);
+      }
+      collectGarbage();
+    }
+  }
+
+  const wallMs = performance.now() - started;
+  log(`\nGoals (informational: the bench exits 0 whatever they say)\n${summaryTable(results)}`);
+  log(`\ntotal wall time ${(wallMs / 1000).toFixed(1)} s; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at end${busy() ? ' (busy machine)' : ''}`);
+  await writeJson(RESULTS_PATH, {
+    startedAt: new Date(Date.now() - wallMs).toISOString(),
+    wallMs,
+    machine: { ...machine, loadavgAtEnd: loadavg() },
+    backendNotes: notes,
+    results,
+    crashed: failures,
+  });
+  log(`results: ${RESULTS_PATH}`);
+  return failures.length ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
