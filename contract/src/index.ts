@@ -8,6 +8,7 @@ import { configRolloutsContract, flagRolloutsContract } from './routes/rollouts.
 import { plansContract } from './routes/plans.js';
 import { evaluationContract } from './routes/evaluation.js';
 import { rollbackContract } from './routes/rollback.js';
+import { proposalsContract } from './routes/proposals.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -27,6 +28,7 @@ export const contract = c.router(
     rollback: rollbackContract,
     apiKeys: apiKeysContract,
     audit: auditContract,
+    proposals: proposalsContract,
   },
   { pathPrefix: API_PREFIX, strictStatusCodes: true },
 );
@@ -43,3 +45,4 @@ export * from './schemas/api-keys.js';
 export * from './schemas/audit.js';
 export * from './schemas/evaluation.js';
 export * from './schemas/rollback.js';
+export * from './schemas/proposals.js';

@@ -37,6 +37,7 @@ const tagDescriptions: Record<string, string> = {
   rollback: 'Automatic rollback: per-environment webhook secrets for alerting tools, the fire endpoints, fire history.',
   apiKeys: 'Bearer API keys for scripts, CI and SDKs.',
   audit: 'The audit log of every change.',
+  proposals: 'Approval proposals: rollout and target-ID mutations of approval-required API keys, held until an admin applies or cancels them.',
 };
 
 const securityFor: Record<NonNullable<RouteMetadata['auth']>, Array<Record<string, string[]>>> = {
@@ -94,6 +95,11 @@ function mapOperation(operation: Json, route: AppRoute): Json {
   const responses = operation.responses as Record<string, Json>;
   for (const [status, response] of Object.entries(responses)) {
     if (response.description === status) response.description = statusText[status] ?? status;
+  }
+  if (responses['202']) {
+    responses['202'].headers = {
+      Location: { description: 'The proposal: `/api/v1/proposals/{id}`.', schema: { type: 'string' } },
+    };
   }
   if (meta.etag && responses['200']) {
     responses['200'].headers = {

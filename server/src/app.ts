@@ -23,6 +23,7 @@ import { plansRoutes } from './features/plans/plans.routes.js';
 import { evaluationRoutes } from './features/evaluation/evaluation.routes.js';
 import { rollbackRoutes } from './features/rollback/rollback.routes.js';
 import { fireBodyReader } from './features/rollback/fire-body.js';
+import { proposalsRoutes } from './features/proposals/proposals.routes.js';
 
 /** JSON bodies are capped at 1 MiB, target-ID lists at 64 MiB (DESIGN.md); larger ones get 413 with the envelope. */
 export const JSON_BODY_LIMIT = '1mb';
@@ -85,6 +86,7 @@ export function createApp(deps: AppDeps, extend?: (app: Express) => void): Expre
     rollback: rollbackRoutes(deps),
     apiKeys: apiKeysRoutes(deps),
     audit: auditRoutes(deps),
+    proposals: proposalsRoutes(deps),
   });
   createExpressEndpoints(contract, router, app, {
     requestValidationErrorHandler: requestValidationErrorHandler as never,

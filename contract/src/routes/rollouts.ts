@@ -11,9 +11,13 @@ import {
   TargetIdsRemoved,
   TargetIdsRequest,
 } from '../schemas/rollouts.js';
+import { Proposal } from '../schemas/proposals.js';
 import { c, ConditionalGetHeaders, ConditionalMutationHeaders, MutationHeaders, type RouteMetadata } from './common.js';
 
 const etag = { etag: true } satisfies RouteMetadata;
+
+/** Mutations an approval-required API key makes are diverted to a proposal (202, Location: /api/v1/proposals/{id}). */
+const diverted = ' An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.';
 
 /**
  * The rollout family of one primitive kind. Flags and configs get the same
@@ -27,10 +31,10 @@ function rolloutRoutes<S extends 'flags' | 'configs'>(segment: S, noun: string) 
       method: 'POST',
       path: `${base}/${verb}` as const,
       summary,
-      description,
+      description: description + diverted,
       body: c.noBody(),
       headers: MutationHeaders,
-      responses: { 200: Rollout, ...errors },
+      responses: { 200: Rollout, 202: Proposal, ...errors },
     }) as const;
   return {
     get: {
@@ -47,18 +51,19 @@ function rolloutRoutes<S extends 'flags' | 'configs'>(segment: S, noun: string) 
       path: base,
       summary: `Start or edit the ${noun}'s rollout`,
       description:
-        'Idempotent: a body that changes nothing returns the rollout unchanged (no audit row, no version bump). A PUT after a completed or cancelled rollout starts a new one. The seed is locked once percent is above 0 (`rollout_seed_locked`). Reaching 100% completes the rollout.',
+        'Idempotent: a body that changes nothing returns the rollout unchanged (no audit row, no version bump). A PUT after a completed or cancelled rollout starts a new one. The seed is locked once percent is above 0 (`rollout_seed_locked`). Reaching 100% completes the rollout.' + diverted,
       body: PutRolloutRequest,
       headers: ConditionalMutationHeaders,
-      responses: { 200: Rollout, ...errorResponses(400, 401, 403, 404, 412) },
+      responses: { 200: Rollout, 202: Proposal, ...errorResponses(400, 401, 403, 404, 412) },
     },
     delete: {
       method: 'DELETE',
       path: base,
       summary: `Cancel the ${noun}'s rollout (same as POST cancel)`,
+      description: `Cancels the ${noun}'s rollout, as POST cancel does.` + diverted,
       body: c.noBody(),
       headers: MutationHeaders,
-      responses: { 204: c.noBody(), ...errorResponses(401, 403, 404) },
+      responses: { 204: c.noBody(), 202: Proposal, ...errorResponses(401, 403, 404) },
     },
     pause: state('pause', `Pause the ${noun}'s rollout`, 'Admission continues at the held percent. Idempotent.', errorResponses(401, 403, 404)),
     resume: state(
@@ -78,28 +83,28 @@ function rolloutRoutes<S extends 'flags' | 'configs'>(segment: S, noun: string) 
       method: 'POST',
       path: `${base}/target-ids/add` as const,
       summary: `Add IDs to the ${noun} rollout's allow-list`,
-      description: 'Up to 100,000 IDs per request; duplicates are ignored and `added` counts only new IDs.',
+      description: 'Up to 100,000 IDs per request; duplicates are ignored and `added` counts only new IDs.' + diverted,
       body: TargetIdsRequest,
       headers: MutationHeaders,
-      responses: { 200: TargetIdsAdded, ...errorResponses(400, 401, 403, 404, 413) },
+      responses: { 200: TargetIdsAdded, 202: Proposal, ...errorResponses(400, 401, 403, 404, 413) },
     },
     removeTargetIds: {
       method: 'POST',
       path: `${base}/target-ids/remove` as const,
       summary: `Remove IDs from the ${noun} rollout's allow-list`,
-      description: 'Up to 100,000 IDs per request; absent IDs are skipped.',
+      description: 'Up to 100,000 IDs per request; absent IDs are skipped.' + diverted,
       body: TargetIdsRequest,
       headers: MutationHeaders,
-      responses: { 200: TargetIdsRemoved, ...errorResponses(400, 401, 403, 404, 413) },
+      responses: { 200: TargetIdsRemoved, 202: Proposal, ...errorResponses(400, 401, 403, 404, 413) },
     },
     replaceTargetIds: {
       method: 'POST',
       path: `${base}/target-ids/replace` as const,
       summary: `Replace the ${noun} rollout's whole allow-list atomically`,
-      description: 'Up to 1,000,000 IDs (request bodies of the target-ID endpoints may reach 64 MiB).',
+      description: 'Up to 1,000,000 IDs (request bodies of the target-ID endpoints may reach 64 MiB).' + diverted,
       body: ReplaceTargetIdsRequest,
       headers: MutationHeaders,
-      responses: { 200: TargetIdsCount, ...errorResponses(400, 401, 403, 404, 413) },
+      responses: { 200: TargetIdsCount, 202: Proposal, ...errorResponses(400, 401, 403, 404, 413) },
     },
     listTargetIds: {
       method: 'GET',

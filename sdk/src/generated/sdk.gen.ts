@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { AddConfigTargetIdsData, AddConfigTargetIdsErrors, AddConfigTargetIdsResponses, AddFlagTargetIdsData, AddFlagTargetIdsErrors, AddFlagTargetIdsResponses, AdvanceConfigRolloutData, AdvanceConfigRolloutErrors, AdvanceConfigRolloutResponses, AdvanceFlagRolloutData, AdvanceFlagRolloutErrors, AdvanceFlagRolloutResponses, CancelConfigRolloutData, CancelConfigRolloutErrors, CancelConfigRolloutResponses, CancelFlagRolloutData, CancelFlagRolloutErrors, CancelFlagRolloutResponses, CheckConfigTargetIdData, CheckConfigTargetIdErrors, CheckConfigTargetIdResponses, CheckFlagTargetIdData, CheckFlagTargetIdErrors, CheckFlagTargetIdResponses, ClaimInstallData, ClaimInstallErrors, ClaimInstallResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateConfigData, CreateConfigErrors, CreateConfigResponses, CreateEnvironmentData, CreateEnvironmentErrors, CreateEnvironmentResponses, CreateFlagData, CreateFlagErrors, CreateFlagResponses, CreateOrgData, CreateOrgErrors, CreateOrgResponses, CreateProjectData, CreateProjectErrors, CreateProjectResponses, CreateRollbackSecretData, CreateRollbackSecretErrors, CreateRollbackSecretResponses, CreateRolloutPlanData, CreateRolloutPlanErrors, CreateRolloutPlanResponses, DeleteConfigRolloutData, DeleteConfigRolloutErrors, DeleteConfigRolloutResponses, DeleteFlagRolloutData, DeleteFlagRolloutErrors, DeleteFlagRolloutResponses, DeleteRolloutPlanData, DeleteRolloutPlanErrors, DeleteRolloutPlanResponses, EvaluateData, EvaluateErrors, EvaluateResponses, FireConfigRollbackData, FireConfigRollbackErrors, FireConfigRollbackResponses, FireFlagRollbackData, FireFlagRollbackErrors, FireFlagRollbackResponses, GetAuditEventData, GetAuditEventErrors, GetAuditEventResponses, GetConfigRolloutData, GetConfigRolloutErrors, GetConfigRolloutResponses, GetConfigStateData, GetConfigStateErrors, GetConfigStateResponses, GetEnvironmentData, GetEnvironmentErrors, GetEnvironmentResponses, GetFlagRolloutData, GetFlagRolloutErrors, GetFlagRolloutResponses, GetFlagStateData, GetFlagStateErrors, GetFlagStateResponses, GetInstallStateData, GetInstallStateErrors, GetInstallStateResponses, GetOrgData, GetOrgErrors, GetOrgResponses, GetProjectData, GetProjectErrors, GetProjectResponses, GetRolloutPlanData, GetRolloutPlanErrors, GetRolloutPlanResponses, GetRulesetData, GetRulesetErrors, GetRulesetResponses, GetSessionData, GetSessionErrors, GetSessionResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListAuditEventsData, ListAuditEventsErrors, ListAuditEventsResponses, ListConfigRollbackFiresData, ListConfigRollbackFiresErrors, ListConfigRollbackFiresResponses, ListConfigsData, ListConfigsErrors, ListConfigsResponses, ListConfigStatesData, ListConfigStatesErrors, ListConfigStatesResponses, ListConfigTargetIdsData, ListConfigTargetIdsErrors, ListConfigTargetIdsResponses, ListEnvironmentsData, ListEnvironmentsErrors, ListEnvironmentsResponses, ListFlagRollbackFiresData, ListFlagRollbackFiresErrors, ListFlagRollbackFiresResponses, ListFlagsData, ListFlagsErrors, ListFlagsResponses, ListFlagStatesData, ListFlagStatesErrors, ListFlagStatesResponses, ListFlagTargetIdsData, ListFlagTargetIdsErrors, ListFlagTargetIdsResponses, ListProjectsData, ListProjectsErrors, ListProjectsResponses, ListRollbackFiresData, ListRollbackFiresErrors, ListRollbackFiresResponses, ListRollbackSecretFiresData, ListRollbackSecretFiresErrors, ListRollbackSecretFiresResponses, ListRollbackSecretsData, ListRollbackSecretsErrors, ListRollbackSecretsResponses, ListRolloutMigrationWarningsData, ListRolloutMigrationWarningsErrors, ListRolloutMigrationWarningsResponses, ListRolloutPlansData, ListRolloutPlansErrors, ListRolloutPlansResponses, LogoutData, LogoutErrors, LogoutResponses, PauseConfigRolloutData, PauseConfigRolloutErrors, PauseConfigRolloutResponses, PauseFlagRolloutData, PauseFlagRolloutErrors, PauseFlagRolloutResponses, PutConfigRolloutData, PutConfigRolloutErrors, PutConfigRolloutResponses, PutFlagRolloutData, PutFlagRolloutErrors, PutFlagRolloutResponses, RemoveConfigTargetIdsData, RemoveConfigTargetIdsErrors, RemoveConfigTargetIdsResponses, RemoveFlagTargetIdsData, RemoveFlagTargetIdsErrors, RemoveFlagTargetIdsResponses, ReplaceConfigTargetIdsData, ReplaceConfigTargetIdsErrors, ReplaceConfigTargetIdsResponses, ReplaceFlagTargetIdsData, ReplaceFlagTargetIdsErrors, ReplaceFlagTargetIdsResponses, ResumeConfigRolloutData, ResumeConfigRolloutErrors, ResumeConfigRolloutResponses, ResumeFlagRolloutData, ResumeFlagRolloutErrors, ResumeFlagRolloutResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RevokeRollbackSecretData, RevokeRollbackSecretErrors, RevokeRollbackSecretResponses, SetConfigRulesData, SetConfigRulesErrors, SetConfigRulesResponses, SetConfigValueData, SetConfigValueErrors, SetConfigValueResponses, SetFlagRulesData, SetFlagRulesErrors, SetFlagRulesResponses, SetFlagValueData, SetFlagValueErrors, SetFlagValueResponses, StreamRulesetData, StreamRulesetErrors, StreamRulesetResponses, UpdateProjectData, UpdateProjectErrors, UpdateProjectResponses, UpdateRolloutPlanData, UpdateRolloutPlanErrors, UpdateRolloutPlanResponses } from './types.gen.js';
+import type { AddConfigTargetIdsData, AddConfigTargetIdsErrors, AddConfigTargetIdsResponses, AddFlagTargetIdsData, AddFlagTargetIdsErrors, AddFlagTargetIdsResponses, AdvanceConfigRolloutData, AdvanceConfigRolloutErrors, AdvanceConfigRolloutResponses, AdvanceFlagRolloutData, AdvanceFlagRolloutErrors, AdvanceFlagRolloutResponses, ApplyProposalData, ApplyProposalErrors, ApplyProposalResponses, CancelConfigRolloutData, CancelConfigRolloutErrors, CancelConfigRolloutResponses, CancelFlagRolloutData, CancelFlagRolloutErrors, CancelFlagRolloutResponses, CancelProposalData, CancelProposalErrors, CancelProposalResponses, CheckConfigTargetIdData, CheckConfigTargetIdErrors, CheckConfigTargetIdResponses, CheckFlagTargetIdData, CheckFlagTargetIdErrors, CheckFlagTargetIdResponses, ClaimInstallData, ClaimInstallErrors, ClaimInstallResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateConfigData, CreateConfigErrors, CreateConfigResponses, CreateEnvironmentData, CreateEnvironmentErrors, CreateEnvironmentResponses, CreateFlagData, CreateFlagErrors, CreateFlagResponses, CreateOrgData, CreateOrgErrors, CreateOrgResponses, CreateProjectData, CreateProjectErrors, CreateProjectResponses, CreateRollbackSecretData, CreateRollbackSecretErrors, CreateRollbackSecretResponses, CreateRolloutPlanData, CreateRolloutPlanErrors, CreateRolloutPlanResponses, DeleteConfigRolloutData, DeleteConfigRolloutErrors, DeleteConfigRolloutResponses, DeleteFlagRolloutData, DeleteFlagRolloutErrors, DeleteFlagRolloutResponses, DeleteRolloutPlanData, DeleteRolloutPlanErrors, DeleteRolloutPlanResponses, EvaluateData, EvaluateErrors, EvaluateResponses, FireConfigRollbackData, FireConfigRollbackErrors, FireConfigRollbackResponses, FireFlagRollbackData, FireFlagRollbackErrors, FireFlagRollbackResponses, GetAuditEventData, GetAuditEventErrors, GetAuditEventResponses, GetConfigRolloutData, GetConfigRolloutErrors, GetConfigRolloutResponses, GetConfigStateData, GetConfigStateErrors, GetConfigStateResponses, GetEnvironmentData, GetEnvironmentErrors, GetEnvironmentResponses, GetFlagRolloutData, GetFlagRolloutErrors, GetFlagRolloutResponses, GetFlagStateData, GetFlagStateErrors, GetFlagStateResponses, GetInstallStateData, GetInstallStateErrors, GetInstallStateResponses, GetOrgData, GetOrgErrors, GetOrgResponses, GetProjectData, GetProjectErrors, GetProjectResponses, GetProposalData, GetProposalErrors, GetProposalResponses, GetRolloutPlanData, GetRolloutPlanErrors, GetRolloutPlanResponses, GetRulesetData, GetRulesetErrors, GetRulesetResponses, GetSessionData, GetSessionErrors, GetSessionResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListAuditEventsData, ListAuditEventsErrors, ListAuditEventsResponses, ListConfigRollbackFiresData, ListConfigRollbackFiresErrors, ListConfigRollbackFiresResponses, ListConfigsData, ListConfigsErrors, ListConfigsResponses, ListConfigStatesData, ListConfigStatesErrors, ListConfigStatesResponses, ListConfigTargetIdsData, ListConfigTargetIdsErrors, ListConfigTargetIdsResponses, ListEnvironmentsData, ListEnvironmentsErrors, ListEnvironmentsResponses, ListFlagRollbackFiresData, ListFlagRollbackFiresErrors, ListFlagRollbackFiresResponses, ListFlagsData, ListFlagsErrors, ListFlagsResponses, ListFlagStatesData, ListFlagStatesErrors, ListFlagStatesResponses, ListFlagTargetIdsData, ListFlagTargetIdsErrors, ListFlagTargetIdsResponses, ListProjectsData, ListProjectsErrors, ListProjectsResponses, ListProposalsData, ListProposalsErrors, ListProposalsResponses, ListRollbackFiresData, ListRollbackFiresErrors, ListRollbackFiresResponses, ListRollbackSecretFiresData, ListRollbackSecretFiresErrors, ListRollbackSecretFiresResponses, ListRollbackSecretsData, ListRollbackSecretsErrors, ListRollbackSecretsResponses, ListRolloutMigrationWarningsData, ListRolloutMigrationWarningsErrors, ListRolloutMigrationWarningsResponses, ListRolloutPlansData, ListRolloutPlansErrors, ListRolloutPlansResponses, LogoutData, LogoutErrors, LogoutResponses, PauseConfigRolloutData, PauseConfigRolloutErrors, PauseConfigRolloutResponses, PauseFlagRolloutData, PauseFlagRolloutErrors, PauseFlagRolloutResponses, PutConfigRolloutData, PutConfigRolloutErrors, PutConfigRolloutResponses, PutFlagRolloutData, PutFlagRolloutErrors, PutFlagRolloutResponses, RemoveConfigTargetIdsData, RemoveConfigTargetIdsErrors, RemoveConfigTargetIdsResponses, RemoveFlagTargetIdsData, RemoveFlagTargetIdsErrors, RemoveFlagTargetIdsResponses, ReplaceConfigTargetIdsData, ReplaceConfigTargetIdsErrors, ReplaceConfigTargetIdsResponses, ReplaceFlagTargetIdsData, ReplaceFlagTargetIdsErrors, ReplaceFlagTargetIdsResponses, ResumeConfigRolloutData, ResumeConfigRolloutErrors, ResumeConfigRolloutResponses, ResumeFlagRolloutData, ResumeFlagRolloutErrors, ResumeFlagRolloutResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RevokeRollbackSecretData, RevokeRollbackSecretErrors, RevokeRollbackSecretResponses, SetConfigRulesData, SetConfigRulesErrors, SetConfigRulesResponses, SetConfigValueData, SetConfigValueErrors, SetConfigValueResponses, SetFlagRulesData, SetFlagRulesErrors, SetFlagRulesResponses, SetFlagValueData, SetFlagValueErrors, SetFlagValueResponses, StreamRulesetData, StreamRulesetErrors, StreamRulesetResponses, UpdateProjectData, UpdateProjectErrors, UpdateProjectResponses, UpdateRolloutPlanData, UpdateRolloutPlanErrors, UpdateRolloutPlanResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -427,7 +427,7 @@ export const setConfigRules = <ThrowOnError extends boolean = false>(options: Op
 /**
  * Cancel the flag's rollout (same as POST cancel)
  *
- * Cancel the flag's rollout (same as POST cancel)
+ * Cancels the flag's rollout, as POST cancel does. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const deleteFlagRollout = <ThrowOnError extends boolean = false>(options: Options<DeleteFlagRolloutData, ThrowOnError>) => (options.client ?? client).delete<DeleteFlagRolloutResponses, DeleteFlagRolloutErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -457,7 +457,7 @@ export const getFlagRollout = <ThrowOnError extends boolean = false>(options: Op
 /**
  * Start or edit the flag's rollout
  *
- * Idempotent: a body that changes nothing returns the rollout unchanged (no audit row, no version bump). A PUT after a completed or cancelled rollout starts a new one. The seed is locked once percent is above 0 (`rollout_seed_locked`). Reaching 100% completes the rollout.
+ * Idempotent: a body that changes nothing returns the rollout unchanged (no audit row, no version bump). A PUT after a completed or cancelled rollout starts a new one. The seed is locked once percent is above 0 (`rollout_seed_locked`). Reaching 100% completes the rollout. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const putFlagRollout = <ThrowOnError extends boolean = false>(options: Options<PutFlagRolloutData, ThrowOnError>) => (options.client ?? client).put<PutFlagRolloutResponses, PutFlagRolloutErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -476,7 +476,7 @@ export const putFlagRollout = <ThrowOnError extends boolean = false>(options: Op
 /**
  * Pause the flag's rollout
  *
- * Admission continues at the held percent. Idempotent.
+ * Admission continues at the held percent. Idempotent. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const pauseFlagRollout = <ThrowOnError extends boolean = false>(options: Options<PauseFlagRolloutData, ThrowOnError>) => (options.client ?? client).post<PauseFlagRolloutResponses, PauseFlagRolloutErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -491,7 +491,7 @@ export const pauseFlagRollout = <ThrowOnError extends boolean = false>(options: 
 /**
  * Resume the flag's paused rollout
  *
- * From a user pause: the hold restarts. From an approval gate: the gated step is entered (`rollout.approval_resolved`). From an automatic rollback: back to the percent it was rolled back from. `409 rollout_not_paused` otherwise.
+ * From a user pause: the hold restarts. From an approval gate: the gated step is entered (`rollout.approval_resolved`). From an automatic rollback: back to the percent it was rolled back from. `409 rollout_not_paused` otherwise. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const resumeFlagRollout = <ThrowOnError extends boolean = false>(options: Options<ResumeFlagRolloutData, ThrowOnError>) => (options.client ?? client).post<ResumeFlagRolloutResponses, ResumeFlagRolloutErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -506,7 +506,7 @@ export const resumeFlagRollout = <ThrowOnError extends boolean = false>(options:
 /**
  * Cancel the flag's rollout
  *
- * Admission stops and the row is kept. Idempotent.
+ * Admission stops and the row is kept. Idempotent. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const cancelFlagRollout = <ThrowOnError extends boolean = false>(options: Options<CancelFlagRolloutData, ThrowOnError>) => (options.client ?? client).post<CancelFlagRolloutResponses, CancelFlagRolloutErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -521,7 +521,7 @@ export const cancelFlagRollout = <ThrowOnError extends boolean = false>(options:
 /**
  * Advance the flag's rollout to its next ramp step
  *
- * Ignores holds, blackout days and approval gates (operator override). `409 rollout_already_at_final_step` when there is no next step.
+ * Ignores holds, blackout days and approval gates (operator override). `409 rollout_already_at_final_step` when there is no next step. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const advanceFlagRollout = <ThrowOnError extends boolean = false>(options: Options<AdvanceFlagRolloutData, ThrowOnError>) => (options.client ?? client).post<AdvanceFlagRolloutResponses, AdvanceFlagRolloutErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -536,7 +536,7 @@ export const advanceFlagRollout = <ThrowOnError extends boolean = false>(options
 /**
  * Add IDs to the flag rollout's allow-list
  *
- * Up to 100,000 IDs per request; duplicates are ignored and `added` counts only new IDs.
+ * Up to 100,000 IDs per request; duplicates are ignored and `added` counts only new IDs. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const addFlagTargetIds = <ThrowOnError extends boolean = false>(options: Options<AddFlagTargetIdsData, ThrowOnError>) => (options.client ?? client).post<AddFlagTargetIdsResponses, AddFlagTargetIdsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -555,7 +555,7 @@ export const addFlagTargetIds = <ThrowOnError extends boolean = false>(options: 
 /**
  * Remove IDs from the flag rollout's allow-list
  *
- * Up to 100,000 IDs per request; absent IDs are skipped.
+ * Up to 100,000 IDs per request; absent IDs are skipped. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const removeFlagTargetIds = <ThrowOnError extends boolean = false>(options: Options<RemoveFlagTargetIdsData, ThrowOnError>) => (options.client ?? client).post<RemoveFlagTargetIdsResponses, RemoveFlagTargetIdsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -574,7 +574,7 @@ export const removeFlagTargetIds = <ThrowOnError extends boolean = false>(option
 /**
  * Replace the flag rollout's whole allow-list atomically
  *
- * Up to 1,000,000 IDs (request bodies of the target-ID endpoints may reach 64 MiB).
+ * Up to 1,000,000 IDs (request bodies of the target-ID endpoints may reach 64 MiB). An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const replaceFlagTargetIds = <ThrowOnError extends boolean = false>(options: Options<ReplaceFlagTargetIdsData, ThrowOnError>) => (options.client ?? client).post<ReplaceFlagTargetIdsResponses, ReplaceFlagTargetIdsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -623,7 +623,7 @@ export const checkFlagTargetId = <ThrowOnError extends boolean = false>(options:
 /**
  * Cancel the config's rollout (same as POST cancel)
  *
- * Cancel the config's rollout (same as POST cancel)
+ * Cancels the config's rollout, as POST cancel does. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const deleteConfigRollout = <ThrowOnError extends boolean = false>(options: Options<DeleteConfigRolloutData, ThrowOnError>) => (options.client ?? client).delete<DeleteConfigRolloutResponses, DeleteConfigRolloutErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -653,7 +653,7 @@ export const getConfigRollout = <ThrowOnError extends boolean = false>(options: 
 /**
  * Start or edit the config's rollout
  *
- * Idempotent: a body that changes nothing returns the rollout unchanged (no audit row, no version bump). A PUT after a completed or cancelled rollout starts a new one. The seed is locked once percent is above 0 (`rollout_seed_locked`). Reaching 100% completes the rollout.
+ * Idempotent: a body that changes nothing returns the rollout unchanged (no audit row, no version bump). A PUT after a completed or cancelled rollout starts a new one. The seed is locked once percent is above 0 (`rollout_seed_locked`). Reaching 100% completes the rollout. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const putConfigRollout = <ThrowOnError extends boolean = false>(options: Options<PutConfigRolloutData, ThrowOnError>) => (options.client ?? client).put<PutConfigRolloutResponses, PutConfigRolloutErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -672,7 +672,7 @@ export const putConfigRollout = <ThrowOnError extends boolean = false>(options: 
 /**
  * Pause the config's rollout
  *
- * Admission continues at the held percent. Idempotent.
+ * Admission continues at the held percent. Idempotent. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const pauseConfigRollout = <ThrowOnError extends boolean = false>(options: Options<PauseConfigRolloutData, ThrowOnError>) => (options.client ?? client).post<PauseConfigRolloutResponses, PauseConfigRolloutErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -687,7 +687,7 @@ export const pauseConfigRollout = <ThrowOnError extends boolean = false>(options
 /**
  * Resume the config's paused rollout
  *
- * From a user pause: the hold restarts. From an approval gate: the gated step is entered (`rollout.approval_resolved`). From an automatic rollback: back to the percent it was rolled back from. `409 rollout_not_paused` otherwise.
+ * From a user pause: the hold restarts. From an approval gate: the gated step is entered (`rollout.approval_resolved`). From an automatic rollback: back to the percent it was rolled back from. `409 rollout_not_paused` otherwise. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const resumeConfigRollout = <ThrowOnError extends boolean = false>(options: Options<ResumeConfigRolloutData, ThrowOnError>) => (options.client ?? client).post<ResumeConfigRolloutResponses, ResumeConfigRolloutErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -702,7 +702,7 @@ export const resumeConfigRollout = <ThrowOnError extends boolean = false>(option
 /**
  * Cancel the config's rollout
  *
- * Admission stops and the row is kept. Idempotent.
+ * Admission stops and the row is kept. Idempotent. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const cancelConfigRollout = <ThrowOnError extends boolean = false>(options: Options<CancelConfigRolloutData, ThrowOnError>) => (options.client ?? client).post<CancelConfigRolloutResponses, CancelConfigRolloutErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -717,7 +717,7 @@ export const cancelConfigRollout = <ThrowOnError extends boolean = false>(option
 /**
  * Advance the config's rollout to its next ramp step
  *
- * Ignores holds, blackout days and approval gates (operator override). `409 rollout_already_at_final_step` when there is no next step.
+ * Ignores holds, blackout days and approval gates (operator override). `409 rollout_already_at_final_step` when there is no next step. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const advanceConfigRollout = <ThrowOnError extends boolean = false>(options: Options<AdvanceConfigRolloutData, ThrowOnError>) => (options.client ?? client).post<AdvanceConfigRolloutResponses, AdvanceConfigRolloutErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -732,7 +732,7 @@ export const advanceConfigRollout = <ThrowOnError extends boolean = false>(optio
 /**
  * Add IDs to the config rollout's allow-list
  *
- * Up to 100,000 IDs per request; duplicates are ignored and `added` counts only new IDs.
+ * Up to 100,000 IDs per request; duplicates are ignored and `added` counts only new IDs. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const addConfigTargetIds = <ThrowOnError extends boolean = false>(options: Options<AddConfigTargetIdsData, ThrowOnError>) => (options.client ?? client).post<AddConfigTargetIdsResponses, AddConfigTargetIdsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -751,7 +751,7 @@ export const addConfigTargetIds = <ThrowOnError extends boolean = false>(options
 /**
  * Remove IDs from the config rollout's allow-list
  *
- * Up to 100,000 IDs per request; absent IDs are skipped.
+ * Up to 100,000 IDs per request; absent IDs are skipped. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const removeConfigTargetIds = <ThrowOnError extends boolean = false>(options: Options<RemoveConfigTargetIdsData, ThrowOnError>) => (options.client ?? client).post<RemoveConfigTargetIdsResponses, RemoveConfigTargetIdsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -770,7 +770,7 @@ export const removeConfigTargetIds = <ThrowOnError extends boolean = false>(opti
 /**
  * Replace the config rollout's whole allow-list atomically
  *
- * Up to 1,000,000 IDs (request bodies of the target-ID endpoints may reach 64 MiB).
+ * Up to 1,000,000 IDs (request bodies of the target-ID endpoints may reach 64 MiB). An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const replaceConfigTargetIds = <ThrowOnError extends boolean = false>(options: Options<ReplaceConfigTargetIdsData, ThrowOnError>) => (options.client ?? client).post<ReplaceConfigTargetIdsResponses, ReplaceConfigTargetIdsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -1178,5 +1178,65 @@ export const getAuditEvent = <ThrowOnError extends boolean = false>(options: Opt
             type: 'apiKey'
         }],
     url: '/api/v1/audit/events/{id}',
+    ...options
+});
+
+/**
+ * Get an approval proposal
+ *
+ * A session of any member of the org, or an API key with the read action (and the proposal’s environment and key in scope). A pending proposal past `expiresAt` reads as `expired`.
+ */
+export const getProposal = <ThrowOnError extends boolean = false>(options: Options<GetProposalData, ThrowOnError>) => (options.client ?? client).get<GetProposalResponses, GetProposalErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/proposals/{id}',
+    ...options
+});
+
+/**
+ * List the approval proposals of an organization, newest first
+ *
+ * Optionally filtered by `status`; `limit` 1–500 (default 100). API keys see only proposals in their environments and resources.
+ */
+export const listProposals = <ThrowOnError extends boolean = false>(options: Options<ListProposalsData, ThrowOnError>) => (options.client ?? client).get<ListProposalsResponses, ListProposalsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/orgs/{slug}/proposals',
+    ...options
+});
+
+/**
+ * Apply a pending proposal
+ *
+ * Session, admin or owner. Runs the stored request exactly as the API key’s direct call would, in one transaction with the proposal becoming `applied`; its audit rows name the key as actor, the applying user as `approverUserId`, and carry the reason `proposal:<id>`. `409 version_drift` (with `details.liveVersion` and `details.proposedVersion`) when the environment changed since `baseVersion`; `410 proposal_gone` when the proposal is applied, cancelled or expired. The stored request’s own errors (e.g. `412`, `409 rollout_not_paused`) are answered as they are and leave the proposal pending.
+ */
+export const applyProposal = <ThrowOnError extends boolean = false>(options: Options<ApplyProposalData, ThrowOnError>) => (options.client ?? client).post<ApplyProposalResponses, ApplyProposalErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/proposals/{id}/apply',
+    ...options
+});
+
+/**
+ * Cancel a pending proposal
+ *
+ * Session, admin or owner; or the API key that made the proposal (withdrawing it). `410 proposal_gone` when the proposal is applied, cancelled or expired.
+ */
+export const cancelProposal = <ThrowOnError extends boolean = false>(options: Options<CancelProposalData, ThrowOnError>) => (options.client ?? client).post<CancelProposalResponses, CancelProposalErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/proposals/{id}/cancel',
     ...options
 });

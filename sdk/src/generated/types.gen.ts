@@ -362,6 +362,53 @@ export type PutRolloutRequest = {
 };
 
 /**
+ * ProposalStatus
+ */
+export type ProposalStatus = 'pending' | 'applied' | 'cancelled' | 'expired';
+
+/**
+ * ProposalKind
+ */
+export type ProposalKind = 'rollout.put' | 'rollout.delete' | 'rollout.pause' | 'rollout.resume' | 'rollout.cancel' | 'rollout.advance' | 'target_ids.add' | 'target_ids.remove' | 'target_ids.replace';
+
+/**
+ * ProposalRequest
+ *
+ * The request the API key sent: method, path (under /api/v1), validated body, and its If-Match and X-Audit-Reason headers when present.
+ */
+export type ProposalRequest = {
+    method: 'PUT' | 'POST' | 'DELETE';
+    path: string;
+    body?: unknown;
+    headers?: {
+        [key: string]: string;
+    };
+};
+
+/**
+ * Proposal
+ *
+ * A mutation by an approval-required API key, held until an admin applies or cancels it; pending proposals expire 7 days after `createdAt`. `baseVersion` is the environment version it was made against: applying after the environment moved is `409 version_drift`.
+ */
+export type Proposal = {
+    id: string;
+    status: ProposalStatus;
+    kind: ProposalKind;
+    envId: string;
+    resourceType: PrimitiveKind;
+    resourceKey: string;
+    request: ProposalRequest;
+    baseVersion: number;
+    createdAt: string;
+    expiresAt: string;
+    createdByTokenId: string;
+    appliedAt: string | null;
+    appliedByUserId: string | null;
+    cancelledAt: string | null;
+    cancelledByUserId: string | null;
+};
+
+/**
  * TargetIdsRequest
  */
 export type TargetIdsRequest = {
@@ -783,6 +830,30 @@ export type AuditEventDetail = {
     previousValue?: unknown;
     newValue?: unknown;
     diff?: unknown;
+};
+
+/**
+ * AppliedProposal
+ *
+ * The applied proposal, with `result`: the body the direct call would have answered (a Rollout, target-ID counts; absent for DELETE).
+ */
+export type AppliedProposal = {
+    id: string;
+    status: ProposalStatus;
+    kind: ProposalKind;
+    envId: string;
+    resourceType: PrimitiveKind;
+    resourceKey: string;
+    request: ProposalRequest;
+    baseVersion: number;
+    createdAt: string;
+    expiresAt: string;
+    createdByTokenId: string;
+    appliedAt: string | null;
+    appliedByUserId: string | null;
+    cancelledAt: string | null;
+    cancelledByUserId: string | null;
+    result?: unknown;
 };
 
 export type GetInstallStateData = {
@@ -2025,6 +2096,10 @@ export type DeleteFlagRolloutError = DeleteFlagRolloutErrors[keyof DeleteFlagRol
 
 export type DeleteFlagRolloutResponses = {
     /**
+     * Accepted: diverted to an approval proposal
+     */
+    202: Proposal;
+    /**
      * No content
      */
     204: void;
@@ -2142,6 +2217,10 @@ export type PutFlagRolloutResponses = {
      * OK
      */
     200: Rollout;
+    /**
+     * Accepted: diverted to an approval proposal
+     */
+    202: Proposal;
 };
 
 export type PutFlagRolloutResponse = PutFlagRolloutResponses[keyof PutFlagRolloutResponses];
@@ -2191,6 +2270,10 @@ export type PauseFlagRolloutResponses = {
      * OK
      */
     200: Rollout;
+    /**
+     * Accepted: diverted to an approval proposal
+     */
+    202: Proposal;
 };
 
 export type PauseFlagRolloutResponse = PauseFlagRolloutResponses[keyof PauseFlagRolloutResponses];
@@ -2244,6 +2327,10 @@ export type ResumeFlagRolloutResponses = {
      * OK
      */
     200: Rollout;
+    /**
+     * Accepted: diverted to an approval proposal
+     */
+    202: Proposal;
 };
 
 export type ResumeFlagRolloutResponse = ResumeFlagRolloutResponses[keyof ResumeFlagRolloutResponses];
@@ -2293,6 +2380,10 @@ export type CancelFlagRolloutResponses = {
      * OK
      */
     200: Rollout;
+    /**
+     * Accepted: diverted to an approval proposal
+     */
+    202: Proposal;
 };
 
 export type CancelFlagRolloutResponse = CancelFlagRolloutResponses[keyof CancelFlagRolloutResponses];
@@ -2346,6 +2437,10 @@ export type AdvanceFlagRolloutResponses = {
      * OK
      */
     200: Rollout;
+    /**
+     * Accepted: diverted to an approval proposal
+     */
+    202: Proposal;
 };
 
 export type AdvanceFlagRolloutResponse = AdvanceFlagRolloutResponses[keyof AdvanceFlagRolloutResponses];
@@ -2406,6 +2501,10 @@ export type AddFlagTargetIdsResponses = {
      * OK
      */
     200: TargetIdsAdded;
+    /**
+     * Accepted: diverted to an approval proposal
+     */
+    202: Proposal;
 };
 
 export type AddFlagTargetIdsResponse = AddFlagTargetIdsResponses[keyof AddFlagTargetIdsResponses];
@@ -2466,6 +2565,10 @@ export type RemoveFlagTargetIdsResponses = {
      * OK
      */
     200: TargetIdsRemoved;
+    /**
+     * Accepted: diverted to an approval proposal
+     */
+    202: Proposal;
 };
 
 export type RemoveFlagTargetIdsResponse = RemoveFlagTargetIdsResponses[keyof RemoveFlagTargetIdsResponses];
@@ -2526,6 +2629,10 @@ export type ReplaceFlagTargetIdsResponses = {
      * OK
      */
     200: TargetIdsCount;
+    /**
+     * Accepted: diverted to an approval proposal
+     */
+    202: Proposal;
 };
 
 export type ReplaceFlagTargetIdsResponse = ReplaceFlagTargetIdsResponses[keyof ReplaceFlagTargetIdsResponses];
@@ -2675,6 +2782,10 @@ export type DeleteConfigRolloutError = DeleteConfigRolloutErrors[keyof DeleteCon
 
 export type DeleteConfigRolloutResponses = {
     /**
+     * Accepted: diverted to an approval proposal
+     */
+    202: Proposal;
+    /**
      * No content
      */
     204: void;
@@ -2792,6 +2903,10 @@ export type PutConfigRolloutResponses = {
      * OK
      */
     200: Rollout;
+    /**
+     * Accepted: diverted to an approval proposal
+     */
+    202: Proposal;
 };
 
 export type PutConfigRolloutResponse = PutConfigRolloutResponses[keyof PutConfigRolloutResponses];
@@ -2841,6 +2956,10 @@ export type PauseConfigRolloutResponses = {
      * OK
      */
     200: Rollout;
+    /**
+     * Accepted: diverted to an approval proposal
+     */
+    202: Proposal;
 };
 
 export type PauseConfigRolloutResponse = PauseConfigRolloutResponses[keyof PauseConfigRolloutResponses];
@@ -2894,6 +3013,10 @@ export type ResumeConfigRolloutResponses = {
      * OK
      */
     200: Rollout;
+    /**
+     * Accepted: diverted to an approval proposal
+     */
+    202: Proposal;
 };
 
 export type ResumeConfigRolloutResponse = ResumeConfigRolloutResponses[keyof ResumeConfigRolloutResponses];
@@ -2943,6 +3066,10 @@ export type CancelConfigRolloutResponses = {
      * OK
      */
     200: Rollout;
+    /**
+     * Accepted: diverted to an approval proposal
+     */
+    202: Proposal;
 };
 
 export type CancelConfigRolloutResponse = CancelConfigRolloutResponses[keyof CancelConfigRolloutResponses];
@@ -2996,6 +3123,10 @@ export type AdvanceConfigRolloutResponses = {
      * OK
      */
     200: Rollout;
+    /**
+     * Accepted: diverted to an approval proposal
+     */
+    202: Proposal;
 };
 
 export type AdvanceConfigRolloutResponse = AdvanceConfigRolloutResponses[keyof AdvanceConfigRolloutResponses];
@@ -3056,6 +3187,10 @@ export type AddConfigTargetIdsResponses = {
      * OK
      */
     200: TargetIdsAdded;
+    /**
+     * Accepted: diverted to an approval proposal
+     */
+    202: Proposal;
 };
 
 export type AddConfigTargetIdsResponse = AddConfigTargetIdsResponses[keyof AddConfigTargetIdsResponses];
@@ -3116,6 +3251,10 @@ export type RemoveConfigTargetIdsResponses = {
      * OK
      */
     200: TargetIdsRemoved;
+    /**
+     * Accepted: diverted to an approval proposal
+     */
+    202: Proposal;
 };
 
 export type RemoveConfigTargetIdsResponse = RemoveConfigTargetIdsResponses[keyof RemoveConfigTargetIdsResponses];
@@ -3176,6 +3315,10 @@ export type ReplaceConfigTargetIdsResponses = {
      * OK
      */
     200: TargetIdsCount;
+    /**
+     * Accepted: diverted to an approval proposal
+     */
+    202: Proposal;
 };
 
 export type ReplaceConfigTargetIdsResponse = ReplaceConfigTargetIdsResponses[keyof ReplaceConfigTargetIdsResponses];
@@ -4410,3 +4553,203 @@ export type GetAuditEventResponses = {
 };
 
 export type GetAuditEventResponse = GetAuditEventResponses[keyof GetAuditEventResponses];
+
+export type GetProposalData = {
+    body?: never;
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/proposals/{id}';
+};
+
+export type GetProposalErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type GetProposalError = GetProposalErrors[keyof GetProposalErrors];
+
+export type GetProposalResponses = {
+    /**
+     * OK
+     */
+    200: Proposal;
+};
+
+export type GetProposalResponse = GetProposalResponses[keyof GetProposalResponses];
+
+export type ListProposalsData = {
+    body?: never;
+    path: {
+        /**
+         * The slug of the resource.
+         */
+        slug: string;
+    };
+    query?: {
+        /**
+         * ProposalStatus
+         */
+        status?: 'pending' | 'applied' | 'cancelled' | 'expired';
+        limit?: number;
+    };
+    url: '/api/v1/orgs/{slug}/proposals';
+};
+
+export type ListProposalsErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type ListProposalsError = ListProposalsErrors[keyof ListProposalsErrors];
+
+export type ListProposalsResponses = {
+    /**
+     * OK
+     */
+    200: Array<Proposal>;
+};
+
+export type ListProposalsResponse = ListProposalsResponses[keyof ListProposalsResponses];
+
+export type ApplyProposalData = {
+    body?: never;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/proposals/{id}/apply';
+};
+
+export type ApplyProposalErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+    /**
+     * Gone
+     */
+    410: ErrorEnvelope;
+    /**
+     * If-Match precondition failed
+     */
+    412: ErrorEnvelope;
+};
+
+export type ApplyProposalError = ApplyProposalErrors[keyof ApplyProposalErrors];
+
+export type ApplyProposalResponses = {
+    /**
+     * OK
+     */
+    200: AppliedProposal;
+};
+
+export type ApplyProposalResponse = ApplyProposalResponses[keyof ApplyProposalResponses];
+
+export type CancelProposalData = {
+    body?: never;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/proposals/{id}/cancel';
+};
+
+export type CancelProposalErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Gone
+     */
+    410: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type CancelProposalError = CancelProposalErrors[keyof CancelProposalErrors];
+
+export type CancelProposalResponses = {
+    /**
+     * OK
+     */
+    200: Proposal;
+};
+
+export type CancelProposalResponse = CancelProposalResponses[keyof CancelProposalResponses];

@@ -15,6 +15,13 @@ export interface Caller {
   /** X-Audit-Reason, stored on every audit row of the request. */
   reason: string | null;
   now: Date;
+  /**
+   * Set only while a proposal is applied: the user who approved this write of
+   * an approval-required API key (the principal). Stored as the audit rows'
+   * approverUserId; the key's IP allow-list and approval requirement were
+   * settled when the proposal was made.
+   */
+  approverUserId?: string | null;
 }
 
 /** Who an audit row names. */
@@ -39,11 +46,18 @@ export interface AccessRequirement {
   envId?: string;
   /** Primitive key the request touches; checked against a token's resource globs. */
   resourceKey?: string;
+  /**
+   * A write that an approval-required API key may make itself: it becomes (or
+   * withdraws) a proposal instead of changing anything. Any other write by such
+   * a key is `approval_not_supported`.
+   */
+  proposal?: boolean;
 }
 
 /**
  * Authorizes the caller on one org. Cross-tenant access is 404, never 403.
- * Token checks run in DESIGN.md's order: IP, action, environment, resource.
+ * Token checks run in DESIGN.md's order: IP, action, environment, resource;
+ * then an approval-required key's write must be one that becomes a proposal.
  */
 export async function authorize(em: EntityManager, caller: Caller, orgId: string, need: AccessRequirement): Promise<Actor> {
   const principal = caller.principal;
@@ -60,7 +74,8 @@ export async function authorize(em: EntityManager, caller: Caller, orgId: string
   const key = principal.key;
   if (key.orgId !== orgId) throw new DomainError('not_found', 'Not found.');
   if (need.sessionOnly) throw new DomainError('scope_denied', 'API keys cannot use this endpoint; sign in.');
-  if (key.ipAllowlist && !ipAllowed(caller.ip, key.ipAllowlist)) {
+  const approved = !!caller.approverUserId;
+  if (key.ipAllowlist && !approved && !ipAllowed(caller.ip, key.ipAllowlist)) {
     throw new DomainError('token_ip_denied', 'This API key is not allowed from this address.');
   }
   if (!key.actions.includes(need.action)) {
@@ -72,7 +87,10 @@ export async function authorize(em: EntityManager, caller: Caller, orgId: string
   if (need.resourceKey !== undefined && key.resources && !resourceAllowed(need.resourceKey, key.resources)) {
     throw new DomainError('token_resource_out_of_scope', `This API key is not scoped to "${need.resourceKey}".`);
   }
-  await touchLastUsed(em, key.id, key.lastUsedAt, caller.now);
+  if (need.action === 'write' && key.requiresApproval && !need.proposal && !approved) {
+    throw new DomainError('approval_not_supported', 'This API key requires approval, and this change cannot become a proposal.');
+  }
+  if (!approved) await touchLastUsed(em, key.id, key.lastUsedAt, caller.now);
   return {
     actorType: key.kind === 'agent' ? 'agent_token' : 'api_token',
     actorId: key.id,

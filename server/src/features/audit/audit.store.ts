@@ -32,9 +32,15 @@ export function jsonDiff(previous: unknown, next: unknown): JsonValue {
 
 /**
  * Writes one audit row in the caller's transaction (the `em` passed in), so a
- * change and its audit row commit or roll back together.
+ * change and its audit row commit or roll back together. The reason and, when
+ * a proposal is being applied, the approver come from the caller.
  */
-export function recordAudit(em: EntityManager, caller: Pick<Caller, 'reason' | 'now'>, actor: Actor, entry: AuditEntry): AuditEvent {
+export function recordAudit(
+  em: EntityManager,
+  caller: Pick<Caller, 'reason' | 'now' | 'approverUserId'>,
+  actor: Actor,
+  entry: AuditEntry,
+): AuditEvent {
   const previousValue = entry.previousValue === undefined ? null : (entry.previousValue as JsonValue);
   const newValue = entry.newValue === undefined ? null : (entry.newValue as JsonValue);
   return em.create(AuditEventEntity, {
@@ -49,7 +55,7 @@ export function recordAudit(em: EntityManager, caller: Pick<Caller, 'reason' | '
     actorId: actor.actorId,
     actorEmail: actor.actorEmail,
     delegatorUserId: actor.delegatorUserId,
-    approverUserId: null,
+    approverUserId: caller.approverUserId ?? null,
     resourceType: entry.resourceType,
     resourceKey: entry.resourceKey ?? null,
     resourceId: entry.resourceId ?? null,

@@ -1,12 +1,13 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '@gradual/contract';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import type { PrimitiveKind } from '../../db/entities/index.js';
 import { callerOf } from '../../http/caller.js';
 import type { AppDeps } from '../../http/deps.js';
 import { notModified } from '../../http/etag.js';
-import { commandRollout, getRollout, putRollout } from './rollouts.service.js';
-import { containsTargetId, editTargetIds, listTargetIds } from './target-ids.service.js';
+import { divertibleHandler, type DivertibleOp } from '../proposals/divertible.js';
+import { getRollout, type PutRolloutBody } from './rollouts.service.js';
+import { containsTargetId, listTargetIds } from './target-ids.service.js';
 
 const s = initServer();
 
@@ -16,35 +17,31 @@ type AnyRequest = Request<any, any, any, any>;
 
 /**
  * Handlers of the rollout family for one primitive kind. Flags and configs
- * bind the same handlers to their own contract routes below.
+ * bind the same handlers to their own contract routes below. Every mutation
+ * goes through `divertible` (features/proposals/divertible.ts): an
+ * approval-required API key gets a proposal (202), everyone else the change.
  */
 function handlers(deps: AppDeps, kind: PrimitiveKind) {
   const caller = (req: AnyRequest) => callerOf(req, deps);
-  const command = (type: 'pause' | 'resume' | 'cancel' | 'advance') => async ({ req, params }: { req: AnyRequest; params: Params }) => ({
-    status: 200 as const,
-    body: await commandRollout(req.em, await caller(req), deps.bus, kind, params.envId, params.key, { type }),
-  });
+  const divertible = divertibleHandler(deps, kind);
+  // The contract's response union for each route is the direct answer or 202 + Proposal.
+  const run = async (req: AnyRequest, res: Response, params: Params, op: DivertibleOp) => (await divertible(req, res, params, op)) as never;
+  const command = (type: 'pause' | 'resume' | 'cancel' | 'advance') => async ({ req, res, params }: { req: AnyRequest; res: Response; params: Params }) =>
+    run(req, res, params, { kind: `rollout.${type}` });
   return {
-    get: async ({ req, res, params }: { req: AnyRequest; res: import('express').Response; params: Params }) => {
+    get: async ({ req, res, params }: { req: AnyRequest; res: Response; params: Params }) => {
       const body = await getRollout(req.em, await caller(req), kind, params.envId, params.key);
       return notModified(req, res, body) ? { status: 304 as const, body: undefined } : { status: 200 as const, body };
     },
-    put: async ({ req, params, body, headers }: { req: AnyRequest; params: Params; body: Parameters<typeof putRollout>[6]; headers: { 'if-match'?: string | undefined } }) => ({
-      status: 200 as const,
-      body: await putRollout(req.em, await caller(req), deps.bus, kind, params.envId, params.key, body, 'newValue' in (req.body as object), headers['if-match']),
-    }),
-    delete: async ({ req, params }: { req: AnyRequest; params: Params }) => {
-      await commandRollout(req.em, await caller(req), deps.bus, kind, params.envId, params.key, { type: 'cancel' });
-      return { status: 204 as const, body: undefined };
-    },
+    put: async ({ req, res, params, body, headers }: { req: AnyRequest; res: Response; params: Params; body: PutRolloutBody; headers: { 'if-match'?: string | undefined } }) =>
+      run(req, res, params, { kind: 'rollout.put', body, ifMatch: headers['if-match'] }),
+    delete: async ({ req, res, params }: { req: AnyRequest; res: Response; params: Params }) => run(req, res, params, { kind: 'rollout.delete' }),
     pause: command('pause'),
     resume: command('resume'),
     cancel: command('cancel'),
     advance: command('advance'),
-    edit: (edit: 'add' | 'remove' | 'replace') => async ({ req, params, body }: { req: AnyRequest; params: Params; body: { targetIds: string[] } }) => ({
-      status: 200 as const,
-      body: (await editTargetIds(req.em, await caller(req), deps.bus, kind, params.envId, params.key, edit, body.targetIds)) as never,
-    }),
+    edit: (edit: 'add' | 'remove' | 'replace') => async ({ req, res, params, body }: { req: AnyRequest; res: Response; params: Params; body: { targetIds: string[] } }) =>
+      run(req, res, params, { kind: `target_ids.${edit}`, body: { targetIds: body.targetIds } }),
     list: async ({ req, params, query }: { req: AnyRequest; params: Params; query: { cursor?: string | undefined; limit?: number | undefined } }) => ({
       status: 200 as const,
       body: await listTargetIds(req.em, await caller(req), kind, params.envId, params.key, query),

@@ -30,17 +30,21 @@ export interface RolloutTarget {
   actor: Actor;
 }
 
-/** Resolves env + primitive and authorizes the caller for them (read or write). */
+/**
+ * Resolves env + primitive and authorizes the caller for them: read, write, or
+ * `propose` (a write that an approval-required API key turns into a proposal).
+ */
 export async function resolveTarget(
   em: EntityManager,
   caller: Caller,
   kind: PrimitiveKind,
   envId: string,
   key: string,
-  action: 'read' | 'write',
+  action: 'read' | 'write' | 'propose',
 ): Promise<RolloutTarget> {
   const env = await findEnvironment(em, envId);
-  const actor = await authorize(em, caller, env.orgId, { action, envId, resourceKey: key });
+  const need = action === 'propose' ? { action: 'write' as const, proposal: true } : { action };
+  const actor = await authorize(em, caller, env.orgId, { ...need, envId, resourceKey: key });
   const primitive = key.length <= 128 ? await em.findOne(PrimitiveEntity, { projectId: env.projectId, kind, key }) : null;
   if (!primitive) throw new DomainError('not_found', `No ${kind} "${key}" in this project.`);
   return { env, primitive, actor };
@@ -64,13 +68,13 @@ export interface PutRolloutBody {
 }
 
 /** A flag's candidate must have the flag's type; configs take any JSON. */
-function checkCandidate(primitive: Primitive, value: unknown): void {
+export function checkCandidate(primitive: Primitive, value: unknown): void {
   if (primitive.kind === 'flag' && typeof value !== primitive.valueType) {
     throw invalid({ newValue: `must be a ${primitive.valueType}` });
   }
 }
 
-async function loadPlanSnapshot(em: EntityManager, projectId: string, key: string): Promise<PlanSnapshot> {
+export async function loadPlanSnapshot(em: EntityManager, projectId: string, key: string): Promise<PlanSnapshot> {
   const plan = await em.findOne(RolloutPlanEntity, { projectId, key, deletedAt: null });
   if (!plan) throw invalid({ planKey: 'no rollout plan with this key in the project' });
   return {
