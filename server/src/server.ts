@@ -14,6 +14,7 @@ import { PgNotifyEnvChangeBus } from './features/environments/pg-env-change-bus.
 import { RulesetCache } from './features/evaluation/ruleset.cache.js';
 import { LiveStreams } from './features/evaluation/live-streams.js';
 import { RateLimits } from './http/rate-limits.js';
+import { createMailer } from './mail/mailer.js';
 
 /** How long graceful shutdown waits for in-flight requests before closing their connections. */
 export const SHUTDOWN_GRACE_MS = 5_000;
@@ -50,7 +51,8 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
   const bus = db.kind === 'postgres' ? await PgNotifyEnvChangeBus.start(db, logger) : new InProcessEnvChangeBus();
   const streams = new LiveStreams(bus);
   const limits = await RateLimits.create(config.redisUrl, logger);
-  const deps: AppDeps = { config, db, clock, logger, bus, rulesets: new RulesetCache(), streams, limits };
+  const mailer = createMailer(config, logger);
+  const deps: AppDeps = { config, db, clock, logger, bus, rulesets: new RulesetCache(), streams, limits, mailer };
 
   // Production ticks on an interval; under the test clock, each clock move runs exactly one tick.
   const scheduler = new Scheduler(deps);
@@ -82,6 +84,7 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
       await scheduler.stop();
       if (bus instanceof PgNotifyEnvChangeBus) await bus.close();
       await limits.close();
+      await mailer.close();
       if (!givenDb) await db.close();
     })());
   return { url, port, deps, app, http, scheduler, close };

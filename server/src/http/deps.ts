@@ -6,6 +6,7 @@ import type { EnvChangeBus } from '../features/environments/env-changes.js';
 import type { RulesetCache } from '../features/evaluation/ruleset.cache.js';
 import type { LiveStreams } from '../features/evaluation/live-streams.js';
 import type { RateLimits } from './rate-limits.js';
+import type { Mailer } from '../mail/mailer.js';
 
 /** What request handlers need; built once in app.ts. */
 export interface AppDeps {
@@ -20,4 +21,6 @@ export interface AppDeps {
   streams: LiveStreams;
   /** Rate-limit buckets (Redis-backed when REDIS_URL is set, shared by every instance). */
   limits: RateLimits;
+  /** Outgoing mail (SMTP_URL), or one stdout line per mail when unset. */
+  mailer: Mailer;
 }
