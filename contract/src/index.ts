@@ -8,6 +8,7 @@ import { configRolloutsContract, flagRolloutsContract } from './routes/rollouts.
 import { plansContract } from './routes/plans.js';
 import { evaluationContract } from './routes/evaluation.js';
 import { rollbackContract } from './routes/rollback.js';
+import { invitationsContract, membersContract } from './routes/members.js';
 import { proposalsContract } from './routes/proposals.js';
 
 export const API_PREFIX = '/api/v1';
@@ -17,6 +18,8 @@ export const contract = c.router(
   {
     auth: authContract,
     orgs: orgsContract,
+    members: membersContract,
+    invitations: invitationsContract,
     projects: projectsContract,
     environments: environmentsContract,
     flags: flagsContract,
@@ -39,6 +42,7 @@ export * from './routes/common.js';
 export * from './schemas/common.js';
 export * from './schemas/auth.js';
 export * from './schemas/orgs.js';
+export * from './schemas/members.js';
 export * from './schemas/primitives.js';
 export * from './schemas/rollouts.js';
 export * from './schemas/api-keys.js';

@@ -26,6 +26,8 @@ const statusText: Record<string, string> = {
 const tagDescriptions: Record<string, string> = {
   auth: 'Sessions, first-install claim and sign-in.',
   orgs: 'Organizations.',
+  members: 'Members of an organization and their roles.',
+  invitations: 'Invitations to join an organization: sent by admins, previewed and accepted through the mailed link.',
   projects: 'Projects group environments, flags, configs and rollout plans.',
   environments: 'Environments hold the per-environment state of every flag and config, and a version.',
   flags: 'Feature flags: definitions (per project) and state (per environment).',
@@ -104,6 +106,18 @@ function mapOperation(operation: Json, route: AppRoute): Json {
   if (meta.etag && responses['200']) {
     responses['200'].headers = {
       ETag: { description: 'Strong entity tag of this representation.', schema: { type: 'string' } },
+    };
+  }
+  if (meta.redirect) {
+    for (const [status, response] of Object.entries(responses)) {
+      if (status.startsWith('3')) {
+        response.headers = { Location: { description: 'Where to go next.', schema: { type: 'string' } } };
+      }
+    }
+    // A redirect has no 2XX; the envelope still answers what cannot redirect (503 without a database).
+    responses.default ??= {
+      description: 'Unexpected error',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
     };
   }
   const requestBody = operation.requestBody as Json | undefined;

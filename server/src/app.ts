@@ -11,8 +11,9 @@ import { requestId } from './http/request-context.js';
 import { errorHandler, notFoundHandler, requestValidationErrorHandler } from './http/errors.js';
 import { originCheck } from './http/csrf.js';
 import { metricsMiddleware, mountDocs, mountHealth } from './http/ops.js';
-import { authRoutes } from './features/auth/auth.routes.js';
+import { authRoutes, unmountedAuthRoutes } from './features/auth/auth.routes.js';
 import { orgsRoutes } from './features/orgs/orgs.routes.js';
+import { invitationsRoutes, membersRoutes } from './features/members/members.routes.js';
 import { projectsRoutes } from './features/projects/projects.routes.js';
 import { environmentsRoutes } from './features/environments/environments.routes.js';
 import { configsRoutes, flagsRoutes } from './features/primitives/primitives.routes.js';
@@ -64,6 +65,7 @@ export function createApp(deps: AppDeps, extend?: (app: Express) => void): Expre
   app.use(fireBodyReader());
   const bigJson = express.json({ limit: TARGET_IDS_BODY_LIMIT, type: JSON_TYPES });
   app.use((req, res, next) => (TARGET_ID_PATHS.test(req.path) ? bigJson(req, res, next) : next()));
+  app.use(unmountedAuthRoutes(deps));
   app.use('/api', express.json({ limit: JSON_BODY_LIMIT, type: JSON_TYPES }));
   app.use('/api', originCheck(deps.config.publicUrl));
   app.use('/api', (req, _res, next) => {
@@ -75,6 +77,8 @@ export function createApp(deps: AppDeps, extend?: (app: Express) => void): Expre
   const router = s.router(contract, {
     auth: authRoutes(deps),
     orgs: orgsRoutes(deps),
+    members: membersRoutes(deps),
+    invitations: invitationsRoutes(deps),
     projects: projectsRoutes(deps),
     environments: environmentsRoutes(deps),
     flags: flagsRoutes(deps),

@@ -1,8 +1,39 @@
 import { errorResponses } from '../errors.js';
-import { InstallClaimRequest, InstallState, Session } from '../schemas/auth.js';
+import { InstallClaimRequest, InstallState, MagicLinkQuery, MagicLinkRequest, MailSent, Session, SignupRequest } from '../schemas/auth.js';
 import { c, type RouteMetadata } from './common.js';
 
 export const authContract = c.router({
+  requestMagicLink: {
+    method: 'POST',
+    path: '/auth/magic-link',
+    summary: 'Email a sign-in link',
+    description:
+      'Always answers `{sent: true}`, whether or not the address is known. A link (single use, valid 15 minutes) is mailed to an existing user, or to an address with a pending invitation; nothing is mailed for other addresses, nor past 5 requests an hour per address or 20 an hour per client IP.',
+    body: MagicLinkRequest,
+    responses: { 200: MailSent, ...errorResponses(400) },
+    metadata: { auth: 'public' } satisfies RouteMetadata,
+  },
+  redeemMagicLink: {
+    method: 'GET',
+    path: '/auth/link',
+    summary: 'Redeem an emailed sign-in link',
+    description:
+      'The link a sign-in or signup mail carries. Answers 303 to `/app/` with the `svc_session` cookie, or 303 to `/app/signin?error=<code>` with `magic_link_already_used`, `magic_link_expired`, `magic_link_invalid` or `no_invitation`. A new address with a pending invitation is created and joins the inviting organization(s); a signup link creates its organization.',
+    query: MagicLinkQuery,
+    // 400 only when the query itself is unreadable (`t` given twice); every token problem is a redirect.
+    responses: { 303: c.noBody(), ...errorResponses(400) },
+    metadata: { auth: 'public', redirect: true } satisfies RouteMetadata,
+  },
+  signup: {
+    method: 'POST',
+    path: '/auth/signup',
+    summary: 'Sign up with a new organization',
+    description:
+      'Mounted on the hosted topology, or on self-hosted when `SERVICE_PUBLIC_SIGNUP=1`; otherwise 404. Mails a link (same limits as `/auth/magic-link`); the user and the organization, with a slug derived from `orgName`, are created when it is redeemed. `409 slug_unavailable` when that slug is taken now.',
+    body: SignupRequest,
+    responses: { 200: MailSent, ...errorResponses(400, 404, 409) },
+    metadata: { auth: 'public' } satisfies RouteMetadata,
+  },
   getInstallState: {
     method: 'GET',
     path: '/auth/install-state',

@@ -24,6 +24,8 @@ export interface RouteMetadata {
    * when it is JSON), under its own size limit rather than the 1 MiB JSON one.
    */
   rawBody?: boolean;
+  /** Answers with a redirect (documented with its `Location` header). */
+  redirect?: boolean;
 }
 
 /** Optional headers every mutation accepts. */

@@ -8,6 +8,7 @@ import {
   Project,
   UpdateProjectRequest,
 } from '../schemas/orgs.js';
+import { DeleteOrgRequest } from '../schemas/members.js';
 import { z } from 'zod';
 import { c, MutationHeaders, type RouteMetadata } from './common.js';
 
@@ -27,6 +28,17 @@ export const orgsContract = c.router({
     path: '/orgs/:slug',
     summary: 'Get an organization',
     responses: { 200: Org, ...errorResponses(401, 403, 404) },
+  },
+  deleteOrg: {
+    method: 'DELETE',
+    path: '/orgs/:slug',
+    summary: 'Delete an organization and everything in it',
+    description:
+      'Owner only. The body repeats the slug: `{"confirm": "<slug>"}`; missing or different is `400 invalid_confirmation` (`fields.confirm`). Projects, environments, flags, configs, rollouts, plans, API keys, rollback secrets and fire history, invitations, memberships, proposals and the audit log of the organization are deleted in one transaction; users stay.',
+    body: DeleteOrgRequest,
+    headers: MutationHeaders,
+    responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404) },
+    metadata: { auth: 'session', optionalBody: true } satisfies RouteMetadata,
   },
 });
 

@@ -20,3 +20,24 @@ export const Session = named(
   'The signed-in user and the organizations they belong to, with their role in each.',
 );
 export type Session = z.infer<typeof Session>;
+
+/** Addresses are compared lowercased; the server stores them lowercased. */
+export const Email = z.string().trim().email().max(320);
+
+export const MagicLinkRequest = named('MagicLinkRequest', z.object({ email: Email }));
+
+export const MailSent = named(
+  'MailSent',
+  z.object({ sent: z.literal(true) }),
+  'Always `{sent: true}`, whether or not a mail was sent (it never tells whether an address is known).',
+);
+
+export const SignupRequest = named(
+  'SignupRequest',
+  z.object({ email: Email, displayName: Name, orgName: Name }),
+  'The organization slug is derived from `orgName` on the server.',
+);
+
+export const MagicLinkQuery = z.object({
+  t: z.string().optional().describe('The token from the emailed link.'),
+});

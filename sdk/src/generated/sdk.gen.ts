@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { AddConfigTargetIdsData, AddConfigTargetIdsErrors, AddConfigTargetIdsResponses, AddFlagTargetIdsData, AddFlagTargetIdsErrors, AddFlagTargetIdsResponses, AdvanceConfigRolloutData, AdvanceConfigRolloutErrors, AdvanceConfigRolloutResponses, AdvanceFlagRolloutData, AdvanceFlagRolloutErrors, AdvanceFlagRolloutResponses, ApplyProposalData, ApplyProposalErrors, ApplyProposalResponses, CancelConfigRolloutData, CancelConfigRolloutErrors, CancelConfigRolloutResponses, CancelFlagRolloutData, CancelFlagRolloutErrors, CancelFlagRolloutResponses, CancelProposalData, CancelProposalErrors, CancelProposalResponses, CheckConfigTargetIdData, CheckConfigTargetIdErrors, CheckConfigTargetIdResponses, CheckFlagTargetIdData, CheckFlagTargetIdErrors, CheckFlagTargetIdResponses, ClaimInstallData, ClaimInstallErrors, ClaimInstallResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateConfigData, CreateConfigErrors, CreateConfigResponses, CreateEnvironmentData, CreateEnvironmentErrors, CreateEnvironmentResponses, CreateFlagData, CreateFlagErrors, CreateFlagResponses, CreateOrgData, CreateOrgErrors, CreateOrgResponses, CreateProjectData, CreateProjectErrors, CreateProjectResponses, CreateRollbackSecretData, CreateRollbackSecretErrors, CreateRollbackSecretResponses, CreateRolloutPlanData, CreateRolloutPlanErrors, CreateRolloutPlanResponses, DeleteConfigRolloutData, DeleteConfigRolloutErrors, DeleteConfigRolloutResponses, DeleteFlagRolloutData, DeleteFlagRolloutErrors, DeleteFlagRolloutResponses, DeleteRolloutPlanData, DeleteRolloutPlanErrors, DeleteRolloutPlanResponses, EvaluateData, EvaluateErrors, EvaluateResponses, FireConfigRollbackData, FireConfigRollbackErrors, FireConfigRollbackResponses, FireFlagRollbackData, FireFlagRollbackErrors, FireFlagRollbackResponses, GetAuditEventData, GetAuditEventErrors, GetAuditEventResponses, GetConfigRolloutData, GetConfigRolloutErrors, GetConfigRolloutResponses, GetConfigStateData, GetConfigStateErrors, GetConfigStateResponses, GetEnvironmentData, GetEnvironmentErrors, GetEnvironmentResponses, GetFlagRolloutData, GetFlagRolloutErrors, GetFlagRolloutResponses, GetFlagStateData, GetFlagStateErrors, GetFlagStateResponses, GetInstallStateData, GetInstallStateErrors, GetInstallStateResponses, GetOrgData, GetOrgErrors, GetOrgResponses, GetProjectData, GetProjectErrors, GetProjectResponses, GetProposalData, GetProposalErrors, GetProposalResponses, GetRolloutPlanData, GetRolloutPlanErrors, GetRolloutPlanResponses, GetRulesetData, GetRulesetErrors, GetRulesetResponses, GetSessionData, GetSessionErrors, GetSessionResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListAuditEventsData, ListAuditEventsErrors, ListAuditEventsResponses, ListConfigRollbackFiresData, ListConfigRollbackFiresErrors, ListConfigRollbackFiresResponses, ListConfigsData, ListConfigsErrors, ListConfigsResponses, ListConfigStatesData, ListConfigStatesErrors, ListConfigStatesResponses, ListConfigTargetIdsData, ListConfigTargetIdsErrors, ListConfigTargetIdsResponses, ListEnvironmentsData, ListEnvironmentsErrors, ListEnvironmentsResponses, ListFlagRollbackFiresData, ListFlagRollbackFiresErrors, ListFlagRollbackFiresResponses, ListFlagsData, ListFlagsErrors, ListFlagsResponses, ListFlagStatesData, ListFlagStatesErrors, ListFlagStatesResponses, ListFlagTargetIdsData, ListFlagTargetIdsErrors, ListFlagTargetIdsResponses, ListProjectsData, ListProjectsErrors, ListProjectsResponses, ListProposalsData, ListProposalsErrors, ListProposalsResponses, ListRollbackFiresData, ListRollbackFiresErrors, ListRollbackFiresResponses, ListRollbackSecretFiresData, ListRollbackSecretFiresErrors, ListRollbackSecretFiresResponses, ListRollbackSecretsData, ListRollbackSecretsErrors, ListRollbackSecretsResponses, ListRolloutMigrationWarningsData, ListRolloutMigrationWarningsErrors, ListRolloutMigrationWarningsResponses, ListRolloutPlansData, ListRolloutPlansErrors, ListRolloutPlansResponses, LogoutData, LogoutErrors, LogoutResponses, PauseConfigRolloutData, PauseConfigRolloutErrors, PauseConfigRolloutResponses, PauseFlagRolloutData, PauseFlagRolloutErrors, PauseFlagRolloutResponses, PutConfigRolloutData, PutConfigRolloutErrors, PutConfigRolloutResponses, PutFlagRolloutData, PutFlagRolloutErrors, PutFlagRolloutResponses, RemoveConfigTargetIdsData, RemoveConfigTargetIdsErrors, RemoveConfigTargetIdsResponses, RemoveFlagTargetIdsData, RemoveFlagTargetIdsErrors, RemoveFlagTargetIdsResponses, ReplaceConfigTargetIdsData, ReplaceConfigTargetIdsErrors, ReplaceConfigTargetIdsResponses, ReplaceFlagTargetIdsData, ReplaceFlagTargetIdsErrors, ReplaceFlagTargetIdsResponses, ResumeConfigRolloutData, ResumeConfigRolloutErrors, ResumeConfigRolloutResponses, ResumeFlagRolloutData, ResumeFlagRolloutErrors, ResumeFlagRolloutResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RevokeRollbackSecretData, RevokeRollbackSecretErrors, RevokeRollbackSecretResponses, SetConfigRulesData, SetConfigRulesErrors, SetConfigRulesResponses, SetConfigValueData, SetConfigValueErrors, SetConfigValueResponses, SetFlagRulesData, SetFlagRulesErrors, SetFlagRulesResponses, SetFlagValueData, SetFlagValueErrors, SetFlagValueResponses, StreamRulesetData, StreamRulesetErrors, StreamRulesetResponses, UpdateProjectData, UpdateProjectErrors, UpdateProjectResponses, UpdateRolloutPlanData, UpdateRolloutPlanErrors, UpdateRolloutPlanResponses } from './types.gen.js';
+import type { AcceptInvitationData, AcceptInvitationErrors, AcceptInvitationResponses, AddConfigTargetIdsData, AddConfigTargetIdsErrors, AddConfigTargetIdsResponses, AddFlagTargetIdsData, AddFlagTargetIdsErrors, AddFlagTargetIdsResponses, AdvanceConfigRolloutData, AdvanceConfigRolloutErrors, AdvanceConfigRolloutResponses, AdvanceFlagRolloutData, AdvanceFlagRolloutErrors, AdvanceFlagRolloutResponses, ApplyProposalData, ApplyProposalErrors, ApplyProposalResponses, CancelConfigRolloutData, CancelConfigRolloutErrors, CancelConfigRolloutResponses, CancelFlagRolloutData, CancelFlagRolloutErrors, CancelFlagRolloutResponses, CancelProposalData, CancelProposalErrors, CancelProposalResponses, CheckConfigTargetIdData, CheckConfigTargetIdErrors, CheckConfigTargetIdResponses, CheckFlagTargetIdData, CheckFlagTargetIdErrors, CheckFlagTargetIdResponses, ClaimInstallData, ClaimInstallErrors, ClaimInstallResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateConfigData, CreateConfigErrors, CreateConfigResponses, CreateEnvironmentData, CreateEnvironmentErrors, CreateEnvironmentResponses, CreateFlagData, CreateFlagErrors, CreateFlagResponses, CreateInvitationData, CreateInvitationErrors, CreateInvitationResponses, CreateOrgData, CreateOrgErrors, CreateOrgResponses, CreateProjectData, CreateProjectErrors, CreateProjectResponses, CreateRollbackSecretData, CreateRollbackSecretErrors, CreateRollbackSecretResponses, CreateRolloutPlanData, CreateRolloutPlanErrors, CreateRolloutPlanResponses, DeleteConfigRolloutData, DeleteConfigRolloutErrors, DeleteConfigRolloutResponses, DeleteFlagRolloutData, DeleteFlagRolloutErrors, DeleteFlagRolloutResponses, DeleteOrgData, DeleteOrgErrors, DeleteOrgResponses, DeleteRolloutPlanData, DeleteRolloutPlanErrors, DeleteRolloutPlanResponses, EvaluateData, EvaluateErrors, EvaluateResponses, FireConfigRollbackData, FireConfigRollbackErrors, FireConfigRollbackResponses, FireFlagRollbackData, FireFlagRollbackErrors, FireFlagRollbackResponses, GetAuditEventData, GetAuditEventErrors, GetAuditEventResponses, GetConfigRolloutData, GetConfigRolloutErrors, GetConfigRolloutResponses, GetConfigStateData, GetConfigStateErrors, GetConfigStateResponses, GetEnvironmentData, GetEnvironmentErrors, GetEnvironmentResponses, GetFlagRolloutData, GetFlagRolloutErrors, GetFlagRolloutResponses, GetFlagStateData, GetFlagStateErrors, GetFlagStateResponses, GetInstallStateData, GetInstallStateErrors, GetInstallStateResponses, GetInvitationData, GetInvitationErrors, GetInvitationResponses, GetOrgData, GetOrgErrors, GetOrgResponses, GetProjectData, GetProjectErrors, GetProjectResponses, GetProposalData, GetProposalErrors, GetProposalResponses, GetRolloutPlanData, GetRolloutPlanErrors, GetRolloutPlanResponses, GetRulesetData, GetRulesetErrors, GetRulesetResponses, GetSessionData, GetSessionErrors, GetSessionResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListAuditEventsData, ListAuditEventsErrors, ListAuditEventsResponses, ListConfigRollbackFiresData, ListConfigRollbackFiresErrors, ListConfigRollbackFiresResponses, ListConfigsData, ListConfigsErrors, ListConfigsResponses, ListConfigStatesData, ListConfigStatesErrors, ListConfigStatesResponses, ListConfigTargetIdsData, ListConfigTargetIdsErrors, ListConfigTargetIdsResponses, ListEnvironmentsData, ListEnvironmentsErrors, ListEnvironmentsResponses, ListFlagRollbackFiresData, ListFlagRollbackFiresErrors, ListFlagRollbackFiresResponses, ListFlagsData, ListFlagsErrors, ListFlagsResponses, ListFlagStatesData, ListFlagStatesErrors, ListFlagStatesResponses, ListFlagTargetIdsData, ListFlagTargetIdsErrors, ListFlagTargetIdsResponses, ListInvitationsData, ListInvitationsErrors, ListInvitationsResponses, ListMembersData, ListMembersErrors, ListMembersResponses, ListProjectsData, ListProjectsErrors, ListProjectsResponses, ListProposalsData, ListProposalsErrors, ListProposalsResponses, ListRollbackFiresData, ListRollbackFiresErrors, ListRollbackFiresResponses, ListRollbackSecretFiresData, ListRollbackSecretFiresErrors, ListRollbackSecretFiresResponses, ListRollbackSecretsData, ListRollbackSecretsErrors, ListRollbackSecretsResponses, ListRolloutMigrationWarningsData, ListRolloutMigrationWarningsErrors, ListRolloutMigrationWarningsResponses, ListRolloutPlansData, ListRolloutPlansErrors, ListRolloutPlansResponses, LogoutData, LogoutErrors, LogoutResponses, PauseConfigRolloutData, PauseConfigRolloutErrors, PauseConfigRolloutResponses, PauseFlagRolloutData, PauseFlagRolloutErrors, PauseFlagRolloutResponses, PutConfigRolloutData, PutConfigRolloutErrors, PutConfigRolloutResponses, PutFlagRolloutData, PutFlagRolloutErrors, PutFlagRolloutResponses, RedeemMagicLinkData, RedeemMagicLinkErrors, RedeemMagicLinkResponses, RemoveConfigTargetIdsData, RemoveConfigTargetIdsErrors, RemoveConfigTargetIdsResponses, RemoveFlagTargetIdsData, RemoveFlagTargetIdsErrors, RemoveFlagTargetIdsResponses, RemoveMemberData, RemoveMemberErrors, RemoveMemberResponses, ReplaceConfigTargetIdsData, ReplaceConfigTargetIdsErrors, ReplaceConfigTargetIdsResponses, ReplaceFlagTargetIdsData, ReplaceFlagTargetIdsErrors, ReplaceFlagTargetIdsResponses, RequestMagicLinkData, RequestMagicLinkErrors, RequestMagicLinkResponses, ResumeConfigRolloutData, ResumeConfigRolloutErrors, ResumeConfigRolloutResponses, ResumeFlagRolloutData, ResumeFlagRolloutErrors, ResumeFlagRolloutResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RevokeInvitationData, RevokeInvitationErrors, RevokeInvitationResponses, RevokeRollbackSecretData, RevokeRollbackSecretErrors, RevokeRollbackSecretResponses, SetConfigRulesData, SetConfigRulesErrors, SetConfigRulesResponses, SetConfigValueData, SetConfigValueErrors, SetConfigValueResponses, SetFlagRulesData, SetFlagRulesErrors, SetFlagRulesResponses, SetFlagValueData, SetFlagValueErrors, SetFlagValueResponses, SignupData, SignupErrors, SignupResponses, StreamRulesetData, StreamRulesetErrors, StreamRulesetResponses, UpdateMemberData, UpdateMemberErrors, UpdateMemberResponses, UpdateProjectData, UpdateProjectErrors, UpdateProjectResponses, UpdateRolloutPlanData, UpdateRolloutPlanErrors, UpdateRolloutPlanResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -17,6 +17,41 @@ export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends 
      */
     meta?: Record<string, unknown>;
 };
+
+/**
+ * Email a sign-in link
+ *
+ * Always answers `{sent: true}`, whether or not the address is known. A link (single use, valid 15 minutes) is mailed to an existing user, or to an address with a pending invitation; nothing is mailed for other addresses, nor past 5 requests an hour per address or 20 an hour per client IP.
+ */
+export const requestMagicLink = <ThrowOnError extends boolean = false>(options: Options<RequestMagicLinkData, ThrowOnError>) => (options.client ?? client).post<RequestMagicLinkResponses, RequestMagicLinkErrors, ThrowOnError>({
+    url: '/api/v1/auth/magic-link',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Redeem an emailed sign-in link
+ *
+ * The link a sign-in or signup mail carries. Answers 303 to `/app/` with the `svc_session` cookie, or 303 to `/app/signin?error=<code>` with `magic_link_already_used`, `magic_link_expired`, `magic_link_invalid` or `no_invitation`. A new address with a pending invitation is created and joins the inviting organization(s); a signup link creates its organization.
+ */
+export const redeemMagicLink = <ThrowOnError extends boolean = false>(options?: Options<RedeemMagicLinkData, ThrowOnError>) => (options?.client ?? client).get<RedeemMagicLinkResponses, RedeemMagicLinkErrors, ThrowOnError>({ url: '/api/v1/auth/link', ...options });
+
+/**
+ * Sign up with a new organization
+ *
+ * Mounted on the hosted topology, or on self-hosted when `SERVICE_PUBLIC_SIGNUP=1`; otherwise 404. Mails a link (same limits as `/auth/magic-link`); the user and the organization, with a slug derived from `orgName`, are created when it is redeemed. `409 slug_unavailable` when that slug is taken now.
+ */
+export const signup = <ThrowOnError extends boolean = false>(options: Options<SignupData, ThrowOnError>) => (options.client ?? client).post<SignupResponses, SignupErrors, ThrowOnError>({
+    url: '/api/v1/auth/signup',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
 
 /**
  * Whether this instance has been claimed and whether public signup is on
@@ -89,6 +124,25 @@ export const createOrg = <ThrowOnError extends boolean = false>(options: Options
 });
 
 /**
+ * Delete an organization and everything in it
+ *
+ * Owner only. The body repeats the slug: `{"confirm": "<slug>"}`; missing or different is `400 invalid_confirmation` (`fields.confirm`). Projects, environments, flags, configs, rollouts, plans, API keys, rollback secrets and fire history, invitations, memberships, proposals and the audit log of the organization are deleted in one transaction; users stay.
+ */
+export const deleteOrg = <ThrowOnError extends boolean = false>(options: Options<DeleteOrgData, ThrowOnError>) => (options.client ?? client).delete<DeleteOrgResponses, DeleteOrgErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/orgs/{slug}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
  * Get an organization
  *
  * Get an organization
@@ -101,6 +155,125 @@ export const getOrg = <ThrowOnError extends boolean = false>(options: Options<Ge
         }],
     url: '/api/v1/orgs/{slug}',
     ...options
+});
+
+/**
+ * List the members of an organization
+ *
+ * Any member. Ordered by email.
+ */
+export const listMembers = <ThrowOnError extends boolean = false>(options: Options<ListMembersData, ThrowOnError>) => (options.client ?? client).get<ListMembersResponses, ListMembersErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/orgs/{slug}/members',
+    ...options
+});
+
+/**
+ * Remove a member from an organization
+ *
+ * Admin or owner; any member may remove themselves (leave). Only an owner removes an owner. `409 last_owner_cannot_demote_or_remove` for the last owner.
+ */
+export const removeMember = <ThrowOnError extends boolean = false>(options: Options<RemoveMemberData, ThrowOnError>) => (options.client ?? client).delete<RemoveMemberResponses, RemoveMemberErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/orgs/{slug}/members/{userId}',
+    ...options
+});
+
+/**
+ * Change a member's role
+ *
+ * Admin or owner. Only an owner grants the owner role or changes an owner. `409 last_owner_cannot_demote_or_remove` for the last owner.
+ */
+export const updateMember = <ThrowOnError extends boolean = false>(options: Options<UpdateMemberData, ThrowOnError>) => (options.client ?? client).patch<UpdateMemberResponses, UpdateMemberErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/orgs/{slug}/members/{userId}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * List the invitations of an organization
+ *
+ * Admin or owner. Pending, used and expired invitations, newest first (revoked ones are gone).
+ */
+export const listInvitations = <ThrowOnError extends boolean = false>(options: Options<ListInvitationsData, ThrowOnError>) => (options.client ?? client).get<ListInvitationsResponses, ListInvitationsErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/orgs/{slug}/invitations',
+    ...options
+});
+
+/**
+ * Invite someone to an organization
+ *
+ * Admin or owner (only an owner invites an owner). Mails `PUBLIC_URL/app/invite/<token>`; the invitation expires after 7 days. `409 already_member`, `409 invitation_pending` (a live invitation exists for that address), `410 invitation_email_locked` (the address belongs to a deleted user).
+ */
+export const createInvitation = <ThrowOnError extends boolean = false>(options: Options<CreateInvitationData, ThrowOnError>) => (options.client ?? client).post<CreateInvitationResponses, CreateInvitationErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/orgs/{slug}/invitations',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Revoke an invitation
+ *
+ * Admin or owner. Its link stops working (404). 204 also when already revoked; `410 invitation_used` once accepted.
+ */
+export const revokeInvitation = <ThrowOnError extends boolean = false>(options: Options<RevokeInvitationData, ThrowOnError>) => (options.client ?? client).delete<RevokeInvitationResponses, RevokeInvitationErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }],
+    url: '/api/v1/orgs/{slug}/invitations/{id}',
+    ...options
+});
+
+/**
+ * Preview an invitation
+ *
+ * Unauthenticated: the token from the invitation link is the credential. `404 not_found` for an unknown or revoked token.
+ */
+export const getInvitation = <ThrowOnError extends boolean = false>(options: Options<GetInvitationData, ThrowOnError>) => (options.client ?? client).get<GetInvitationResponses, GetInvitationErrors, ThrowOnError>({ url: '/api/v1/invitations/{token}', ...options });
+
+/**
+ * Accept an invitation and sign in
+ *
+ * Unauthenticated: the token is the credential. Creates the user if new, adds the membership, marks the invitation used and starts a session (sets `svc_session`), in one transaction. `409 already_member`; `410 invitation_used`, `invitation_expired`, `invitation_email_locked`.
+ */
+export const acceptInvitation = <ThrowOnError extends boolean = false>(options: Options<AcceptInvitationData, ThrowOnError>) => (options.client ?? client).post<AcceptInvitationResponses, AcceptInvitationErrors, ThrowOnError>({
+    url: '/api/v1/invitations/{token}/accept',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });
 
 /**

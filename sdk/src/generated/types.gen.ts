@@ -5,11 +5,19 @@ export type ClientOptions = {
 };
 
 /**
- * InstallState
+ * MagicLinkRequest
  */
-export type InstallState = {
-    claimed: boolean;
-    signupEnabled: boolean;
+export type MagicLinkRequest = {
+    email: string;
+};
+
+/**
+ * MailSent
+ *
+ * Always `{sent: true}`, whether or not a mail was sent (it never tells whether an address is known).
+ */
+export type MailSent = {
+    sent: true;
 };
 
 /**
@@ -27,6 +35,25 @@ export type ErrorEnvelope = {
         [key: string]: unknown;
     };
     requestId: string;
+};
+
+/**
+ * SignupRequest
+ *
+ * The organization slug is derived from `orgName` on the server.
+ */
+export type SignupRequest = {
+    email: string;
+    displayName: string;
+    orgName: string;
+};
+
+/**
+ * InstallState
+ */
+export type InstallState = {
+    claimed: boolean;
+    signupEnabled: boolean;
 };
 
 /**
@@ -89,6 +116,80 @@ export type Org = {
     slug: string;
     name: string;
     createdAt: string;
+};
+
+/**
+ * DeleteOrgRequest
+ *
+ * `confirm` must be the organization slug, typed again.
+ */
+export type DeleteOrgRequest = {
+    confirm?: string;
+};
+
+/**
+ * Member
+ */
+export type Member = {
+    userId: string;
+    email: string;
+    displayName: string;
+    role: Role;
+    createdAt: string;
+};
+
+/**
+ * UpdateMemberRequest
+ */
+export type UpdateMemberRequest = {
+    role: Role;
+};
+
+/**
+ * CreateInvitationRequest
+ */
+export type CreateInvitationRequest = {
+    email: string;
+    role: Role;
+};
+
+/**
+ * InvitationStatus
+ *
+ * `pending` until accepted (`used`) or 7 days old (`expired`); used and expired are terminal.
+ */
+export type InvitationStatus = 'pending' | 'used' | 'expired';
+
+/**
+ * Invitation
+ */
+export type Invitation = {
+    id: string;
+    email: string;
+    role: Role;
+    status: InvitationStatus;
+    expiresAt: string;
+    createdAt: string;
+};
+
+/**
+ * InvitationPreview
+ *
+ * What an invitation link offers, shown before accepting.
+ */
+export type InvitationPreview = {
+    orgName: string;
+    role: Role;
+    email: string;
+};
+
+/**
+ * AcceptInvitationRequest
+ *
+ * `displayName` names a new user; an existing user keeps theirs.
+ */
+export type AcceptInvitationRequest = {
+    displayName: string;
 };
 
 /**
@@ -856,6 +957,112 @@ export type AppliedProposal = {
     result?: unknown;
 };
 
+export type RequestMagicLinkData = {
+    /**
+     * Request body
+     */
+    body: MagicLinkRequest;
+    path?: never;
+    query?: never;
+    url: '/api/v1/auth/magic-link';
+};
+
+export type RequestMagicLinkErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+};
+
+export type RequestMagicLinkError = RequestMagicLinkErrors[keyof RequestMagicLinkErrors];
+
+export type RequestMagicLinkResponses = {
+    /**
+     * OK
+     */
+    200: MailSent;
+};
+
+export type RequestMagicLinkResponse = RequestMagicLinkResponses[keyof RequestMagicLinkResponses];
+
+export type RedeemMagicLinkData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * The token from the emailed link.
+         */
+        t?: string;
+    };
+    url: '/api/v1/auth/link';
+};
+
+export type RedeemMagicLinkErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Unexpected error
+     */
+    default: ErrorEnvelope;
+};
+
+export type RedeemMagicLinkError = RedeemMagicLinkErrors[keyof RedeemMagicLinkErrors];
+
+export type RedeemMagicLinkResponses = {
+    /**
+     * Unexpected error
+     */
+    default: ErrorEnvelope;
+};
+
+export type RedeemMagicLinkResponse = RedeemMagicLinkResponses[keyof RedeemMagicLinkResponses];
+
+export type SignupData = {
+    /**
+     * Request body
+     */
+    body: SignupRequest;
+    path?: never;
+    query?: never;
+    url: '/api/v1/auth/signup';
+};
+
+export type SignupErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+};
+
+export type SignupError = SignupErrors[keyof SignupErrors];
+
+export type SignupResponses = {
+    /**
+     * OK
+     */
+    200: MailSent;
+};
+
+export type SignupResponse = SignupResponses[keyof SignupResponses];
+
 export type GetInstallStateData = {
     body?: never;
     path?: never;
@@ -1022,6 +1229,58 @@ export type CreateOrgResponses = {
 
 export type CreateOrgResponse = CreateOrgResponses[keyof CreateOrgResponses];
 
+export type DeleteOrgData = {
+    /**
+     * Request body
+     */
+    body?: DeleteOrgRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The slug of the resource.
+         */
+        slug: string;
+    };
+    query?: never;
+    url: '/api/v1/orgs/{slug}';
+};
+
+export type DeleteOrgErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+};
+
+export type DeleteOrgError = DeleteOrgErrors[keyof DeleteOrgErrors];
+
+export type DeleteOrgResponses = {
+    /**
+     * No content
+     */
+    204: void;
+};
+
+export type DeleteOrgResponse = DeleteOrgResponses[keyof DeleteOrgResponses];
+
 export type GetOrgData = {
     body?: never;
     path: {
@@ -1063,6 +1322,383 @@ export type GetOrgResponses = {
 };
 
 export type GetOrgResponse = GetOrgResponses[keyof GetOrgResponses];
+
+export type ListMembersData = {
+    body?: never;
+    path: {
+        /**
+         * The slug of the resource.
+         */
+        slug: string;
+    };
+    query?: never;
+    url: '/api/v1/orgs/{slug}/members';
+};
+
+export type ListMembersErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type ListMembersError = ListMembersErrors[keyof ListMembersErrors];
+
+export type ListMembersResponses = {
+    /**
+     * OK
+     */
+    200: Array<Member>;
+};
+
+export type ListMembersResponse = ListMembersResponses[keyof ListMembersResponses];
+
+export type RemoveMemberData = {
+    body?: never;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The slug of the resource.
+         */
+        slug: string;
+        /**
+         * The userId of the resource.
+         */
+        userId: string;
+    };
+    query?: never;
+    url: '/api/v1/orgs/{slug}/members/{userId}';
+};
+
+export type RemoveMemberErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+};
+
+export type RemoveMemberError = RemoveMemberErrors[keyof RemoveMemberErrors];
+
+export type RemoveMemberResponses = {
+    /**
+     * No content
+     */
+    204: void;
+};
+
+export type RemoveMemberResponse = RemoveMemberResponses[keyof RemoveMemberResponses];
+
+export type UpdateMemberData = {
+    /**
+     * Request body
+     */
+    body: UpdateMemberRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The slug of the resource.
+         */
+        slug: string;
+        /**
+         * The userId of the resource.
+         */
+        userId: string;
+    };
+    query?: never;
+    url: '/api/v1/orgs/{slug}/members/{userId}';
+};
+
+export type UpdateMemberErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+};
+
+export type UpdateMemberError = UpdateMemberErrors[keyof UpdateMemberErrors];
+
+export type UpdateMemberResponses = {
+    /**
+     * OK
+     */
+    200: Member;
+};
+
+export type UpdateMemberResponse = UpdateMemberResponses[keyof UpdateMemberResponses];
+
+export type ListInvitationsData = {
+    body?: never;
+    path: {
+        /**
+         * The slug of the resource.
+         */
+        slug: string;
+    };
+    query?: never;
+    url: '/api/v1/orgs/{slug}/invitations';
+};
+
+export type ListInvitationsErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type ListInvitationsError = ListInvitationsErrors[keyof ListInvitationsErrors];
+
+export type ListInvitationsResponses = {
+    /**
+     * OK
+     */
+    200: Array<Invitation>;
+};
+
+export type ListInvitationsResponse = ListInvitationsResponses[keyof ListInvitationsResponses];
+
+export type CreateInvitationData = {
+    /**
+     * Request body
+     */
+    body: CreateInvitationRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The slug of the resource.
+         */
+        slug: string;
+    };
+    query?: never;
+    url: '/api/v1/orgs/{slug}/invitations';
+};
+
+export type CreateInvitationErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+    /**
+     * Gone
+     */
+    410: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+};
+
+export type CreateInvitationError = CreateInvitationErrors[keyof CreateInvitationErrors];
+
+export type CreateInvitationResponses = {
+    /**
+     * Created
+     */
+    201: Invitation;
+};
+
+export type CreateInvitationResponse = CreateInvitationResponses[keyof CreateInvitationResponses];
+
+export type RevokeInvitationData = {
+    body?: never;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The slug of the resource.
+         */
+        slug: string;
+        /**
+         * The id of the resource.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/orgs/{slug}/invitations/{id}';
+};
+
+export type RevokeInvitationErrors = {
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Gone
+     */
+    410: ErrorEnvelope;
+};
+
+export type RevokeInvitationError = RevokeInvitationErrors[keyof RevokeInvitationErrors];
+
+export type RevokeInvitationResponses = {
+    /**
+     * No content
+     */
+    204: void;
+};
+
+export type RevokeInvitationResponse = RevokeInvitationResponses[keyof RevokeInvitationResponses];
+
+export type GetInvitationData = {
+    body?: never;
+    path: {
+        /**
+         * The token of the resource.
+         */
+        token: string;
+    };
+    query?: never;
+    url: '/api/v1/invitations/{token}';
+};
+
+export type GetInvitationErrors = {
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Gone
+     */
+    410: ErrorEnvelope;
+};
+
+export type GetInvitationError = GetInvitationErrors[keyof GetInvitationErrors];
+
+export type GetInvitationResponses = {
+    /**
+     * OK
+     */
+    200: InvitationPreview;
+};
+
+export type GetInvitationResponse = GetInvitationResponses[keyof GetInvitationResponses];
+
+export type AcceptInvitationData = {
+    /**
+     * Request body
+     */
+    body: AcceptInvitationRequest;
+    path: {
+        /**
+         * The token of the resource.
+         */
+        token: string;
+    };
+    query?: never;
+    url: '/api/v1/invitations/{token}/accept';
+};
+
+export type AcceptInvitationErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+    /**
+     * Gone
+     */
+    410: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+};
+
+export type AcceptInvitationError = AcceptInvitationErrors[keyof AcceptInvitationErrors];
+
+export type AcceptInvitationResponses = {
+    /**
+     * OK
+     */
+    200: Session;
+};
+
+export type AcceptInvitationResponse = AcceptInvitationResponses[keyof AcceptInvitationResponses];
 
 export type ListProjectsData = {
     body?: never;

@@ -2,7 +2,7 @@ import { initServer } from '@ts-rest/express';
 import { contract } from '@gradual/contract';
 import { callerOf } from '../../http/caller.js';
 import type { AppDeps } from '../../http/deps.js';
-import { createOrg, getOrg } from './orgs.service.js';
+import { createOrg, deleteOrg, getOrg } from './orgs.service.js';
 
 const s = initServer();
 
@@ -10,4 +10,8 @@ export const orgsRoutes = (deps: AppDeps) =>
   s.router(contract.orgs, {
     createOrg: async ({ req, body }) => ({ status: 201, body: await createOrg(req.em, await callerOf(req, deps), body) }),
     getOrg: async ({ req, params }) => ({ status: 200, body: await getOrg(req.em, await callerOf(req, deps), params.slug) }),
+    deleteOrg: async ({ req, params, body }) => {
+      await deleteOrg(req.em, await callerOf(req, deps), params.slug, body?.confirm, req.log);
+      return { status: 204, body: undefined };
+    },
   });

@@ -1,0 +1,222 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { InvitationEntity, MagicLinkEntity, MembershipEntity, OrgEntity, UserEntity, type MagicLink } from '../../db/entities/index.js';
+import { DomainError } from '../../domain/errors.js';
+import { digestsEqual, hashToken } from '../../domain/secrets.js';
+import type { AppDeps } from '../../http/deps.js';
+import { signInMail, signupMail } from '../../mail/templates.js';
+import type { Actor, Caller } from '../access/authorize.js';
+import { recordAudit } from '../audit/audit.store.js';
+import { joinByInvitation } from '../members/invitations.service.js';
+import { slugify } from '../orgs/orgs.service.js';
+import { isOneTimeTokenShaped, newOneTimeToken, retryOnUniqueViolation } from './one-time-tokens.js';
+import { createSession } from './session.service.js';
+
+export const MAGIC_LINK_TTL_MINUTES = 15;
+const MAGIC_LINK_TTL_MS = MAGIC_LINK_TTL_MINUTES * 60 * 1000;
+
+/** Spec "Limits": magic-link requests, 5 per hour per email and 20 per hour per IP. Signup mails count too. */
+export const MAGIC_LINK_LIMITS = {
+  perEmail: { points: 5, durationSeconds: 3600 },
+  perIp: { points: 20, durationSeconds: 3600 },
+} as const;
+
+/** The redirect codes of `GET /auth/link` (spec; DESIGN "Magic link redirect code"). */
+export type LinkFailure = 'magic_link_already_used' | 'magic_link_expired' | 'magic_link_invalid' | 'no_invitation';
+
+/** Thrown inside the redemption transaction to roll it back; becomes a redirect. */
+class LinkFailed extends Error {
+  constructor(readonly code: LinkFailure) {
+    super(code);
+  }
+}
+
+export const magicLinkUrl = (publicUrl: string, token: string) => `${publicUrl}/api/v1/auth/link?t=${token}`;
+
+/** Counts one mail request against both buckets; false once either is spent. */
+async function withinMailLimits(deps: AppDeps, caller: Caller, email: string): Promise<boolean> {
+  const { perEmail, perIp } = MAGIC_LINK_LIMITS;
+  const byIp = await deps.limits.consume('magic-link-ip', caller.ip || 'unknown', perIp.points, perIp.durationSeconds);
+  if (!byIp.allowed) return false;
+  return (await deps.limits.consume('magic-link-email', email, perEmail.points, perEmail.durationSeconds)).allowed;
+}
+
+function issueLink(em: EntityManager, caller: Caller, email: string, purpose: MagicLink['purpose'], signup: MagicLink['signup']): string {
+  const token = newOneTimeToken();
+  em.create(MagicLinkEntity, {
+    tokenHash: hashToken(token),
+    email,
+    purpose,
+    signup,
+    requestIp: caller.ip || null,
+    createdAt: caller.now,
+    expiresAt: new Date(caller.now.getTime() + MAGIC_LINK_TTL_MS),
+    usedAt: null,
+  });
+  return token;
+}
+
+/** Pending, unexpired invitations for an address. */
+const freshInvitations = (em: EntityManager, email: string, now: Date, lock = false) =>
+  em.find(
+    InvitationEntity,
+    { email, status: 'pending', expiresAt: { $gt: now } },
+    { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], ...(lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {}) },
+  );
+
+/**
+ * POST /auth/magic-link. The answer never depends on the address: a link is
+ * mailed to an existing user or to an address with a pending invitation,
+ * and nothing to anyone else (DESIGN "Sign-in targets") or over the limits.
+ */
+export async function requestMagicLink(deps: AppDeps, em: EntityManager, caller: Caller, rawEmail: string): Promise<void> {
+  const email = rawEmail.toLowerCase();
+  const log = deps.logger.child({ purpose: 'signin' });
+  if (!(await withinMailLimits(deps, caller, email))) {
+    log.warn({ email, ip: caller.ip }, 'magic link not sent: rate limited');
+    return;
+  }
+  const user = await em.findOne(UserEntity, { email });
+  const eligible = user ? !user.deletedAt : (await freshInvitations(em, email, caller.now)).length > 0;
+  if (!eligible) {
+    log.info({ email }, 'magic link not sent: no account and no pending invitation for this address');
+    return;
+  }
+  const token = issueLink(em, caller, email, 'signin', null);
+  await em.flush();
+  void deps.mailer.send(signInMail(email, magicLinkUrl(deps.config.publicUrl, token), MAGIC_LINK_TTL_MINUTES));
+}
+
+/**
+ * POST /auth/signup: mails a link that creates the user (if new) and the org.
+ * The slug is derived now and must be free now; it is derived again at redemption.
+ */
+export async function requestSignup(
+  deps: AppDeps,
+  em: EntityManager,
+  caller: Caller,
+  input: { email: string; displayName: string; orgName: string },
+): Promise<void> {
+  const email = input.email.toLowerCase();
+  const orgSlug = slugify(input.orgName);
+  if (await em.findOne(OrgEntity, { slug: orgSlug })) {
+    throw new DomainError('slug_unavailable', `The organization slug "${orgSlug}" is taken; choose another name.`, {
+      fields: { orgName: `slug "${orgSlug}" already taken` },
+    });
+  }
+  const log = deps.logger.child({ purpose: 'signup' });
+  if (!(await withinMailLimits(deps, caller, email))) {
+    log.warn({ email, ip: caller.ip }, 'signup link not sent: rate limited');
+    return;
+  }
+  const user = await em.findOne(UserEntity, { email });
+  if (user?.deletedAt) {
+    log.info({ email }, 'signup link not sent: the address belongs to a deleted account');
+    return;
+  }
+  const token = issueLink(em, caller, email, 'signup', { displayName: input.displayName, orgName: input.orgName, orgSlug });
+  await em.flush();
+  void deps.mailer.send(signupMail(email, magicLinkUrl(deps.config.publicUrl, token), input.orgName, MAGIC_LINK_TTL_MINUTES));
+}
+
+export type Redemption = { ok: true; token: string; expiresAt: Date } | { ok: false; code: LinkFailure };
+
+/**
+ * GET /auth/link. One transaction: the link is claimed with a conditional
+ * UPDATE (`used_at IS NULL AND expires_at > now`), so of two concurrent
+ * redemptions exactly one gets a session; then the sign-in or signup it was
+ * issued for happens. A failure rolls everything back, the claim included.
+ */
+export async function redeemMagicLink(deps: AppDeps, em: EntityManager, caller: Caller, token: string | undefined): Promise<Redemption> {
+  if (!isOneTimeTokenShaped(token)) return { ok: false, code: 'magic_link_invalid' };
+  const hash = hashToken(token);
+  const now = caller.now;
+  try {
+    const session = await retryOnUniqueViolation(() =>
+      em.transactional(async (tx) => {
+        const claimed = await tx.nativeUpdate(MagicLinkEntity, { tokenHash: hash, usedAt: null, expiresAt: { $gt: now } }, { usedAt: now });
+        const link = await tx.findOne(MagicLinkEntity, { tokenHash: hash });
+        if (!link || !digestsEqual(link.tokenHash, hash)) throw new LinkFailed('magic_link_invalid');
+        if (claimed !== 1) throw new LinkFailed(link.usedAt ? 'magic_link_already_used' : 'magic_link_expired');
+        const userId = link.purpose === 'signup' ? await completeSignup(tx, caller, link) : await signIn(tx, caller, link.email);
+        return createSession(tx, userId, now);
+      }),
+    );
+    return { ok: true, ...session };
+  } catch (err) {
+    if (err instanceof LinkFailed) {
+      deps.logger.info({ code: err.code }, 'magic link refused');
+      return { ok: false, code: err.code };
+    }
+    throw err;
+  }
+}
+
+/**
+ * A sign-in link: an existing user signs in. A new address signs in only
+ * through its pending invitations: the user is created (display name from
+ * the address) and accepts every fresh pending invitation, each with its
+ * role, as POST /invitations/{token}/accept would. Otherwise `no_invitation`.
+ */
+async function signIn(tx: EntityManager, caller: Caller, email: string): Promise<string> {
+  const user = await tx.findOne(UserEntity, { email });
+  if (user) {
+    if (user.deletedAt) throw new LinkFailed('no_invitation');
+    return user.id;
+  }
+  const invitations = await freshInvitations(tx, email, caller.now, true);
+  if (!invitations.length) throw new LinkFailed('no_invitation');
+  const created = tx.create(UserEntity, { email, displayName: email.split('@')[0]!, createdAt: caller.now, deletedAt: null });
+  const joined = new Set<string>();
+  for (const invitation of invitations) {
+    if (joined.has(invitation.orgId)) continue; // one fresh invitation per org; stay safe anyway
+    joined.add(invitation.orgId);
+    joinByInvitation(tx, caller, invitation, created);
+  }
+  return created.id;
+}
+
+/** A signup link: the user (if new), the org and the owner membership, with their audit rows. */
+async function completeSignup(tx: EntityManager, caller: Caller, link: MagicLink): Promise<string> {
+  const data = link.signup;
+  if (!data) throw new LinkFailed('magic_link_invalid');
+  const now = caller.now;
+  let user = await tx.findOne(UserEntity, { email: link.email });
+  if (user?.deletedAt) throw new LinkFailed('no_invitation');
+  user ??= tx.create(UserEntity, { email: link.email, displayName: data.displayName, createdAt: now, deletedAt: null });
+  const slug = await freeSlug(tx, data.orgSlug);
+  const org = tx.create(OrgEntity, { slug, name: data.orgName, createdAt: now, updatedAt: now });
+  tx.create(MembershipEntity, { orgId: org.id, userId: user.id, role: 'owner', createdAt: now });
+  const actor: Actor = { actorType: 'user', actorId: user.id, actorEmail: user.email, delegatorUserId: null, role: 'owner' };
+  recordAudit(tx, caller, actor, {
+    orgId: org.id,
+    action: 'org.created',
+    resourceType: 'org',
+    resourceKey: slug,
+    resourceId: org.id,
+    newValue: { slug, name: org.name, via: 'signup' },
+  });
+  recordAudit(tx, caller, actor, {
+    orgId: org.id,
+    action: 'member.added',
+    resourceType: 'member',
+    resourceKey: user.email,
+    resourceId: user.id,
+    newValue: { userId: user.id, email: user.email, role: 'owner' },
+  });
+  return user.id;
+}
+
+/**
+ * The slug was free when the signup was requested; if someone took it since,
+ * the org gets the first free `<slug>-2`, `<slug>-3`, … rather than failing
+ * a link the user already clicked (a race on the last one retries the transaction).
+ */
+async function freeSlug(tx: EntityManager, wanted: string): Promise<string> {
+  if (!(await tx.findOne(OrgEntity, { slug: wanted }))) return wanted;
+  for (let n = 2; ; n++) {
+    const suffix = `-${n}`;
+    const candidate = `${wanted.slice(0, 63 - suffix.length).replace(/-+$/, '')}${suffix}`;
+    if (!(await tx.findOne(OrgEntity, { slug: candidate }))) return candidate;
+  }
+}

@@ -1,0 +1,47 @@
+import { initServer } from '@ts-rest/express';
+import { contract } from '@gradual/contract';
+import { callerOf, setSessionCookie } from '../../http/caller.js';
+import type { AppDeps } from '../../http/deps.js';
+import { anonymousCaller } from '../auth/anonymous-caller.js';
+import { acceptInvitation, createInvitation, listInvitations, previewInvitation, revokeInvitation } from './invitations.service.js';
+import { listMembers, removeMember, updateMember } from './members.service.js';
+
+const s = initServer();
+
+export const membersRoutes = (deps: AppDeps) =>
+  s.router(contract.members, {
+    listMembers: async ({ req, params }) => ({ status: 200, body: await listMembers(req.em, await callerOf(req, deps), params.slug) }),
+    updateMember: async ({ req, params, body }) => ({
+      status: 200,
+      body: await updateMember(req.em, await callerOf(req, deps), params.slug, params.userId, body.role),
+    }),
+    removeMember: async ({ req, params }) => {
+      await removeMember(req.em, await callerOf(req, deps), params.slug, params.userId);
+      return { status: 204, body: undefined };
+    },
+  });
+
+export const invitationsRoutes = (deps: AppDeps) =>
+  s.router(contract.invitations, {
+    createInvitation: async ({ req, params, body }) => ({
+      status: 201,
+      body: await createInvitation(deps, req.em, await callerOf(req, deps), params.slug, body),
+    }),
+    listInvitations: async ({ req, params }) => ({
+      status: 200,
+      body: await listInvitations(req.em, await callerOf(req, deps), params.slug),
+    }),
+    revokeInvitation: async ({ req, params }) => {
+      await revokeInvitation(req.em, await callerOf(req, deps), params.slug, params.id);
+      return { status: 204, body: undefined };
+    },
+    getInvitation: async ({ req, params }) => ({
+      status: 200,
+      body: await previewInvitation(req.em, anonymousCaller(req, deps), params.token),
+    }),
+    acceptInvitation: async ({ req, res, params, body }) => {
+      const accepted = await acceptInvitation(req.em, anonymousCaller(req, deps), params.token, body);
+      setSessionCookie(res, deps.config, accepted.token, accepted.expiresAt);
+      return { status: 200, body: accepted.session };
+    },
+  });
