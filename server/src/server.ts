@@ -74,7 +74,7 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
   const close = () =>
     (closing ??= (async () => {
       const drained = new Promise<void>((resolve) => http.close(() => resolve()));
-      streams.closeAll(); // long-lived SSE responses would otherwise hold the server open
+      streams.shutdown(); // long-lived SSE responses would otherwise hold the server open
       http.closeIdleConnections();
       // Keep-alive sockets that never send another request would hold close() forever:
       // give in-flight requests a grace period, then cut whatever is left.

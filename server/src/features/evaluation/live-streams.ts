@@ -50,8 +50,14 @@ export class LiveStreams {
     return stream;
   }
 
+  /** Ends every open stream; clients reconnect (as after a deploy). */
   closeAll(): void {
-    this.stopping = true;
     for (const close of [...this.open]) close();
+  }
+
+  /** Shutdown: refuse new streams from now on, then end the open ones. */
+  shutdown(): void {
+    this.stopping = true;
+    this.closeAll();
   }
 }
