@@ -4,10 +4,12 @@
  *
  * Baseline, in the same run and on the same database connection (the server's own pool):
  * the same 100,000 IDs inserted into another fresh rollout with one
- * `insert … select …, unnest($1::text[]) … on conflict do nothing` statement, exactly the
- * statement the target-ID store runs. The ratio is what the request costs on top of the bare
- * insert: client JSON encoding, HTTP, body parsing, zod validation, authorization, the
- * transaction with the rollout row lock, count update, env version bump and audit row.
+ * `insert … select …, unnest($1::text[]) … on conflict do nothing` statement: the textbook
+ * set-based bulk insert (and what the store runs for a list that is not empty). For an empty
+ * list the store skips the conflict check (`select distinct`, no `on conflict`), so the whole
+ * request can come in under this baseline; the ratio shows the request's cost (client JSON
+ * encoding, HTTP, body parsing, zod validation, authorization, the transaction with the
+ * rollout row lock, count update, env version bump and audit row) net of that saving.
  *
  * Runs are paired (API, baseline) and the order alternates within pairs so drift on a noisy
  * machine hits both sides alike; a first, smaller pair is a warm-up and is not counted. IDs are random

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claim, expectApiError, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
+import { rawQuery } from '../../server/src/features/shared/raw-sql.js';
 import { rolloutOps, type Kind } from '../support/rollout-ops.js';
 
 describe.each<Kind>(['flag', 'config'])('%s rollout target IDs', (kind) => {
@@ -24,6 +25,12 @@ describe.each<Kind>(['flag', 'config'])('%s rollout target IDs', (kind) => {
   it('answers 404 without a rollout', async () => {
     await expectApiError(ops.add(path(), ['u1']), 404, 'not_found');
     await expectApiError(ops.list(path()), 404, 'not_found');
+    // contains reads environment, primitive, rollout and membership in one statement: every
+    // missing link still answers the same 404.
+    await expectApiError(ops.contains({ ...path(), targetId: 'u1' }), 404, 'not_found');
+    await expectApiError(ops.contains({ envId, key: 'nope', targetId: 'u1' }), 404, 'not_found');
+    await expectApiError(ops.contains({ envId: '00000000-0000-4000-8000-000000000000', key, targetId: 'u1' }), 404, 'not_found');
+    await expectApiError(ops.contains({ envId: 'not-a-uuid', key, targetId: 'u1' }), 404, 'not_found');
   });
 
   it('adds with exact counts: duplicates (in the request and on the list) are ignored', async () => {
@@ -48,7 +55,7 @@ describe.each<Kind>(['flag', 'config'])('%s rollout target IDs', (kind) => {
 
   it('replaces atomically and pages in ID order with nextCursor only on full pages', async () => {
     const ids = Array.from({ length: 25 }, (_, i) => `user-${String(i).padStart(3, '0')}`);
-    expect(await ops.replace(path(), [...ids].reverse())).toEqual({ count: 25 });
+    expect(await ops.replace(path(), [...ids].reverse().concat(ids.slice(0, 5)))).toEqual({ count: 25 });
     expect(await ops.contains({ ...path(), targetId: 'u1' })).toEqual({ contains: false });
     const seen: string[] = [];
     let cursor: string | undefined;
@@ -91,5 +98,27 @@ describe.each<Kind>(['flag', 'config'])('%s rollout target IDs', (kind) => {
     const fresh = await ops.put(path(), { percent: 1, newValue: kind === 'flag' ? true : 'b' });
     expect(fresh.targetIdsCount).toBe(0);
     expect(await ops.list(path())).toEqual({ items: [] });
+  });
+});
+
+describe('target IDs go with their rollout', () => {
+  it('deleting the org removes every allow-listed ID (no foreign key: a statement trigger cascades)', async () => {
+    const t = await startTestServer();
+    try {
+      const owner = await claim(t);
+      const project = await owner.session.createProject({ path: { slug: 'acme' }, body: { key: 'web', name: 'Web' } });
+      const envId = (await owner.session.createEnvironment({ path: { id: project.id }, body: { key: 'prod', name: 'Prod' } })).id;
+      await owner.session.createFlag({ path: { id: project.id }, body: { key: 'k', name: 'K', defaultValue: false } });
+      const ops = rolloutOps(owner.session, 'flag');
+      const rollout = await ops.put({ envId, key: 'k' }, { percent: 5, newValue: true });
+      expect(await ops.add({ envId, key: 'k' }, ['a', 'b', 'c'])).toEqual({ added: 3, count: 3 });
+      const listed = async () =>
+        (await rawQuery<{ n: string }>(t.server.deps.db.em(), 'select count(*) as n from rollout_target_ids where rollout_id = ?', [rollout.id])).rows[0]!.n;
+      expect(Number(await listed())).toBe(3);
+      await owner.session.deleteOrg({ path: { slug: 'acme' }, body: { confirm: 'acme' } });
+      expect(Number(await listed())).toBe(0);
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -4,6 +4,7 @@ import { Migration20261122122028_initial } from './Migration20261122122028_initi
 import { Migration20261122123959_rollouts } from './Migration20261122123959_rollouts.js';
 import { Migration20261122130103_rollback } from './Migration20261122130103_rollback.js';
 import { Migration20261122132106_onboarding_proposals } from './Migration20261122132106_onboarding_proposals.js';
+import { Migration20261122151711_target_ids_no_fk } from './Migration20261122151711_target_ids_no_fk.js';
 
 // Static list: MikroORM cannot load .ts migration files by glob under vitest.
 export const migrationsList: MigrationObject[] = [
@@ -11,4 +12,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122123959_rollouts', class: Migration20261122123959_rollouts },
   { name: 'Migration20261122130103_rollback', class: Migration20261122130103_rollback },
   { name: 'Migration20261122132106_onboarding_proposals', class: Migration20261122132106_onboarding_proposals },
+  { name: 'Migration20261122151711_target_ids_no_fk', class: Migration20261122151711_target_ids_no_fk },
 ];

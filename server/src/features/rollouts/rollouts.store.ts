@@ -1,6 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { RolloutEntity, type Environment, type Primitive, type Rollout } from '../../db/entities/index.js';
+import { RolloutEntity, type Environment, type Primitive, type PrimitiveKind, type Rollout } from '../../db/entities/index.js';
+import { isUuid } from '../shared/lookup.js';
+import { rawQuery } from '../shared/raw-sql.js';
 
 /**
  * A new rollout row for (primitive, env), persisted with the transaction. Its
@@ -36,6 +38,47 @@ export async function findCurrentRollout(em: EntityManager, envId: string, primi
   const live = await em.findOne(RolloutEntity, { envId, primitiveId, status: { $in: ['active', 'paused'] } }, options);
   if (live) return live;
   return em.findOne(RolloutEntity, { envId, primitiveId }, { orderBy: { createdAt: 'desc', id: 'desc' }, ...options });
+}
+
+/** What a rollout path (`/envs/{envId}/{kind}s/{key}/rollout…`) points at, read in one round trip. */
+export interface RolloutPathRow {
+  orgId: string;
+  projectId: string;
+  /** null: no such primitive in the environment's project. */
+  primitiveId: string | null;
+  /** The current rollout (the live one, else the latest terminal one); null when there is none. */
+  rolloutId: string | null;
+  /** Whether `targetId` is on that rollout's allow-list; null when there is no rollout or no ID was asked. */
+  contains: boolean | null;
+}
+
+/**
+ * Environment, primitive, current rollout and (optionally) one allow-list
+ * membership in a single statement: the hot read path of `contains`, which
+ * would otherwise cost five sequential round trips. Same "current rollout"
+ * rule as findCurrentRollout. Returns null when the environment does not exist.
+ */
+export async function findRolloutPath(em: EntityManager, envId: string, kind: PrimitiveKind, key: string, targetId: string | null): Promise<RolloutPathRow | null> {
+  if (!isUuid(envId)) return null;
+  const { rows } = await rawQuery<{ org_id: string; project_id: string; primitive_id: string | null; rollout_id: string | null; contains: boolean | null }>(
+    em,
+    `select e.org_id, e.project_id, p.id as primitive_id, r.id as rollout_id,
+            case when r.id is null or ?::text is null then null
+                 else exists (select 1 from rollout_target_ids t where t.rollout_id = r.id and t.target_id = ?::text) end as contains
+       from environments e
+       left join primitives p on p.project_id = e.project_id and p.kind = ? and p.key = ?
+       left join lateral (
+         select x.id from rollouts x
+          where x.env_id = e.id and x.primitive_id = p.id
+          order by (x.status in ('active', 'paused')) desc, x.created_at desc, x.id desc
+          limit 1
+       ) r on true
+      where e.id = ?`,
+    [targetId, targetId, kind, key, envId],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return { orgId: row.org_id, projectId: row.project_id, primitiveId: row.primitive_id, rolloutId: row.rollout_id, contains: row.contains };
 }
 
 /** Current rollouts of many primitives in one environment (for state lists). */

@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PrimitiveKind, Rollout } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
-import type { Caller } from '../access/authorize.js';
+import { authorize, type Caller } from '../access/authorize.js';
 import { recordAudit } from '../audit/audit.store.js';
 import { EnvWriteBatch, type EnvChangeBus } from '../environments/env-changes.js';
 import { resolveTarget } from './rollouts.service.js';
-import { findCurrentRollout } from './rollouts.store.js';
+import { findCurrentRollout, findRolloutPath } from './rollouts.store.js';
 import * as store from './target-ids.store.js';
 
 export const DEFAULT_TARGET_ID_PAGE = 1000;
@@ -38,7 +38,7 @@ export async function editTargetIds(
     const before = rollout.targetIdsCount;
     let changed: number;
     if (edit === 'add') {
-      changed = await store.addTargetIds(tx, rollout.id, ids);
+      changed = await store.addTargetIds(tx, rollout.id, ids, before === 0);
       rollout.targetIdsCount = before + changed;
     } else if (edit === 'remove') {
       changed = await store.removeTargetIds(tx, rollout.id, ids);
@@ -98,9 +98,19 @@ export async function listTargetIds(
   return items.length === limit ? { items, nextCursor: Buffer.from(items[items.length - 1]!, 'utf8').toString('base64url') } : { items };
 }
 
+/**
+ * The hot read path (SDK-side checks against million-ID lists): one statement
+ * finds environment, primitive, current rollout and the membership; the
+ * checks then run in resolveTarget's order (environment, access, primitive,
+ * rollout), so the answers match every other rollout path.
+ */
 export async function containsTargetId(em: EntityManager, caller: Caller, kind: PrimitiveKind, envId: string, key: string, targetId: string) {
-  const { env, primitive } = await resolveTarget(em, caller, kind, envId, key, 'read');
-  const rollout = await findCurrentRollout(em, env.id, primitive.id);
-  if (!rollout) throw noRollout();
-  return { contains: targetId.length <= 256 && (await store.containsTargetId(em, rollout.id, targetId)) };
+  // Longer IDs can never be on a list (the add endpoints reject them): no lookup needed.
+  const askable = targetId.length <= 256;
+  const path = await findRolloutPath(em, envId, kind, key, askable ? targetId : null);
+  if (!path) throw new DomainError('not_found', 'Environment not found.');
+  await authorize(em, caller, path.orgId, { action: 'read', envId, resourceKey: key });
+  if (!path.primitiveId || key.length > 128) throw new DomainError('not_found', `No ${kind} "${key}" in this project.`);
+  if (!path.rolloutId) throw noRollout();
+  return { contains: path.contains === true };
 }

@@ -6,13 +6,21 @@ import { rawQuery } from '../shared/raw-sql.js';
  * bound as one text[] parameter: one round trip per request, whatever its size.
  */
 
-export async function addTargetIds(tx: EntityManager, rolloutId: string, ids: string[]): Promise<number> {
+/**
+ * Adds IDs, skipping those already listed, and returns how many were new. When the caller
+ * knows the list is empty (it holds the rollout's row lock and its targetIdsCount is 0), a
+ * plain de-duplicated insert skips the per-row conflict check: about twice as fast.
+ */
+export async function addTargetIds(tx: EntityManager, rolloutId: string, ids: string[], listIsEmpty = false): Promise<number> {
   if (!ids.length) return 0;
   const { rowCount } = await rawQuery(
     tx,
-    `insert into rollout_target_ids (rollout_id, target_id)
-     select ?, t from unnest(?::text[]) as t
-     on conflict do nothing`,
+    listIsEmpty
+      ? `insert into rollout_target_ids (rollout_id, target_id)
+         select distinct ?::uuid, t from unnest(?::text[]) as t`
+      : `insert into rollout_target_ids (rollout_id, target_id)
+         select ?, t from unnest(?::text[]) as t
+         on conflict do nothing`,
     [rolloutId, ids],
   );
   return rowCount;
@@ -26,7 +34,7 @@ export async function removeTargetIds(tx: EntityManager, rolloutId: string, ids:
 
 export async function replaceTargetIds(tx: EntityManager, rolloutId: string, ids: string[]): Promise<number> {
   await rawQuery(tx, `delete from rollout_target_ids where rollout_id = ?`, [rolloutId]);
-  return addTargetIds(tx, rolloutId, ids);
+  return addTargetIds(tx, rolloutId, ids, true);
 }
 
 /** One page in bytewise ID order after `after` (keyset pagination on the primary key). */
