@@ -4,7 +4,7 @@
  * benchmark and PASS/FAIL per goal, writes bench/results/latest.json. Exits 0 whatever the
  * goals say; non-zero only when a benchmark crashed.
  *
- *   BENCH_ONLY=target-ids,contains,scheduler   run a subset (comma-separated ids)
+ *   BENCH_ONLY=target-ids,contains,scheduler,server-load   run a subset (comma-separated ids)
  *   BENCH_BACKENDS=embedded|postgres|all      restrict the backends (default all reachable)
  *   BENCH_DATABASE_URL / DATABASE_URL         PostgreSQL admin database (default 127.0.0.1:5432/postgres)
  *   BENCH_PROFILE=1                           attribute time: SQL waits per statement + CPU profile
@@ -12,6 +12,9 @@
  *                                             the first scheduler tick)
  *   BENCH_TARGET_IDS_RUNS, BENCH_CONTAINS_ROUNDS, BENCH_SCHEDULER_RUNS, BENCH_SCHEDULER_ROLLOUTS
  *                                             override the counts (defaults: 5, 4 × 500, 3, 10,000)
+ *   BENCH_LOAD_SECONDS, BENCH_SOAK_SECONDS, BENCH_LOAD_CONNECTIONS
+ *                                             server-load: seconds per run (8), soak length (60; the
+ *                                             README's full soak is 600), connections (32)
  *
  * On a busy machine wall times inflate; the CPU-time rows (this process, plus the PostgreSQL
  * backends when local) and the same-run ratios are the steadier numbers.
@@ -23,6 +26,7 @@ import { detectBackends, type Backend } from './lib/backends.js';
 import { render, summaryTable, writeJson, type BenchResult } from './lib/report.js';
 import { collectGarbage } from './lib/stats.js';
 import { benchSchedulerTick } from './scheduler-tick.bench.js';
+import { benchServerLoad } from './server-load.bench.js';
 import { benchTargetIdsAdd } from './target-ids-add.bench.js';
 
 type Bench = (backend: Backend, log: (msg: string) => void) => Promise<BenchResult>;
@@ -31,6 +35,7 @@ const BENCHES: Array<{ id: string; run: Bench }> = [
   { id: 'target-ids', run: benchTargetIdsAdd },
   { id: 'contains', run: benchContains },
   { id: 'scheduler', run: benchSchedulerTick },
+  { id: 'server-load', run: benchServerLoad },
 ];
 
 const RESULTS_PATH = fileURLToPath(new URL('./results/latest.json', import.meta.url));

@@ -14,11 +14,17 @@ export interface Series {
 
 export interface Goal {
   description: string;
-  /** The measured value compared with the limit (ms). */
+  /** The measured value compared with the limit (in `unit`, milliseconds by default). */
   actual: number;
   limit: number;
+  /** 'ms' (default), 'x' (a ratio), '%' or 'req/s'. */
+  unit?: GoalUnit;
+  /** The goal is a floor (actual ≥ limit) rather than a ceiling. */
+  atLeast?: boolean;
   pass: boolean;
 }
+
+export type GoalUnit = 'ms' | 'x' | '%' | 'req/s';
 
 export interface BenchResult {
   id: string;
@@ -39,8 +45,15 @@ export function series(label: string, samples: number[], showP99 = false): Serie
   return { label, samples, summary: summarize(samples), showP99 };
 }
 
-export function goal(description: string, actual: number, limit: number): Goal {
-  return { description, actual, limit, pass: actual <= limit };
+export function goal(description: string, actual: number, limit: number, opts: { unit?: GoalUnit; atLeast?: boolean } = {}): Goal {
+  return { description, actual, limit, ...opts, pass: opts.atLeast ? actual >= limit : actual <= limit };
+}
+
+function fmtGoalValue(g: Goal, v: number): string {
+  if (g.unit === 'x') return `×${v.toFixed(2)}`;
+  if (g.unit === 'req/s') return `${v.toFixed(0)} req/s`;
+  if (g.unit === '%') return `${v.toFixed(1)} %`;
+  return fmtMs(v);
 }
 
 export function fmtMs(ms: number): string {
@@ -77,7 +90,7 @@ export function render(r: BenchResult): string {
     ),
   );
   for (const x of r.ratios) out.push(`  ratio ${x.label}: ×${fmtRatio(x.value)}  (spread ×${fmtRatio(x.lo)}–×${fmtRatio(x.hi)} ${x.spreadFrom})`);
-  for (const g of r.goals) out.push(`  ${g.pass ? 'PASS' : 'FAIL'}  ${g.description}: ${fmtMs(g.actual)} (goal ≤ ${fmtMs(g.limit)})`);
+  for (const g of r.goals) out.push(`  ${g.pass ? 'PASS' : 'FAIL'}  ${g.description}: ${fmtGoalValue(g, g.actual)} (goal ${g.atLeast ? '≥' : '≤'} ${fmtGoalValue(g, g.limit)})`);
   for (const n of r.notes) out.push(`  · ${n}`);
   return out.join('\n');
 }
@@ -85,7 +98,7 @@ export function render(r: BenchResult): string {
 export function summaryTable(results: BenchResult[]): string {
   return table(
     ['goal', 'backend', 'measured', 'limit', 'result'],
-    results.flatMap((r) => r.goals.map((g) => [`${r.id}: ${g.description}`, r.backend, fmtMs(g.actual), fmtMs(g.limit), g.pass ? 'PASS' : 'FAIL'])),
+    results.flatMap((r) => r.goals.map((g) => [`${r.id}: ${g.description}`, r.backend, fmtGoalValue(g, g.actual), `${g.atLeast ? '≥ ' : ''}${fmtGoalValue(g, g.limit)}`, g.pass ? 'PASS' : 'FAIL'])),
   );
 }
 

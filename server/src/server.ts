@@ -11,6 +11,8 @@ import type { AppDeps } from './http/deps.js';
 import { mountTestClock } from './http/ops.js';
 import { Scheduler } from './features/rollouts/scheduler.js';
 import { PgNotifyEnvChangeBus } from './features/environments/pg-env-change-bus.js';
+import { ApiKeyCache } from './features/access/api-key-cache.js';
+import { EnvDirectory } from './features/environments/env-directory.js';
 import { RulesetCache } from './features/evaluation/ruleset.cache.js';
 import { LiveStreams } from './features/evaluation/live-streams.js';
 import { RateLimits } from './http/rate-limits.js';
@@ -52,7 +54,8 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
   const streams = new LiveStreams(bus);
   const limits = await RateLimits.create(config.redisUrl, logger);
   const mailer = createMailer(config, logger);
-  const deps: AppDeps = { config, db, clock, logger, bus, rulesets: new RulesetCache(), streams, limits, mailer };
+  const envs = new EnvDirectory(bus);
+  const deps: AppDeps = { config, db, clock, logger, bus, rulesets: new RulesetCache(), envs, apiKeys: new ApiKeyCache(), streams, limits, mailer };
 
   // Production ticks on an interval; under the test clock, each clock move runs exactly one tick.
   const scheduler = new Scheduler(deps);

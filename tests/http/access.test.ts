@@ -91,6 +91,8 @@ describe('API keys and access control', () => {
 
   it('revokes a key: 401 afterwards, revoke is idempotent, unknown ids 404', async () => {
     const { token, id } = await mint({ name: 'doomed' });
+    // Used first, so this instance holds it in its API-key cache: revoking must evict it at once.
+    await t.asToken(token).getOrg({ path: { slug: 'acme' } });
     await owner.session.revokeApiKey({ path: { slug: 'acme', id } });
     await owner.session.revokeApiKey({ path: { slug: 'acme', id } });
     await expectApiError(t.asToken(token).getOrg({ path: { slug: 'acme' } }), 401, 'unauthorized');

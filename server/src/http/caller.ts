@@ -22,7 +22,7 @@ declare global {
 export function callerOf(req: Request<any, any, any, any>, deps: AppDeps): Promise<Caller> {
   req.callerPromise ??= (async () => {
     const now = deps.clock.now();
-    const principal = await resolvePrincipal(req.em, req, now);
+    const principal = await resolvePrincipal(req.em, req, now, deps.apiKeys);
     if (principal?.kind === 'token') await chargeApiKey(deps, req, principal.key, now);
     if (principal?.kind === 'user' && principal.renewedUntil && req.res) {
       setSessionCookie(req.res, deps.config, principal.sessionToken, principal.renewedUntil);

@@ -9,6 +9,9 @@ import type { RateLimits } from './rate-limits.js';
 import type { Mailer } from '../mail/mailer.js';
 
 /** What request handlers need; built once in app.ts. */
+import type { ApiKeyCache } from '../features/access/api-key-cache.js';
+import type { EnvDirectory } from '../features/environments/env-directory.js';
+
 export interface AppDeps {
   config: Config;
   db: Database;
@@ -17,6 +20,10 @@ export interface AppDeps {
   bus: EnvChangeBus;
   /** This instance's materialized rulesets, by environment. */
   rulesets: RulesetCache;
+  /** Environments' owners and current versions (kept current by the bus). */
+  envs: EnvDirectory;
+  /** API keys by token hash, for a second (hot paths authenticate without the database). */
+  apiKeys: ApiKeyCache;
   /** Open ruleset streams (SSE), closed on shutdown. */
   streams: LiveStreams;
   /** Rate-limit buckets (Redis-backed when REDIS_URL is set, shared by every instance). */

@@ -150,7 +150,13 @@ export function ipAllowed(ip: string, allowlist: string[]): boolean {
 }
 
 /** Writing lastUsedAt on every request would add a write per read; once a minute is enough. */
+/** When this instance last wrote each key's lastUsedAt (keys come from a cache, so their own field lags). */
+const lastTouched = new Map<string, number>();
+
 async function touchLastUsed(em: EntityManager, keyId: string, lastUsedAt: Date | null | undefined, now: Date) {
-  if (lastUsedAt && now.getTime() - lastUsedAt.getTime() < 60_000) return;
+  const last = Math.max(lastUsedAt?.getTime() ?? 0, lastTouched.get(keyId) ?? 0);
+  if (now.getTime() - last < 60_000 && now.getTime() >= last) return;
+  if (lastTouched.size >= 10_000) lastTouched.clear();
+  lastTouched.set(keyId, now.getTime());
   await em.nativeUpdate(ApiKeyEntity, { id: keyId }, { lastUsedAt: now });
 }

@@ -4,6 +4,7 @@ import type { Request } from 'express';
 import { ApiKeyEntity, SessionEntity, UserEntity, type ApiKey } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
 import { digestsEqual, hashToken } from '../../domain/secrets.js';
+import type { ApiKeyCache } from './api-key-cache.js';
 
 export const SESSION_COOKIE = 'svc_session';
 export const SESSION_LIFETIME_MS = 14 * 24 * 3600 * 1000;
@@ -30,21 +31,22 @@ export type Principal = UserPrincipal | TokenPrincipal;
  * Who is calling. A bearer token wins over the session cookie (spec rule 1).
  * An invalid, expired or revoked bearer token is 401 even if a cookie is present.
  */
-export async function resolvePrincipal(em: EntityManager, req: Request, now: Date): Promise<Principal | null> {
+export async function resolvePrincipal(em: EntityManager, req: Request, now: Date, keys: ApiKeyCache): Promise<Principal | null> {
   const authorization = req.headers.authorization;
-  if (authorization !== undefined) return { kind: 'token', key: await resolveApiKey(em, authorization, now) };
+  if (authorization !== undefined) return { kind: 'token', key: await resolveApiKey(em, authorization, now, keys) };
   const cookieHeader = req.headers.cookie;
   if (!cookieHeader) return null;
   const token = parseCookie(cookieHeader)[SESSION_COOKIE];
   return token ? resolveSession(em, token, now) : null;
 }
 
-async function resolveApiKey(em: EntityManager, authorization: string, now: Date): Promise<ApiKey> {
+async function resolveApiKey(em: EntityManager, authorization: string, now: Date, keys: ApiKeyCache): Promise<ApiKey> {
   const match = /^Bearer\s+(svc_[A-Za-z0-9]{32})\s*$/.exec(authorization);
   if (!match) throw new DomainError('unauthorized', 'The bearer token is malformed or not an API key.');
   const hash = hashToken(match[1]!);
-  const key = await em.findOne(ApiKeyEntity, { tokenHash: hash });
+  const key = keys.get(hash) ?? (await em.findOne(ApiKeyEntity, { tokenHash: hash }));
   if (!key || !digestsEqual(key.tokenHash, hash)) throw new DomainError('unauthorized', 'Unknown API key.');
+  keys.remember(key);
   if (key.revokedAt) throw new DomainError('unauthorized', 'This API key has been revoked.');
   if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) throw new DomainError('unauthorized', 'This API key has expired.');
   return key;

@@ -15,6 +15,7 @@ export const apiKeysRoutes = (deps: AppDeps) =>
     listApiKeys: async ({ req, params }) => ({ status: 200, body: await listApiKeys(req.em, await callerOf(req, deps), params.slug) }),
     revokeApiKey: async ({ req, params }) => {
       await revokeApiKey(req.em, await callerOf(req, deps), params.slug, params.id);
+      deps.apiKeys.forgetKey(params.id);
       return { status: 204, body: undefined };
     },
   });

@@ -19,13 +19,15 @@ interface KnexClient {
 
 /**
  * Environment changes shared by every instance on one PostgreSQL database:
- * `publish` sends a NOTIFY; one pooled connection per instance LISTENs and
- * hands each notification (its own included) to local subscribers. A lost
+ * `publish` delivers locally at once and sends a NOTIFY; one pooled connection
+ * per instance LISTENs and hands other instances' notifications to local
+ * subscribers (each version once). A lost
  * listening connection is re-established with backoff.
  */
 export class PgNotifyEnvChangeBus implements EnvChangeBus {
   private readonly emitter = new EventEmitter().setMaxListeners(0);
   private client: PgClient | null = null;
+  private readonly delivered = new Map<string, number>();
   private closed = false;
 
   private constructor(
@@ -48,7 +50,7 @@ export class PgNotifyEnvChangeBus implements EnvChangeBus {
     client.on('notification', (msg) => {
       if (msg.channel !== ENV_CHANGE_CHANNEL || !msg.payload) return;
       try {
-        this.emitter.emit('change', JSON.parse(msg.payload) as EnvChange);
+        this.deliver(JSON.parse(msg.payload) as EnvChange);
       } catch (err) {
         this.logger.warn({ err }, 'ignoring a malformed env change notification');
       }
@@ -77,7 +79,21 @@ export class PgNotifyEnvChangeBus implements EnvChangeBus {
     }
   }
 
+  /**
+   * Hands a change to local subscribers once: versions only grow per environment, so a
+   * notification at or below the last one delivered (our own echo, or one overtaken by a
+   * later write) carries no news.
+   */
+  private deliver(change: EnvChange): void {
+    if ((this.delivered.get(change.envId) ?? 0) >= change.version) return;
+    if (this.delivered.size >= 100_000) this.delivered.clear();
+    this.delivered.set(change.envId, change.version);
+    this.emitter.emit('change', change);
+  }
+
+  /** Local subscribers hear at once (a writer reads its own write here); others by NOTIFY. */
   publish(change: EnvChange): void {
+    this.deliver(change);
     this.db.orm.em
       .getKnex()
       .raw('select pg_notify(?, ?)', [ENV_CHANGE_CHANNEL, JSON.stringify(change)])

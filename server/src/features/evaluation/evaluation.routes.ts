@@ -13,7 +13,7 @@ const s = initServer();
 export const evaluationRoutes = (deps: AppDeps) =>
   s.router(contract.evaluation, {
     getRuleset: async ({ req, res, params }) => {
-      const entry = await currentRuleset(req.em, await callerOf(req, deps), deps.rulesets, params.envId);
+      const entry = await currentRuleset(req.em, await callerOf(req, deps), deps, params.envId);
       const gzip = req.acceptsEncodings('gzip', 'identity') === 'gzip';
       res.setHeader('Vary', 'Accept-Encoding');
       res.setHeader('Cache-Control', 'no-cache');
@@ -49,6 +49,6 @@ export const evaluationRoutes = (deps: AppDeps) =>
     },
     evaluate: async ({ req, params, body }) => ({
       status: 200,
-      body: await evaluateContext(req.em, await callerOf(req, deps), deps.rulesets, params.envId, body),
+      body: await evaluateContext(req.em, await callerOf(req, deps), deps, params.envId, body),
     }),
   });

@@ -12,6 +12,9 @@ export const orgsRoutes = (deps: AppDeps) =>
     getOrg: async ({ req, params }) => ({ status: 200, body: await getOrg(req.em, await callerOf(req, deps), params.slug) }),
     deleteOrg: async ({ req, params, body }) => {
       await deleteOrg(req.em, await callerOf(req, deps), params.slug, body?.confirm, req.log);
+      // Its keys and environments are gone: forget them here at once (other instances within a second).
+      deps.apiKeys.clear();
+      deps.envs.clear();
       return { status: 204, body: undefined };
     },
   });

@@ -1,0 +1,40 @@
+/**
+ * The ceiling for the server load benchmark: a bare `node:http` server in its own process that
+ * answers each benchmarked request with the bytes the real server sent for it, straight from
+ * memory (no routing library, no auth, no database). Same status, headers and body; GETs with
+ * a matching If-None-Match get the same 304.
+ *
+ *   node bench/lib/bare-server.mjs <responses.json>
+ *
+ * responses.json: { "<METHOD> <path>": { status, headers, bodyBase64 } }. Prints the port on
+ * stdout once listening.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+
+const routes = new Map(
+  Object.entries(JSON.parse(readFileSync(process.argv[2], 'utf8'))).map(([k, v]) => [k, { ...v, body: Buffer.from(v.bodyBase64, 'base64') }]),
+);
+
+const server = createServer((req, res) => {
+  const route = routes.get(`${req.method} ${req.url}`);
+  // Read (and drop) the request body before answering, as the real server must.
+  req.resume();
+  req.on('end', () => {
+    if (!route) {
+      res.writeHead(404).end();
+      return;
+    }
+    const etag = route.headers.etag;
+    if (etag && req.headers['if-none-match'] === etag) {
+      res.writeHead(304, { etag }).end();
+      return;
+    }
+    res.writeHead(route.status, route.headers).end(route.body);
+  });
+});
+server.keepAliveTimeout = 65_000;
+server.listen(0, '127.0.0.1', () => {
+  process.stdout.write(`${server.address().port}\n`);
+});
+process.on('SIGTERM', () => server.close(() => process.exit(0)));

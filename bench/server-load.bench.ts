@@ -1,0 +1,286 @@
+/**
+ * Server load (issue #8): autocannon against a production start of the server (its own
+ * process, `node scripts/start.mjs`), side by side with a bare `node:http` server (also its own
+ * process) answering the very same bytes from memory: the ceiling any server on this machine
+ * could reach for these responses.
+ *
+ * Scenarios, each through an API key (one per scenario, so no token bucket runs dry):
+ *   ruleset-304   GET /envs/{id}/ruleset with the current ETag in If-None-Match
+ *   ruleset-200   GET /envs/{id}/ruleset, gzip accepted (20 flags, rollouts, rules)
+ *   evaluate      POST /envs/{id}/evaluate, every key for one context
+ *   rollout-put   PUT …/flags/{key}/rollout alternating percent over 20 flags: every request
+ *                 is a real transition (row lock, version bump, audit row, SSE publish)
+ *
+ * 1. Max throughput: `connections` in flight for `BENCH_LOAD_SECONDS`, target order alternating.
+ * 2. Latency at 50% of that maximum: a fixed request rate (autocannon overallRate), p50/p99.
+ * 3. Soak: the four scenarios mixed, at 50% of the mix's own maximum, for BENCH_SOAK_SECONDS
+ *    (default 60; the full run in the README is 600), sampling the server's RSS: any non-2xx/304
+ *    answer or socket error fails the benchmark (a crash, not a goal), memory is reported.
+ *
+ * autocannon measures from writing a request to its response (no coordinated-omission
+ * correction); it runs in this process, on the same two cores as the server under test, for
+ * both targets alike.
+ */
+// @ts-expect-error autocannon ships no types
+import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { createClient } from '@gradual/sdk';
+import { sessionTokenFrom } from '../tests/support/server.js';
+import type { Backend } from './lib/backends.js';
+import { startProduction, type ProductionServer } from './lib/production.js';
+import { goal, type BenchResult, type Goal } from './lib/report.js';
+import { median, ratioOf, type Ratio } from './lib/stats.js';
+
+const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 8);
+const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 60);
+const CONNECTIONS = Number(process.env.BENCH_LOAD_CONNECTIONS ?? 32);
+const FLAGS = 20;
+const BARE_SERVER = fileURLToPath(new URL('./lib/bare-server.mjs', import.meta.url));
+
+interface Req {
+  method: 'GET' | 'POST' | 'PUT';
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+interface Scenario {
+  id: string;
+  /** Requests cycled through by every connection. */
+  requests: Req[];
+  /** Statuses that count as success. */
+  ok: number[];
+}
+interface Run {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  errors: number;
+  statuses: Record<string, number>;
+}
+
+function cannon(url: string, scenario: Scenario, opts: { seconds: number; rate?: number; connections?: number }): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url,
+        connections: opts.connections ?? CONNECTIONS,
+        duration: opts.seconds,
+        ...(opts.rate ? { overallRate: Math.max(1, Math.round(opts.rate)) } : {}),
+        requests: scenario.requests.map((r) => ({ method: r.method, path: r.path, headers: r.headers, ...(r.body ? { body: r.body } : {}) })),
+      },
+      (err: Error | null, result: Record<string, any>) => {
+        if (err) return reject(err);
+        const statuses: Record<string, number> = {};
+        let bad = 0;
+        for (const [code, { count }] of Object.entries(result.statusCodeStats as Record<string, { count: number }>)) {
+          statuses[code] = count;
+          if (!scenario.ok.includes(Number(code))) bad += count;
+        }
+        resolve({
+          rps: result.requests.average,
+          p50: result.latency.p50,
+          p99: result.latency.p99,
+          requests: result.requests.total,
+          errors: bad + result.errors + result.timeouts,
+          statuses,
+        });
+      },
+    );
+  });
+}
+
+/** The raw response (body bytes not decompressed), as the bare server must replay it. */
+function rawResponse(base: string, r: Req): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(new URL(r.path, base), { method: r.method, headers: r.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(res.headers)) {
+          if (v === undefined || ['date', 'connection', 'keep-alive', 'transfer-encoding', 'x-request-id'].includes(k)) continue;
+          headers[k] = Array.isArray(v) ? v.join(', ') : v;
+        }
+        resolve({ status: res.statusCode!, headers, body: Buffer.concat(chunks) });
+      });
+    });
+    req.on('error', reject);
+    req.end(r.body);
+  });
+}
+
+async function startBare(responses: Record<string, unknown>): Promise<{ url: string; stop(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'gradual-bare-'));
+  const file = join(dir, 'responses.json');
+  writeFileSync(file, JSON.stringify(responses));
+  const child = spawn(process.execPath, [BARE_SERVER, file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`bare server exited (${code})`)));
+  });
+  return {
+    url: `http://127.0.0.1:${line.trim()}`,
+    stop: async () => {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Claims the instance and builds the tenant the scenarios read and write. */
+async function setUp(server: ProductionServer) {
+  const anonymous = createClient({ baseUrl: server.url });
+  const { response } = await anonymous.withResponse.claimInstall({
+    body: { email: 'load@example.com', displayName: 'Load', orgName: 'Load', orgSlug: 'load' },
+  });
+  const owner = createClient({ baseUrl: server.url, sessionToken: sessionTokenFrom(response) });
+  const project = await owner.createProject({ path: { slug: 'load' }, body: { key: 'load', name: 'Load' } });
+  const envId = (await owner.createEnvironment({ path: { id: project.id }, body: { key: 'prod', name: 'Prod' } })).id;
+  for (let i = 0; i < FLAGS; i++) {
+    const key = `flag-${i}`;
+    await owner.createFlag({ path: { id: project.id }, body: { key, name: key, defaultValue: false } });
+    await owner.setFlagRules({
+      path: { envId, key },
+      body: { rules: [{ conditions: [{ attribute: 'plan', operator: 'in', values: ['enterprise'] }], value: true }] },
+    });
+    await owner.putFlagRollout({ path: { envId, key }, body: { percent: 10, newValue: true } });
+  }
+  const tokens: string[] = [];
+  for (let i = 0; i < 5; i++) {
+    tokens.push((await owner.createApiKey({ path: { slug: 'load' }, body: { name: `load-${i}`, rateLimitPerMin: 100_000 } })).token);
+  }
+  return { envId, tokens };
+}
+
+function scenarios(envId: string, tokens: string[], etag: string): Scenario[] {
+  const auth = (i: number) => ({ authorization: `Bearer ${tokens[i]}` });
+  const ruleset = `/api/v1/envs/${envId}/ruleset`;
+  const json = { 'content-type': 'application/json' };
+  return [
+    { id: 'ruleset-304', ok: [304], requests: [{ method: 'GET', path: ruleset, headers: { ...auth(0), 'accept-encoding': 'gzip', 'if-none-match': etag } }] },
+    { id: 'ruleset-200', ok: [200], requests: [{ method: 'GET', path: ruleset, headers: { ...auth(1), 'accept-encoding': 'gzip' } }] },
+    {
+      id: 'evaluate',
+      ok: [200],
+      requests: [{ method: 'POST', path: `/api/v1/envs/${envId}/evaluate`, headers: { ...auth(2), ...json }, body: JSON.stringify({ context: { userId: 'user-42', plan: 'pro' } }) }],
+    },
+    {
+      id: 'rollout-put',
+      ok: [200],
+      // 20 flags × two percents: consecutive requests on one flag always change it.
+      requests: Array.from({ length: FLAGS * 2 }, (_, i) => ({
+        method: 'PUT' as const,
+        path: `/api/v1/envs/${envId}/flags/flag-${i % FLAGS}/rollout`,
+        headers: { ...auth(3), ...json },
+        body: JSON.stringify({ percent: Math.floor(i / FLAGS) % 2 === 0 ? 20 : 10, newValue: true }),
+      })),
+    },
+  ];
+}
+
+export async function benchServerLoad(backend: Backend, log: (msg: string) => void): Promise<BenchResult> {
+  const wall = performance.now();
+  const notes: string[] = [];
+  const goals: Goal[] = [];
+  const server = await startProduction({
+    ...(backend.kind === 'postgres' ? { adminUrl: backend.adminUrl! } : {}),
+    env: { ORG_RATE_LIMIT_PER_MIN: '100000000' },
+  });
+  let bare: Awaited<ReturnType<typeof startBare>> | undefined;
+  try {
+    const { envId, tokens } = await setUp(server);
+    const first = await rawResponse(server.url, { method: 'GET', path: `/api/v1/envs/${envId}/ruleset`, headers: { authorization: `Bearer ${tokens[0]}`, 'accept-encoding': 'gzip' } });
+    const etag = first.headers.etag!;
+    if (first.status !== 200 || !etag) throw new Error(`ruleset GET: ${first.status}`);
+    const all = scenarios(envId, tokens, etag);
+
+    // The bare server replays what the real one answered for each request.
+    const responses: Record<string, unknown> = {};
+    for (const s of all) {
+      for (const r of s.requests.slice(0, FLAGS)) {
+        const got = await rawResponse(server.url, { ...r, headers: { ...r.headers, 'if-none-match': '' } });
+        responses[`${r.method} ${r.path}`] = { status: got.status, headers: got.headers, bodyBase64: got.body.toString('base64') };
+      }
+    }
+    // The PUTs above applied percent 20 to every flag: the ruleset changed, so take the ETag again.
+    const now = await rawResponse(server.url, { method: 'GET', path: `/api/v1/envs/${envId}/ruleset`, headers: { authorization: `Bearer ${tokens[0]}`, 'accept-encoding': 'gzip' } });
+    const fresh = scenarios(envId, tokens, now.headers.etag!);
+    responses[`GET /api/v1/envs/${envId}/ruleset`] = { status: 200, headers: now.headers, bodyBase64: now.body.toString('base64') };
+    bare = await startBare(responses);
+    notes.push(`ruleset: ${FLAGS} flags with a rule and a rollout each, ${now.body.length} bytes gzip; ${CONNECTIONS} connections; ${SECONDS} s per run`);
+
+    const rows: string[] = [];
+    const ratios: Array<{ label: string } & Ratio> = [];
+    const details: Record<string, unknown> = {};
+    for (const s of fresh) {
+      // The rollout PUTs must stay writes: the ETag scenarios must see the ruleset of now.
+      const runs: Array<{ gradual: Run; bare: Run }> = [];
+      for (let round = 0; round < 2; round++) {
+        const order = round % 2 === 0 ? (['gradual', 'bare'] as const) : (['bare', 'gradual'] as const);
+        const out: Partial<Record<'gradual' | 'bare', Run>> = {};
+        for (const target of order) out[target] = await cannon(target === 'gradual' ? server.url : bare.url, s, { seconds: SECONDS / 2 });
+        runs.push(out as { gradual: Run; bare: Run });
+      }
+      const maxRps = median(runs.map((r) => r.gradual.rps));
+      const bareRps = median(runs.map((r) => r.bare.rps));
+      const errors = runs.reduce((n, r) => n + r.gradual.errors, 0);
+      const atHalf = await cannon(server.url, s, { seconds: SECONDS, rate: maxRps / 2 });
+      const share = maxRps / bareRps;
+      log(
+        `  ${s.id}: max ${maxRps.toFixed(0)} req/s (bare ${bareRps.toFixed(0)}, ×${share.toFixed(2)}); at ${(maxRps / 2).toFixed(0)} req/s p50 ${atHalf.p50} ms p99 ${atHalf.p99} ms; errors ${errors + atHalf.errors} ${JSON.stringify(atHalf.statuses)}`,
+      );
+      rows.push(`${s.id}: ${maxRps.toFixed(0)} req/s vs bare ${bareRps.toFixed(0)} (×${share.toFixed(2)}), p99 at 50% ${atHalf.p99} ms`);
+      ratios.push({ label: `${s.id}: Gradual / bare server throughput`, ...ratioOf(share, runs.map((r) => r.gradual.rps / r.bare.rps), 'over the rounds') });
+      details[s.id] = { maxRps, bareRps, runs, atHalf };
+      if (errors + atHalf.errors > 0) throw new Error(`${s.id}: ${errors + atHalf.errors} failed requests: ${JSON.stringify(atHalf.statuses)}`);
+      if (s.id === 'ruleset-304') {
+        goals.push(goal('ruleset 304 throughput, share of the bare server', share, 0.5, { unit: 'x', atLeast: true }));
+      }
+      goals.push(goal(`${s.id}: p99 at 50% of max throughput`, atHalf.p99, 20));
+    }
+
+    // Soak: the four scenarios mixed, at half the mix's maximum.
+    const mix: Scenario = { id: 'mix', ok: [200, 304], requests: fresh.flatMap((s) => s.requests.slice(0, 2)) };
+    const mixMax = (await cannon(server.url, mix, { seconds: SECONDS / 2 })).rps;
+    const rss: number[] = [server.rssMiB()];
+    const sampler = setInterval(() => rss.push(server.rssMiB()), 2000);
+    const soak = await cannon(server.url, mix, { seconds: SOAK_SECONDS, rate: mixMax / 2 }).finally(() => clearInterval(sampler));
+    rss.push(server.rssMiB());
+    const third = Math.max(1, Math.floor(rss.length / 3));
+    const midRss = median(rss.slice(third, 2 * third));
+    const endRss = median(rss.slice(-third));
+    log(
+      `  soak: ${SOAK_SECONDS} s at ${(mixMax / 2).toFixed(0)} req/s (mix max ${mixMax.toFixed(0)}): ${soak.requests} requests, errors ${soak.errors}, p99 ${soak.p99} ms, RSS ${rss[0]!.toFixed(0)} → ${midRss.toFixed(0)} → ${endRss.toFixed(0)} MiB`,
+    );
+    if (soak.errors > 0) throw new Error(`soak: ${soak.errors} failed requests ${JSON.stringify(soak.statuses)}`);
+    goals.push(goal(`soak ${SOAK_SECONDS} s: RSS growth, middle third → last third`, ((endRss - midRss) / midRss) * 100, 10, { unit: '%' }));
+    notes.push(...rows);
+    notes.push(
+      `soak: ${SOAK_SECONDS} s, ${soak.requests} requests at ${(mixMax / 2).toFixed(0)} req/s, 0 errors, p50 ${soak.p50} ms p99 ${soak.p99} ms; RSS MiB start ${rss[0]!.toFixed(0)}, middle ${midRss.toFixed(0)}, end ${endRss.toFixed(0)} `,
+    );
+    return {
+      id: 'server-load',
+      title: 'Server load (autocannon; production start vs bare node:http)',
+      backend: backend.kind,
+      backendLabel: backend.label,
+      series: [],
+      ratios,
+      goals,
+      notes,
+      details: { ...details, rss, soak },
+      wallMs: performance.now() - wall,
+    };
+  } finally {
+    await bare?.stop();
+    await server.stop();
+  }
+}
