@@ -48,7 +48,11 @@ export function ClaimPage() {
             This instance has already been claimed. <Link to="/signin">Sign in</Link> instead, or ask its owner for an invitation.
           </div>
         ) : (
-          action.error && Object.keys(fields).length === 0 && <div className="note note-error" role="alert">{errorMessage(action.error)}</div>
+          action.error && Object.keys(fields).length === 0 ? (
+            <div className="note note-error" role="alert">
+              {errorMessage(action.error)}
+            </div>
+          ) : null
         )}
         <form onSubmit={(e) => void submit(e)} noValidate>
           <TextField label="Your email" type="email" value={form.email} onChange={set('email')} error={fields.email} required autoFocus />

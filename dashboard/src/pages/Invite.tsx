@@ -59,7 +59,11 @@ export function InvitePage({ token }: { token: string }) {
                   required
                   autoFocus
                 />
-                {action.error && !fieldErrors(action.error).displayName && <div className="note note-error" role="alert">{errorMessage(action.error)}</div>}
+                {action.error && !fieldErrors(action.error).displayName ? (
+                  <div className="note note-error" role="alert">
+                    {errorMessage(action.error)}
+                  </div>
+                ) : null}
                 <button className="btn btn-primary btn-block" disabled={action.busy || !displayName.trim()}>
                   {action.busy ? 'Joining…' : `Join ${preview.data.orgName}`}
                 </button>
