@@ -16,9 +16,10 @@
  * npm packages stay external, and most are loaded with require() rather than import: see
  * loadsWithRequire().
  *
- * The dashboard (dashboard/, a Vite app) is built the same way: dashboard/dist/build-manifest.json
- * (written by its Vite config) stamps every source file the build read and its settings; when one
- * differs, or dist is missing, `vite build` runs (~3 s) before the server starts. Without Vite
+ * The dashboard (dashboard/, a Vite app) is built the same way (scripts/dashboard-build.mjs):
+ * dashboard/dist/build-manifest.json, written by its Vite config, stamps every source file the
+ * build read and its settings; when one differs, or dist is missing, `vite build` runs (~3 s)
+ * before the server starts. Without Vite
  * (an install without dev dependencies) the server serves whatever dist exists, or a placeholder.
  *
  * `--prepare` (npm's postinstall): build both when stale and cache the embedded database's initdb
@@ -26,10 +27,10 @@
  * reported, and `npm start` does the same work later.
  */
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
 import { builtinModules, createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildDashboard, dashboardIsFresh } from './dashboard-build.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const outdir = `${root}server/dist`;
@@ -61,9 +62,9 @@ function stamp(relPath) {
   }
 }
 
-function isFresh(manifest = manifestFile) {
+function isFresh() {
   try {
-    const { files } = JSON.parse(readFileSync(manifest, 'utf8'));
+    const { files } = JSON.parse(readFileSync(manifestFile, 'utf8'));
     for (const [path, recorded] of Object.entries(files)) if (stamp(path) !== recorded) return false;
     return true;
   } catch {
@@ -205,33 +206,13 @@ async function bundle() {
   writeFileSync(manifestFile, `${JSON.stringify({ files }, null, 1)}\n`);
 }
 
-const dashboardManifest = `${root}dashboard/dist/build-manifest.json`;
-
-/** Builds the dashboard with Vite in a child process; false (with a warning) when it cannot. */
-function buildDashboard() {
-  let vite;
-  try {
-    vite = join(dirname(createRequire(`${root}dashboard/package.json`).resolve('vite/package.json')), 'bin', 'vite.js');
-  } catch {
-    console.warn('gradual: Vite is not installed (npm install without dev dependencies?): the dashboard is not rebuilt.');
-    return false;
-  }
-  console.log('gradual: building the dashboard…');
-  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: `${root}dashboard`, stdio: 'inherit' });
-  if (result.status !== 0) {
-    console.warn(`gradual: the dashboard build failed (${result.error?.message ?? `exit ${result.status}`}).`);
-    return false;
-  }
-  return true;
-}
-
 async function prepare() {
   try {
     if (!isFresh()) await bundle();
   } catch (err) {
     console.warn(`gradual: could not bundle the server (npm start will try again): ${err.message}`);
   }
-  if (!isFresh(dashboardManifest)) buildDashboard();
+  if (!dashboardIsFresh()) buildDashboard();
   try {
     const { buildTemplate, saveTemplate, templatePath } = await import('../server/src/db/pglite-template.js');
     const path = templatePath();
@@ -248,7 +229,7 @@ if (process.argv.includes('--prepare')) {
   await prepare();
 } else {
   if (!isFresh()) await bundle();
-  if (!isFresh(dashboardManifest)) buildDashboard();
+  if (!dashboardIsFresh()) buildDashboard();
   process.argv[1] = outfile;
   await import(pathToFileURL(outfile).href);
 }
