@@ -49,7 +49,7 @@ export function AuditPage({ slug }: { slug: string }) {
       >
         <label>
           <span className="label">Resource</span>
-          <select value={filters.resourceType} onChange={(e) => setQuery({ resourceType: e.target.value })}>
+          <select value={filters.resourceType} onChange={(e) => setQuery({ resourceType: e.target.value })} aria-label="Resource type">
             <option value="">All</option>
             {RESOURCE_TYPES.map((t) => (
               <option key={t} value={t}>
@@ -60,7 +60,7 @@ export function AuditPage({ slug }: { slug: string }) {
         </label>
         <label>
           <span className="label">Key</span>
-          <input type="search" value={keyDraft} onChange={(e) => setKeyDraft(e.target.value)} onBlur={() => setQuery({ resourceKey: keyDraft.trim() })} placeholder="new-checkout" />
+          <input type="search" aria-label="Resource key" value={keyDraft} onChange={(e) => setKeyDraft(e.target.value)} onBlur={() => setQuery({ resourceKey: keyDraft.trim() })} placeholder="new-checkout" />
         </label>
         {(filters.actorId || filters.envId) && (
           <span className="chip">

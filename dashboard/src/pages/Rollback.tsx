@@ -84,7 +84,7 @@ export function RollbackPage({ slug, projectId, envId }: { slug: string; project
             </p>
             <div className="secret-row">
               <code className="secret" data-testid="fire-url">
-                {fireUrl(envId, 'flags', '<flag-key>')}
+                {fireUrl(envId, 'flags', '')}&lt;flag-key&gt;
               </code>
               <CopyButton text={fireUrl(envId, 'flags', 'FLAG_KEY')} label="Copy URL" />
             </div>
