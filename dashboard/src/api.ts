@@ -25,7 +25,6 @@ export function withReason(reason: string | undefined): { headers?: { 'x-audit-r
 const FRIENDLY: Partial<Record<string, string>> = {
   unauthorized: 'Your session has ended. Sign in again.',
   insufficient_role: 'Your role in this organization does not allow this. Ask an admin or owner.',
-  forbidden: 'This request was refused.',
   not_found: 'Not found. It may have been deleted, or it belongs to another organization.',
   precondition_failed: 'Someone else changed this meanwhile. Reload and try again.',
   rollout_not_paused: 'The rollout is not paused.',

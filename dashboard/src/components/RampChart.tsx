@@ -106,7 +106,7 @@ export function blackoutSpans(days: readonly number[], timeZone: string, from: n
   return spans;
 }
 
-const W = 720;
+const W = 960;
 const H = 240;
 const PAD = { left: 44, right: 16, top: 16, bottom: 36 };
 
