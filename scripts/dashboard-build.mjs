@@ -47,7 +47,13 @@ export function buildDashboard({ quiet = false } = {}) {
     return false;
   }
   if (!quiet) console.log('gradual: building the dashboard…');
-  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: join(root, 'dashboard'), stdio: 'inherit' });
+  // A production build whatever NODE_ENV the caller runs with (vitest sets `test`, which would
+  // give React's development build).
+  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
+    cwd: join(root, 'dashboard'),
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (result.status !== 0) {
     console.warn(`gradual: the dashboard build failed (${result.error?.message ?? `exit ${result.status}`}).`);
     return false;
