@@ -6,7 +6,6 @@
  * (size:mtime:ctime) of every source file the build read and of its settings files. Any
  * difference, a missing file or a missing manifest means stale; checking is one stat per file.
  */
-import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -38,7 +37,7 @@ export function dashboardIsFresh() {
  * Runs `vite build` for the dashboard in a child process (~3 s). Returns false, with a warning,
  * when Vite is not installed (an install without dev dependencies) or the build fails.
  */
-export function buildDashboard({ quiet = false } = {}) {
+export async function buildDashboard({ quiet = false } = {}) {
   let vite;
   try {
     vite = join(dirname(createRequire(join(root, 'dashboard', 'package.json')).resolve('vite/package.json')), 'bin', 'vite.js');
@@ -47,6 +46,7 @@ export function buildDashboard({ quiet = false } = {}) {
     return false;
   }
   if (!quiet) console.log('gradual: building the dashboard…');
+  const { spawnSync } = await import('node:child_process'); // only when building: start-up stays lean
   // A production build whatever NODE_ENV the caller runs with (vitest sets `test`, which would
   // give React's development build).
   const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {

@@ -212,7 +212,7 @@ async function prepare() {
   } catch (err) {
     console.warn(`gradual: could not bundle the server (npm start will try again): ${err.message}`);
   }
-  if (!dashboardIsFresh()) buildDashboard();
+  if (!dashboardIsFresh()) await buildDashboard();
   try {
     const { buildTemplate, saveTemplate, templatePath } = await import('../server/src/db/pglite-template.js');
     const path = templatePath();
@@ -229,7 +229,7 @@ if (process.argv.includes('--prepare')) {
   await prepare();
 } else {
   if (!isFresh()) await bundle();
-  if (!dashboardIsFresh()) buildDashboard();
+  if (!dashboardIsFresh()) await buildDashboard();
   process.argv[1] = outfile;
   await import(pathToFileURL(outfile).href);
 }

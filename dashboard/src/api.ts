@@ -5,9 +5,22 @@ import { createClient, isGradualApiError, type GradualClient } from '@gradual/sd
  * so no credentials are configured here. Tests replace it with setApi() (a fake fetch).
  */
 let client: GradualClient | undefined;
+let onSessionEnded: (() => void) | undefined;
+
+/** Called when an API answer says the session is gone (401), e.g. it expired or was signed out elsewhere. */
+export function whenSessionEnds(listener: (() => void) | undefined): void {
+  onSessionEnded = listener;
+}
 
 export function api(): GradualClient {
-  client ??= createClient({ baseUrl: window.location.origin });
+  client ??= createClient({
+    baseUrl: window.location.origin,
+    fetch: async (input, init) => {
+      const res = await fetch(input, init);
+      if (res.status === 401) onSessionEnded?.();
+      return res;
+    },
+  });
   return client;
 }
 

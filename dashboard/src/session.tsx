@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
 import type { Session, SessionOrganization } from '@gradual/sdk';
-import { api, isUnauthorized } from './api';
+import { api, isUnauthorized, whenSessionEnds } from './api';
 
 interface SessionState {
   /** undefined while loading; null when signed out. */
@@ -40,6 +40,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     void reload();
+    // Any 401 while signed in (session expired, signed out in another tab): back to sign-in.
+    whenSessionEnds(() => setSession((s) => (s ? null : s)));
+    return () => whenSessionEnds(undefined);
   }, [reload]);
 
   return <SessionContext.Provider value={{ session, error, setSession, reload, signOut }}>{children}</SessionContext.Provider>;

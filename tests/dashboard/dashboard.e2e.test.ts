@@ -52,7 +52,7 @@ describe.skipIf(!chromiumInstalled)('dashboard in a browser', () => {
   const field = (label: string) => page.getByLabel(label, { exact: true });
 
   beforeAll(async () => {
-    ensureDashboardBuilt();
+    await ensureDashboardBuilt();
     sink = await startMailSink();
     t = await startServerWithMail(sink);
     app = `${t.server.url}/app`;

@@ -19,9 +19,9 @@ export const MISSING_BROWSER =
 export const SCREENSHOT_DIR = join(process.cwd(), 'test-results', 'screenshots');
 
 /** Builds dashboard/dist when it is missing or older than its sources (as npm start does). */
-export function ensureDashboardBuilt(): void {
+export async function ensureDashboardBuilt(): Promise<void> {
   if (dashboardIsFresh()) return;
-  if (!buildDashboard({ quiet: true }) || !dashboardIsFresh()) throw new Error('could not build the dashboard (see the output above)');
+  if (!(await buildDashboard({ quiet: true })) || !dashboardIsFresh()) throw new Error('could not build the dashboard (see the output above)');
 }
 
 /** Chromium with the flags STACK.md lists; playwright gives every launch a fresh temporary profile. */
