@@ -7,8 +7,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: { conditions: ['@gradual/source'] },
   ssr: { resolve: { conditions: ['@gradual/source'] } },
+  // The dashboard's component tests (.test.tsx) use React's automatic JSX runtime.
+  oxc: { jsx: { runtime: 'automatic' } },
   test: {
-    include: ['**/*.test.ts'],
+    include: ['**/*.test.ts', '**/*.test.tsx'],
     exclude: ['**/node_modules/**', '**/dist/**'],
     globalSetup: ['tests/support/global-setup.ts'],
     testTimeout: 30_000,

@@ -16,7 +16,13 @@
  * npm packages stay external, and most are loaded with require() rather than import: see
  * loadsWithRequire().
  *
- * `--prepare` (npm's postinstall): build when stale and cache the embedded database's initdb
+ * The dashboard (dashboard/, a Vite app) is built the same way (scripts/dashboard-build.mjs):
+ * dashboard/dist/build-manifest.json, written by its Vite config, stamps every source file the
+ * build read and its settings; when one differs, or dist is missing, `vite build` runs (~3 s)
+ * before the server starts. Without Vite
+ * (an install without dev dependencies) the server serves whatever dist exists, or a placeholder.
+ *
+ * `--prepare` (npm's postinstall): build both when stale and cache the embedded database's initdb
  * template (server/src/db/pglite-template.js), then exit. Never fails the install: a problem is
  * reported, and `npm start` does the same work later.
  */
@@ -24,6 +30,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync 
 import { builtinModules, createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildDashboard, dashboardIsFresh } from './dashboard-build.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const outdir = `${root}server/dist`;
@@ -205,6 +212,7 @@ async function prepare() {
   } catch (err) {
     console.warn(`gradual: could not bundle the server (npm start will try again): ${err.message}`);
   }
+  if (!dashboardIsFresh()) await buildDashboard();
   try {
     const { buildTemplate, saveTemplate, templatePath } = await import('../server/src/db/pglite-template.js');
     const path = templatePath();
@@ -221,6 +229,7 @@ if (process.argv.includes('--prepare')) {
   await prepare();
 } else {
   if (!isFresh()) await bundle();
+  if (!dashboardIsFresh()) await buildDashboard();
   process.argv[1] = outfile;
   await import(pathToFileURL(outfile).href);
 }

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
 import client from 'prom-client';
@@ -104,14 +104,52 @@ export function createApp(deps: AppDeps, extend?: (app: Express) => void): Expre
   return app;
 }
 
-/** Serves the built dashboard (dashboard/dist) or the placeholder page; every /app/* path gets index.html. */
+/**
+ * Serves the built dashboard (dashboard/dist) or, when it has not been built, the placeholder page
+ * (dashboard/public). Every other /app/* path gets index.html (the app routes itself), with
+ * `no-cache` so a new build is picked up at once; the content-hashed files under /app/assets/ are
+ * cached for a year as immutable, and sent pre-compressed (.br/.gz from the build) when the client
+ * accepts it. A missing asset is a 404, never the HTML page.
+ */
 function mountDashboard(app: Express): void {
   const built = join(dashboardDir, 'dist');
   const root = existsSync(join(built, 'index.html')) ? built : join(dashboardDir, 'public');
+  const noCache = (res: express.Response) => res.setHeader('Cache-Control', 'no-cache');
   app.get('/', (_req, res) => res.redirect(302, '/app/'));
-  app.use('/app', express.static(root, { index: false, maxAge: '1h' }));
+  app.use('/app/assets', precompressed(join(root, 'assets')));
+  app.use('/app/assets', express.static(join(root, 'assets'), { index: false, immutable: true, maxAge: '365d', fallthrough: true }));
+  app.use('/app/assets', (req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? notFoundHandler(req, res, next) : next()));
+  app.use('/app', express.static(root, { index: false, setHeaders: noCache }));
   app.get(['/app', '/app/*'], (_req, res) => {
-    res.setHeader('Cache-Control', 'no-cache');
+    noCache(res);
     res.sendFile(join(root, 'index.html'));
   });
+}
+
+const ENCODINGS = [
+  ['br', '.br'],
+  ['gzip', '.gz'],
+] as const;
+const ASSET_TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
+
+/** `<file>.br` or `<file>.gz` beside a built asset, when the client accepts that encoding. */
+function precompressed(dir: string): express.RequestHandler {
+  return (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    const ext = extname(req.path);
+    const type = ASSET_TYPES[ext];
+    if (!type || req.path.includes('..')) return next();
+    const accepted = String(req.headers['accept-encoding'] ?? '');
+    for (const [encoding, suffix] of ENCODINGS) {
+      if (!new RegExp(`\\b${encoding}\\b`).test(accepted)) continue;
+      const file = join(dir, `${req.path}${suffix}`);
+      if (!existsSync(file)) continue;
+      res.setHeader('Content-Encoding', encoding);
+      res.setHeader('Content-Type', type);
+      res.setHeader('Vary', 'Accept-Encoding');
+      res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+      return res.sendFile(file, { cacheControl: false }, (err) => err && next(err));
+    }
+    next();
+  };
 }

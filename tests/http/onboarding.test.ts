@@ -16,7 +16,9 @@ describe('a newcomer on a fresh self-hosted instance', () => {
   afterAll(() => t?.close());
 
   it('claims the instance once and gets a session', async () => {
+    expect(await t.anonymous.getClaimState()).toEqual({ claimed: false });
     owner = await claim(t);
+    expect(await t.anonymous.getClaimState()).toEqual({ claimed: true });
     const me = await owner.session.getSession();
     expect(me.user.email).toBe('owner@example.com');
     expect(me.user.displayName).toBe('Olive Owner');

@@ -319,6 +319,7 @@ describe('public signup on the hosted topology', () => {
       404,
       'not_found',
     );
+    await expectApiError(t.anonymous.getClaimState(), 404, 'not_found');
   });
 
   it('creates the user and the organization (slug derived from the name) when the mailed link is redeemed', async () => {

@@ -1,5 +1,5 @@
 import { errorResponses } from '../errors.js';
-import { InstallClaimRequest, InstallState, MagicLinkQuery, MagicLinkRequest, MailSent, Session, SignupRequest } from '../schemas/auth.js';
+import { ClaimState, InstallClaimRequest, InstallState, MagicLinkQuery, MagicLinkRequest, MailSent, Session, SignupRequest } from '../schemas/auth.js';
 import { c, type RouteMetadata } from './common.js';
 
 export const authContract = c.router({
@@ -41,6 +41,15 @@ export const authContract = c.router({
     description:
       'Mounted on the hosted topology, or on self-hosted when `SERVICE_PUBLIC_SIGNUP=1`; otherwise 404.',
     responses: { 200: InstallState, ...errorResponses(404) },
+    metadata: { auth: 'public' } satisfies RouteMetadata,
+  },
+  getClaimState: {
+    method: 'GET',
+    path: '/auth/install-claim',
+    summary: 'Whether this self-hosted instance can still be claimed',
+    description:
+      'Self-hosted only (404 elsewhere), like `POST /auth/install-claim`. The dashboard asks it to offer the claim form on a fresh instance, where `/auth/install-state` is not mounted.',
+    responses: { 200: ClaimState, ...errorResponses(404) },
     metadata: { auth: 'public' } satisfies RouteMetadata,
   },
   claimInstall: {

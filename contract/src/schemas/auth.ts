@@ -4,6 +4,12 @@ import { Id, Name, Role, Slug } from './common.js';
 
 export const InstallState = named('InstallState', z.object({ claimed: z.boolean(), signupEnabled: z.boolean() }));
 
+export const ClaimState = named(
+  'ClaimState',
+  z.object({ claimed: z.boolean() }),
+  '`claimed` is false while the instance has no organization, i.e. `POST /auth/install-claim` would succeed.',
+);
+
 export const InstallClaimRequest = named(
   'InstallClaimRequest',
   z.object({ email: z.string().email().max(320), displayName: Name, orgName: Name, orgSlug: Slug }),

@@ -57,6 +57,15 @@ export type InstallState = {
 };
 
 /**
+ * ClaimState
+ *
+ * `claimed` is false while the instance has no organization, i.e. `POST /auth/install-claim` would succeed.
+ */
+export type ClaimState = {
+    claimed: boolean;
+};
+
+/**
  * InstallClaimRequest
  */
 export type InstallClaimRequest = {
@@ -1087,6 +1096,31 @@ export type GetInstallStateResponses = {
 };
 
 export type GetInstallStateResponse = GetInstallStateResponses[keyof GetInstallStateResponses];
+
+export type GetClaimStateData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/auth/install-claim';
+};
+
+export type GetClaimStateErrors = {
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+};
+
+export type GetClaimStateError = GetClaimStateErrors[keyof GetClaimStateErrors];
+
+export type GetClaimStateResponses = {
+    /**
+     * OK
+     */
+    200: ClaimState;
+};
+
+export type GetClaimStateResponse = GetClaimStateResponses[keyof GetClaimStateResponses];
 
 export type ClaimInstallData = {
     /**

@@ -25,7 +25,7 @@ const notMounted = () => new DomainError('not_found', 'Not found.');
 export function unmountedAuthRoutes(deps: AppDeps): RequestHandler {
   const hidden = new Set<string>();
   if (!signupMounted(deps.config)) hidden.add('POST /api/v1/auth/signup').add('GET /api/v1/auth/install-state');
-  if (deps.config.topology !== 'self-hosted') hidden.add('POST /api/v1/auth/install-claim');
+  if (deps.config.topology !== 'self-hosted') hidden.add('POST /api/v1/auth/install-claim').add('GET /api/v1/auth/install-claim');
   return (req, res, next) => {
     const method = req.method === 'HEAD' ? 'GET' : req.method;
     if (hidden.has(`${method} ${req.path.replace(/\/+$/, '')}`)) return sendError(req, res, notMounted());
@@ -60,6 +60,10 @@ export const authRoutes = (deps: AppDeps) =>
     getInstallState: async ({ req }) => {
       if (!signupMounted(deps.config)) throw notMounted();
       return { status: 200, body: { claimed: await isClaimed(req.em), signupEnabled: signupMounted(deps.config) } };
+    },
+    getClaimState: async ({ req }) => {
+      if (deps.config.topology !== 'self-hosted') throw notMounted();
+      return { status: 200, body: { claimed: await isClaimed(req.em) } };
     },
     claimInstall: async ({ req, res, body }) => {
       if (deps.config.topology !== 'self-hosted') throw notMounted();

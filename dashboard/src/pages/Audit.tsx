@@ -1,0 +1,152 @@
+import { useState } from 'react';
+import type { AuditEventPage, AuditEventSummary } from '@gradual/sdk';
+import { api, errorMessage } from '../api';
+import { Diff } from '../components/Diff';
+import { Empty, ErrorNote, Loading, PageHeader } from '../components/ui';
+import { formatTime } from '../format';
+import { useAction, useResource } from '../hooks';
+import { setQuery, useLocation } from '../router';
+
+const RESOURCE_TYPES = ['flag', 'config', 'rollout', 'rollout_plan', 'environment', 'project', 'member', 'invitation', 'api_token', 'proposal'];
+const ACTORS: Record<string, string> = {
+  user: 'person',
+  api_token: 'API key',
+  agent_token: 'agent key',
+  system: 'scheduler',
+  rollback_webhook: 'rollback webhook',
+};
+
+/** The org's audit log: filters in the URL (deep links), newest first, a readable diff per entry. */
+export function AuditPage({ slug }: { slug: string }) {
+  const { search } = useLocation();
+  const filters = {
+    resourceType: search.get('resourceType') ?? '',
+    resourceKey: search.get('resourceKey') ?? '',
+    envId: search.get('envId') ?? '',
+    actorId: search.get('actorId') ?? '',
+  };
+  const [keyDraft, setKeyDraft] = useState(filters.resourceKey);
+  const query = Object.fromEntries(Object.entries(filters).filter(([, v]) => v));
+  const page = useResource(() => api().listAuditEvents({ path: { slug }, query: { ...query, limit: 50 } }), [slug, JSON.stringify(query)]);
+  const more = useAction();
+
+  const loadMore = async () => {
+    const cursor = page.data?.nextCursor;
+    if (!cursor) return;
+    const next = await more.run(() => api().listAuditEvents({ path: { slug }, query: { ...query, cursor, limit: 50 } }));
+    if (next) page.setData((p: AuditEventPage | undefined) => ({ events: [...(p?.events ?? []), ...next.events], nextCursor: next.nextCursor }));
+  };
+
+  return (
+    <>
+      <PageHeader title="Audit log" sub="Every change, who made it, and why." />
+      <form
+        className="toolbar filters"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setQuery({ resourceKey: keyDraft.trim() });
+        }}
+      >
+        <label>
+          <span className="label">Resource</span>
+          <select value={filters.resourceType} onChange={(e) => setQuery({ resourceType: e.target.value })} aria-label="Resource type">
+            <option value="">All</option>
+            {RESOURCE_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {t.replace('_', ' ')}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <span className="label">Key</span>
+          <input type="search" aria-label="Resource key" value={keyDraft} onChange={(e) => setKeyDraft(e.target.value)} onBlur={() => setQuery({ resourceKey: keyDraft.trim() })} placeholder="new-checkout" />
+        </label>
+        {(filters.actorId || filters.envId) && (
+          <span className="chip">
+            {filters.actorId ? `actor ${filters.actorId.slice(0, 8)}…` : ''} {filters.envId ? `environment ${filters.envId.slice(0, 8)}…` : ''}
+            <button type="button" className="link-button" onClick={() => setQuery({ actorId: undefined, envId: undefined })} aria-label="Clear actor and environment filters">
+              ✕
+            </button>
+          </span>
+        )}
+        <button className="btn btn-small">Filter</button>
+        {Object.keys(query).length > 0 && (
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => {
+              setKeyDraft('');
+              setQuery({ resourceType: undefined, resourceKey: undefined, actorId: undefined, envId: undefined });
+            }}
+          >
+            Clear
+          </button>
+        )}
+      </form>
+      <ErrorNote error={page.error} />
+      {page.loading && !page.data && <Loading />}
+      {page.data?.events.length === 0 && <Empty>No audit entries match.</Empty>}
+      {page.data && page.data.events.length > 0 && (
+        <ul className="audit-list">
+          {page.data.events.map((e) => (
+            <AuditEntry key={e.id} event={e} />
+          ))}
+        </ul>
+      )}
+      {page.data?.nextCursor && (
+        <button className="btn" onClick={() => void loadMore()} disabled={more.busy}>
+          {more.busy ? 'Loading…' : 'Older entries'}
+        </button>
+      )}
+      <ErrorNote error={more.error} />
+    </>
+  );
+}
+
+function AuditEntry({ event: e }: { event: AuditEventSummary }) {
+  const [open, setOpen] = useState(false);
+  const detail = useResource(() => (open ? api().getAuditEvent({ path: { id: e.id } }) : Promise.resolve(undefined)), [open, e.id]);
+  const actor = e.actorType === 'user' ? (e.actorEmail ?? 'a person') : `${ACTORS[e.actorType] ?? e.actorType}${e.actorId ? ` ${e.actorId.slice(0, 8)}` : ''}`;
+  return (
+    <li className={`audit-entry ${open ? 'open' : ''}`} data-action={e.action}>
+      <button className="audit-summary" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+        <span className="when">{formatTime(e.createdAt)}</span>
+        <span className="what">
+          <code className="action">{e.action}</code> {e.resourceKey && <code>{e.resourceKey}</code>}
+        </span>
+        <span className="who">{actor}</span>
+        {e.reason && <span className="why">“{e.reason}”</span>}
+      </button>
+      {open && (
+        <div className="audit-detail">
+          {detail.loading && <Loading />}
+          {detail.error ? <div className="note note-error">{errorMessage(detail.error)}</div> : null}
+          {detail.data && (
+            <>
+              <dl className="facts small">
+                <dt>Resource</dt>
+                <dd>
+                  {e.resourceType} {e.resourceKey && <code>{e.resourceKey}</code>}
+                </dd>
+                {e.version !== null && (
+                  <>
+                    <dt>Environment version</dt>
+                    <dd>{e.version}</dd>
+                  </>
+                )}
+                {e.reason && (
+                  <>
+                    <dt>Reason</dt>
+                    <dd>{e.reason}</dd>
+                  </>
+                )}
+              </dl>
+              <Diff before={detail.data.previousValue} after={detail.data.newValue} />
+            </>
+          )}
+        </div>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,239 @@
+import { useState, type FormEvent } from 'react';
+import type { FlagValueType } from '@gradual/sdk';
+import { api, fieldErrors } from '../api';
+import { Empty, ErrorNote, Field, Loading, PageHeader, Section, TextField } from '../components/ui';
+import { formatJson, parseJsonInput } from '../format';
+import { useAction, useResource } from '../hooks';
+import { Link, navigate, seg } from '../router';
+import { Crumbs } from '../Shell';
+import { slugify } from './Claim';
+
+/** A project: its environments (the way in to flags and configs), definitions and plans. */
+export function ProjectPage({ slug, projectId }: { slug: string; projectId: string }) {
+  const project = useResource(() => api().getProject({ path: { id: projectId } }), [projectId]);
+  const envs = useResource(() => api().listEnvironments({ path: { id: projectId } }), [projectId]);
+  const flags = useResource(() => api().listFlags({ path: { id: projectId } }), [projectId]);
+  const configs = useResource(() => api().listConfigs({ path: { id: projectId } }), [projectId]);
+  const [creating, setCreating] = useState<'env' | 'flag' | 'config'>();
+  const base = `/o/${slug}/p/${seg(projectId)}`;
+
+  if (project.error) return <ErrorNote error={project.error} />;
+  if (!project.data) return <Loading />;
+  const p = project.data;
+  const toggle = (what: 'env' | 'flag' | 'config') => setCreating((c) => (c === what ? undefined : what));
+
+  return (
+    <>
+      <Crumbs items={[['Projects', `/o/${slug}`], [p.name]]} />
+      <PageHeader
+        title={p.name}
+        sub={
+          <>
+            <code>{p.key}</code> · bucketing on <code>{p.targetIdField}</code>
+          </>
+        }
+        actions={
+          <Link className="btn" to={`${base}/plans`}>
+            Rollout plans
+          </Link>
+        }
+      />
+      <Section
+        title="Environments"
+        actions={
+          <button className="btn btn-small" onClick={() => toggle('env')} aria-expanded={creating === 'env'}>
+            New environment
+          </button>
+        }
+      >
+        {creating === 'env' && (
+          <CreateEnvironment
+            projectId={projectId}
+            onDone={(id) => {
+              setCreating(undefined);
+              if (id) navigate(`${base}/e/${seg(id)}`);
+            }}
+          />
+        )}
+        <ErrorNote error={envs.error} />
+        {envs.data?.length === 0 && <Empty>No environments yet. Create one (for example production) to set values and start rollouts.</Empty>}
+        <ul className="tiles">
+          {envs.data?.map((e) => (
+            <li key={e.id}>
+              <Link to={`${base}/e/${seg(e.id)}`} className="tile">
+                <strong>{e.name}</strong>
+                <code>{e.key}</code>
+                <span className="muted small">version {e.version}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </Section>
+      <Section
+        title="Flags and configs"
+        actions={
+          <div className="row">
+            <button className="btn btn-small" onClick={() => toggle('flag')} aria-expanded={creating === 'flag'}>
+              New flag
+            </button>
+            <button className="btn btn-small" onClick={() => toggle('config')} aria-expanded={creating === 'config'}>
+              New config
+            </button>
+          </div>
+        }
+      >
+        {(creating === 'flag' || creating === 'config') && (
+          <CreatePrimitive
+            kind={creating}
+            projectId={projectId}
+            onDone={(created) => {
+              setCreating(undefined);
+              if (created) void (created === 'flag' ? flags.reload() : configs.reload());
+            }}
+          />
+        )}
+        <ErrorNote error={flags.error ?? configs.error} />
+        {flags.data && configs.data && flags.data.length + configs.data.length === 0 && <Empty>No flags or configs yet.</Empty>}
+        {flags.data && configs.data && flags.data.length + configs.data.length > 0 && (
+          <div className="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th>Key</th>
+                  <th>Name</th>
+                  <th>Kind</th>
+                  <th>Default value</th>
+                </tr>
+              </thead>
+              <tbody>
+                {[...flags.data.map((f) => ({ ...f, kind: `${f.valueType} flag` })), ...configs.data.map((c) => ({ ...c, kind: 'config' }))].map((x) => (
+                  <tr key={x.id}>
+                    <td>
+                      <code>{x.key}</code>
+                    </td>
+                    <td>{x.name}</td>
+                    <td>{x.kind}</td>
+                    <td>
+                      <code className="value">{formatJson(x.defaultValue)}</code>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <p className="muted small">Values, rules and rollouts are per environment: open an environment above.</p>
+      </Section>
+    </>
+  );
+}
+
+function CreateEnvironment({ projectId, onDone }: { projectId: string; onDone: (id?: string) => void }) {
+  const [name, setName] = useState('');
+  const [key, setKey] = useState('');
+  const [touched, setTouched] = useState(false);
+  const action = useAction();
+  const fields = fieldErrors(action.error);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const env = await action.run(() => api().createEnvironment({ path: { id: projectId }, body: { key, name } }));
+    if (env) onDone(env.id);
+  };
+  return (
+    <form className="form-grid inset" onSubmit={(e) => void submit(e)} noValidate>
+      <TextField
+        label="Name"
+        value={name}
+        onChange={(v) => {
+          setName(v);
+          if (!touched) setKey(slugify(v));
+        }}
+        error={fields.name}
+        placeholder="Production"
+        autoFocus
+      />
+      <TextField
+        label="Key"
+        value={key}
+        onChange={(v) => {
+          setTouched(true);
+          setKey(v);
+        }}
+        error={fields.key}
+        placeholder="production"
+      />
+      {Object.keys(fields).length === 0 && <ErrorNote error={action.error} />}
+      <div className="form-actions">
+        <button className="btn btn-primary" disabled={action.busy}>
+          Create environment
+        </button>
+        <button type="button" className="btn" onClick={() => onDone()}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function CreatePrimitive({ kind, projectId, onDone }: { kind: 'flag' | 'config'; projectId: string; onDone: (created?: 'flag' | 'config') => void }) {
+  const [key, setKey] = useState('');
+  const [name, setName] = useState('');
+  const [valueType, setValueType] = useState<FlagValueType>('boolean');
+  const [defaultText, setDefaultText] = useState(kind === 'flag' ? 'false' : '{}');
+  const [localError, setLocalError] = useState<string>();
+  const action = useAction();
+  const fields = fieldErrors(action.error);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const parsed = parseJsonInput(defaultText);
+    if (!parsed.ok) return setLocalError(parsed.error);
+    setLocalError(undefined);
+    const body = { key, name, defaultValue: parsed.value };
+    const created = await action.run(() =>
+      kind === 'flag' ? api().createFlag({ path: { id: projectId }, body: { ...body, valueType } }) : api().createConfig({ path: { id: projectId }, body }),
+    );
+    if (created) onDone(kind);
+  };
+  return (
+    <form className="form-grid inset" onSubmit={(e) => void submit(e)} noValidate aria-label={`New ${kind}`}>
+      <TextField label="Key" value={key} onChange={setKey} error={fields.key} placeholder={kind === 'flag' ? 'new-checkout' : 'checkout.limits'} autoFocus />
+      <TextField label="Name" value={name} onChange={setName} error={fields.name} />
+      {kind === 'flag' && (
+        <Field label="Value type" error={fields.valueType}>
+          {({ id }) => (
+            <select
+              id={id}
+              value={valueType}
+              onChange={(e) => {
+                const t = e.target.value as FlagValueType;
+                setValueType(t);
+                setDefaultText(t === 'boolean' ? 'false' : t === 'number' ? '0' : '"off"');
+              }}
+            >
+              <option value="boolean">boolean</option>
+              <option value="string">string</option>
+              <option value="number">number</option>
+            </select>
+          )}
+        </Field>
+      )}
+      <TextField
+        label="Default value (JSON)"
+        value={defaultText}
+        onChange={setDefaultText}
+        error={localError ?? fields.defaultValue}
+        className="mono"
+      />
+      {Object.keys(fields).length === 0 && <ErrorNote error={action.error} />}
+      <div className="form-actions">
+        <button className="btn btn-primary" disabled={action.busy}>
+          Create {kind}
+        </button>
+        <button type="button" className="btn" onClick={() => onDone()}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,66 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, ConsoleMessage, Page } from 'playwright-core';
+// @ts-expect-error: a plain .mjs script shared with npm start, without type declarations.
+import { buildDashboard, dashboardIsFresh } from '../../scripts/dashboard-build.mjs';
+
+/**
+ * Browser end-to-end support: Debian's chromium driven by playwright-core (its own browser
+ * download is impossible here). Without chromium the browser tests skip with a message, unless
+ * GRADUAL_REQUIRE_BROWSER=1 (CI), where they fail.
+ */
+export const CHROMIUM_PATH = process.env.GRADUAL_CHROMIUM ?? '/usr/lib/chromium/chromium';
+export const chromiumInstalled = existsSync(CHROMIUM_PATH);
+export const browserRequired = process.env.GRADUAL_REQUIRE_BROWSER === '1';
+export const MISSING_BROWSER =
+  `chromium not found at ${CHROMIUM_PATH}: browser tests skipped. ` +
+  'Install it with `apt-get install -y chromium` (or set GRADUAL_CHROMIUM); GRADUAL_REQUIRE_BROWSER=1 makes this a failure.';
+
+export const SCREENSHOT_DIR = join(process.cwd(), 'test-results', 'screenshots');
+
+/** Builds dashboard/dist when it is missing or older than its sources (as npm start does). */
+export async function ensureDashboardBuilt(): Promise<void> {
+  if (dashboardIsFresh()) return;
+  if (!(await buildDashboard({ quiet: true })) || !dashboardIsFresh()) throw new Error('could not build the dashboard (see the output above)');
+}
+
+/** Chromium with the flags STACK.md lists; playwright gives every launch a fresh temporary profile. */
+export async function launchBrowser(): Promise<Browser> {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+/**
+ * Everything a page reports that is a problem: uncaught exceptions and console errors. Chromium
+ * also logs each HTTP error answer ("Failed to load resource: … status of 401"); those are the
+ * API speaking (a signed-out /auth/me, a forged invitation token), kept apart in `httpErrors`
+ * and checked by status, so `errors` holds only what the app itself got wrong.
+ */
+export function watchConsole(page: Page): { errors: string[]; httpErrors: number[] } {
+  const errors: string[] = [];
+  const httpErrors: number[] = [];
+  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+  page.on('console', (msg: ConsoleMessage) => {
+    if (msg.type() !== 'error' && msg.type() !== 'warning') return;
+    const http = /^Failed to load resource: the server responded with a status of (\d+)/.exec(msg.text());
+    if (http) httpErrors.push(Number(http[1]));
+    else if (msg.type() === 'error') errors.push(`console.error: ${msg.text()}`);
+  });
+  return { errors, httpErrors };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
