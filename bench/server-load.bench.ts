@@ -33,7 +33,7 @@ import { fileURLToPath } from 'node:url';
 import { createClient } from '@gradual/sdk';
 import { sessionTokenFrom } from '../tests/support/server.js';
 import type { Backend } from './lib/backends.js';
-import { startProduction, type ProductionServer } from './lib/production.js';
+import { startProduction, type ProductionServer } from '../tests/support/production.js';
 import { goal, type BenchResult, type Goal } from './lib/report.js';
 import { median, ratioOf, type Ratio } from './lib/stats.js';
 
