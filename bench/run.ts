@@ -19,6 +19,7 @@
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { benchContains } from './contains.bench.js';
+import { benchLocalEval } from './local-eval.bench.js';
 import { detectBackends, type Backend } from './lib/backends.js';
 import { render, summaryTable, writeJson, type BenchResult } from './lib/report.js';
 import { collectGarbage } from './lib/stats.js';
@@ -27,10 +28,12 @@ import { benchTargetIdsAdd } from './target-ids-add.bench.js';
 
 type Bench = (backend: Backend, log: (msg: string) => void) => Promise<BenchResult>;
 
-const BENCHES: Array<{ id: string; run: Bench }> = [
+/** `noDatabase`: runs once (on the first backend's turn), not once per backend. */
+const BENCHES: Array<{ id: string; run: Bench; noDatabase?: boolean }> = [
   { id: 'target-ids', run: benchTargetIdsAdd },
   { id: 'contains', run: benchContains },
   { id: 'scheduler', run: benchSchedulerTick },
+  { id: 'local-eval', run: benchLocalEval, noDatabase: true },
 ];
 
 const RESULTS_PATH = fileURLToPath(new URL('./results/latest.json', import.meta.url));
@@ -53,15 +56,15 @@ async function main(): Promise<number> {
   const results: BenchResult[] = [];
   const failures: Array<{ bench: string; backend: string; error: string }> = [];
   for (const bench of selected) {
-    for (const backend of backends) {
-      log(`\n… ${bench.id} on ${backend.kind}`);
+    for (const backend of bench.noDatabase ? backends.slice(0, 1) : backends) {
+      log(`\n… ${bench.id}${bench.noDatabase ? ' (in process, no database)' : ` on ${backend.kind}`}`);
       try {
         const result = await bench.run(backend, log);
         results.push(result);
         log(render(result));
       } catch (err) {
         const error = err instanceof Error ? (err.stack ?? err.message) : String(err);
-        failures.push({ bench: bench.id, backend: backend.kind, error });
+        failures.push({ bench: bench.id, backend: bench.noDatabase ? 'none' : backend.kind, error });
         console.error(`✗ ${bench.id} on ${backend.kind} crashed:\n${error}`);
       }
       collectGarbage();
