@@ -20,6 +20,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { benchContains } from './contains.bench.js';
 import { benchLocalEval } from './local-eval.bench.js';
+import { benchPropagation } from './propagation.bench.js';
 import { detectBackends, type Backend } from './lib/backends.js';
 import { render, summaryTable, writeJson, type BenchResult } from './lib/report.js';
 import { collectGarbage } from './lib/stats.js';
@@ -34,6 +35,7 @@ const BENCHES: Array<{ id: string; run: Bench; noDatabase?: boolean }> = [
   { id: 'contains', run: benchContains },
   { id: 'scheduler', run: benchSchedulerTick },
   { id: 'local-eval', run: benchLocalEval, noDatabase: true },
+  { id: 'propagation', run: benchPropagation },
 ];
 
 const RESULTS_PATH = fileURLToPath(new URL('./results/latest.json', import.meta.url));
