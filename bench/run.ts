@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { benchContains } from './contains.bench.js';
 import { benchLocalEval } from './local-eval.bench.js';
 import { benchPropagation } from './propagation.bench.js';
+import { benchRollbackFire } from './rollback-fire.bench.js';
 import { detectBackends, type Backend } from './lib/backends.js';
 import { render, summaryTable, writeJson, type BenchResult } from './lib/report.js';
 import { collectGarbage } from './lib/stats.js';
@@ -36,6 +37,7 @@ const BENCHES: Array<{ id: string; run: Bench; noDatabase?: boolean }> = [
   { id: 'scheduler', run: benchSchedulerTick },
   { id: 'local-eval', run: benchLocalEval, noDatabase: true },
   { id: 'propagation', run: benchPropagation },
+  { id: 'rollback-fire', run: benchRollbackFire },
 ];
 
 const RESULTS_PATH = fileURLToPath(new URL('./results/latest.json', import.meta.url));
