@@ -1,8 +1,20 @@
 /**
  * `npm run bench`: the performance benchmarks, each on embedded PGlite and (when reachable)
- * PostgreSQL, each against a fresh database it creates and drops. Prints a table per
- * benchmark and PASS/FAIL per goal, writes bench/results/latest.json. Exits 0 whatever the
- * goals say; non-zero only when a benchmark crashed.
+ * PostgreSQL, each against a fresh database it creates and drops (`local-eval` needs no
+ * database and runs once). Prints a table per benchmark and PASS/FAIL per goal, writes
+ * bench/results/latest.json. Exits 0 whatever the goals say; non-zero only when a benchmark
+ * crashed.
+ *
+ * Ids:
+ *   target-ids     100,000 target IDs added to a rollout in one request
+ *   contains       `contains` lookups against 1,000,000 listed IDs (vs a bare node:http + Set)
+ *   scheduler      one scheduler tick over 10,000 due rollouts
+ *   local-eval     ns per local evaluation, 100,000 ids, 37.5% rollout (± 1,000 target IDs):
+ *                  our evaluator and live client vs unleash-client and @openfeature/flagd-core
+ *   propagation    rollout write → streaming live client sees the new value, 200 writes (vs the
+ *                  write's own round trip)
+ *   rollback-fire  rollback webhook fire → streaming client sees the rollback (vs the fire's round
+ *                  trip), and fire endpoint throughput at 50 in flight (vs GET /healthz)
  *
  *   BENCH_ONLY=target-ids,contains,scheduler   run a subset (comma-separated ids)
  *   BENCH_BACKENDS=embedded|postgres|all      restrict the backends (default all reachable)
@@ -12,6 +24,8 @@
  *                                             the first scheduler tick)
  *   BENCH_TARGET_IDS_RUNS, BENCH_CONTAINS_ROUNDS, BENCH_SCHEDULER_RUNS, BENCH_SCHEDULER_ROLLOUTS
  *                                             override the counts (defaults: 5, 4 × 500, 3, 10,000)
+ *   BENCH_LOCAL_EVAL_ROUNDS (7), BENCH_PROPAGATION_WRITES (200), BENCH_PROPAGATION_GAP_MS (25),
+ *   BENCH_ROLLBACK_FIRES (120), BENCH_ROLLBACK_THROUGHPUT_ROUNDS (3 × 1,000 fires)
  *
  * On a busy machine wall times inflate; the CPU-time rows (this process, plus the PostgreSQL
  * backends when local) and the same-run ratios are the steadier numbers.
