@@ -1,10 +1,24 @@
 /**
  * `npm run bench`: the performance benchmarks, each on embedded PGlite and (when reachable)
- * PostgreSQL, each against a fresh database it creates and drops. Prints a table per
- * benchmark and PASS/FAIL per goal, writes bench/results/latest.json. Exits 0 whatever the
- * goals say; non-zero only when a benchmark crashed.
+ * PostgreSQL, each against a fresh database it creates and drops (`local-eval` needs no
+ * database and runs once). Prints a table per benchmark and PASS/FAIL per goal, writes
+ * bench/results/latest.json. Exits 0 whatever the goals say; non-zero only when a benchmark
+ * crashed.
  *
- *   BENCH_ONLY=target-ids,contains,scheduler,server-load   run a subset (comma-separated ids)
+ * Ids:
+ *   target-ids     100,000 target IDs added to a rollout in one request
+ *   contains       `contains` lookups against 1,000,000 listed IDs (vs a bare node:http + Set)
+ *   scheduler      one scheduler tick over 10,000 due rollouts
+ *   local-eval     ns per local evaluation, 100,000 ids, 37.5% rollout (± 1,000 target IDs):
+ *                  our evaluator and live client vs unleash-client and @openfeature/flagd-core
+ *   propagation    rollout write → streaming live client sees the new value, 200 writes (vs the
+ *                  write's own round trip)
+ *   rollback-fire  rollback webhook fire → streaming client sees the rollback (vs the fire's round
+ *                  trip), and fire endpoint throughput at 50 in flight (vs GET /healthz)
+ *   server-load    autocannon against a production start (ruleset 304/200, evaluate, rollout PUT)
+ *                  vs a bare node:http server replaying the same bytes; latency at 50% of max; soak
+ *
+ *   BENCH_ONLY=target-ids,contains,…          run a subset (comma-separated ids)
  *   BENCH_BACKENDS=embedded|postgres|all      restrict the backends (default all reachable)
  *   BENCH_DATABASE_URL / DATABASE_URL         PostgreSQL admin database (default 127.0.0.1:5432/postgres)
  *   BENCH_PROFILE=1                           attribute time: SQL waits per statement + CPU profile
@@ -15,6 +29,8 @@
  *   BENCH_LOAD_SECONDS, BENCH_SOAK_SECONDS, BENCH_LOAD_CONNECTIONS
  *                                             server-load: seconds per run (8), soak length (60; the
  *                                             README's full soak is 600), connections (32)
+ *   BENCH_LOCAL_EVAL_ROUNDS (7), BENCH_PROPAGATION_WRITES (200), BENCH_PROPAGATION_GAP_MS (25),
+ *   BENCH_ROLLBACK_FIRES (120), BENCH_ROLLBACK_THROUGHPUT_ROUNDS (3 × 1,000 fires)
  *
  * On a busy machine wall times inflate; the CPU-time rows (this process, plus the PostgreSQL
  * backends when local) and the same-run ratios are the steadier numbers.
@@ -22,6 +38,9 @@
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { benchContains } from './contains.bench.js';
+import { benchLocalEval } from './local-eval.bench.js';
+import { benchPropagation } from './propagation.bench.js';
+import { benchRollbackFire } from './rollback-fire.bench.js';
 import { detectBackends, type Backend } from './lib/backends.js';
 import { render, summaryTable, writeJson, type BenchResult } from './lib/report.js';
 import { collectGarbage } from './lib/stats.js';
@@ -31,11 +50,15 @@ import { benchTargetIdsAdd } from './target-ids-add.bench.js';
 
 type Bench = (backend: Backend, log: (msg: string) => void) => Promise<BenchResult>;
 
-const BENCHES: Array<{ id: string; run: Bench }> = [
+/** `noDatabase`: runs once (on the first backend's turn), not once per backend. */
+const BENCHES: Array<{ id: string; run: Bench; noDatabase?: boolean }> = [
   { id: 'target-ids', run: benchTargetIdsAdd },
   { id: 'contains', run: benchContains },
   { id: 'scheduler', run: benchSchedulerTick },
   { id: 'server-load', run: benchServerLoad },
+  { id: 'local-eval', run: benchLocalEval, noDatabase: true },
+  { id: 'propagation', run: benchPropagation },
+  { id: 'rollback-fire', run: benchRollbackFire },
 ];
 
 const RESULTS_PATH = fileURLToPath(new URL('./results/latest.json', import.meta.url));
@@ -58,15 +81,15 @@ async function main(): Promise<number> {
   const results: BenchResult[] = [];
   const failures: Array<{ bench: string; backend: string; error: string }> = [];
   for (const bench of selected) {
-    for (const backend of backends) {
-      log(`\n… ${bench.id} on ${backend.kind}`);
+    for (const backend of bench.noDatabase ? backends.slice(0, 1) : backends) {
+      log(`\n… ${bench.id}${bench.noDatabase ? ' (in process, no database)' : ` on ${backend.kind}`}`);
       try {
         const result = await bench.run(backend, log);
         results.push(result);
         log(render(result));
       } catch (err) {
         const error = err instanceof Error ? (err.stack ?? err.message) : String(err);
-        failures.push({ bench: bench.id, backend: backend.kind, error });
+        failures.push({ bench: bench.id, backend: bench.noDatabase ? 'none' : backend.kind, error });
         console.error(`✗ ${bench.id} on ${backend.kind} crashed:\n${error}`);
       }
       collectGarbage();

@@ -3,33 +3,37 @@ import { dirname } from 'node:path';
 import type { BackendKind } from './backends.js';
 import { summarize, type Ratio, type Summary } from './stats.js';
 
+/** What a number is: milliseconds (the default), nanoseconds, a rate per second, or a plain factor (×). */
+export type Unit = 'ms' | 'ns' | '/s' | 'x' | '%';
+
 export interface Series {
   label: string;
-  /** Raw samples in milliseconds, in measurement order. */
+  /** Raw samples in `unit` (milliseconds unless said otherwise), in measurement order. */
   samples: number[];
   summary: Summary;
   /** Show p99 in the table (only meaningful with many samples). */
   showP99: boolean;
+  /** Absent: ms. */
+  unit?: Unit;
 }
 
 export interface Goal {
   description: string;
-  /** The measured value compared with the limit (in `unit`, milliseconds by default). */
+  /** The measured value compared with the limit (in `unit`, ms unless said otherwise). */
   actual: number;
   limit: number;
-  /** 'ms' (default), 'x' (a ratio), '%' or 'req/s'. */
-  unit?: GoalUnit;
-  /** The goal is a floor (actual ≥ limit) rather than a ceiling. */
-  atLeast?: boolean;
   pass: boolean;
+  /** Absent: ms. */
+  unit?: Unit;
+  /** `atLeast`: the goal is met when actual ≥ limit (e.g. a speed-up). Absent: at most. */
+  direction?: 'atMost' | 'atLeast';
 }
-
-export type GoalUnit = 'ms' | 'x' | '%' | 'req/s';
 
 export interface BenchResult {
   id: string;
   title: string;
-  backend: BackendKind;
+  /** `none`: an in-process benchmark that needs no database (run once, whatever the backends). */
+  backend: BackendKind | 'none';
   backendLabel: string;
   series: Series[];
   ratios: Array<{ label: string } & Ratio>;
@@ -41,19 +45,19 @@ export interface BenchResult {
   wallMs: number;
 }
 
-export function series(label: string, samples: number[], showP99 = false): Series {
-  return { label, samples, summary: summarize(samples), showP99 };
+export function series(label: string, samples: number[], showP99 = false, unit: Unit = 'ms'): Series {
+  return { label, samples, summary: summarize(samples), showP99, ...(unit !== 'ms' ? { unit } : {}) };
 }
 
-export function goal(description: string, actual: number, limit: number, opts: { unit?: GoalUnit; atLeast?: boolean } = {}): Goal {
-  return { description, actual, limit, ...opts, pass: opts.atLeast ? actual >= limit : actual <= limit };
-}
-
-function fmtGoalValue(g: Goal, v: number): string {
-  if (g.unit === 'x') return `×${v.toFixed(2)}`;
-  if (g.unit === 'req/s') return `${v.toFixed(0)} req/s`;
-  if (g.unit === '%') return `${v.toFixed(1)} %`;
-  return fmtMs(v);
+export function goal(description: string, actual: number, limit: number, unit: Unit = 'ms', direction: 'atMost' | 'atLeast' = 'atMost'): Goal {
+  return {
+    description,
+    actual,
+    limit,
+    pass: direction === 'atLeast' ? actual >= limit : actual <= limit,
+    ...(unit !== 'ms' ? { unit } : {}),
+    ...(direction !== 'atMost' ? { direction } : {}),
+  };
 }
 
 export function fmtMs(ms: number): string {
@@ -65,6 +69,25 @@ export function fmtMs(ms: number): string {
 }
 
 const fmtRatio = (r: number) => (r >= 100 ? r.toFixed(0) : r >= 10 ? r.toFixed(1) : r.toFixed(2));
+
+/** A value in its unit, for tables. */
+export function fmtValue(v: number, unit: Unit = 'ms'): string {
+  if (!Number.isFinite(v)) return '–';
+  switch (unit) {
+    case 'ms':
+      return fmtMs(v);
+    case 'ns':
+      return v >= 10_000 ? `${(v / 1000).toFixed(2)} µs` : v >= 100 ? `${v.toFixed(0)} ns` : `${v.toFixed(1)} ns`;
+    case '/s':
+      return `${v >= 100 ? v.toFixed(0) : v.toFixed(1)}/s`;
+    case '%':
+      return `${v.toFixed(1)} %`;
+    case 'x':
+      return `×${fmtRatio(v)}`;
+  }
+}
+
+const goalSign = (g: Goal) => (g.direction === 'atLeast' ? '≥' : '≤');
 
 function table(headers: string[], rows: string[][]): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
@@ -82,15 +105,15 @@ export function render(r: BenchResult): string {
       r.series.map((s) => [
         s.label,
         String(s.summary.n),
-        fmtMs(s.summary.median),
-        ...(p99 ? [s.showP99 ? fmtMs(s.summary.p99) : ''] : []),
-        fmtMs(s.summary.min),
-        fmtMs(s.summary.max),
+        fmtValue(s.summary.median, s.unit),
+        ...(p99 ? [s.showP99 ? fmtValue(s.summary.p99, s.unit) : ''] : []),
+        fmtValue(s.summary.min, s.unit),
+        fmtValue(s.summary.max, s.unit),
       ]),
     ),
   );
   for (const x of r.ratios) out.push(`  ratio ${x.label}: ×${fmtRatio(x.value)}  (spread ×${fmtRatio(x.lo)}–×${fmtRatio(x.hi)} ${x.spreadFrom})`);
-  for (const g of r.goals) out.push(`  ${g.pass ? 'PASS' : 'FAIL'}  ${g.description}: ${fmtGoalValue(g, g.actual)} (goal ${g.atLeast ? '≥' : '≤'} ${fmtGoalValue(g, g.limit)})`);
+  for (const g of r.goals) out.push(`  ${g.pass ? 'PASS' : 'FAIL'}  ${g.description}: ${fmtValue(g.actual, g.unit)} (goal ${goalSign(g)} ${fmtValue(g.limit, g.unit)})`);
   for (const n of r.notes) out.push(`  · ${n}`);
   return out.join('\n');
 }
@@ -98,7 +121,7 @@ export function render(r: BenchResult): string {
 export function summaryTable(results: BenchResult[]): string {
   return table(
     ['goal', 'backend', 'measured', 'limit', 'result'],
-    results.flatMap((r) => r.goals.map((g) => [`${r.id}: ${g.description}`, r.backend, fmtGoalValue(g, g.actual), `${g.atLeast ? '≥ ' : ''}${fmtGoalValue(g, g.limit)}`, g.pass ? 'PASS' : 'FAIL'])),
+    results.flatMap((r) => r.goals.map((g) => [`${r.id}: ${g.description}`, r.backend, fmtValue(g.actual, g.unit), `${goalSign(g)} ${fmtValue(g.limit, g.unit)}`, g.pass ? 'PASS' : 'FAIL'])),
   );
 }
 

@@ -63,7 +63,12 @@ export function createClient(options: ClientOptions): GradualClient {
   const call = async (name: OperationName, args: Record<string, unknown> | undefined) => {
     const fn = operations[name] as (o: Record<string, unknown>) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
     const result = await fn({ ...(args ?? {}), client: http });
-    if (!result.response) throw new GradualApiError(0, { message: 'no response' } as never);
+    if (!result.response) {
+      // fetch threw (network error, abort…): the generated client hands its error back as `error`.
+      const cause = result.error;
+      const reason = cause instanceof Error ? cause.message : cause !== undefined ? String(cause) : 'unknown error';
+      throw new GradualApiError(0, { message: `no response: ${reason}` }, undefined, { cause });
+    }
     if (!result.response.ok) {
       throw new GradualApiError(result.response.status, result.error as never, result.response);
     }

@@ -15,12 +15,18 @@ export class GradualApiError extends Error {
   readonly requestId: string | undefined;
   /** Seconds to wait before retrying, from `Retry-After` (429 and 503). */
   readonly retryAfterSeconds: number | undefined;
+  /** The HTTP response, when there was one (absent when the request never got an answer). */
   readonly response: Response | undefined;
 
-  constructor(status: number, envelope: Partial<ErrorEnvelope> | undefined, response?: Response) {
-    super(envelope?.message ?? `HTTP ${status}`);
+  /**
+   * `status` 0 means no response at all (network error, DNS, refused connection, abort):
+   * `code` is then `service_unavailable` and `cause` the error fetch threw.
+   */
+  constructor(status: number, envelope: Partial<ErrorEnvelope> | undefined, response?: Response, options?: { cause?: unknown }) {
+    super(envelope?.message ?? `HTTP ${status}`, options && 'cause' in options ? { cause: options.cause } : undefined);
     this.status = status;
-    this.code = (envelope?.code ?? (status >= 500 ? 'internal' : 'invalid_request')) as ErrorCode;
+    this.response = response;
+    this.code = (envelope?.code ?? (status === 0 ? 'service_unavailable' : status >= 500 ? 'internal' : 'invalid_request')) as ErrorCode;
     this.fields = envelope?.fields;
     this.details = envelope?.details;
     this.requestId = envelope?.requestId ?? response?.headers.get('x-request-id') ?? undefined;
