@@ -243,7 +243,7 @@ export async function benchServerLoad(backend: Backend, log: (msg: string) => vo
       details[s.id] = { maxRps, bareRps, runs, atHalf };
       if (errors + atHalf.errors > 0) throw new Error(`${s.id}: ${errors + atHalf.errors} failed requests: ${JSON.stringify(atHalf.statuses)}`);
       if (s.id === 'ruleset-304') {
-        goals.push(goal('ruleset 304 throughput, share of the bare server', share, 0.5, { unit: 'x', atLeast: true }));
+        goals.push(goal('ruleset 304 throughput, share of the bare server', share, 0.5, 'x', 'atLeast'));
       }
       goals.push(goal(`${s.id}: p99 at 50% of max throughput`, atHalf.p99, 20));
     }
@@ -262,7 +262,7 @@ export async function benchServerLoad(backend: Backend, log: (msg: string) => vo
       `  soak: ${SOAK_SECONDS} s at ${(mixMax / 2).toFixed(0)} req/s (mix max ${mixMax.toFixed(0)}): ${soak.requests} requests, errors ${soak.errors}, p99 ${soak.p99} ms, RSS ${rss[0]!.toFixed(0)} → ${midRss.toFixed(0)} → ${endRss.toFixed(0)} MiB`,
     );
     if (soak.errors > 0) throw new Error(`soak: ${soak.errors} failed requests ${JSON.stringify(soak.statuses)}`);
-    goals.push(goal(`soak ${SOAK_SECONDS} s: RSS growth, middle third → last third`, ((endRss - midRss) / midRss) * 100, 10, { unit: '%' }));
+    goals.push(goal(`soak ${SOAK_SECONDS} s: RSS growth, middle third → last third`, ((endRss - midRss) / midRss) * 100, 10, '%'));
     notes.push(...rows);
     notes.push(
       `soak: ${SOAK_SECONDS} s, ${soak.requests} requests at ${(mixMax / 2).toFixed(0)} req/s, 0 errors, p50 ${soak.p50} ms p99 ${soak.p99} ms; RSS MiB start ${rss[0]!.toFixed(0)}, middle ${midRss.toFixed(0)}, end ${endRss.toFixed(0)} `,

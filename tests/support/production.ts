@@ -23,6 +23,8 @@ export interface ProductionServer {
   child: ChildProcess;
   /** Resident set size of the server process, in MiB (from /proc). */
   rssMiB(): number;
+  /** SIGKILL: no shutdown handler runs (a crash, an OOM kill). Resolves once the process is gone. */
+  crash(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -57,6 +59,8 @@ export interface ProductionOptions {
   adminUrl?: string;
   /** Use this database URL as is (shared by several instances); wins over adminUrl. */
   databaseUrl?: string;
+  /** Embedded: use (and keep) this DATA_DIR, e.g. to restart on it after a crash. */
+  dataDir?: string;
   env?: Record<string, string>;
   /** Print the server's output (debugging). */
   inheritOutput?: boolean;
@@ -92,6 +96,9 @@ export async function startProduction(opts: ProductionOptions = {}): Promise<Pro
     const db = await createScratchDatabase(opts.adminUrl);
     env.DATABASE_URL = db.url;
     cleanups.push(() => db.drop());
+  } else if (opts.dataDir) {
+    delete env.DATABASE_URL;
+    env.DATA_DIR = opts.dataDir;
   } else {
     delete env.DATABASE_URL;
     const dir = mkdtempSync(join(tmpdir(), 'gradual-load-'));
@@ -131,6 +138,12 @@ export async function startProduction(opts: ProductionOptions = {}): Promise<Pro
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
       const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
       return kb / 1024;
+    },
+    crash: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGKILL');
+      await exited;
     },
     stop,
   };
