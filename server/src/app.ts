@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
-import client from 'prom-client';
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import { contract } from '@gradual/contract';
 import { dashboardDir } from './paths.js';
@@ -44,7 +43,7 @@ export function createApp(deps: AppDeps, extend?: (app: Express) => void): Expre
   app.set('trust proxy', deps.config.trustProxy ?? false);
   app.set('etag', false);
 
-  const metrics = metricsMiddleware(new client.Registry());
+  const metrics = metricsMiddleware(deps.metrics);
   app.use(requestId());
   app.use(
     pinoHttp({

@@ -11,6 +11,7 @@ import type { AppDeps } from './http/deps.js';
 import { mountTestClock } from './http/ops.js';
 import { Scheduler } from './features/rollouts/scheduler.js';
 import { PgNotifyEnvChangeBus } from './features/environments/pg-env-change-bus.js';
+import { ServiceMetrics } from './http/metrics.js';
 import { ApiKeyCache } from './features/access/api-key-cache.js';
 import { EnvDirectory } from './features/environments/env-directory.js';
 import { RulesetCache } from './features/evaluation/ruleset.cache.js';
@@ -55,7 +56,11 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
   const limits = await RateLimits.create(config.redisUrl, logger);
   const mailer = createMailer(config, logger);
   const envs = new EnvDirectory(bus);
-  const deps: AppDeps = { config, db, clock, logger, bus, rulesets: new RulesetCache(), envs, apiKeys: new ApiKeyCache(), streams, limits, mailer };
+  const metrics = new ServiceMetrics({
+    openStreams: () => streams.size,
+    busConnected: () => (bus instanceof PgNotifyEnvChangeBus ? bus.connected : true),
+  });
+  const deps: AppDeps = { config, db, clock, logger, bus, rulesets: new RulesetCache(), envs, apiKeys: new ApiKeyCache(), streams, limits, mailer, metrics };
 
   // Production ticks on an interval; under the test clock, each clock move runs exactly one tick.
   const scheduler = new Scheduler(deps);

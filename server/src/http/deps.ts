@@ -9,6 +9,7 @@ import type { RateLimits } from './rate-limits.js';
 import type { Mailer } from '../mail/mailer.js';
 
 /** What request handlers need; built once in app.ts. */
+import type { ServiceMetrics } from './metrics.js';
 import type { ApiKeyCache } from '../features/access/api-key-cache.js';
 import type { EnvDirectory } from '../features/environments/env-directory.js';
 
@@ -28,6 +29,8 @@ export interface AppDeps {
   streams: LiveStreams;
   /** Rate-limit buckets (Redis-backed when REDIS_URL is set, shared by every instance). */
   limits: RateLimits;
+  /** Prometheus metrics of this server (GET /metrics). */
+  metrics: ServiceMetrics;
   /** Outgoing mail (SMTP_URL), or one stdout line per mail when unset. */
   mailer: Mailer;
 }

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import express, { type Express, type RequestHandler } from 'express';
-import client from 'prom-client';
 import { z } from 'zod';
 import { SettableClock } from '../clock.js';
 import { DomainError } from '../domain/errors.js';
 import { openApiFile } from '../paths.js';
 import type { AppDeps } from './deps.js';
+import type { ServiceMetrics } from './metrics.js';
 import { fieldsFromZod, sendError } from './errors.js';
 
 
@@ -29,19 +29,11 @@ export function mountHealth(app: Express, deps: AppDeps): void {
   });
 }
 
-/** Prometheus metrics: process defaults plus request counts and latency by route. */
-export function metricsMiddleware(registry: client.Registry): { record: RequestHandler; serve: RequestHandler } {
-  client.collectDefaultMetrics({ register: registry });
-  const duration = new client.Histogram({
-    name: 'gradual_http_request_duration_seconds',
-    help: 'HTTP request latency by method, route and status.',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [registry],
-  });
+/** Request latency by route into the service metrics, and GET /metrics. */
+export function metricsMiddleware(metrics: ServiceMetrics): { record: RequestHandler; serve: RequestHandler } {
   return {
     record: (req, res, next) => {
-      const end = duration.startTimer();
+      const end = metrics.requestDuration.startTimer();
       res.on('finish', () => {
         // The matched route pattern keeps label cardinality bounded (never the raw URL).
         const route = (req.route?.path as string | undefined) ?? 'unmatched';
@@ -50,8 +42,8 @@ export function metricsMiddleware(registry: client.Registry): { record: RequestH
       next();
     },
     serve: async (_req, res) => {
-      res.setHeader('Content-Type', registry.contentType);
-      res.send(await registry.metrics());
+      res.setHeader('Content-Type', metrics.registry.contentType);
+      res.send(await metrics.registry.metrics());
     },
   };
 }

@@ -35,6 +35,11 @@ export class PgNotifyEnvChangeBus implements EnvChangeBus {
     private readonly logger: Logger,
   ) {}
 
+  /** Whether the LISTEN connection is up (other instances' writes reach us). */
+  get connected(): boolean {
+    return this.client !== null && !this.closed;
+  }
+
   static async start(db: Database, logger: Logger): Promise<PgNotifyEnvChangeBus> {
     const bus = new PgNotifyEnvChangeBus(db, logger);
     await bus.listen();

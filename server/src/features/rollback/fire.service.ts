@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
+import type { ServiceMetrics } from '../../http/metrics.js';
 import {
   EnvironmentEntity,
   PrimitiveEntity,
@@ -48,6 +49,7 @@ export interface FireDeps {
   bus: EnvChangeBus;
   limits: RateLimits;
   logger: Logger;
+  metrics?: ServiceMetrics;
 }
 
 export interface FireResponse {
@@ -104,6 +106,7 @@ export async function fireRollback(deps: FireDeps, req: FireRequest): Promise<Fi
     firedAt: req.now,
   };
   const record = async (outcome: RollbackOutcome, extra: { secret?: RollbackSecret; rolloutId?: string; monitorUrl?: string | null } = {}) => {
+    deps.metrics?.rollbackFires.inc({ outcome });
     if (!isUuid(req.envId)) return; // nothing to attach the record to
     const fork = em.fork();
     fork.create(RollbackFireEntity, {
@@ -154,6 +157,7 @@ export async function fireRollback(deps: FireDeps, req: FireRequest): Promise<Fi
 
   const actor: Actor = { actorType: 'rollback_webhook', actorId: secret.id, actorEmail: null, delegatorUserId: null, role: null };
   let batch!: EnvWriteBatch;
+  let settled!: RollbackOutcome;
   const response = await em.transactional(async (tx) => {
     batch = new EnvWriteBatch(tx, req.now);
     // The row lock makes concurrent fires take turns: exactly one transitions, the rest see it paused.
@@ -170,9 +174,11 @@ export async function fireRollback(deps: FireDeps, req: FireRequest): Promise<Fi
       outcome = currentStatus === 'paused' ? 'noop_already_rolled_back' : 'noop_terminal_state';
     }
     tx.create(RollbackFireEntity, { ...base, outcome, rolloutId: row.id, secretId: secret.id, secretName: secret.name, parsedMonitorUrl: monitorUrl });
+    settled = outcome;
     return transition.changed ? { noop: false, currentStatus, newStatus: row.status } : { noop: true, currentStatus };
   });
   batch.publishTo(deps.bus);
+  deps.metrics?.rollbackFires.inc({ outcome: settled });
   return response;
 }
 

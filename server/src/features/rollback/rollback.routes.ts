@@ -15,7 +15,7 @@ export const rollbackRoutes = (deps: AppDeps) => {
   const fire = (kind: PrimitiveKind) => async ({ req, params }: { req: Request<any, any, any, any>; params: { envId: string; key: string } }) => ({
     status: 200 as const,
     body: await fireRollback(
-      { em: req.em, bus: deps.bus, limits: deps.limits, logger: req.log },
+      { em: req.em, bus: deps.bus, limits: deps.limits, logger: req.log, metrics: deps.metrics },
       {
         envId: params.envId,
         kind,

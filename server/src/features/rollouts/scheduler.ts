@@ -1,5 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { Logger } from 'pino';
+import type { ServiceMetrics } from '../../http/metrics.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/database.js';
 import { RolloutEntity } from '../../db/entities/index.js';
@@ -14,6 +15,7 @@ export interface SchedulerDeps {
   clock: Clock;
   bus: EnvChangeBus;
   logger: Logger;
+  metrics?: ServiceMetrics;
 }
 
 export interface TickResult {
@@ -82,8 +84,19 @@ export class Scheduler {
 
   /** One tick now, or the tick already in progress. */
   tick(): Promise<unknown> {
-    this.running ??= runSchedulerTick(this.deps)
-      .catch((err) => this.deps.logger.error({ err }, 'scheduler tick failed'))
+    if (this.running) return this.running;
+    const metrics = this.deps.metrics;
+    const timer = metrics?.schedulerTickDuration.startTimer();
+    this.running = runSchedulerTick(this.deps)
+      .then((result) => {
+        metrics?.schedulerTicks.inc({ result: 'ok' });
+        metrics?.schedulerTransitions.inc(result.transitioned);
+      })
+      .catch((err) => {
+        metrics?.schedulerTicks.inc({ result: 'failed' });
+        this.deps.logger.error({ err }, 'scheduler tick failed');
+      })
+      .finally(() => timer?.())
       .finally(() => {
         this.running = null;
       });

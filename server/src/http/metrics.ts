@@ -1,0 +1,66 @@
+import client from 'prom-client';
+
+/**
+ * The service's Prometheus metrics, one registry per server (tests run several in one
+ * process). Beyond the process defaults and request latency, the few an operator alerts on:
+ * the scheduler falling behind or failing, rollback fires by outcome, live stream count, and
+ * whether this instance hears other instances' writes.
+ */
+export class ServiceMetrics {
+  readonly registry = new client.Registry();
+
+  readonly requestDuration = new client.Histogram({
+    name: 'gradual_http_request_duration_seconds',
+    help: 'HTTP request latency by method, route and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  });
+
+  readonly schedulerTicks = new client.Counter({
+    name: 'gradual_scheduler_ticks_total',
+    help: 'Scheduler ticks on this instance, by result (ok, failed).',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+
+  readonly schedulerTickDuration = new client.Histogram({
+    name: 'gradual_scheduler_tick_duration_seconds',
+    help: 'Wall time of one scheduler tick (all due batches).',
+    buckets: [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+
+  readonly schedulerTransitions = new client.Counter({
+    name: 'gradual_scheduler_transitions_total',
+    help: 'Rollout steps applied by this instance’s scheduler.',
+    registers: [this.registry],
+  });
+
+  readonly rollbackFires = new client.Counter({
+    name: 'gradual_rollback_fires_total',
+    help: 'Rollback webhook fires answered by this instance, by outcome.',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(sources: { openStreams: () => number; busConnected: () => boolean }) {
+    client.collectDefaultMetrics({ register: this.registry });
+    new client.Gauge({
+      name: 'gradual_sse_open_streams',
+      help: 'Ruleset streams (SSE) open on this instance.',
+      registers: [this.registry],
+      collect() {
+        this.set(sources.openStreams());
+      },
+    });
+    new client.Gauge({
+      name: 'gradual_env_change_listener_up',
+      help: '1 when this instance receives other instances’ writes (LISTEN connected, or embedded), else 0.',
+      registers: [this.registry],
+      collect() {
+        this.set(sources.busConnected() ? 1 : 0);
+      },
+    });
+  }
+}
