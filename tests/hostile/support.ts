@@ -130,12 +130,15 @@ export async function sendRaw(baseUrl: string, bytes: string | Buffer, timeoutMs
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
     const chunks: Buffer[] = [];
+    let settled = false;
     const timer = setTimeout(() => {
       socket.destroy();
       reject(new Error(`no answer within ${timeoutMs} ms`));
     }, timeoutMs);
     const finish = () => {
       clearTimeout(timer);
+      if (settled) return;
+      settled = true;
       const raw = Buffer.concat(chunks).toString('utf8');
       const [head = '', ...rest] = raw.split('\r\n\r\n');
       const lines = head.split('\r\n');
@@ -148,7 +151,23 @@ export async function sendRaw(baseUrl: string, bytes: string | Buffer, timeoutMs
       if (headers.some(([k, v]) => k === 'transfer-encoding' && v === 'chunked')) body = dechunk(body);
       resolve({ status, headers, body, raw });
     };
-    socket.on('data', (c) => chunks.push(c));
+    let done = false;
+    const complete = () => {
+      // A full answer with a Content-Length: stop there (the server may still be waiting for our body).
+      const raw = Buffer.concat(chunks);
+      const end = raw.indexOf('\r\n\r\n');
+      if (end < 0) return false;
+      const length = /\r\ncontent-length: *(\d+)/i.exec(raw.subarray(0, end).toString('latin1'))?.[1];
+      return length !== undefined && raw.length >= end + 4 + Number(length);
+    };
+    socket.on('data', (c) => {
+      chunks.push(c);
+      if (!done && complete()) {
+        done = true;
+        finish();
+        socket.destroy();
+      }
+    });
     socket.on('end', finish);
     socket.on('close', finish);
     socket.on('error', (err) => {
@@ -184,12 +203,13 @@ export const FIELDS_CODES = new Set([
   'slug_unavailable',
   'already_member',
   'rollout_plan_invalid_ramp',
+  'rollout_seed_locked',
   'in_use',
 ]);
 /** Codes whose envelope may carry `details` (DESIGN.md "Error extras"; plan delete lists the live rollouts). */
 export const DETAILS_CODES = new Set(['quota_exceeded', 'version_drift', 'token_rate_limit', 'rollback_rate_limited', 'rollout_plan_in_use']);
 /** invalid_request may be sent with these statuses besides 400 (body limits, encodings, header limits). */
-const INVALID_REQUEST_STATUSES = new Set([400, 413, 415, 431]);
+const INVALID_REQUEST_STATUSES = new Set([400, 408, 413, 415, 431]);
 
 /**
  * The spec's rules for any answer: never a 5xx except a documented 503; every
@@ -237,10 +257,12 @@ export function envelopeProblems(res: { status: number; headers: Headers | Array
 /**
  * Statuses the route's contract entry does not list. Transport-level answers
  * any route can give (413 body too large, 415 charset, 429 rate limit, 431
- * headers too large, 400 for an undecodable URL) are not counted.
+ * headers too large, 400 without fields for an undecodable URL) are not counted.
  */
 export function undocumentedStatus(res: { status: number; json: unknown }, route: AppRoute): boolean {
   if (res.status in route.responses || [413, 415, 429, 431].includes(res.status)) return false;
+  // 400 without fields: the URL itself could not be decoded (Express, before any route).
+  if (res.status === 400 && (res.json as { fields?: unknown } | undefined)?.fields === undefined) return false;
   return true;
 }
 
