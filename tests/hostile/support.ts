@@ -204,6 +204,7 @@ export const FIELDS_CODES = new Set([
   'already_member',
   'rollout_plan_invalid_ramp',
   'rollout_seed_locked',
+  'rollout_plan_key_conflict',
   'in_use',
 ]);
 /** Codes whose envelope may carry `details` (DESIGN.md "Error extras"; plan delete lists the live rollouts). */
