@@ -87,8 +87,8 @@ export interface RawRequest {
   /** Already encoded path and query, e.g. `/api/v1/envs/x/flags/%2F`. */
   path: string;
   headers?: Record<string, string>;
-  /** Sent as-is (a string is the exact body text). */
-  body?: string | Buffer;
+  /** Sent as-is: the exact body text. */
+  body?: string;
 }
 
 export interface RawResponse {
