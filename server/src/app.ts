@@ -9,6 +9,7 @@ import type { AppDeps } from './http/deps.js';
 import { requestId } from './http/request-context.js';
 import { errorHandler, notFoundHandler, requestValidationErrorHandler } from './http/errors.js';
 import { originCheck } from './http/csrf.js';
+import { jsonBodyVerify, textGuard } from './http/text-guard.js';
 import { metricsMiddleware, mountDocs, mountHealth } from './http/ops.js';
 import { authRoutes, unmountedAuthRoutes } from './features/auth/auth.routes.js';
 import { orgsRoutes } from './features/orgs/orgs.routes.js';
@@ -62,10 +63,11 @@ export function createApp(deps: AppDeps, extend?: (app: Express) => void): Expre
   // Rollback webhooks are read raw (fingerprinted, 16 KiB cap); the first parser that matches
   // reads a body and the later ones skip it.
   app.use(fireBodyReader());
-  const bigJson = express.json({ limit: TARGET_IDS_BODY_LIMIT, type: JSON_TYPES });
+  const bigJson = express.json({ limit: TARGET_IDS_BODY_LIMIT, type: JSON_TYPES, verify: jsonBodyVerify });
   app.use((req, res, next) => (TARGET_ID_PATHS.test(req.path) ? bigJson(req, res, next) : next()));
   app.use(unmountedAuthRoutes(deps));
-  app.use('/api', express.json({ limit: JSON_BODY_LIMIT, type: JSON_TYPES }));
+  app.use('/api', express.json({ limit: JSON_BODY_LIMIT, type: JSON_TYPES, verify: jsonBodyVerify }));
+  app.use('/api', textGuard());
   app.use('/api', originCheck(deps.config.publicUrl));
   app.use('/api', (req, _res, next) => {
     req.em = deps.db.em();

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { answerClientError } from './http/client-error.js';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { pino, type Logger } from 'pino';
@@ -70,6 +71,7 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
   });
   const http = createServer(app);
   http.keepAliveTimeout = 65_000;
+  http.on('clientError', answerClientError(logger));
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(config.port, config.host, () => resolve());

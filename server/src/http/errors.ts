@@ -64,9 +64,27 @@ export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next)
   let domain: DomainError;
   if (err instanceof DomainError) domain = err;
   else if (err instanceof ZodError) domain = new DomainError('invalid_request', 'The request is invalid; see fields.', { fields: fieldsFromZod(err.issues) });
-  else domain = fromBodyParser(err as never) ?? internal(req, err);
+  else domain = fromBodyParser(err as never) ?? fromDatabaseInput(err) ?? internal(req, err);
   sendError(req, res, domain);
 };
+
+/**
+ * PostgreSQL refuses some values a client can send and zod lets through:
+ * NUL (U+0000) in text or jsonb, JSON nested deeper than the server's stack,
+ * numbers out of a column's range. These are the client's input, so they are
+ * a 400 invalid_request, not a 500 (the transaction has rolled back).
+ */
+const INPUT_SQLSTATES: Record<string, string> = {
+  '22021': 'The request contains a character the database cannot store (e.g. NUL, U+0000).',
+  '22P05': 'The request contains a character the database cannot store (e.g. NUL, U+0000).',
+  '54001': 'The request is nested too deeply.',
+  '22003': 'A number in the request is out of range.',
+};
+function fromDatabaseInput(err: unknown): DomainError | null {
+  const code = (err as { code?: unknown } | null)?.code;
+  const message = typeof code === 'string' ? INPUT_SQLSTATES[code] : undefined;
+  return message ? new DomainError('invalid_request', message) : null;
+}
 
 function internal(req: Request, err: unknown): DomainError {
   const unavailable = isConnectionError(err);

@@ -58,7 +58,9 @@ export function toStateDto(p: Primitive, s: PrimitiveState, rollout: Rollout | n
 function valueProblem(p: Pick<Primitive, 'kind' | 'valueType'>, value: unknown): string | null {
   if (value === undefined) return 'Required';
   if (p.kind === 'config') return null;
-  return typeof value === p.valueType ? null : `must be a ${p.valueType}`;
+  // JSON cannot carry a non-finite number: 1e309 parses as Infinity and would be stored as null.
+  const ok = typeof value === p.valueType && (typeof value !== 'number' || Number.isFinite(value));
+  return ok ? null : `must be a ${p.valueType}`;
 }
 
 function checkValue(p: Pick<Primitive, 'kind' | 'valueType'>, value: unknown, field: string): void {
