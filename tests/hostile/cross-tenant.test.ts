@@ -36,6 +36,7 @@ const NO_TENANT_RESOURCE: Record<string, string> = {
   signup: 'public; creates a new org',
   getInstallState: 'public; instance-wide',
   claimInstall: 'public; instance-wide, once',
+  getClaimState: 'public; instance-wide (whether the instance is claimed)',
   getSession: "the caller's own session",
   logout: "the caller's own session",
   createOrg: 'creates a new org for the caller',
