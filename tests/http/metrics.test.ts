@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claim, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
 
-/** GET /metrics: the series an operator alerts on (README, "Running several instances"). */
+/** GET /metrics (not part of the API contract: called on the server directly, never through Prism). */
 describe('metrics', () => {
   let t: TestServer;
   let owner: ClaimedInstance;
@@ -13,7 +13,7 @@ describe('metrics', () => {
   afterAll(() => t?.close());
 
   const scrape = async () => {
-    const res = await fetch(`${t.url}/metrics`);
+    const res = await fetch(`${t.server.url}/metrics`);
     expect(res.status).toBe(200);
     return res.text();
   };
@@ -28,12 +28,12 @@ describe('metrics', () => {
     await owner.session.createFlag({ path: { id: project.id }, body: { key: 'f', name: 'F', defaultValue: false } });
     await owner.session.putFlagRollout({ path: { envId, key: 'f' }, body: { percent: 20, newValue: true } });
     const { token } = await owner.session.createRollbackSecret({ path: { envId }, body: { name: 'pager' } });
-    const fire = () => fetch(`${t.url}/api/v1/webhooks/rollback/envs/${envId}/flags/f`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    const fire = () => fetch(`${t.server.url}/api/v1/webhooks/rollback/envs/${envId}/flags/f`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
     expect((await fire()).status).toBe(200);
     expect((await fire()).status).toBe(200);
-    expect((await fetch(`${t.url}/api/v1/webhooks/rollback/envs/${envId}/flags/f`, { method: 'POST' })).status).toBe(401);
+    expect((await fetch(`${t.server.url}/api/v1/webhooks/rollback/envs/${envId}/flags/f`, { method: 'POST' })).status).toBe(401);
     await t.advanceClock(1);
-    const stream = await fetch(`${t.url}/api/v1/envs/${envId}/ruleset/stream`, { headers: { cookie: `svc_session=${owner.sessionToken}` } });
+    const stream = await fetch(`${t.server.url}/api/v1/envs/${envId}/ruleset/stream`, { headers: { cookie: `svc_session=${owner.sessionToken}` } });
     const reader = stream.body!.getReader();
     await reader.read();
 

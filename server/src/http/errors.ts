@@ -94,8 +94,9 @@ function internal(req: Request, err: unknown): DomainError {
     : new DomainError('internal', 'Internal server error.');
 }
 
-/** Lost database connections answer 503 (retryable), not 500. */
+/** Lost database connections and an exhausted pool (knex's acquire timeout) answer 503 (retryable), not 500. */
 function isConnectionError(err: unknown): boolean {
-  const code = (err as { code?: string } | null)?.code;
+  const { code, name } = (err ?? {}) as { code?: string; name?: string };
+  if (name === 'KnexTimeoutError') return true;
   return code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === '57P01' || code === '57P03' || code === '08006' || code === '08001';
 }
