@@ -13,6 +13,7 @@ import { mountTestClock } from './http/ops.js';
 import { Scheduler } from './features/rollouts/scheduler.js';
 import { PgNotifyEnvChangeBus } from './features/environments/pg-env-change-bus.js';
 import { ServiceMetrics } from './http/metrics.js';
+import { rulesetFastPath } from './http/ruleset-fast-path.js';
 import { ApiKeyCache } from './features/access/api-key-cache.js';
 import { EnvDirectory } from './features/environments/env-directory.js';
 import { RulesetCache } from './features/evaluation/ruleset.cache.js';
@@ -69,7 +70,19 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
   const app = createApp(deps, (app) => {
     if (testClock) mountTestClock(app, deps, testClock, () => scheduler.tick().then(() => undefined));
   });
-  const http = createServer(app);
+  // The ruleset 304 fast path answers SDK polls from memory before Express; all else goes to the app.
+  const fastPath = rulesetFastPath(deps);
+  const http = createServer((req, res) => {
+    const answered = fastPath(req, res);
+    if (answered === false) return void app(req, res);
+    answered.then(
+      (done) => done || app(req, res),
+      (err: unknown) => {
+        logger.error({ err }, 'ruleset fast path failed; answering through the full route');
+        if (!res.headersSent) app(req, res);
+      },
+    );
+  });
   http.keepAliveTimeout = 65_000;
   http.on('clientError', answerClientError(logger));
   await new Promise<void>((resolve, reject) => {

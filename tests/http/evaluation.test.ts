@@ -99,6 +99,48 @@ describe('rulesets, evaluation and the ruleset stream', () => {
     expect(((await fresh.json()) as { version: number }).version).toBe(version + 1);
   });
 
+  it('answers warm polls from memory (fast path) with the full route’s 304, never a stale one', async () => {
+    const fromMemory = async () => {
+      const text = await (await fetch(`${t.server.url}/metrics`)).text();
+      return Number(/^gradual_ruleset_polls_from_memory_total (\d+)/m.exec(text)?.[1] ?? NaN);
+    };
+    const poll = (tag: string, headers: Record<string, string> = auth()) =>
+      fetch(`${t.url}/api/v1/envs/${envId}/ruleset`, { headers: { ...headers, 'if-none-match': tag, 'accept-encoding': 'gzip' } });
+    const cold = await fetch(`${t.url}/api/v1/envs/${envId}/ruleset`, { headers: { ...auth(), 'accept-encoding': 'gzip' } });
+    const tag = cold.headers.get('etag')!;
+    const before = await fromMemory();
+    const warm = await poll(tag);
+    expect(warm.status).toBe(304);
+    expect(await fromMemory()).toBe(before + 1);
+    // The same headers as the full route's 304 (a session poll takes the full route; keys add rate-limit headers).
+    const full = await poll(tag, { cookie: `svc_session=${owner.sessionToken}` });
+    expect(full.status).toBe(304);
+    expect(await fromMemory()).toBe(before + 1);
+    for (const h of ['etag', 'vary', 'cache-control']) expect(warm.headers.get(h), h).toBe(full.headers.get(h));
+    expect(warm.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Number(warm.headers.get('x-ratelimit-limit'))).toBeGreaterThan(0);
+    expect(warm.headers.get('x-ratelimit-remaining')).not.toBeNull();
+    // A write on this instance makes the old tag stale at once: a 200 with the new version, from the full route.
+    await owner.session.setConfigValue({ path: { envId, key: 'limits' }, body: { value: { max: 3 } } });
+    const stale = await poll(tag);
+    expect(stale.status).toBe(200);
+    // A revoked key is refused at once, however warm the caches are.
+    const { token: doomed, id } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'doomed', actions: ['read'] } });
+    const fresh = (await poll('"none"', { authorization: `Bearer ${doomed}` })).headers.get('etag')!;
+    expect((await poll(fresh, { authorization: `Bearer ${doomed}` })).status).toBe(304);
+    await owner.session.revokeApiKey({ path: { slug: 'acme', id } });
+    expect((await poll(fresh, { authorization: `Bearer ${doomed}` })).status).toBe(401);
+    // An exhausted bucket is the full route's 429, with its headers.
+    const { token: tight } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'tight', actions: ['read'], rateLimitPerMin: 2 } });
+    const tightTag = (await poll('"none"', { authorization: `Bearer ${tight}` })).headers.get('etag')!;
+    expect((await poll(tightTag, { authorization: `Bearer ${tight}` })).status).toBe(304);
+    const limited = await poll(tightTag, { authorization: `Bearer ${tight}` });
+    expect(limited.status).toBe(429);
+    expect(((await limited.json()) as { code: string }).code).toBe('token_rate_limit');
+    expect(limited.headers.get('retry-after')).not.toBeNull();
+    await owner.session.setConfigValue({ path: { envId, key: 'limits' }, body: { value: { max: 2 } } }); // as the next test expects
+  });
+
   it('evaluates on the server with the shared evaluator: target IDs, rollout, rules, default', async () => {
     const seed = 'checkout:prod';
     const ids = Array.from({ length: 400 }, (_, i) => `user-${i}`);

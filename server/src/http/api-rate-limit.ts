@@ -3,9 +3,9 @@ import onHeaders from 'on-headers';
 import type { ApiKey } from '../db/entities/index.js';
 import { DomainError } from '../domain/errors.js';
 import type { AppDeps } from './deps.js';
-import type { BucketState } from './token-buckets.js';
+import type { BucketDecision, BucketState } from './token-buckets.js';
 
-function writeHeaders(res: Response, bucket: BucketState): void {
+export function writeRateLimitHeaders(res: { setHeader(name: string, value: string): unknown }, bucket: BucketState): void {
   res.setHeader('X-RateLimit-Limit', String(bucket.limit));
   res.setHeader('X-RateLimit-Remaining', String(bucket.remaining));
   res.setHeader('X-RateLimit-Reset', String(bucket.resetSeconds));
@@ -19,26 +19,37 @@ function writeHeaders(res: Response, bucket: BucketState): void {
  * sent on 2xx, 304 and 429 only; session requests never carry them.
  */
 export async function chargeApiKey(deps: AppDeps, req: Request, key: ApiKey, now: Date): Promise<void> {
-  const decision = await deps.limits.buckets.take(
+  const decision = await takeApiKeyTokens(deps, key, now);
+  const [tokenBucket, orgBucket] = decision.buckets as [BucketState, BucketState];
+  const res = req.res!;
+  if (!decision.allowed) {
+    const denied = tokenBucket.retryAfterSeconds >= orgBucket.retryAfterSeconds ? tokenBucket : orgBucket;
+    writeRateLimitHeaders(res, denied);
+    throw new DomainError('token_rate_limit', 'Rate limit exceeded for this API key; retry later.', {
+      headers: { 'Retry-After': String(denied.retryAfterSeconds) },
+      details: { retryAfterSeconds: denied.retryAfterSeconds, bucket: denied === tokenBucket ? 'token' : 'org' },
+    });
+  }
+  const tighter = tighterBucket(decision);
+  onHeaders(res, function (this: Response) {
+    const status = this.statusCode;
+    if ((status >= 200 && status < 300) || status === 304) writeRateLimitHeaders(this, tighter);
+  });
+}
+
+/** One token from the key's bucket and its org's (both or neither). */
+export function takeApiKeyTokens(deps: Pick<AppDeps, 'limits' | 'config'>, key: ApiKey, now: Date): Promise<BucketDecision> {
+  return deps.limits.buckets.take(
     [
       { key: `token:${key.id}`, capacity: key.rateLimitPerMin, refillSeconds: 60 },
       { key: `org:${key.orgId}`, capacity: deps.config.orgRateLimitPerMin, refillSeconds: 60 },
     ],
     now.getTime(),
   );
+}
+
+/** The bucket the X-RateLimit headers of an allowed request report: the one with fewer tokens left. */
+export function tighterBucket(decision: BucketDecision): BucketState {
   const [tokenBucket, orgBucket] = decision.buckets as [BucketState, BucketState];
-  const res = req.res!;
-  if (!decision.allowed) {
-    const denied = tokenBucket.retryAfterSeconds >= orgBucket.retryAfterSeconds ? tokenBucket : orgBucket;
-    writeHeaders(res, denied);
-    throw new DomainError('token_rate_limit', 'Rate limit exceeded for this API key; retry later.', {
-      headers: { 'Retry-After': String(denied.retryAfterSeconds) },
-      details: { retryAfterSeconds: denied.retryAfterSeconds, bucket: denied === tokenBucket ? 'token' : 'org' },
-    });
-  }
-  const tighter = orgBucket.remaining < tokenBucket.remaining ? orgBucket : tokenBucket;
-  onHeaders(res, function (this: Response) {
-    const status = this.statusCode;
-    if ((status >= 200 && status < 300) || status === 304) writeHeaders(this, tighter);
-  });
+  return orgBucket.remaining < tokenBucket.remaining ? orgBucket : tokenBucket;
 }

@@ -44,6 +44,12 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly rulesetPollsFromMemory = new client.Counter({
+    name: 'gradual_ruleset_polls_from_memory_total',
+    help: 'Ruleset polls answered 304 by the fast path, from memory, without the database.',
+    registers: [this.registry],
+  });
+
   constructor(sources: { openStreams: () => number; busConnected: () => boolean }) {
     client.collectDefaultMetrics({ register: this.registry });
     new client.Gauge({

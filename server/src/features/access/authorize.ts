@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import ipaddr from 'ipaddr.js';
-import { ApiKeyEntity, MembershipEntity } from '../../db/entities/index.js';
+import { ApiKeyEntity, MembershipEntity, type ApiKey } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Principal } from './principal.js';
 
@@ -72,10 +72,27 @@ export async function authorize(em: EntityManager, caller: Caller, orgId: string
     return { actorType: 'user', actorId: principal.userId, actorEmail: principal.email, delegatorUserId: null, role };
   }
   const key = principal.key;
+  const approved = !!caller.approverUserId;
+  checkApiKeyAccess(key, orgId, need, caller.ip, approved);
+  if (!approved) await touchLastUsed(em, key.id, key.lastUsedAt, caller.now);
+  return {
+    actorType: key.kind === 'agent' ? 'agent_token' : 'api_token',
+    actorId: key.id,
+    actorEmail: null,
+    delegatorUserId: key.createdByUserId ?? null,
+    role: null,
+  };
+}
+
+/**
+ * An API key's restrictions, in the spec's order (org, session-only, IP, action, environment,
+ * resource, approval): throws the first that refuses. Synchronous, so the ruleset fast path
+ * (http/ruleset-fast-path.ts) applies exactly these rules too.
+ */
+export function checkApiKeyAccess(key: ApiKey, orgId: string, need: AccessRequirement, ip: string, approved: boolean): void {
   if (key.orgId !== orgId) throw new DomainError('not_found', 'Not found.');
   if (need.sessionOnly) throw new DomainError('scope_denied', 'API keys cannot use this endpoint; sign in.');
-  const approved = !!caller.approverUserId;
-  if (key.ipAllowlist && !approved && !ipAllowed(caller.ip, key.ipAllowlist)) {
+  if (key.ipAllowlist && !approved && !ipAllowed(ip, key.ipAllowlist)) {
     throw new DomainError('token_ip_denied', 'This API key is not allowed from this address.');
   }
   if (!key.actions.includes(need.action)) {
@@ -90,14 +107,6 @@ export async function authorize(em: EntityManager, caller: Caller, orgId: string
   if (need.action === 'write' && key.requiresApproval && !need.proposal && !approved) {
     throw new DomainError('approval_not_supported', 'This API key requires approval, and this change cannot become a proposal.');
   }
-  if (!approved) await touchLastUsed(em, key.id, key.lastUsedAt, caller.now);
-  return {
-    actorType: key.kind === 'agent' ? 'agent_token' : 'api_token',
-    actorId: key.id,
-    actorEmail: null,
-    delegatorUserId: key.createdByUserId ?? null,
-    role: null,
-  };
 }
 
 /** The caller must be a signed-in user (org-less endpoints such as POST /orgs). */
@@ -153,9 +162,14 @@ export function ipAllowed(ip: string, allowlist: string[]): boolean {
 /** When this instance last wrote each key's lastUsedAt (keys come from a cache, so their own field lags). */
 const lastTouched = new Map<string, number>();
 
+/** Whether this use of the key must record lastUsedAt (at most once a minute per key and instance). */
+export function lastUsedDue(key: Pick<ApiKey, 'id' | 'lastUsedAt'>, now: Date): boolean {
+  const last = Math.max(key.lastUsedAt?.getTime() ?? 0, lastTouched.get(key.id) ?? 0);
+  return !(now.getTime() - last < 60_000 && now.getTime() >= last);
+}
+
 async function touchLastUsed(em: EntityManager, keyId: string, lastUsedAt: Date | null | undefined, now: Date) {
-  const last = Math.max(lastUsedAt?.getTime() ?? 0, lastTouched.get(keyId) ?? 0);
-  if (now.getTime() - last < 60_000 && now.getTime() >= last) return;
+  if (!lastUsedDue({ id: keyId, lastUsedAt: lastUsedAt ?? null }, now)) return;
   if (lastTouched.size >= 10_000) lastTouched.clear();
   lastTouched.set(keyId, now.getTime());
   await em.nativeUpdate(ApiKeyEntity, { id: keyId }, { lastUsedAt: now });

@@ -40,10 +40,15 @@ export async function resolvePrincipal(em: EntityManager, req: Request, now: Dat
   return token ? resolveSession(em, token, now) : null;
 }
 
-async function resolveApiKey(em: EntityManager, authorization: string, now: Date, keys: ApiKeyCache): Promise<ApiKey> {
+/** The SHA-256 of the API key in an `Authorization: Bearer svc_…` header; null when it is not one. */
+export function bearerKeyHash(authorization: string): string | null {
   const match = /^Bearer\s+(svc_[A-Za-z0-9]{32})\s*$/.exec(authorization);
-  if (!match) throw new DomainError('unauthorized', 'The bearer token is malformed or not an API key.');
-  const hash = hashToken(match[1]!);
+  return match ? hashToken(match[1]!) : null;
+}
+
+async function resolveApiKey(em: EntityManager, authorization: string, now: Date, keys: ApiKeyCache): Promise<ApiKey> {
+  const hash = bearerKeyHash(authorization);
+  if (!hash) throw new DomainError('unauthorized', 'The bearer token is malformed or not an API key.');
   const key = keys.get(hash) ?? (await em.findOne(ApiKeyEntity, { tokenHash: hash }));
   if (!key || !digestsEqual(key.tokenHash, hash)) throw new DomainError('unauthorized', 'Unknown API key.');
   keys.remember(key);

@@ -44,6 +44,12 @@ export class EnvDirectory {
     return entry;
   }
 
+  /** The entry when it is fresh, without touching the database (the ruleset fast path). */
+  peek(envId: string): EnvSummary | undefined {
+    const hit = this.entries.get(envId);
+    return hit && performance.now() - hit.at <= this.ttlMs ? hit : undefined;
+  }
+
   clear(): void {
     this.entries.clear();
   }

@@ -7,6 +7,7 @@ import { authorize } from '../access/authorize.js';
 import { findEnvironment } from '../shared/lookup.js';
 import { DomainError } from '../../domain/errors.js';
 import { currentRuleset, evaluateContext } from './evaluation.service.js';
+import { ifNoneMatchHits } from './ruleset.cache.js';
 
 const s = initServer();
 
@@ -15,11 +16,12 @@ export const evaluationRoutes = (deps: AppDeps) =>
     getRuleset: async ({ req, res, params }) => {
       const entry = await currentRuleset(req.em, await callerOf(req, deps), deps, params.envId);
       const gzip = req.acceptsEncodings('gzip', 'identity') === 'gzip';
+      // The same headers as the fast path's 304 (http/ruleset-fast-path.ts).
       res.setHeader('Vary', 'Accept-Encoding');
       res.setHeader('Cache-Control', 'no-cache');
       res.setHeader('ETag', gzip ? entry.gzipEtag : entry.etag);
       const ifNoneMatch = req.headers['if-none-match'];
-      if (ifNoneMatch && ifNoneMatch.split(',').some((t) => [entry.etag, entry.gzipEtag, '*'].includes(t.trim()))) {
+      if (ifNoneMatch && ifNoneMatchHits(ifNoneMatch, entry)) {
         return { status: 304, body: undefined };
       }
       const bytes = gzip ? entry.gzip : entry.json;

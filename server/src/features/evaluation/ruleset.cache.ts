@@ -34,6 +34,11 @@ export function materialize(ruleset: Ruleset): CachedRuleset {
  * the environment's current version first (one indexed row), so an instance
  * never serves a version another instance has already superseded.
  */
+/** Whether an If-None-Match header names this ruleset (either encoding's ETag, or `*`). */
+export function ifNoneMatchHits(ifNoneMatch: string, entry: CachedRuleset): boolean {
+  return ifNoneMatch.split(',').some((t) => [entry.etag, entry.gzipEtag, '*'].includes(t.trim()));
+}
+
 export class RulesetCache {
   private readonly entries = new Map<string, CachedRuleset>();
   private readonly building = new Map<string, Promise<CachedRuleset>>();
@@ -58,6 +63,12 @@ export class RulesetCache {
       this.building.set(key, pending);
     }
     return pending;
+  }
+
+  /** The cached ruleset of `envId` when it is at `version` or newer (no build, no I/O). */
+  peek(envId: string, version: number): CachedRuleset | undefined {
+    const hit = this.entries.get(envId);
+    return hit && hit.version >= version ? hit : undefined;
   }
 
   private remember(envId: string, entry: CachedRuleset): void {
