@@ -12,19 +12,19 @@
  *                 is a real transition (row lock, version bump, audit row, SSE publish)
  *
  * 1. Max throughput: `connections` in flight for `BENCH_LOAD_SECONDS`, target order alternating.
- * 2. Latency at 50% of that maximum: a fixed request rate (autocannon overallRate), p50/p99.
+ * 2. Latency at 50% of that maximum: requests evenly spaced at that rate (open loop, see paced()),
+ *    p50/p99 from each request's due time.
  * 3. Soak: the four scenarios mixed, at 50% of the mix's own maximum, for BENCH_SOAK_SECONDS
  *    (default 60; the full run in the README is 600), sampling the server's RSS: any non-2xx/304
  *    answer or socket error fails the benchmark (a crash, not a goal), memory is reported.
  *
- * autocannon measures from writing a request to its response (no coordinated-omission
- * correction); it runs in this process, on the same two cores as the server under test, for
+ * The load generators run in this process, on the same two cores as the server under test, for
  * both targets alike.
  */
 // @ts-expect-error autocannon ships no types
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
-import { request as httpRequest } from 'node:http';
+import { Agent, request as httpRequest } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,7 +35,7 @@ import { sessionTokenFrom } from '../tests/support/server.js';
 import type { Backend } from './lib/backends.js';
 import { startProduction, type ProductionServer } from '../tests/support/production.js';
 import { goal, type BenchResult, type Goal } from './lib/report.js';
-import { median, ratioOf, type Ratio } from './lib/stats.js';
+import { median, ratioOf, summarize, type Ratio } from './lib/stats.js';
 
 const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 8);
 const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 60);
@@ -65,6 +65,7 @@ interface Run {
   statuses: Record<string, number>;
 }
 
+/** Closed loop at full speed: `connections` requests always in flight (maximum throughput). */
 function cannon(url: string, scenario: Scenario, opts: { seconds: number; rate?: number; connections?: number }): Promise<Run> {
   return new Promise((resolve, reject) => {
     autocannon(
@@ -94,6 +95,59 @@ function cannon(url: string, scenario: Scenario, opts: { seconds: number; rate?:
       },
     );
   });
+}
+
+/**
+ * Open-loop load at a steady rate, for latency: request i is due at t0 + i/rate whatever the
+ * earlier answers did, over a keep-alive pool of `connections` sockets, and its latency counts
+ * from when it was due (so a stall shows in the tail instead of slowing the load down). autocannon's
+ * own rate option sends each second's quota in a burst, which measures its queue, not ours.
+ */
+async function paced(url: string, scenario: Scenario, rate: number, seconds: number): Promise<Run> {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  const total = Math.max(1, Math.round(rate * seconds));
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  let errors = 0;
+  const inflight: Array<Promise<void>> = [];
+  const t0 = performance.now();
+  let sent = 0;
+  await new Promise<void>((resolve) => {
+    const tick = () => {
+      const now = performance.now();
+      while (sent < total && t0 + (sent * 1000) / rate <= now) {
+        const due = t0 + (sent * 1000) / rate;
+        const r = scenario.requests[sent % scenario.requests.length]!;
+        sent++;
+        inflight.push(
+          new Promise<number>((done, fail) => {
+            const req = httpRequest(new URL(r.path, url), { method: r.method, headers: r.headers, agent }, (res) => {
+              res.resume();
+              res.on('end', () => done(res.statusCode!));
+            });
+            req.on('error', fail);
+            req.end(r.body);
+          }).then(
+            (status) => {
+              latencies.push(performance.now() - due);
+              statuses[status] = (statuses[status] ?? 0) + 1;
+              if (!scenario.ok.includes(status)) errors++;
+            },
+            () => {
+              errors++;
+            },
+          ),
+        );
+      }
+      if (sent < total) setTimeout(tick, 1);
+      else resolve();
+    };
+    tick();
+  });
+  await Promise.all(inflight);
+  agent.destroy();
+  const s = summarize(latencies);
+  return { rps: total / seconds, p50: s.median, p99: s.p99, requests: total, errors, statuses };
 }
 
 /** The raw response (body bytes not decompressed), as the bare server must replay it. */
@@ -233,12 +287,12 @@ export async function benchServerLoad(backend: Backend, log: (msg: string) => vo
       const maxRps = median(runs.map((r) => r.gradual.rps));
       const bareRps = median(runs.map((r) => r.bare.rps));
       const errors = runs.reduce((n, r) => n + r.gradual.errors, 0);
-      const atHalf = await cannon(server.url, s, { seconds: SECONDS, rate: maxRps / 2 });
+      const atHalf = await paced(server.url, s, maxRps / 2, SECONDS);
       const share = maxRps / bareRps;
       log(
-        `  ${s.id}: max ${maxRps.toFixed(0)} req/s (bare ${bareRps.toFixed(0)}, ×${share.toFixed(2)}); at ${(maxRps / 2).toFixed(0)} req/s p50 ${atHalf.p50} ms p99 ${atHalf.p99} ms; errors ${errors + atHalf.errors} ${JSON.stringify(atHalf.statuses)}`,
+        `  ${s.id}: max ${maxRps.toFixed(0)} req/s (bare ${bareRps.toFixed(0)}, ×${share.toFixed(2)}); at ${(maxRps / 2).toFixed(0)} req/s p50 ${atHalf.p50.toFixed(2)} ms p99 ${atHalf.p99.toFixed(2)} ms; errors ${errors + atHalf.errors} ${JSON.stringify(atHalf.statuses)}`,
       );
-      rows.push(`${s.id}: ${maxRps.toFixed(0)} req/s vs bare ${bareRps.toFixed(0)} (×${share.toFixed(2)}), p99 at 50% ${atHalf.p99} ms`);
+      rows.push(`${s.id}: ${maxRps.toFixed(0)} req/s vs bare ${bareRps.toFixed(0)} (×${share.toFixed(2)}), p99 at 50% ${atHalf.p99.toFixed(2)} ms`);
       ratios.push({ label: `${s.id}: Gradual / bare server throughput`, ...ratioOf(share, runs.map((r) => r.gradual.rps / r.bare.rps), 'over the rounds') });
       details[s.id] = { maxRps, bareRps, runs, atHalf };
       if (errors + atHalf.errors > 0) throw new Error(`${s.id}: ${errors + atHalf.errors} failed requests: ${JSON.stringify(atHalf.statuses)}`);
@@ -253,19 +307,19 @@ export async function benchServerLoad(backend: Backend, log: (msg: string) => vo
     const mixMax = (await cannon(server.url, mix, { seconds: SECONDS / 2 })).rps;
     const rss: number[] = [server.rssMiB()];
     const sampler = setInterval(() => rss.push(server.rssMiB()), 2000);
-    const soak = await cannon(server.url, mix, { seconds: SOAK_SECONDS, rate: mixMax / 2 }).finally(() => clearInterval(sampler));
+    const soak = await paced(server.url, mix, mixMax / 2, SOAK_SECONDS).finally(() => clearInterval(sampler));
     rss.push(server.rssMiB());
     const third = Math.max(1, Math.floor(rss.length / 3));
     const midRss = median(rss.slice(third, 2 * third));
     const endRss = median(rss.slice(-third));
     log(
-      `  soak: ${SOAK_SECONDS} s at ${(mixMax / 2).toFixed(0)} req/s (mix max ${mixMax.toFixed(0)}): ${soak.requests} requests, errors ${soak.errors}, p99 ${soak.p99} ms, RSS ${rss[0]!.toFixed(0)} → ${midRss.toFixed(0)} → ${endRss.toFixed(0)} MiB`,
+      `  soak: ${SOAK_SECONDS} s at ${(mixMax / 2).toFixed(0)} req/s (mix max ${mixMax.toFixed(0)}): ${soak.requests} requests, errors ${soak.errors}, p99 ${soak.p99.toFixed(1)} ms, RSS ${rss[0]!.toFixed(0)} → ${midRss.toFixed(0)} → ${endRss.toFixed(0)} MiB`,
     );
     if (soak.errors > 0) throw new Error(`soak: ${soak.errors} failed requests ${JSON.stringify(soak.statuses)}`);
     goals.push(goal(`soak ${SOAK_SECONDS} s: RSS growth, middle third → last third`, ((endRss - midRss) / midRss) * 100, 10, '%'));
     notes.push(...rows);
     notes.push(
-      `soak: ${SOAK_SECONDS} s, ${soak.requests} requests at ${(mixMax / 2).toFixed(0)} req/s, 0 errors, p50 ${soak.p50} ms p99 ${soak.p99} ms; RSS MiB start ${rss[0]!.toFixed(0)}, middle ${midRss.toFixed(0)}, end ${endRss.toFixed(0)} `,
+      `soak: ${SOAK_SECONDS} s, ${soak.requests} requests at ${(mixMax / 2).toFixed(0)} req/s, 0 errors, p50 ${soak.p50.toFixed(2)} ms p99 ${soak.p99.toFixed(1)} ms; RSS MiB start ${rss[0]!.toFixed(0)}, middle ${midRss.toFixed(0)}, end ${endRss.toFixed(0)} `,
     );
     return {
       id: 'server-load',
