@@ -30,10 +30,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { createClient } from '@gradual/sdk';
-import { sessionTokenFrom } from '../tests/support/server.js';
 import type { Backend } from './lib/backends.js';
-import { startProduction, type ProductionServer } from '../tests/support/production.js';
+import { claimProcess, startProduction, type ProductionServer } from '../tests/support/production.js';
 import { goal, type BenchResult, type Goal } from './lib/report.js';
 import { median, ratioOf, summarize, type Ratio } from './lib/stats.js';
 
@@ -192,11 +190,7 @@ async function startBare(responses: Record<string, unknown>): Promise<{ url: str
 
 /** Claims the instance and builds the tenant the scenarios read and write. */
 async function setUp(server: ProductionServer) {
-  const anonymous = createClient({ baseUrl: server.url });
-  const { response } = await anonymous.withResponse.claimInstall({
-    body: { email: 'load@example.com', displayName: 'Load', orgName: 'Load', orgSlug: 'load' },
-  });
-  const owner = createClient({ baseUrl: server.url, sessionToken: sessionTokenFrom(response) });
+  const { owner } = await claimProcess(server, 'load');
   const project = await owner.createProject({ path: { slug: 'load' }, body: { key: 'load', name: 'Load' } });
   const envId = (await owner.createEnvironment({ path: { id: project.id }, body: { key: 'prod', name: 'Prod' } })).id;
   for (let i = 0; i < FLAGS; i++) {

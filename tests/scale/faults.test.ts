@@ -17,8 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient, type GradualClient } from '@gradual/sdk';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createScratchDatabase, freePort, startProduction, waitReady, type ProductionServer } from '../support/production.js';
-import { sessionTokenFrom } from '../support/server.js';
+import { claimProcess, createScratchDatabase, freePort, setProcessClock, startProduction, waitReady, type ProductionServer } from '../support/production.js';
 
 const ADMIN_URL = process.env.DATABASE_URL;
 const backend = ADMIN_URL ? 'PostgreSQL' : 'embedded PGlite';
@@ -35,18 +34,6 @@ async function durableStore(): Promise<{ start(): Promise<ProductionServer>; dis
     start: () => startProduction({ dataDir: join(dir, 'data'), env: ENV }),
     dispose: async () => rmSync(dir, { recursive: true, force: true }),
   };
-}
-
-async function claimOn(server: ProductionServer): Promise<{ owner: GradualClient; token: string }> {
-  const { response } = await createClient({ baseUrl: server.url }).withResponse.claimInstall({
-    body: { email: 'ops@example.com', displayName: 'Ops', orgName: 'Acme', orgSlug: 'acme' },
-  });
-  const token = sessionTokenFrom(response);
-  return { owner: createClient({ baseUrl: server.url, sessionToken: token }), token };
-}
-
-async function setClock(server: ProductionServer, at: string): Promise<Response> {
-  return fetch(`${server.url}/__test__/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ now: at }) });
 }
 
 async function allTargetIds(api: GradualClient, envId: string, key: string): Promise<string[]> {
@@ -71,7 +58,7 @@ describe(`kill -9 and restart (${backend})`, () => {
     cleanups.push(store.dispose);
     let server = await store.start();
     cleanups.push(() => server.stop());
-    const { owner, token } = await claimOn(server);
+    const { owner, sessionToken: token } = await claimProcess(server);
     const project = await owner.createProject({ path: { slug: 'acme' }, body: { key: 'web', name: 'Web' } });
     const envId = (await owner.createEnvironment({ path: { id: project.id }, body: { key: 'prod', name: 'Prod' } })).id;
     await owner.createFlag({ path: { id: project.id }, body: { key: 'beta', name: 'Beta', defaultValue: false } });
@@ -109,7 +96,7 @@ describe(`kill -9 and restart (${backend})`, () => {
     cleanups.push(store.dispose);
     let server = await store.start();
     cleanups.push(() => server.stop());
-    const { owner, token } = await claimOn(server);
+    const { owner, sessionToken: token } = await claimProcess(server);
     const project = await owner.createProject({ path: { slug: 'acme' }, body: { key: 'web', name: 'Web' } });
     const envIds: string[] = [];
     for (let e = 0; e < 4; e++) envIds.push((await owner.createEnvironment({ path: { id: project.id }, body: { key: `env${e}`, name: `Env ${e}` } })).id);
@@ -117,7 +104,7 @@ describe(`kill -9 and restart (${backend})`, () => {
       path: { id: project.id },
       body: { key: 'ramp', name: 'Ramp', cadence: 'auto', rampSteps: [{ percent: 5, holdForSeconds: 60 }, { percent: 25, holdForSeconds: 60 }, { percent: 100, holdForSeconds: 0 }] },
     });
-    expect((await setClock(server, '2026-06-01T10:00:00.000Z')).status).toBe(200);
+    expect((await setProcessClock(server, '2026-06-01T10:00:00.000Z')).status).toBe(200);
     const flags = 50;
     for (let i = 0; i < flags; i++) {
       await owner.createFlag({ path: { id: project.id }, body: { key: `f${i}`, name: `F${i}`, defaultValue: false } });
@@ -126,7 +113,7 @@ describe(`kill -9 and restart (${backend})`, () => {
     const total = flags * envIds.length;
 
     // The clock move runs one tick over all 200 due rollouts; kill the process during it.
-    const tick = setClock(server, '2026-06-01T10:01:01.000Z').catch(() => undefined);
+    const tick = setProcessClock(server, '2026-06-01T10:01:01.000Z').catch(() => undefined);
     await new Promise((r) => setTimeout(r, ADMIN_URL ? 60 : 150));
     await server.crash();
     await tick;
@@ -145,7 +132,7 @@ describe(`kill -9 and restart (${backend})`, () => {
     console.info(`tick crash: ${onStep2.length} of ${total} rollouts had advanced when the process died`);
 
     // The next tick (same instant) finishes the job, and nothing is applied twice.
-    expect((await setClock(server, '2026-06-01T10:01:01.000Z')).status).toBe(200);
+    expect((await setProcessClock(server, '2026-06-01T10:01:01.000Z')).status).toBe(200);
     const done = await states();
     expect(done.every((r) => r.rampStepIdx === 1 && r.percent === 25)).toBe(true);
     const rows = await advancedRows();
@@ -169,7 +156,7 @@ describe.runIf(canRunCluster)('PostgreSQL stopped and restarted under traffic (a
     try {
       pg('start');
       server = await startProduction({ databaseUrl: `postgres://postgres@127.0.0.1:${port}/postgres`, env: { LOG_LEVEL: 'error', DATABASE_POOL_MAX: '4' } });
-      const { owner, token } = await claimOn(server);
+      const { owner, sessionToken: token } = await claimProcess(server);
       const project = await owner.createProject({ path: { slug: 'acme' }, body: { key: 'web', name: 'Web' } });
       const envId = (await owner.createEnvironment({ path: { id: project.id }, body: { key: 'prod', name: 'Prod' } })).id;
       await owner.createConfig({ path: { id: project.id }, body: { key: 'limit', name: 'Limit', defaultValue: 0 } });

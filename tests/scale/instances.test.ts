@@ -10,17 +10,11 @@
  */
 import { createClient, type GradualClient } from '@gradual/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScratchDatabase, startProduction, type ProductionServer } from '../support/production.js';
-import { sessionTokenFrom } from '../support/server.js';
+import { claimProcess, createScratchDatabase, setProcessClock, startProduction, type ProductionServer } from '../support/production.js';
 
 const ADMIN_URL = process.env.DATABASE_URL;
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const INSTANCES = 3;
-
-async function setClock(server: ProductionServer, at: string): Promise<void> {
-  const res = await fetch(`${server.url}/__test__/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ now: at }) });
-  expect(res.status).toBe(200);
-}
 
 describe.runIf(!!ADMIN_URL)(`${INSTANCES} server processes on one PostgreSQL and one Redis`, () => {
   let servers: ProductionServer[] = [];
@@ -37,10 +31,7 @@ describe.runIf(!!ADMIN_URL)(`${INSTANCES} server processes on one PostgreSQL and
     // The first process migrates; the others then start on the migrated database in parallel.
     servers.push(await startProduction({ databaseUrl: db.url, env }));
     servers.push(...(await Promise.all(Array.from({ length: INSTANCES - 1 }, () => startProduction({ databaseUrl: db.url, env })))));
-    const { response } = await createClient({ baseUrl: servers[0]!.url }).withResponse.claimInstall({
-      body: { email: 'ops@example.com', displayName: 'Ops', orgName: 'Acme', orgSlug: 'acme' },
-    });
-    sessionToken = sessionTokenFrom(response);
+    ({ sessionToken } = await claimProcess(servers[0]!));
     owners = servers.map((s) => createClient({ baseUrl: s.url, sessionToken }));
     projectId = (await owners[0]!.createProject({ path: { slug: 'acme' }, body: { key: 'web', name: 'Web' } })).id;
     envId = (await owners[1]!.createEnvironment({ path: { id: projectId }, body: { key: 'prod', name: 'Prod' } })).id;
@@ -57,7 +48,7 @@ describe.runIf(!!ADMIN_URL)(`${INSTANCES} server processes on one PostgreSQL and
       body: { key: 'fast', name: 'Fast', cadence: 'auto', rampSteps: [{ percent: 10, holdForSeconds: 60 }, { percent: 20, holdForSeconds: 60 }, { percent: 50, holdForSeconds: 0 }] },
     });
     const start = '2026-06-01T10:00:00.000Z';
-    await Promise.all(servers.map((s) => setClock(s, start)));
+    await Promise.all(servers.map(async (s) => expect((await setProcessClock(s, start)).status).toBe(200)));
     const n = 60;
     for (let i = 0; i < n; i++) {
       const api = owners[i % INSTANCES]!;
@@ -66,7 +57,7 @@ describe.runIf(!!ADMIN_URL)(`${INSTANCES} server processes on one PostgreSQL and
     }
     // Every process moves its clock past the hold at once: each move runs one tick, and the
     // three ticks race over the same 60 due rollouts.
-    await Promise.all(servers.map((s) => setClock(s, '2026-06-01T10:01:01.000Z')));
+    await Promise.all(servers.map(async (s) => expect((await setProcessClock(s, '2026-06-01T10:01:01.000Z')).status).toBe(200)));
     const advanced = (await owners[2]!.listAuditEvents({ path: { slug: 'acme' }, query: { envId, resourceType: 'rollout', limit: 200 } })).events.filter(
       (e) => e.action === 'rollout.advanced',
     );

@@ -9,11 +9,15 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createClient, type GradualClient } from '@gradual/sdk';
 import { databaseUrlFor, withAdminConnection } from '../../server/src/db/admin.js';
+import { freePort } from './prism.js';
+import { sessionTokenFrom } from './server.js';
+
+export { freePort };
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -26,17 +30,6 @@ export interface ProductionServer {
   /** SIGKILL: no shutdown handler runs (a crash, an OOM kill). Resolves once the process is gone. */
   crash(): Promise<void>;
   stop(): Promise<void>;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 export async function waitReady(url: string, child?: ChildProcess, timeoutMs = 60_000): Promise<void> {
@@ -147,4 +140,18 @@ export async function startProduction(opts: ProductionOptions = {}): Promise<Pro
     },
     stop,
   };
+}
+
+/** Claims a fresh process's instance for `slug`; the owner's SDK client and session token. */
+export async function claimProcess(server: ProductionServer, slug = 'acme'): Promise<{ owner: GradualClient; sessionToken: string }> {
+  const { response } = await createClient({ baseUrl: server.url }).withResponse.claimInstall({
+    body: { email: 'ops@example.com', displayName: 'Ops', orgName: slug, orgSlug: slug },
+  });
+  const sessionToken = sessionTokenFrom(response);
+  return { owner: createClient({ baseUrl: server.url, sessionToken }), sessionToken };
+}
+
+/** Pins a process's clock (SERVICE_TEST_CLOCK=1); each move runs one scheduler tick. */
+export function setProcessClock(server: ProductionServer, at: string): Promise<Response> {
+  return fetch(`${server.url}/__test__/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ now: at }) });
 }

@@ -35,8 +35,9 @@ export class EnvDirectory {
   }
 
   async get(em: EntityManager, envId: string): Promise<EnvSummary> {
+    const fresh = this.peek(envId);
+    if (fresh) return fresh;
     const hit = this.entries.get(envId);
-    if (hit && performance.now() - hit.at <= this.ttlMs) return hit;
     const env = await findEnvironment(em, envId);
     const entry = { id: env.id, orgId: env.orgId, projectId: env.projectId, version: Math.max(env.version, hit?.version ?? 0), at: performance.now() };
     if (!hit && this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
