@@ -108,14 +108,23 @@ describe('rulesets, evaluation and the ruleset stream', () => {
       fetch(`${t.url}/api/v1/envs/${envId}/ruleset`, { headers: { ...headers, 'if-none-match': tag, 'accept-encoding': 'gzip' } });
     const cold = await fetch(`${t.url}/api/v1/envs/${envId}/ruleset`, { headers: { ...auth(), 'accept-encoding': 'gzip' } });
     const tag = cold.headers.get('etag')!;
+    // The caches stay warm for a second after the full route fills them: on a slow machine a poll
+    // may miss that window (the full route answers it and warms them again), so poll until one
+    // is answered from memory. Every answer is the same 304 either way.
+    let warm!: Response;
+    let answered = false;
+    for (let attempt = 0; attempt < 5 && !answered; attempt++) {
+      const before = await fromMemory();
+      warm = await poll(tag);
+      expect(warm.status).toBe(304);
+      answered = (await fromMemory()) === before + 1;
+    }
+    expect(answered).toBe(true);
     const before = await fromMemory();
-    const warm = await poll(tag);
-    expect(warm.status).toBe(304);
-    expect(await fromMemory()).toBe(before + 1);
     // The same headers as the full route's 304 (a session poll takes the full route; keys add rate-limit headers).
     const full = await poll(tag, { cookie: `svc_session=${owner.sessionToken}` });
     expect(full.status).toBe(304);
-    expect(await fromMemory()).toBe(before + 1);
+    expect(await fromMemory()).toBe(before);
     for (const h of ['etag', 'vary', 'cache-control']) expect(warm.headers.get(h), h).toBe(full.headers.get(h));
     expect(warm.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     expect(Number(warm.headers.get('x-ratelimit-limit'))).toBeGreaterThan(0);
