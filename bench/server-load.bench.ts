@@ -23,14 +23,13 @@
  */
 // @ts-expect-error autocannon ships no types
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Backend } from './lib/backends.js';
+import { startChildServer, type ChildServer } from './lib/child-server.js';
 import { claimProcess, startProduction, type ProductionServer } from '../tests/support/production.js';
 import { goal, type BenchResult, type Goal } from './lib/report.js';
 import { median, ratioOf, summarize, type Ratio } from './lib/stats.js';
@@ -39,6 +38,8 @@ const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 8);
 const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 60);
 const CONNECTIONS = Number(process.env.BENCH_LOAD_CONNECTIONS ?? 32);
 const FLAGS = 20;
+/** API keys (token indexes) the 304 polls rotate over. */
+const POLL_KEYS = [0, 4, 5, 6, 7, 8];
 const BARE_SERVER = fileURLToPath(new URL('./lib/bare-server.mjs', import.meta.url));
 
 interface Req {
@@ -53,6 +54,8 @@ interface Scenario {
   requests: Req[];
   /** Statuses that count as success. */
   ok: number[];
+  /** The requests must go out in this order across all connections (each one changes state). */
+  ordered?: boolean;
 }
 interface Run {
   rps: number;
@@ -61,6 +64,25 @@ interface Run {
   requests: number;
   errors: number;
   statuses: Record<string, number>;
+}
+
+const toCannon = (r: Req) => ({ method: r.method, path: r.path, headers: r.headers, ...(r.body ? { body: r.body } : {}) });
+
+/**
+ * One request for autocannon whose setup hands out `requests` in turn across all connections.
+ * autocannon's own list is cycled per connection, so 32 connections would send request 0, then
+ * 1, … in near lockstep: for the rollout PUTs that means the same PUT many times over, and every
+ * repeat is an idempotent no-op instead of a write.
+ */
+function inTurn(requests: Req[]) {
+  let next = 0;
+  return {
+    ...toCannon(requests[0]!),
+    setupRequest: (req: Record<string, unknown>) => {
+      const r = requests[next++ % requests.length]!;
+      return { ...req, ...toCannon(r), headers: { ...(req.headers as object), ...r.headers } };
+    },
+  };
 }
 
 /** Closed loop at full speed: `connections` requests always in flight (maximum throughput). */
@@ -72,7 +94,7 @@ function cannon(url: string, scenario: Scenario, opts: { seconds: number; rate?:
         connections: opts.connections ?? CONNECTIONS,
         duration: opts.seconds,
         ...(opts.rate ? { overallRate: Math.max(1, Math.round(opts.rate)) } : {}),
-        requests: scenario.requests.map((r) => ({ method: r.method, path: r.path, headers: r.headers, ...(r.body ? { body: r.body } : {}) })),
+        requests: scenario.ordered ? [inTurn(scenario.requests)] : scenario.requests.map(toCannon),
       },
       (err: Error | null, result: Record<string, any>) => {
         if (err) return reject(err);
@@ -148,6 +170,30 @@ async function paced(url: string, scenario: Scenario, rate: number, seconds: num
   return { rps: total / seconds, p50: s.median, p99: s.p99, requests: total, errors, statuses };
 }
 
+/**
+ * autocannon stops at its deadline with up to `connections` requests still queued in the
+ * server (a third of a second of rollout PUTs): one more request, answered only once those
+ * are, then a moment's rest, so the next measurement does not start behind that backlog.
+ */
+async function drain(url: string, scenario: Scenario): Promise<void> {
+  const r = scenario.requests[0]!;
+  await new Promise<void>((resolve, reject) => {
+    const req = httpRequest(new URL(r.path, url), { method: r.method, headers: r.headers }, (res) => {
+      res.resume();
+      res.on('end', resolve);
+    });
+    req.on('error', reject);
+    req.end(r.body);
+  });
+  await new Promise((resolve) => setTimeout(resolve, 500));
+}
+
+/** The server's longest event-loop stall (ms) since the previous read of /metrics. */
+async function eventLoopLagMax(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return Number(/^nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text)?.[1] ?? NaN) * 1000;
+}
+
 /** The raw response (body bytes not decompressed), as the bare server must replay it. */
 function rawResponse(base: string, r: Req): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
   return new Promise((resolve, reject) => {
@@ -157,7 +203,7 @@ function rawResponse(base: string, r: Req): Promise<{ status: number; headers: R
       res.on('end', () => {
         const headers: Record<string, string> = {};
         for (const [k, v] of Object.entries(res.headers)) {
-          if (v === undefined || ['date', 'connection', 'keep-alive', 'transfer-encoding', 'x-request-id'].includes(k)) continue;
+          if (v === undefined || ['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(k)) continue;
           headers[k] = Array.isArray(v) ? v.join(', ') : v;
         }
         resolve({ status: res.statusCode!, headers, body: Buffer.concat(chunks) });
@@ -168,24 +214,15 @@ function rawResponse(base: string, r: Req): Promise<{ status: number; headers: R
   });
 }
 
-async function startBare(responses: Record<string, unknown>): Promise<{ url: string; stop(): Promise<void> }> {
+async function startBare(responses: Record<string, unknown>): Promise<ChildServer> {
   const dir = mkdtempSync(join(tmpdir(), 'gradual-bare-'));
   const file = join(dir, 'responses.json');
   writeFileSync(file, JSON.stringify(responses));
-  const child = spawn(process.execPath, [BARE_SERVER, file], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`bare server exited (${code})`)));
-  });
-  return {
-    url: `http://127.0.0.1:${line.trim()}`,
-    stop: async () => {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  try {
+    return await startChildServer(BARE_SERVER, [file]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true }); // read at start-up
+  }
 }
 
 /** Claims the instance and builds the tenant the scenarios read and write. */
@@ -203,7 +240,7 @@ async function setUp(server: ProductionServer) {
     await owner.putFlagRollout({ path: { envId, key }, body: { percent: 10, newValue: true } });
   }
   const tokens: string[] = [];
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < 4 + POLL_KEYS.length; i++) {
     tokens.push((await owner.createApiKey({ path: { slug: 'load' }, body: { name: `load-${i}`, rateLimitPerMin: 100_000 } })).token);
   }
   return { envId, tokens };
@@ -214,7 +251,12 @@ function scenarios(envId: string, tokens: string[], etag: string): Scenario[] {
   const ruleset = `/api/v1/envs/${envId}/ruleset`;
   const json = { 'content-type': 'application/json' };
   return [
-    { id: 'ruleset-304', ok: [304], requests: [{ method: 'GET', path: ruleset, headers: { ...auth(0), 'accept-encoding': 'gzip', 'if-none-match': etag } }] },
+    {
+      id: 'ruleset-304',
+      ok: [304],
+      // Spread over several keys: at full speed one key's 100,000-per-minute bucket would run dry.
+      requests: POLL_KEYS.map((i) => ({ method: 'GET' as const, path: ruleset, headers: { ...auth(i), 'accept-encoding': 'gzip', 'if-none-match': etag } })),
+    },
     { id: 'ruleset-200', ok: [200], requests: [{ method: 'GET', path: ruleset, headers: { ...auth(1), 'accept-encoding': 'gzip' } }] },
     {
       id: 'evaluate',
@@ -224,6 +266,7 @@ function scenarios(envId: string, tokens: string[], etag: string): Scenario[] {
     {
       id: 'rollout-put',
       ok: [200],
+      ordered: true,
       // 20 flags × two percents: consecutive requests on one flag always change it.
       requests: Array.from({ length: FLAGS * 2 }, (_, i) => ({
         method: 'PUT' as const,
@@ -262,7 +305,14 @@ export async function benchServerLoad(backend: Backend, log: (msg: string) => vo
     // The PUTs above applied percent 20 to every flag: the ruleset changed, so take the ETag again.
     const now = await rawResponse(server.url, { method: 'GET', path: `/api/v1/envs/${envId}/ruleset`, headers: { authorization: `Bearer ${tokens[0]}`, 'accept-encoding': 'gzip' } });
     const fresh = scenarios(envId, tokens, now.headers.etag!);
-    responses[`GET /api/v1/envs/${envId}/ruleset`] = { status: 200, headers: now.headers, bodyBase64: now.body.toString('base64') };
+    const notModified = await rawResponse(server.url, fresh[0]!.requests[0]!);
+    if (notModified.status !== 304) throw new Error(`ruleset GET with the current ETag: ${notModified.status}`);
+    responses[`GET /api/v1/envs/${envId}/ruleset`] = {
+      status: 200,
+      headers: now.headers,
+      bodyBase64: now.body.toString('base64'),
+      notModifiedHeaders: notModified.headers,
+    };
     bare = await startBare(responses);
     notes.push(`ruleset: ${FLAGS} flags with a rule and a rollout each, ${now.body.length} bytes gzip; ${CONNECTIONS} connections; ${SECONDS} s per run`);
 
@@ -275,20 +325,28 @@ export async function benchServerLoad(backend: Backend, log: (msg: string) => vo
       for (let round = 0; round < 2; round++) {
         const order = round % 2 === 0 ? (['gradual', 'bare'] as const) : (['bare', 'gradual'] as const);
         const out: Partial<Record<'gradual' | 'bare', Run>> = {};
-        for (const target of order) out[target] = await cannon(target === 'gradual' ? server.url : bare.url, s, { seconds: SECONDS / 2 });
+        for (const target of order) {
+          const url = target === 'gradual' ? server.url : bare.url;
+          out[target] = await cannon(url, s, { seconds: SECONDS / 2 });
+          await drain(url, s);
+        }
         runs.push(out as { gradual: Run; bare: Run });
       }
       const maxRps = median(runs.map((r) => r.gradual.rps));
       const bareRps = median(runs.map((r) => r.bare.rps));
       const errors = runs.reduce((n, r) => n + r.gradual.errors, 0);
+      await eventLoopLagMax(server.url); // prom-client resets the lag histogram on each read
       const atHalf = await paced(server.url, s, maxRps / 2, SECONDS);
+      const lagMax = await eventLoopLagMax(server.url);
+      // The same paced load on the bare server: what the load generator itself adds to the tail.
+      const bareAtHalf = await paced(bare.url, s, maxRps / 2, SECONDS);
       const share = maxRps / bareRps;
       log(
-        `  ${s.id}: max ${maxRps.toFixed(0)} req/s (bare ${bareRps.toFixed(0)}, ×${share.toFixed(2)}); at ${(maxRps / 2).toFixed(0)} req/s p50 ${atHalf.p50.toFixed(2)} ms p99 ${atHalf.p99.toFixed(2)} ms; errors ${errors + atHalf.errors} ${JSON.stringify(atHalf.statuses)}`,
+        `  ${s.id}: max ${maxRps.toFixed(0)} req/s (bare ${bareRps.toFixed(0)}, ×${share.toFixed(2)}); at ${(maxRps / 2).toFixed(0)} req/s p50 ${atHalf.p50.toFixed(2)} ms p99 ${atHalf.p99.toFixed(2)} ms (bare at that rate: p50 ${bareAtHalf.p50.toFixed(2)} ms p99 ${bareAtHalf.p99.toFixed(2)} ms); server event-loop delay max ${lagMax.toFixed(1)} ms; errors ${errors + atHalf.errors} ${JSON.stringify(atHalf.statuses)}`,
       );
       rows.push(`${s.id}: ${maxRps.toFixed(0)} req/s vs bare ${bareRps.toFixed(0)} (×${share.toFixed(2)}), p99 at 50% ${atHalf.p99.toFixed(2)} ms`);
       ratios.push({ label: `${s.id}: Gradual / bare server throughput`, ...ratioOf(share, runs.map((r) => r.gradual.rps / r.bare.rps), 'over the rounds') });
-      details[s.id] = { maxRps, bareRps, runs, atHalf };
+      details[s.id] = { maxRps, bareRps, runs, atHalf, bareAtHalf, eventLoopLagMaxMs: lagMax };
       if (errors + atHalf.errors > 0) throw new Error(`${s.id}: ${errors + atHalf.errors} failed requests: ${JSON.stringify(atHalf.statuses)}`);
       if (s.id === 'ruleset-304') {
         goals.push(goal('ruleset 304 throughput, share of the bare server', share, 0.5, 'x', 'atLeast'));
@@ -297,8 +355,16 @@ export async function benchServerLoad(backend: Backend, log: (msg: string) => vo
     }
 
     // Soak: the four scenarios mixed, at half the mix's maximum.
-    const mix: Scenario = { id: 'mix', ok: [200, 304], requests: fresh.flatMap((s) => s.requests.slice(0, 2)) };
+    // In turn, so every PUT flips flag-0's percent (a real write) and the polls see it change.
+    const [polls, gets, evals, puts] = fresh as [Scenario, Scenario, Scenario, Scenario];
+    const mix: Scenario = {
+      id: 'mix',
+      ok: [200, 304],
+      ordered: true,
+      requests: [polls.requests[0]!, gets.requests[0]!, evals.requests[0]!, puts.requests[0]!, polls.requests[1]!, gets.requests[0]!, evals.requests[0]!, puts.requests[FLAGS]!],
+    };
     const mixMax = (await cannon(server.url, mix, { seconds: SECONDS / 2 })).rps;
+    await drain(server.url, mix);
     const rss: number[] = [server.rssMiB()];
     const sampler = setInterval(() => rss.push(server.rssMiB()), 2000);
     const soak = await paced(server.url, mix, mixMax / 2, SOAK_SECONDS).finally(() => clearInterval(sampler));

@@ -2,12 +2,12 @@
  * The ceiling for the server load benchmark: a bare `node:http` server in its own process that
  * answers each benchmarked request with the bytes the real server sent for it, straight from
  * memory (no routing library, no auth, no database). Same status, headers and body; GETs with
- * a matching If-None-Match get the same 304.
+ * a matching If-None-Match get the same 304, with the headers the real server's 304 carried.
  *
  *   node bench/lib/bare-server.mjs <responses.json>
  *
- * responses.json: { "<METHOD> <path>": { status, headers, bodyBase64 } }. Prints the port on
- * stdout once listening.
+ * responses.json: { "<METHOD> <path>": { status, headers, bodyBase64, notModifiedHeaders? } }.
+ * Prints the port on stdout once listening.
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -27,7 +27,7 @@ const server = createServer((req, res) => {
     }
     const etag = route.headers.etag;
     if (etag && req.headers['if-none-match'] === etag) {
-      res.writeHead(304, { etag }).end();
+      res.writeHead(304, route.notModifiedHeaders ?? { etag }).end();
       return;
     }
     res.writeHead(route.status, route.headers).end(route.body);

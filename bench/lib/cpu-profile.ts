@@ -10,7 +10,7 @@ interface ProfileNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
   children?: number[];
 }
-interface Profile {
+export interface Profile {
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
@@ -48,6 +48,11 @@ export async function profileCpu<T>(fn: () => Promise<T>): Promise<{ value: T; c
     profile = ((await session.post('Profiler.stop')) as unknown as { profile: Profile }).profile;
     session.disconnect();
   }
+  return { value: value!, cpu: summarizeProfile(profile) };
+}
+
+/** Self time by area and function, inclusive time of our code, from a V8 CPU profile (e.g. a `--cpu-prof` file). */
+export function summarizeProfile(profile: Profile): CpuSummary {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<number, number>();
   profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000));
@@ -79,17 +84,14 @@ export async function profileCpu<T>(fn: () => Promise<T>): Promise<{ value: T; c
   }
   const sorted = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]);
   return {
-    value: value!,
-    cpu: {
-      totalMs: total,
-      byArea: sorted(areas).map(([area, ms]) => ({ area, ms })),
-      byFunction: sorted(fns)
-        .slice(0, 40)
-        .map(([fn, ms]) => ({ fn, ms })),
-      inclusive: sorted(incl)
-        .slice(0, 60)
-        .map(([fn, ms]) => ({ fn, ms })),
-    },
+    totalMs: total,
+    byArea: sorted(areas).map(([area, ms]) => ({ area, ms })),
+    byFunction: sorted(fns)
+      .slice(0, 40)
+      .map(([fn, ms]) => ({ fn, ms })),
+    inclusive: sorted(incl)
+      .slice(0, 60)
+      .map(([fn, ms]) => ({ fn, ms })),
   };
 }
 

@@ -6,11 +6,13 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Database } from '../../server/src/db/database.js';
+import { withAdminConnection } from '../../server/src/db/admin.js';
 import { rawQuery } from '../../server/src/features/shared/raw-sql.js';
 
 const TICKS_PER_S = 100; // USER_HZ on Linux
 
-async function procCpuMs(pid: number): Promise<number | null> {
+/** CPU time (user + system, ms) a process has used so far; null when /proc cannot tell. */
+export async function procCpuMs(pid: number): Promise<number | null> {
   try {
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -66,4 +68,31 @@ export async function cpuSince(db: Database, before: CpuSnapshot): Promise<CpuSp
     serverMs += now - (before.server.get(pid) ?? 0);
   }
   return { processMs, serverMs };
+}
+
+/**
+ * CPU time (ms) used so far by the PostgreSQL server processes connected to the database of
+ * `databaseUrl` (another process's pool, e.g. a production start), read through a connection of
+ * our own, which is left out. Null when not measurable.
+ */
+export async function pgBackendsCpuMs(databaseUrl: string): Promise<Map<number, number> | null> {
+  if (process.platform !== 'linux') return null;
+  const rows = await withAdminConnection(databaseUrl, (execute) =>
+    execute('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()'),
+  );
+  const out = new Map<number, number>();
+  for (const { pid } of rows as Array<{ pid: number }>) {
+    const ms = await procCpuMs(pid);
+    if (ms === null) return null;
+    out.set(pid, ms);
+  }
+  return out;
+}
+
+/** CPU between two pgBackendsCpuMs readings; backends that appeared meanwhile count from zero. */
+export function pgBackendsCpuSpent(before: Map<number, number> | null, after: Map<number, number> | null): number | null {
+  if (!before || !after) return null;
+  let ms = 0;
+  for (const [pid, now] of after) ms += now - (before.get(pid) ?? 0);
+  return ms;
 }

@@ -13,8 +13,9 @@ import { mountTestClock } from './http/ops.js';
 import { Scheduler } from './features/rollouts/scheduler.js';
 import { PgNotifyEnvChangeBus } from './features/environments/pg-env-change-bus.js';
 import { ServiceMetrics } from './http/metrics.js';
-import { rulesetFastPath } from './http/ruleset-fast-path.js';
+import { fastPaths } from './http/fast-paths.js';
 import { ApiKeyCache } from './features/access/api-key-cache.js';
+import { ApiKeyEntity, EnvironmentEntity } from './db/entities/index.js';
 import { EnvDirectory } from './features/environments/env-directory.js';
 import { RulesetCache } from './features/evaluation/ruleset.cache.js';
 import { LiveStreams } from './features/evaluation/live-streams.js';
@@ -57,12 +58,12 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
   const streams = new LiveStreams(bus);
   const limits = await RateLimits.create(config.redisUrl, logger);
   const mailer = createMailer(config, logger);
-  const envs = new EnvDirectory(bus);
+  const envs = new EnvDirectory(bus, { load: (envId) => db.em().findOne(EnvironmentEntity, { id: envId }) });
   const metrics = new ServiceMetrics({
     openStreams: () => streams.size,
     busConnected: () => (bus instanceof PgNotifyEnvChangeBus ? bus.connected : true),
   });
-  const deps: AppDeps = { config, db, clock, logger, bus, rulesets: new RulesetCache(), envs, apiKeys: new ApiKeyCache(), streams, limits, mailer, metrics };
+  const deps: AppDeps = { config, db, clock, logger, bus, rulesets: new RulesetCache(), envs, apiKeys: new ApiKeyCache({ load: (tokenHash) => db.em().findOne(ApiKeyEntity, { tokenHash }) }), streams, limits, mailer, metrics };
 
   // Production ticks on an interval; under the test clock, each clock move runs exactly one tick.
   const scheduler = new Scheduler(deps);
@@ -70,15 +71,16 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
   const app = createApp(deps, (app) => {
     if (testClock) mountTestClock(app, deps, testClock, () => scheduler.tick().then(() => undefined));
   });
-  // The ruleset 304 fast path answers SDK polls from memory before Express; all else goes to the app.
-  const fastPath = rulesetFastPath(deps);
+  // The fast paths answer warm ruleset polls and target-ID checks before Express; all else goes to the app.
+  const fastPath = fastPaths(deps);
   const http = createServer((req, res) => {
     const answered = fastPath(req, res);
+    if (answered === true) return;
     if (answered === false) return void app(req, res);
     answered.then(
       (done) => done || app(req, res),
       (err: unknown) => {
-        logger.error({ err }, 'ruleset fast path failed; answering through the full route');
+        logger.error({ err }, 'fast path failed; answering through the full route');
         if (!res.headersSent) app(req, res);
       },
     );

@@ -53,6 +53,56 @@ describe.each<Kind>(['flag', 'config'])('%s rollout target IDs', (kind) => {
     expect(await ops.contains({ ...path(), targetId: 'a/b c%d' })).toEqual({ contains: false });
   });
 
+  it('answers API-key checks on the fast path with exactly the full route’s answers and refusals', async () => {
+    const plural = kind === 'flag' ? 'flags' : 'configs';
+    const url = (id: string, k = key) => `${t.url}/api/v1/envs/${envId}/${plural}/${encodeURIComponent(k)}/rollout/target-ids/contains/${encodeURIComponent(id)}`;
+    const fastCount = async () => {
+      const text = await (await fetch(`${t.server.url}/metrics`)).text();
+      return Number(/^gradual_target_id_checks_fast_total (\d+)/m.exec(text)?.[1] ?? NaN);
+    };
+    const check = (id: string, token: string, k = key) => fetch(url(id, k), { headers: { authorization: `Bearer ${token}` } });
+    const { token } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: `checks-${kind}`, actions: ['read'] } });
+    // The first check warms the key cache and environment directory through the full route; the
+    // caches then stay warm while in use, so a later one is answered on the fast path.
+    expect(await (await check('u1', token)).json()).toEqual({ contains: true });
+    let fast = false;
+    for (let attempt = 0; attempt < 5 && !fast; attempt++) {
+      const before = await fastCount();
+      expect(await (await check('u3', token)).json()).toEqual({ contains: true });
+      fast = (await fastCount()) === before + 1;
+    }
+    expect(fast).toBe(true);
+    // Same answers and headers as the full route (a session takes it), for present, absent and odd IDs.
+    for (const id of ['u1', 'u2', 'a/b c%d', 'ü-☃']) {
+      const viaKey = await check(id, token);
+      const viaSession = await fetch(url(id), { headers: { cookie: `svc_session=${owner.sessionToken}` } });
+      expect(viaKey.status).toBe(200);
+      expect(await viaKey.json(), id).toEqual(await viaSession.json());
+      expect(viaKey.headers.get('content-type')).toBe(viaSession.headers.get('content-type'));
+      expect(viaKey.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      expect(Number(viaKey.headers.get('x-ratelimit-limit'))).toBeGreaterThan(0);
+    }
+    // Everything but a plain answer is the full route's: unknown key, a key out of the token's scope, a revoked token.
+    const before = await fastCount();
+    expect((await check('u1', token, 'nope')).status).toBe(404);
+    const scoped = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: `scoped-${kind}`, actions: ['read'], resources: ['other-*'] } });
+    const denied = await check('u1', scoped.token);
+    expect(denied.status).toBe(403);
+    expect(((await denied.json()) as { code: string }).code).toBe('token_resource_out_of_scope');
+    const doomed = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: `doomed-${kind}`, actions: ['read'] } });
+    expect((await check('u1', doomed.token)).status).toBe(200);
+    await owner.session.revokeApiKey({ path: { slug: 'acme', id: doomed.id } });
+    expect((await check('u1', doomed.token)).status).toBe(401);
+    // An exhausted bucket is the full route's 429.
+    const tight = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: `tight-${kind}`, actions: ['read'], rateLimitPerMin: 2 } });
+    expect((await check('u1', tight.token)).status).toBe(200);
+    expect((await check('u1', tight.token)).status).toBe(200);
+    const limited = await check('u1', tight.token);
+    expect(limited.status).toBe(429);
+    expect(((await limited.json()) as { code: string }).code).toBe('token_rate_limit');
+    expect(await fastCount()).toBeLessThanOrEqual(before + 1); // at most the tight key's second check
+  });
+
   it('replaces atomically and pages in ID order with nextCursor only on full pages', async () => {
     const ids = Array.from({ length: 25 }, (_, i) => `user-${String(i).padStart(3, '0')}`);
     expect(await ops.replace(path(), [...ids].reverse().concat(ids.slice(0, 5)))).toEqual({ count: 25 });

@@ -25,6 +25,8 @@ export interface ProductionServer {
   url: string;
   pid: number;
   child: ChildProcess;
+  /** The PostgreSQL database it runs on (absent: embedded). */
+  databaseUrl?: string;
   /** Resident set size of the server process, in MiB (from /proc). */
   rssMiB(): number;
   /** SIGKILL: no shutdown handler runs (a crash, an OOM kill). Resolves once the process is gone. */
@@ -127,6 +129,7 @@ export async function startProduction(opts: ProductionOptions = {}): Promise<Pro
     url,
     pid: child.pid!,
     child,
+    ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
     rssMiB: () => {
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
       const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);

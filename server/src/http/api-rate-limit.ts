@@ -37,8 +37,8 @@ export async function chargeApiKey(deps: AppDeps, req: Request, key: ApiKey, now
   });
 }
 
-/** One token from the key's bucket and its org's (both or neither). */
-export function takeApiKeyTokens(deps: Pick<AppDeps, 'limits' | 'config'>, key: ApiKey, now: Date): Promise<BucketDecision> {
+/** One token from the key's bucket and its org's (both or neither); synchronous when counted in memory. */
+export function takeApiKeyTokens(deps: Pick<AppDeps, 'limits' | 'config'>, key: ApiKey, now: Date): BucketDecision | Promise<BucketDecision> {
   return deps.limits.buckets.take(
     [
       { key: `token:${key.id}`, capacity: key.rateLimitPerMin, refillSeconds: 60 },

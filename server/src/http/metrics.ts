@@ -50,6 +50,12 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly targetIdChecksFast = new client.Counter({
+    name: 'gradual_target_id_checks_fast_total',
+    help: 'Target-ID checks (contains) answered by the fast path: one statement, no router.',
+    registers: [this.registry],
+  });
+
   constructor(sources: { openStreams: () => number; busConnected: () => boolean }) {
     client.collectDefaultMetrics({ register: this.registry });
     new client.Gauge({

@@ -16,7 +16,7 @@ export const evaluationRoutes = (deps: AppDeps) =>
     getRuleset: async ({ req, res, params }) => {
       const entry = await currentRuleset(req.em, await callerOf(req, deps), deps, params.envId);
       const gzip = req.acceptsEncodings('gzip', 'identity') === 'gzip';
-      // The same headers as the fast path's 304 (http/ruleset-fast-path.ts).
+      // The same headers as the fast path's 304 (http/fast-paths.ts).
       res.setHeader('Vary', 'Accept-Encoding');
       res.setHeader('Cache-Control', 'no-cache');
       res.setHeader('ETag', gzip ? entry.gzipEtag : entry.etag);

@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { RolloutEntity, type Environment, type Primitive, type PrimitiveKind, type Rollout } from '../../db/entities/index.js';
 import { isUuid } from '../shared/lookup.js';
-import { rawQuery } from '../shared/raw-sql.js';
+import { preparedQuery, rawQuery } from '../shared/raw-sql.js';
 
 /**
  * A new rollout row for (primitive, env), persisted with the transaction. Its
@@ -60,21 +60,22 @@ export interface RolloutPathRow {
  */
 export async function findRolloutPath(em: EntityManager, envId: string, kind: PrimitiveKind, key: string, targetId: string | null): Promise<RolloutPathRow | null> {
   if (!isUuid(envId)) return null;
-  const { rows } = await rawQuery<{ org_id: string; project_id: string; primitive_id: string | null; rollout_id: string | null; contains: boolean | null }>(
+  const rows = await preparedQuery<{ org_id: string; project_id: string; primitive_id: string | null; rollout_id: string | null; contains: boolean | null }>(
     em,
+    'gradual_rollout_path',
     `select e.org_id, e.project_id, p.id as primitive_id, r.id as rollout_id,
-            case when r.id is null or ?::text is null then null
-                 else exists (select 1 from rollout_target_ids t where t.rollout_id = r.id and t.target_id = ?::text) end as contains
+            case when r.id is null or $1::text is null then null
+                 else exists (select 1 from rollout_target_ids t where t.rollout_id = r.id and t.target_id = $1::text) end as contains
        from environments e
-       left join primitives p on p.project_id = e.project_id and p.kind = ? and p.key = ?
+       left join primitives p on p.project_id = e.project_id and p.kind = $2 and p.key = $3
        left join lateral (
          select x.id from rollouts x
           where x.env_id = e.id and x.primitive_id = p.id
           order by (x.status in ('active', 'paused')) desc, x.created_at desc, x.id desc
           limit 1
        ) r on true
-      where e.id = ?`,
-    [targetId, targetId, kind, key, envId],
+      where e.id = $4`,
+    [targetId, kind, key, envId],
   );
   const row = rows[0];
   if (!row) return null;

@@ -11,3 +11,24 @@ export async function rawQuery<T = Record<string, unknown>>(em: EntityManager, s
   const result = (await knex.raw(sql, bindings as never)) as { rows: T[]; rowCount: number | null };
   return { rows: result.rows, rowCount: result.rowCount ?? 0 };
 }
+
+/**
+ * A named, server-side prepared statement (`$1…` placeholders) on a pooled connection of its
+ * own, outside any unit of work: for the hot read paths that run one statement thousands of
+ * times a second. PostgreSQL parses and plans it once per connection, and the query skips
+ * MikroORM's and knex's per-query work. Reads only, and never from inside a transaction (the
+ * embedded database has a single connection: waiting for a second one would wait forever).
+ */
+export async function preparedQuery<T = Record<string, unknown>>(em: EntityManager, name: string, text: string, values: unknown[]): Promise<T[]> {
+  if (em.getTransactionContext()) throw new Error(`preparedQuery(${name}) inside a transaction`);
+  const client = em.getKnex().client as {
+    acquireConnection(): Promise<{ query(q: { name: string; text: string; values: unknown[] }): Promise<{ rows: T[] }> }>;
+    releaseConnection(connection: unknown): Promise<unknown>;
+  };
+  const connection = await client.acquireConnection();
+  try {
+    return (await connection.query({ name, text, values })).rows;
+  } finally {
+    await client.releaseConnection(connection);
+  }
+}
