@@ -18,12 +18,14 @@
  *    (default 60; the full run in the README is 600), sampling the server's RSS: any non-2xx/304
  *    answer or socket error fails the benchmark (a crash, not a goal), memory is reported.
  *
- * The load generators run in this process, on the same two cores as the server under test, for
- * both targets alike.
+ * autocannon runs in this process; the paced load in a small process of its own (a GC pause in
+ * this harness's large heap once showed up as a 190 ms "server" tail). Both share the machine's
+ * two cores with the server under test, for both targets alike.
  */
 // @ts-expect-error autocannon ships no types
 import autocannon from 'autocannon';
-import { Agent, request as httpRequest } from 'node:http';
+import { spawn } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,10 +39,13 @@ import { median, ratioOf, summarize, type Ratio } from './lib/stats.js';
 const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 8);
 const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 60);
 const CONNECTIONS = Number(process.env.BENCH_LOAD_CONNECTIONS ?? 32);
+/** A subset of the scenarios (comma-separated ids), for iterating on one; the soak runs only with all. */
+const ONLY_SCENARIOS = process.env.BENCH_LOAD_SCENARIOS?.split(',').map((x) => x.trim());
 const FLAGS = 20;
 /** API keys (token indexes) the 304 polls rotate over. */
 const POLL_KEYS = [0, 4, 5, 6, 7, 8];
 const BARE_SERVER = fileURLToPath(new URL('./lib/bare-server.mjs', import.meta.url));
+const PACED_LOAD = fileURLToPath(new URL('./lib/paced-load.mjs', import.meta.url));
 
 interface Req {
   method: 'GET' | 'POST' | 'PUT';
@@ -62,6 +67,8 @@ interface Run {
   p50: number;
   p99: number;
   requests: number;
+  /** Requests sent in all, warm-up included (paced runs). */
+  sent?: number;
   errors: number;
   statuses: Record<string, number>;
 }
@@ -117,57 +124,18 @@ function cannon(url: string, scenario: Scenario, opts: { seconds: number; rate?:
   });
 }
 
-/**
- * Open-loop load at a steady rate, for latency: request i is due at t0 + i/rate whatever the
- * earlier answers did, over a keep-alive pool of `connections` sockets, and its latency counts
- * from when it was due (so a stall shows in the tail instead of slowing the load down). autocannon's
- * own rate option sends each second's quota in a burst, which measures its queue, not ours.
- */
+/** Open-loop load at a steady rate, from its own process (bench/lib/paced-load.mjs: why and how). */
 async function paced(url: string, scenario: Scenario, rate: number, seconds: number): Promise<Run> {
-  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  const total = Math.max(1, Math.round(rate * seconds));
-  const latencies: number[] = [];
-  const statuses: Record<string, number> = {};
-  let errors = 0;
-  const inflight: Array<Promise<void>> = [];
-  const t0 = performance.now();
-  let sent = 0;
-  await new Promise<void>((resolve) => {
-    const tick = () => {
-      const now = performance.now();
-      while (sent < total && t0 + (sent * 1000) / rate <= now) {
-        const due = t0 + (sent * 1000) / rate;
-        const r = scenario.requests[sent % scenario.requests.length]!;
-        sent++;
-        inflight.push(
-          new Promise<number>((done, fail) => {
-            const req = httpRequest(new URL(r.path, url), { method: r.method, headers: r.headers, agent }, (res) => {
-              res.resume();
-              res.on('end', () => done(res.statusCode!));
-            });
-            req.on('error', fail);
-            req.end(r.body);
-          }).then(
-            (status) => {
-              latencies.push(performance.now() - due);
-              statuses[status] = (statuses[status] ?? 0) + 1;
-              if (!scenario.ok.includes(status)) errors++;
-            },
-            () => {
-              errors++;
-            },
-          ),
-        );
-      }
-      if (sent < total) setTimeout(tick, 1);
-      else resolve();
-    };
-    tick();
-  });
-  await Promise.all(inflight);
-  agent.destroy();
-  const s = summarize(latencies);
-  return { rps: total / seconds, p50: s.median, p99: s.p99, requests: total, errors, statuses };
+  const child = spawn(process.execPath, [PACED_LOAD], { stdio: ['pipe', 'pipe', 'inherit'] });
+  child.stdin.end(JSON.stringify({ url, requests: scenario.requests, ok: scenario.ok, rate, seconds, connections: CONNECTIONS }));
+  const chunks: Buffer[] = [];
+  child.stdout.on('data', (c: Buffer) => chunks.push(c));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`paced load exited with ${code}`);
+  const out = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { latencies: number[]; statuses: Record<string, number>; errors: number; slowest: Array<[number, number]>; warmupRequests: number };
+  if (process.env.BENCH_LOAD_DEBUG) console.log(`    slowest (due s: ms) ${out.slowest.map(([at, ms]) => `${at}: ${ms}`).join(', ')}`);
+  const s = summarize(out.latencies);
+  return { rps: out.latencies.length / seconds, p50: s.median, p99: s.p99, requests: out.latencies.length, sent: out.latencies.length + out.warmupRequests, errors: out.errors, statuses: out.statuses };
 }
 
 /**
@@ -188,10 +156,11 @@ async function drain(url: string, scenario: Scenario): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 500));
 }
 
-/** The server's longest event-loop stall (ms) since the previous read of /metrics. */
-async function eventLoopLagMax(url: string): Promise<number> {
+/** From the server's /metrics: its longest event-loop stall (ms) since the previous read, and the 304s answered from memory. */
+async function serverMetrics(url: string): Promise<{ eventLoopLagMaxMs: number; pollsFromMemory: number }> {
   const text = await (await fetch(`${url}/metrics`)).text();
-  return Number(/^nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text)?.[1] ?? NaN) * 1000;
+  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return { eventLoopLagMaxMs: value('nodejs_eventloop_lag_max_seconds') * 1000, pollsFromMemory: value('gradual_ruleset_polls_from_memory_total') };
 }
 
 /** The raw response (body bytes not decompressed), as the bare server must replay it. */
@@ -319,7 +288,7 @@ export async function benchServerLoad(backend: Backend, log: (msg: string) => vo
     const rows: string[] = [];
     const ratios: Array<{ label: string } & Ratio> = [];
     const details: Record<string, unknown> = {};
-    for (const s of fresh) {
+    for (const s of fresh.filter((x) => !ONLY_SCENARIOS || ONLY_SCENARIOS.includes(x.id))) {
       // The rollout PUTs must stay writes: the ETag scenarios must see the ruleset of now.
       const runs: Array<{ gradual: Run; bare: Run }> = [];
       for (let round = 0; round < 2; round++) {
@@ -335,14 +304,16 @@ export async function benchServerLoad(backend: Backend, log: (msg: string) => vo
       const maxRps = median(runs.map((r) => r.gradual.rps));
       const bareRps = median(runs.map((r) => r.bare.rps));
       const errors = runs.reduce((n, r) => n + r.gradual.errors, 0);
-      await eventLoopLagMax(server.url); // prom-client resets the lag histogram on each read
+      const before = await serverMetrics(server.url); // prom-client resets the lag histogram on each read
       const atHalf = await paced(server.url, s, maxRps / 2, SECONDS);
-      const lagMax = await eventLoopLagMax(server.url);
+      const after = await serverMetrics(server.url);
+      const lagMax = after.eventLoopLagMaxMs;
+      const fromMemory = s.id === 'ruleset-304' ? ` (${(((after.pollsFromMemory - before.pollsFromMemory) / (atHalf.sent ?? atHalf.requests)) * 100).toFixed(1)}% from memory)` : '';
       // The same paced load on the bare server: what the load generator itself adds to the tail.
       const bareAtHalf = await paced(bare.url, s, maxRps / 2, SECONDS);
       const share = maxRps / bareRps;
       log(
-        `  ${s.id}: max ${maxRps.toFixed(0)} req/s (bare ${bareRps.toFixed(0)}, ×${share.toFixed(2)}); at ${(maxRps / 2).toFixed(0)} req/s p50 ${atHalf.p50.toFixed(2)} ms p99 ${atHalf.p99.toFixed(2)} ms (bare at that rate: p50 ${bareAtHalf.p50.toFixed(2)} ms p99 ${bareAtHalf.p99.toFixed(2)} ms); server event-loop delay max ${lagMax.toFixed(1)} ms; errors ${errors + atHalf.errors} ${JSON.stringify(atHalf.statuses)}`,
+        `  ${s.id}: max ${maxRps.toFixed(0)} req/s (bare ${bareRps.toFixed(0)}, ×${share.toFixed(2)}); at ${(maxRps / 2).toFixed(0)} req/s${fromMemory} p50 ${atHalf.p50.toFixed(2)} ms p99 ${atHalf.p99.toFixed(2)} ms (bare at that rate: p50 ${bareAtHalf.p50.toFixed(2)} ms p99 ${bareAtHalf.p99.toFixed(2)} ms); server event-loop delay max ${lagMax.toFixed(1)} ms; errors ${errors + atHalf.errors} ${JSON.stringify(atHalf.statuses)}`,
       );
       rows.push(`${s.id}: ${maxRps.toFixed(0)} req/s vs bare ${bareRps.toFixed(0)} (×${share.toFixed(2)}), p99 at 50% ${atHalf.p99.toFixed(2)} ms`);
       ratios.push({ label: `${s.id}: Gradual / bare server throughput`, ...ratioOf(share, runs.map((r) => r.gradual.rps / r.bare.rps), 'over the rounds') });
@@ -354,6 +325,9 @@ export async function benchServerLoad(backend: Backend, log: (msg: string) => vo
       goals.push(goal(`${s.id}: p99 at 50% of max throughput`, atHalf.p99, 20));
     }
 
+    if (ONLY_SCENARIOS) {
+      return { id: 'server-load', title: 'Server load (scenarios only)', backend: backend.kind, backendLabel: backend.label, series: [], ratios, goals, notes: [...notes, ...rows], details, wallMs: performance.now() - wall };
+    }
     // Soak: the four scenarios mixed, at half the mix's maximum.
     // In turn, so every PUT flips flag-0's percent (a real write) and the polls see it change.
     const [polls, gets, evals, puts] = fresh as [Scenario, Scenario, Scenario, Scenario];

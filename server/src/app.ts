@@ -1,12 +1,11 @@
 import { existsSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import express, { type Express } from 'express';
-import { pinoHttp } from 'pino-http';
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import { contract } from '@gradual/contract';
 import { dashboardDir } from './paths.js';
 import type { AppDeps } from './http/deps.js';
-import { requestId } from './http/request-context.js';
+import { requestContext } from './http/request-context.js';
 import { errorHandler, notFoundHandler, requestValidationErrorHandler } from './http/errors.js';
 import { originCheck } from './http/csrf.js';
 import { jsonBodyVerify, textGuard } from './http/text-guard.js';
@@ -45,14 +44,7 @@ export function createApp(deps: AppDeps, extend?: (app: Express) => void): Expre
   app.set('etag', false);
 
   const metrics = metricsMiddleware(deps.metrics);
-  app.use(requestId());
-  app.use(
-    pinoHttp({
-      logger: deps.logger,
-      genReqId: (req) => (req as express.Request).id,
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' },
-    }),
-  );
+  app.use(requestContext(deps.logger));
   app.use(metrics.record);
 
   mountHealth(app, deps);

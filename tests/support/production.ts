@@ -100,7 +100,13 @@ export async function startProduction(opts: ProductionOptions = {}): Promise<Pro
     env.DATA_DIR = join(dir, 'data');
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   }
-  const child = spawn(process.execPath, ['--enable-source-maps', ...(process.env.BENCH_SERVER_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_CPU_PROF}`] : []), join(ROOT, 'scripts/start.mjs')], {
+  // Diagnosis: BENCH_SERVER_CPU_PROF=<dir> profiles the server; BENCH_SERVER_NODE_ARGS adds node flags (e.g. --trace-gc).
+  const nodeArgs = [
+    '--enable-source-maps',
+    ...(process.env.BENCH_SERVER_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_CPU_PROF}`] : []),
+    ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+  ];
+  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'scripts/start.mjs')], {
     cwd: ROOT,
     env,
     stdio: opts.inheritOutput ? 'inherit' : ['ignore', 'ignore', 'pipe'],
