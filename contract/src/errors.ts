@@ -73,9 +73,14 @@ export const ErrorEnvelope = named(
 );
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
 
-/** Response map entries for the given error statuses, all with the envelope body. */
-export function errorResponses<S extends number>(...statuses: S[]): Record<S, typeof ErrorEnvelope> {
-  const out = {} as Record<S, typeof ErrorEnvelope>;
-  for (const status of statuses) out[status] = ErrorEnvelope;
+/**
+ * Response map entries for the given error statuses, all with the envelope body. Every route also
+ * gets 400: whatever its own inputs, a request can be malformed in ways the server refuses before
+ * or around the route (an over-long `X-Audit-Reason` or `If-None-Match`, a body that is not JSON,
+ * NUL or lone surrogates in text, JSON nested too deep), always as 400 `invalid_request`.
+ */
+export function errorResponses<S extends number>(...statuses: S[]): Record<S | 400, typeof ErrorEnvelope> {
+  const out = {} as Record<S | 400, typeof ErrorEnvelope>;
+  for (const status of [400, ...statuses] as Array<S | 400>) out[status] = ErrorEnvelope;
   return out;
 }

@@ -1081,6 +1081,10 @@ export type GetInstallStateData = {
 
 export type GetInstallStateErrors = {
     /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
@@ -1105,6 +1109,10 @@ export type GetClaimStateData = {
 };
 
 export type GetClaimStateErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
     /**
      * Not found, or another tenant’s resource
      */
@@ -1171,6 +1179,10 @@ export type GetSessionData = {
 
 export type GetSessionErrors = {
     /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
      * Not authenticated
      */
     401: ErrorEnvelope;
@@ -1199,6 +1211,10 @@ export type LogoutData = {
 };
 
 export type LogoutErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
     /**
      * Not authorized
      */
@@ -1329,6 +1345,10 @@ export type GetOrgData = {
 
 export type GetOrgErrors = {
     /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
      * Not authenticated
      */
     401: ErrorEnvelope;
@@ -1370,6 +1390,10 @@ export type ListMembersData = {
 };
 
 export type ListMembersErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
     /**
      * Not authenticated
      */
@@ -1415,6 +1439,10 @@ export type RemoveMemberData = {
 };
 
 export type RemoveMemberErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
     /**
      * Not authenticated
      */
@@ -1517,6 +1545,10 @@ export type ListInvitationsData = {
 };
 
 export type ListInvitationsErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
     /**
      * Not authenticated
      */
@@ -1623,6 +1655,10 @@ export type RevokeInvitationData = {
 
 export type RevokeInvitationErrors = {
     /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
      * Not authenticated
      */
     401: ErrorEnvelope;
@@ -1664,6 +1700,10 @@ export type GetInvitationData = {
 };
 
 export type GetInvitationErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
     /**
      * Not found, or another tenant’s resource
      */
@@ -1747,6 +1787,10 @@ export type ListProjectsData = {
 };
 
 export type ListProjectsErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
     /**
      * Not authenticated
      */
@@ -1850,6 +1894,10 @@ export type GetProjectData = {
 
 export type GetProjectErrors = {
     /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
      * Not authenticated
      */
     401: ErrorEnvelope;
@@ -1947,6 +1995,10 @@ export type ListEnvironmentsData = {
 };
 
 export type ListEnvironmentsErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
     /**
      * Not authenticated
      */
@@ -2050,6 +2102,10 @@ export type GetEnvironmentData = {
 
 export type GetEnvironmentErrors = {
     /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
      * Not authenticated
      */
     401: ErrorEnvelope;
@@ -2091,6 +2147,10 @@ export type ListFlagsData = {
 };
 
 export type ListFlagsErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
     /**
      * Not authenticated
      */
@@ -2194,6 +2254,10 @@ export type ListFlagStatesData = {
 
 export type ListFlagStatesErrors = {
     /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
      * Not authenticated
      */
     401: ErrorEnvelope;
@@ -2242,6 +2306,10 @@ export type GetFlagStateData = {
 };
 
 export type GetFlagStateErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
     /**
      * Not authenticated
      */
@@ -2415,6 +2483,10 @@ export type ListConfigsData = {
 
 export type ListConfigsErrors = {
     /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
      * Not authenticated
      */
     401: ErrorEnvelope;
@@ -2517,6 +2589,10 @@ export type ListConfigStatesData = {
 
 export type ListConfigStatesErrors = {
     /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
      * Not authenticated
      */
     401: ErrorEnvelope;
@@ -2565,6 +2641,10 @@ export type GetConfigStateData = {
 };
 
 export type GetConfigStateErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
     /**
      * Not authenticated
      */
@@ -2745,6 +2825,10 @@ export type DeleteFlagRolloutData = {
 
 export type DeleteFlagRolloutErrors = {
     /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
      * Not authenticated
      */
     401: ErrorEnvelope;
@@ -2797,6 +2881,10 @@ export type GetFlagRolloutData = {
 };
 
 export type GetFlagRolloutErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
     /**
      * Not authenticated
      */
@@ -2916,6 +3004,10 @@ export type PauseFlagRolloutData = {
 
 export type PauseFlagRolloutErrors = {
     /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
      * Not authenticated
      */
     401: ErrorEnvelope;
@@ -2968,6 +3060,10 @@ export type ResumeFlagRolloutData = {
 };
 
 export type ResumeFlagRolloutErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
     /**
      * Not authenticated
      */
@@ -3026,6 +3122,10 @@ export type CancelFlagRolloutData = {
 
 export type CancelFlagRolloutErrors = {
     /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
      * Not authenticated
      */
     401: ErrorEnvelope;
@@ -3078,6 +3178,10 @@ export type AdvanceFlagRolloutData = {
 };
 
 export type AdvanceFlagRolloutErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
     /**
      * Not authenticated
      */
@@ -3382,6 +3486,10 @@ export type CheckFlagTargetIdData = {
 
 export type CheckFlagTargetIdErrors = {
     /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
      * Not authenticated
      */
     401: ErrorEnvelope;
@@ -3430,6 +3538,10 @@ export type DeleteConfigRolloutData = {
 };
 
 export type DeleteConfigRolloutErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
     /**
      * Not authenticated
      */
@@ -3483,6 +3595,10 @@ export type GetConfigRolloutData = {
 };
 
 export type GetConfigRolloutErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
     /**
      * Not authenticated
      */
@@ -3602,6 +3718,10 @@ export type PauseConfigRolloutData = {
 
 export type PauseConfigRolloutErrors = {
     /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
      * Not authenticated
      */
     401: ErrorEnvelope;
@@ -3654,6 +3774,10 @@ export type ResumeConfigRolloutData = {
 };
 
 export type ResumeConfigRolloutErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
     /**
      * Not authenticated
      */
@@ -3712,6 +3836,10 @@ export type CancelConfigRolloutData = {
 
 export type CancelConfigRolloutErrors = {
     /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
      * Not authenticated
      */
     401: ErrorEnvelope;
@@ -3764,6 +3892,10 @@ export type AdvanceConfigRolloutData = {
 };
 
 export type AdvanceConfigRolloutErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
     /**
      * Not authenticated
      */
@@ -4068,6 +4200,10 @@ export type CheckConfigTargetIdData = {
 
 export type CheckConfigTargetIdErrors = {
     /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
      * Not authenticated
      */
     401: ErrorEnvelope;
@@ -4109,6 +4245,10 @@ export type ListRolloutPlansData = {
 };
 
 export type ListRolloutPlansErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
     /**
      * Not authenticated
      */
@@ -4219,6 +4359,10 @@ export type DeleteRolloutPlanData = {
 
 export type DeleteRolloutPlanErrors = {
     /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
      * Not authenticated
      */
     401: ErrorEnvelope;
@@ -4271,6 +4415,10 @@ export type GetRolloutPlanData = {
 };
 
 export type GetRolloutPlanErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
     /**
      * Not authenticated
      */
@@ -4379,6 +4527,10 @@ export type ListRolloutMigrationWarningsData = {
 
 export type ListRolloutMigrationWarningsErrors = {
     /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
      * Not authenticated
      */
     401: ErrorEnvelope;
@@ -4419,6 +4571,10 @@ export type GetRulesetData = {
 };
 
 export type GetRulesetErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
     /**
      * Not authenticated
      */
@@ -4465,6 +4621,10 @@ export type StreamRulesetData = {
 };
 
 export type StreamRulesetErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
     /**
      * Not authenticated
      */
@@ -4558,6 +4718,10 @@ export type ListRollbackSecretsData = {
 };
 
 export type ListRollbackSecretsErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
     /**
      * Not authenticated
      */
@@ -4663,6 +4827,10 @@ export type RevokeRollbackSecretData = {
 };
 
 export type RevokeRollbackSecretErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
     /**
      * Not authenticated
      */
@@ -5008,6 +5176,10 @@ export type ListApiKeysData = {
 
 export type ListApiKeysErrors = {
     /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
      * Not authenticated
      */
     401: ErrorEnvelope;
@@ -5105,6 +5277,10 @@ export type RevokeApiKeyData = {
 
 export type RevokeApiKeyErrors = {
     /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
      * Not authenticated
      */
     401: ErrorEnvelope;
@@ -5196,6 +5372,10 @@ export type GetAuditEventData = {
 
 export type GetAuditEventErrors = {
     /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
      * Not authenticated
      */
     401: ErrorEnvelope;
@@ -5237,6 +5417,10 @@ export type GetProposalData = {
 };
 
 export type GetProposalErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
     /**
      * Not authenticated
      */
@@ -5391,6 +5575,10 @@ export type CancelProposalData = {
 };
 
 export type CancelProposalErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
     /**
      * Not authenticated
      */
