@@ -49,6 +49,15 @@ function requests(count: number, seed: number): Req[] {
   });
 }
 
+/** Cumulative bucket counts (upper bound in seconds → count) of the server's histogram for the flag contains route. */
+async function serverHistogram(url: string): Promise<Map<number, number>> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const out = new Map<number, number>();
+  const line = /^gradual_http_request_duration_seconds_bucket\{le="([^"]+)",method="GET",route="[^"]*\/flags\/:key\/rollout\/target-ids\/contains\/:targetId",status="200"\} (\d+)$/gm;
+  for (const m of text.matchAll(line)) if (m[1] !== '+Inf') out.set(Number(m[1]), Number(m[2]));
+  return out;
+}
+
 /** The one client loop both servers are measured with: sequential, one request in flight. */
 async function loop(client: GradualClient, envId: string, reqs: Req[], into?: number[]): Promise<void> {
   for (const r of reqs) {
@@ -108,6 +117,7 @@ export async function benchContains(backend: Backend, log: (msg: string) => void
       const pg = pgBackendsCpuSpent(pgBefore, which === 'api' && server.databaseUrl ? await pgBackendsCpuMs(server.databaseUrl) : null);
       if (before !== null && after !== null) (which === 'api' ? apiCpu : bareCpu).push((after - before + (pg ?? 0)) / reqs.length);
     };
+    const histogramBefore = await serverHistogram(server.url);
     for (let r = 0; r < ROUNDS; r++) {
       const reqs = requests(PER_ROUND, 100 + r);
       const round = { api: [] as number[], bare: [] as number[] };
@@ -120,6 +130,17 @@ export async function benchContains(backend: Backend, log: (msg: string) => void
       const b = summarize(round.bare);
       log(`  contains round ${r + 1}/${ROUNDS}: API p50 ${s.median.toFixed(2)} ms p99 ${s.p99.toFixed(2)} ms; baseline p50 ${b.median.toFixed(2)} ms p99 ${b.p99.toFixed(2)} ms`);
     }
+    // The server's own view of the same requests (handler start to response end): the part of the
+    // client's latency that is the service's, without the client and the machine's scheduling.
+    const histogramAfter = await serverHistogram(server.url);
+    const serverSide = [...histogramAfter].map(([le, n]) => ({ le, share: (n - (histogramBefore.get(le) ?? 0)) / api.length }));
+    const serverP99 = serverSide.find((b) => b.share >= 0.99)?.le;
+    notes.push(
+      `server-side (its own latency histogram over the measured checks): ${serverSide
+        .filter((b) => b.le <= 0.01)
+        .map((b) => `${(b.share * 100).toFixed(1)}% ≤ ${b.le * 1000} ms`)
+        .join(', ')}; p99 ≤ ${serverP99 !== undefined ? `${serverP99 * 1000} ms` : '?'}`,
+    );
     notes.push(
       `${api.length} requests per side (${ROUNDS} alternating rounds of ${PER_ROUND}, after ${WARMUP} warm-up each), half present / half absent IDs, every answer checked; ` +
         `server and baseline each in their own process, the SDK client loop in the bench process; CPU per request = the answering process` +
@@ -141,7 +162,7 @@ export async function benchContains(backend: Backend, log: (msg: string) => void
       ],
       goals: [goal(`p99 over ${api.length} sequential requests`, A.summary.p99, GOAL_P99_MS)],
       notes,
-      details: { listSize: LIST, rounds: ROUNDS, perRound: PER_ROUND, warmup: WARMUP, loadMs },
+      details: { listSize: LIST, rounds: ROUNDS, perRound: PER_ROUND, warmup: WARMUP, loadMs, serverSide },
       wallMs: elapsed(wall),
     };
   } finally {
