@@ -30,6 +30,10 @@
  *                                             server-load: seconds per run (8), soak length (60; the
  *                                             README's full soak is 600), connections (32)
  *   BENCH_LOAD_SCENARIOS=ruleset-304,…        server-load: only these scenarios, no soak
+ *   BENCH_SERVER_CPU_PROF=<dir>, BENCH_SERVER_NODE_ARGS="--trace-gc …"
+ *                                             diagnose a production start (contains, server-load):
+ *                                             its CPU profile (read it with bench/lib/show-cpu-profile.ts),
+ *                                             extra node flags
  *   BENCH_LOCAL_EVAL_ROUNDS (7), BENCH_PROPAGATION_WRITES (200), BENCH_PROPAGATION_GAP_MS (25),
  *   BENCH_ROLLBACK_FIRES (120), BENCH_ROLLBACK_THROUGHPUT_ROUNDS (3 × 1,000 fires)
  *
