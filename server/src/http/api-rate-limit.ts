@@ -5,10 +5,14 @@ import { DomainError } from '../domain/errors.js';
 import type { AppDeps } from './deps.js';
 import type { BucketDecision, BucketState } from './token-buckets.js';
 
+/** The X-RateLimit headers of `bucket`, as name, value, name, value… (for writeHead). */
+export function rateLimitHeaders(bucket: BucketState): string[] {
+  return ['X-RateLimit-Limit', String(bucket.limit), 'X-RateLimit-Remaining', String(bucket.remaining), 'X-RateLimit-Reset', String(bucket.resetSeconds)];
+}
+
 export function writeRateLimitHeaders(res: { setHeader(name: string, value: string): unknown }, bucket: BucketState): void {
-  res.setHeader('X-RateLimit-Limit', String(bucket.limit));
-  res.setHeader('X-RateLimit-Remaining', String(bucket.remaining));
-  res.setHeader('X-RateLimit-Reset', String(bucket.resetSeconds));
+  const headers = rateLimitHeaders(bucket);
+  for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!);
 }
 
 /**

@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { manualLoader, settle } from '../../../../tests/support/manual-loader.js';
 import type { ApiKey } from '../../db/entities/index.js';
 import { ApiKeyCache } from './api-key-cache.js';
 
 const key = (id: string, revoked = false) => ({ id, tokenHash: `hash-${id}`, revokedAt: revoked ? new Date(0) : null }) as unknown as ApiKey;
-
-/** A loader whose answers the test releases by hand. */
-function manualLoader<T>() {
-  const calls: Array<{ id: string; resolve: (v: T | null) => void; reject: (e: Error) => void }> = [];
-  const load = (id: string) => new Promise<T | null>((resolve, reject) => calls.push({ id, resolve, reject }));
-  return { calls, load };
-}
-const settle = () => new Promise((r) => setTimeout(r, 0));
 
 describe('ApiKeyCache: refresh-ahead', () => {
   it('serves a fresh entry without reading; past half the TTL it re-reads once in the background and keeps serving', async () => {

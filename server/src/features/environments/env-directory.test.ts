@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { manualLoader, settle } from '../../../../tests/support/manual-loader.js';
 import { InProcessEnvChangeBus } from './env-changes.js';
 import { EnvDirectory, type EnvSummary } from './env-directory.js';
-
-/** A loader whose answers the test releases by hand. */
-function manualLoader<T>() {
-  const calls: Array<{ id: string; resolve: (v: T | null) => void; reject: (e: Error) => void }> = [];
-  const load = (id: string) => new Promise<T | null>((resolve, reject) => calls.push({ id, resolve, reject }));
-  return { calls, load };
-}
-const settle = () => new Promise((r) => setTimeout(r, 0));
 
 describe('EnvDirectory: refresh-ahead', () => {
   const ID = '00000000-0000-4000-8000-000000000001';

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findEnvironment } from '../shared/lookup.js';
-import type { CacheOptions } from '../access/api-key-cache.js';
+import { RefreshAheadMap, type RefreshAheadOptions } from '../shared/refresh-ahead-map.js';
 import type { EnvChangeBus } from './env-changes.js';
 
 /** What the hot read paths need to know about an environment. */
@@ -23,63 +23,30 @@ export interface EnvSummary {
  * memory and sends its polls down the slow path all at once.
  */
 export class EnvDirectory {
-  private readonly entries = new Map<string, EnvSummary & { at: number }>();
-  private readonly refreshing = new Set<string>();
+  private readonly entries: RefreshAheadMap<EnvSummary>;
   private readonly unsubscribe: () => void;
 
-  private readonly load: ((envId: string) => Promise<EnvSummary | null>) | null;
-  private readonly ttlMs: number;
-  private readonly maxEntries: number;
-  private readonly now: () => number;
-
-  constructor(bus: EnvChangeBus, options: CacheOptions<EnvSummary> = {}) {
-    this.load = options.load ?? null;
-    this.ttlMs = options.ttlMs ?? 1000;
-    this.maxEntries = options.maxEntries ?? 10_000;
-    this.now = options.now ?? (() => performance.now());
+  constructor(bus: EnvChangeBus, options: RefreshAheadOptions<EnvSummary> = {}) {
+    // A notification may already have announced a newer version than the row just read.
+    this.entries = new RefreshAheadMap(options, (read, held) => ({
+      id: read.id,
+      orgId: read.orgId,
+      projectId: read.projectId,
+      version: Math.max(read.version, held?.version ?? 0),
+    }));
     this.unsubscribe = bus.subscribe((change) => {
-      const hit = this.entries.get(change.envId);
-      if (hit && change.version > hit.version) hit.version = change.version;
+      const held = this.entries.held(change.envId);
+      if (held && change.version > held.version) held.version = change.version;
     });
   }
 
   async get(em: EntityManager, envId: string): Promise<EnvSummary> {
-    const fresh = this.peek(envId);
-    if (fresh) return fresh;
-    return this.store(await findEnvironment(em, envId));
+    return this.peek(envId) ?? this.entries.set(envId, await findEnvironment(em, envId));
   }
 
-  /** The entry when it is fresh, without touching the database (the ruleset fast path). */
+  /** The entry when it is fresh, without touching the database (the fast paths). */
   peek(envId: string): EnvSummary | undefined {
-    const hit = this.entries.get(envId);
-    if (!hit) return undefined;
-    const age = this.now() - hit.at;
-    if (age > this.ttlMs) return undefined;
-    if (age > this.ttlMs / 2) this.refresh(envId);
-    return hit;
-  }
-
-  private store(env: EnvSummary): EnvSummary {
-    const hit = this.entries.get(env.id);
-    // A notification may already have announced a newer version than the row we read.
-    const entry = { id: env.id, orgId: env.orgId, projectId: env.projectId, version: Math.max(env.version, hit?.version ?? 0), at: this.now() };
-    if (!hit && this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(env.id, entry);
-    return entry;
-  }
-
-  private refresh(envId: string): void {
-    if (!this.load || this.refreshing.has(envId)) return;
-    this.refreshing.add(envId);
-    this.load(envId)
-      .then(
-        (env) => {
-          if (env) this.store(env);
-          else this.entries.delete(envId);
-        },
-        () => undefined, // the entry keeps its age and expires; the next use reads it afresh
-      )
-      .finally(() => this.refreshing.delete(envId));
+    return this.entries.fresh(envId);
   }
 
   clear(): void {
