@@ -144,15 +144,7 @@ async function paced(url: string, scenario: Scenario, rate: number, seconds: num
  * are, then a moment's rest, so the next measurement does not start behind that backlog.
  */
 async function drain(url: string, scenario: Scenario): Promise<void> {
-  const r = scenario.requests[0]!;
-  await new Promise<void>((resolve, reject) => {
-    const req = httpRequest(new URL(r.path, url), { method: r.method, headers: r.headers }, (res) => {
-      res.resume();
-      res.on('end', resolve);
-    });
-    req.on('error', reject);
-    req.end(r.body);
-  });
+  await rawResponse(url, scenario.requests[0]!);
   await new Promise((resolve) => setTimeout(resolve, 500));
 }
 
