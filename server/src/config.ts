@@ -24,6 +24,7 @@ const EnvSchema = z
     ORG_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(6000),
     TRUST_PROXY: z.string().optional(),
     SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(1000),
+    TARGET_ID_INDEX_MAX_IDS: z.coerce.number().int().min(0).default(2_000_000),
   })
   .superRefine((env, ctx) => {
     if (env.SERVICE_TEST_CLOCK && env.NODE_ENV === 'production') {
@@ -49,6 +50,8 @@ export interface Config {
   trustProxy: string | undefined;
   /** How often each instance looks for due rollout steps. */
   schedulerIntervalMs: number;
+  /** Target IDs held in memory across all allow-lists for contains checks (0: always ask the database). */
+  targetIdIndexMaxIds: number;
 }
 
 export class ConfigError extends Error {}
@@ -77,6 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     orgRateLimitPerMin: e.ORG_RATE_LIMIT_PER_MIN,
     trustProxy: e.TRUST_PROXY,
     schedulerIntervalMs: e.SCHEDULER_INTERVAL_MS,
+    targetIdIndexMaxIds: e.TARGET_ID_INDEX_MAX_IDS,
   };
 }
 

@@ -17,6 +17,8 @@ import { fastPaths } from './http/fast-paths.js';
 import { ApiKeyCache } from './features/access/api-key-cache.js';
 import { ApiKeyEntity, EnvironmentEntity } from './db/entities/index.js';
 import { EnvDirectory } from './features/environments/env-directory.js';
+import { TargetIdIndex } from './features/rollouts/target-id-index.js';
+import { targetIdSource } from './features/rollouts/target-ids.store.js';
 import { RulesetCache } from './features/evaluation/ruleset.cache.js';
 import { LiveStreams } from './features/evaluation/live-streams.js';
 import { RateLimits } from './http/rate-limits.js';
@@ -59,11 +61,20 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
   const limits = await RateLimits.create(config.redisUrl, logger);
   const mailer = createMailer(config, logger);
   const envs = new EnvDirectory(bus, { load: (envId) => db.em().findOne(EnvironmentEntity, { id: envId }) });
+  const targetIds = new TargetIdIndex(targetIdSource(db.orm.em), {
+    maxIds: config.targetIdIndexMaxIds,
+    onError: (err) => {
+      metrics.targetIdIndexErrors.inc(); // only ever called later, from a background refresh
+      logger.warn({ err }, 'could not read an allow-list into memory; its checks ask the database meanwhile');
+    },
+  });
   const metrics = new ServiceMetrics({
     openStreams: () => streams.size,
     busConnected: () => (bus instanceof PgNotifyEnvChangeBus ? bus.connected : true),
+    targetIdsInMemory: () => targetIds.size,
   });
-  const deps: AppDeps = { config, db, clock, logger, bus, rulesets: new RulesetCache(), envs, apiKeys: new ApiKeyCache({ load: (tokenHash) => db.em().findOne(ApiKeyEntity, { tokenHash }) }), streams, limits, mailer, metrics };
+  const apiKeys = new ApiKeyCache({ load: (tokenHash) => db.em().findOne(ApiKeyEntity, { tokenHash }) });
+  const deps: AppDeps = { config, db, clock, logger, bus, rulesets: new RulesetCache(), envs, apiKeys, targetIds, streams, limits, mailer, metrics };
 
   // Production ticks on an interval; under the test clock, each clock move runs exactly one tick.
   const scheduler = new Scheduler(deps);

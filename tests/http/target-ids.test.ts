@@ -3,6 +3,14 @@ import { claim, expectApiError, startTestServer, type ClaimedInstance, type Test
 import { rawQuery } from '../../server/src/features/shared/raw-sql.js';
 import { rolloutOps, type Kind } from '../support/rollout-ops.js';
 
+/** Checks the contains fast path answered so far (from memory, from the database, or both). */
+async function fastChecks(t: TestServer, source?: 'memory' | 'database'): Promise<number> {
+  const text = await (await fetch(`${t.server.url}/metrics`)).text();
+  let total = 0;
+  for (const m of text.matchAll(/^gradual_target_id_checks_fast_total\{source="(\w+)"\} (\d+)$/gm)) if (!source || m[1] === source) total += Number(m[2]);
+  return total;
+}
+
 describe.each<Kind>(['flag', 'config'])('%s rollout target IDs', (kind) => {
   let t: TestServer;
   let owner: ClaimedInstance;
@@ -56,10 +64,7 @@ describe.each<Kind>(['flag', 'config'])('%s rollout target IDs', (kind) => {
   it('answers API-key checks on the fast path with exactly the full route’s answers and refusals', async () => {
     const plural = kind === 'flag' ? 'flags' : 'configs';
     const url = (id: string, k = key) => `${t.url}/api/v1/envs/${envId}/${plural}/${encodeURIComponent(k)}/rollout/target-ids/contains/${encodeURIComponent(id)}`;
-    const fastCount = async () => {
-      const text = await (await fetch(`${t.server.url}/metrics`)).text();
-      return Number(/^gradual_target_id_checks_fast_total (\d+)/m.exec(text)?.[1] ?? NaN);
-    };
+    const fastCount = () => fastChecks(t);
     const check = (id: string, token: string, k = key) => fetch(url(id, k), { headers: { authorization: `Bearer ${token}` } });
     const { token } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: `checks-${kind}`, actions: ['read'] } });
     // The first check warms the key cache and environment directory through the full route; the
@@ -101,6 +106,42 @@ describe.each<Kind>(['flag', 'config'])('%s rollout target IDs', (kind) => {
     expect(limited.status).toBe(429);
     expect(((await limited.json()) as { code: string }).code).toBe('token_rate_limit');
     expect(await fastCount()).toBeLessThanOrEqual(before + 1); // at most the tight key's second check
+  });
+
+  it('answers API-key checks from memory, and the next check after an edit already sees it', async () => {
+    const plural = kind === 'flag' ? 'flags' : 'configs';
+    const { token } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: `memory-${kind}`, actions: ['read'] } });
+    const check = async (id: string) => {
+      const res = await fetch(`${t.url}/api/v1/envs/${envId}/${plural}/${key}/rollout/target-ids/contains/${encodeURIComponent(id)}`, { headers: { authorization: `Bearer ${token}` } });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { contains: boolean }).contains;
+    };
+    // Warming up takes a few checks: the key cache, the environment directory, then the list.
+    let warm = false;
+    for (let attempt = 0; attempt < 10 && !warm; attempt++) {
+      const before = await fastChecks(t, 'memory');
+      expect(await check('u1')).toBe(true);
+      warm = (await fastChecks(t, 'memory')) === before + 1;
+      await t.server.deps.targetIds.settled();
+    }
+    expect(warm).toBe(true);
+    expect(t.server.deps.targetIds.size).toBe(3); // u1, u3, u4
+    // Every edit raises the environment version the copy is tied to: the very next check is
+    // right (from the database while memory catches up), and later ones come from memory again.
+    await ops.add(path(), ['fresh']);
+    expect(await check('fresh')).toBe(true);
+    await ops.remove(path(), ['u1']);
+    expect(await check('u1')).toBe(false);
+    await t.server.deps.targetIds.settled();
+    const before = await fastChecks(t, 'memory');
+    expect(await check('fresh')).toBe(true);
+    expect(await check('u1')).toBe(false);
+    expect(await check('u3')).toBe(true);
+    expect(await fastChecks(t, 'memory')).toBe(before + 3);
+    await ops.remove(path(), ['fresh']);
+    await ops.add(path(), ['u1']);
+    expect(await check('fresh')).toBe(false);
+    expect(await check('u1')).toBe(true);
   });
 
   it('replaces atomically and pages in ID order with nextCursor only on full pages', async () => {

@@ -100,6 +100,44 @@ describe.runIf(!!ADMIN_URL)(`${INSTANCES} server processes on one PostgreSQL and
     }
   });
 
+  it('keep every instance’s in-memory allow-list in step with edits made on another', async () => {
+    await owners[0]!.createFlag({ path: { id: projectId }, body: { key: 'listed', name: 'Listed', defaultValue: false } });
+    await owners[0]!.putFlagRollout({ path: { envId, key: 'listed' }, body: { percent: 0, newValue: true } });
+    await owners[0]!.addFlagTargetIds({ path: { envId, key: 'listed' }, body: { targetIds: ['a', 'b'] } });
+    const { token } = await owners[0]!.createApiKey({ path: { slug: 'acme' }, body: { name: 'checker', actions: ['read'] } });
+    const check = async (s: ProductionServer, id: string) => {
+      const res = await fetch(`${s.url}/api/v1/envs/${envId}/flags/listed/rollout/target-ids/contains/${id}`, { headers: { authorization: `Bearer ${token}` } });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { contains: boolean }).contains;
+    };
+    const fromMemory = async (s: ProductionServer) =>
+      Number(/^gradual_target_id_checks_fast_total\{source="memory"\} (\d+)$/m.exec(await (await fetch(`${s.url}/metrics`)).text())?.[1] ?? 0);
+    /** Checks `id` on `s` until memory answers it (caches and the list warm up in the background), within 5 s. */
+    const answeredFromMemory = async (s: ProductionServer, id: string) => {
+      const deadline = Date.now() + 5000;
+      for (;;) {
+        const before = await fromMemory(s);
+        const contains = await check(s, id);
+        if ((await fromMemory(s)) > before) return contains;
+        if (Date.now() > deadline) throw new Error(`${s.url} never answered ${id} from memory`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    for (const s of servers) expect(await answeredFromMemory(s, 'a')).toBe(true);
+    // An edit on one instance: every other one hears of the new environment version (NOTIFY),
+    // stops answering from its old copy at once, and answers from the new list in memory after.
+    await owners[1]!.removeFlagTargetIds({ path: { envId, key: 'listed' }, body: { targetIds: ['a'] } });
+    for (const s of servers) {
+      const deadline = Date.now() + 2000;
+      while (await check(s, 'a')) {
+        if (Date.now() > deadline) throw new Error(`${s.url} still lists a`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      expect(await answeredFromMemory(s, 'a')).toBe(false);
+      expect(await answeredFromMemory(s, 'b')).toBe(true);
+    }
+  });
+
   it('share API-key rate-limit buckets through Redis', async () => {
     const { token } = await owners[0]!.createApiKey({ path: { slug: 'acme' }, body: { name: 'limited', rateLimitPerMin: 30 } });
     const statuses: number[] = [];

@@ -12,6 +12,7 @@ import type { Mailer } from '../mail/mailer.js';
 import type { ServiceMetrics } from './metrics.js';
 import type { ApiKeyCache } from '../features/access/api-key-cache.js';
 import type { EnvDirectory } from '../features/environments/env-directory.js';
+import type { TargetIdIndex } from '../features/rollouts/target-id-index.js';
 
 export interface AppDeps {
   config: Config;
@@ -25,6 +26,8 @@ export interface AppDeps {
   envs: EnvDirectory;
   /** API keys by token hash, for a second (hot paths authenticate without the database). */
   apiKeys: ApiKeyCache;
+  /** In-memory allow-lists for contains checks (bounded; kept current by env versions). */
+  targetIds: TargetIdIndex;
   /** Open ruleset streams (SSE), closed on shutdown. */
   streams: LiveStreams;
   /** Rate-limit buckets (Redis-backed when REDIS_URL is set, shared by every instance). */

@@ -17,7 +17,9 @@ import type { BucketDecision } from './token-buckets.js';
  * - ruleset poll: `GET /api/v1/envs/{envId}/ruleset` with an If-None-Match naming the current
  *   version gets its 304 from memory (API-key cache, environment directory, ruleset cache);
  * - target-ID check: `GET …/{flags|configs}/{key}/rollout/target-ids/contains/{id}` gets its
- *   answer from one SQL statement (environment, primitive, current rollout and membership).
+ *   answer from memory when this instance holds the allow-list as of the environment's current
+ *   version (TargetIdIndex), else from one SQL statement (environment, primitive, current
+ *   rollout and membership).
  *
  * Both answer with an API key only, with the same headers, token-bucket charge, metrics and log
  * line as the full route, and apply the same access rules (the same functions). They only ever
@@ -113,22 +115,38 @@ export function fastPaths(deps: AppDeps): FastPath {
     });
   };
 
-  const containsCheck = async (req: IncomingMessage, res: ServerResponse, envId: string, plural: string, rawKey: string, rawTargetId: string): Promise<boolean> => {
+  const containsCheck = (req: IncomingMessage, res: ServerResponse, envId: string, plural: string, rawKey: string, rawTargetId: string): boolean | Promise<boolean> => {
     const key = decoded(rawKey);
     const targetId = decoded(rawTargetId);
     if (key === null || targetId === null || key.length > MAX_KEY || targetId.length > MAX_TARGET_ID) return false;
     const admitted = apiKey(req, true);
     if (!admitted) return false;
-    // The statement also names the environment's org, for the access check. It runs on a pooled
-    // connection of its own, so no unit of work is forked for it. A failing database is the full
-    // route's to report (503 with the envelope), not ours.
-    const path = await findRolloutPath(deps.db.orm.em, envId, plural === 'flags' ? 'flag' : 'config', key, targetId).catch(() => null);
-    if (!path || !path.primitiveId || !path.rolloutId || !mayRead(admitted.key, path.orgId, envId, key)) return false;
-    const body = path.contains ? '{"contains":true}' : '{"contains":false}';
-    return charged(admitted, (decision) => {
-      send(req, res, admitted, decision, CONTAINS_ROUTE(plural), 200, ['Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(body.length)], body);
-      deps.metrics.targetIdChecksFast.inc();
-    });
+    const kind = plural === 'flags' ? 'flag' : 'config';
+    const answer = (orgId: string, contains: boolean, source: 'memory' | 'database') => {
+      if (!mayRead(admitted.key, orgId, envId, key)) return false;
+      const body = contains ? '{"contains":true}' : '{"contains":false}';
+      return charged(admitted, (decision) => {
+        send(req, res, admitted, decision, CONTAINS_ROUTE(plural), 200, ['Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(body.length)], body);
+        deps.metrics.targetIdChecksFast.labels(source).inc();
+      });
+    };
+    // From memory when this instance holds the list as of the environment's current version.
+    const env = deps.envs.peek(envId);
+    const known = env && deps.targetIds.lookup(envId, kind, key, env.version, targetId);
+    if (known) return answer(known.orgId, known.contains, 'memory');
+    if (!env) warmEnvironment(envId);
+    // Otherwise one statement, which also names the environment's org for the access check. It
+    // runs on a pooled connection of its own, so no unit of work is forked for it. A failing
+    // database is the full route's to report (503 with the envelope), not ours.
+    return findRolloutPath(deps.db.orm.em, envId, kind, key, targetId).then(
+      (path) => (path?.primitiveId && path.rolloutId ? answer(path.orgId, path.contains === true, 'database') : false),
+      () => false,
+    );
+  };
+
+  /** The environment directory learns an environment checked before it was polled (the memory path needs its version). */
+  const warmEnvironment = (envId: string) => {
+    deps.envs.get(deps.db.em(), envId).catch(() => undefined); // an unknown one stays unknown: the full route answers 404
   };
 
   return (req, res) => {

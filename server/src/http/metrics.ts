@@ -52,11 +52,18 @@ export class ServiceMetrics {
 
   readonly targetIdChecksFast = new client.Counter({
     name: 'gradual_target_id_checks_fast_total',
-    help: 'Target-ID checks (contains) answered by the fast path: one statement, no router.',
+    help: 'Target-ID checks (contains) answered by the fast path, by source: memory (an in-memory allow-list) or database (one statement).',
+    labelNames: ['source'] as const,
     registers: [this.registry],
   });
 
-  constructor(sources: { openStreams: () => number; busConnected: () => boolean }) {
+  readonly targetIdIndexErrors = new client.Counter({
+    name: 'gradual_target_id_index_refresh_errors_total',
+    help: 'Failed reads of an in-memory allow-list (its checks went to the database meanwhile).',
+    registers: [this.registry],
+  });
+
+  constructor(sources: { openStreams: () => number; busConnected: () => boolean; targetIdsInMemory?: () => number }) {
     client.collectDefaultMetrics({ register: this.registry });
     new client.Gauge({
       name: 'gradual_sse_open_streams',
@@ -64,6 +71,14 @@ export class ServiceMetrics {
       registers: [this.registry],
       collect() {
         this.set(sources.openStreams());
+      },
+    });
+    new client.Gauge({
+      name: 'gradual_target_id_index_ids',
+      help: 'Target IDs held in memory for contains checks (TARGET_ID_INDEX_MAX_IDS bounds it).',
+      registers: [this.registry],
+      collect() {
+        this.set(sources.targetIdsInMemory?.() ?? 0);
       },
     });
     new client.Gauge({

@@ -47,6 +47,11 @@ export const RolloutEntity = defineEntity({
     rampStepIdx: p.integer().nullable(),
     nextStepAt: timestamp().nullable(),
     targetIdsCount: p.integer(),
+    /**
+     * Raised by every edit that changes the allow-list, in the edit's transaction: an in-memory
+     * copy of the list (the contains fast path) is current exactly while this is unchanged.
+     */
+    targetIdsVersion: p.integer().default(0),
     /** The rollback fire that last paused this rollout (banner data), or null. */
     lastAutoRollback: jsonb<{ firedAt: string; secretId: string; secretName: string; parsedMonitorUrl: string | null }>().nullable(),
     createdAt: timestamp(),

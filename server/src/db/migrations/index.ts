@@ -5,6 +5,7 @@ import { Migration20261122123959_rollouts } from './Migration20261122123959_roll
 import { Migration20261122130103_rollback } from './Migration20261122130103_rollback.js';
 import { Migration20261122132106_onboarding_proposals } from './Migration20261122132106_onboarding_proposals.js';
 import { Migration20261122151711_target_ids_no_fk } from './Migration20261122151711_target_ids_no_fk.js';
+import { Migration20261122204337_rollout_target_ids_version } from './Migration20261122204337_rollout_target_ids_version.js';
 
 // Static list: MikroORM cannot load .ts migration files by glob under vitest.
 export const migrationsList: MigrationObject[] = [
@@ -13,4 +14,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122130103_rollback', class: Migration20261122130103_rollback },
   { name: 'Migration20261122132106_onboarding_proposals', class: Migration20261122132106_onboarding_proposals },
   { name: 'Migration20261122151711_target_ids_no_fk', class: Migration20261122151711_target_ids_no_fk },
+  { name: 'Migration20261122204337_rollout_target_ids_version', class: Migration20261122204337_rollout_target_ids_version },
 ];

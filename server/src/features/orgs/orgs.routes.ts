@@ -15,6 +15,7 @@ export const orgsRoutes = (deps: AppDeps) =>
       // Its keys and environments are gone: forget them here at once (other instances within a second).
       deps.apiKeys.clear();
       deps.envs.clear();
+      deps.targetIds.clear();
       return { status: 204, body: undefined };
     },
   });

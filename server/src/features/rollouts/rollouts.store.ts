@@ -23,6 +23,7 @@ export function newRolloutRow(tx: EntityManager, env: Environment, primitive: Pr
     bucketField: '',
     gatesRules: true,
     targetIdsCount: 0,
+    targetIdsVersion: 0,
     createdAt: now,
     updatedAt: now,
   });
@@ -50,6 +51,11 @@ export interface RolloutPathRow {
   rolloutId: string | null;
   /** Whether `targetId` is on that rollout's allow-list; null when there is no rollout or no ID was asked. */
   contains: boolean | null;
+  /** The environment's version in the same snapshot. */
+  envVersion: number;
+  /** The rollout's allow-list version and size (0 when there is no rollout). */
+  targetIdsVersion: number;
+  targetIdsCount: number;
 }
 
 /**
@@ -60,16 +66,25 @@ export interface RolloutPathRow {
  */
 export async function findRolloutPath(em: EntityManager, envId: string, kind: PrimitiveKind, key: string, targetId: string | null): Promise<RolloutPathRow | null> {
   if (!isUuid(envId)) return null;
-  const rows = await preparedQuery<{ org_id: string; project_id: string; primitive_id: string | null; rollout_id: string | null; contains: boolean | null }>(
+  const rows = await preparedQuery<{
+    org_id: string;
+    project_id: string;
+    version: number;
+    primitive_id: string | null;
+    rollout_id: string | null;
+    target_ids_version: number | null;
+    target_ids_count: number | null;
+    contains: boolean | null;
+  }>(
     em,
     'gradual_rollout_path',
-    `select e.org_id, e.project_id, p.id as primitive_id, r.id as rollout_id,
+    `select e.org_id, e.project_id, e.version, p.id as primitive_id, r.id as rollout_id, r.target_ids_version, r.target_ids_count,
             case when r.id is null or $1::text is null then null
                  else exists (select 1 from rollout_target_ids t where t.rollout_id = r.id and t.target_id = $1::text) end as contains
        from environments e
        left join primitives p on p.project_id = e.project_id and p.kind = $2 and p.key = $3
        left join lateral (
-         select x.id from rollouts x
+         select x.id, x.target_ids_version, x.target_ids_count from rollouts x
           where x.env_id = e.id and x.primitive_id = p.id
           order by (x.status in ('active', 'paused')) desc, x.created_at desc, x.id desc
           limit 1
@@ -79,7 +94,16 @@ export async function findRolloutPath(em: EntityManager, envId: string, kind: Pr
   );
   const row = rows[0];
   if (!row) return null;
-  return { orgId: row.org_id, projectId: row.project_id, primitiveId: row.primitive_id, rolloutId: row.rollout_id, contains: row.contains };
+  return {
+    orgId: row.org_id,
+    projectId: row.project_id,
+    primitiveId: row.primitive_id,
+    rolloutId: row.rollout_id,
+    contains: row.contains,
+    envVersion: row.version,
+    targetIdsVersion: row.target_ids_version ?? 0,
+    targetIdsCount: row.target_ids_count ?? 0,
+  };
 }
 
 /** Current rollouts of many primitives in one environment (for state lists). */

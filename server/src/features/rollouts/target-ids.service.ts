@@ -49,6 +49,8 @@ export async function editTargetIds(
     }
     if (changed > 0) {
       rollout.updatedAt = caller.now;
+      rollout.targetIdsVersion += 1; // in-memory copies of the list are stale from this commit
+
       recordAudit(tx, caller, actor, {
         orgId: env.orgId,
         projectId: env.projectId,

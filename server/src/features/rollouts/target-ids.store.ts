@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { rawQuery } from '../shared/raw-sql.js';
+import { preparedQuery, rawQuery } from '../shared/raw-sql.js';
+import { findRolloutPath } from './rollouts.store.js';
+import type { TargetIdSource } from './target-id-index.js';
 
 /*
  * The allow-list is touched only through set-based statements with the IDs
@@ -58,4 +60,35 @@ export async function containsTargetId(em: EntityManager, rolloutId: string, id:
 export async function allTargetIds(em: EntityManager, rolloutId: string): Promise<string[]> {
   const { rows } = await rawQuery<{ target_id: string }>(em, `select target_id from rollout_target_ids where rollout_id = ? order by target_id`, [rolloutId]);
   return rows.map((r) => r.target_id);
+}
+
+/**
+ * The database side of the in-memory allow-lists (TargetIdIndex), on pooled connections outside
+ * any unit of work: `em` is the root entity manager, never a transaction's.
+ */
+export function targetIdSource(em: EntityManager): TargetIdSource {
+  return {
+    async stamp(envId, kind, key) {
+      const path = await findRolloutPath(em, envId, kind, key, null);
+      return path && { envVersion: path.envVersion, orgId: path.orgId, rolloutId: path.rolloutId, targetIdsVersion: path.targetIdsVersion, targetIdsCount: path.targetIdsCount };
+    },
+    async page(rolloutId, after, limit) {
+      // Two statements, not one with `$2 is null or …`: a generic plan of that would filter
+      // instead of seeking, re-reading every earlier page.
+      const rows =
+        after === null
+          ? await preparedQuery<{ target_id: string }>(em, 'gradual_target_ids_first_page', `select target_id from rollout_target_ids where rollout_id = $1 order by target_id limit $2`, [rolloutId, limit])
+          : await preparedQuery<{ target_id: string }>(
+              em,
+              'gradual_target_ids_next_page',
+              `select target_id from rollout_target_ids where rollout_id = $1 and target_id > $2 order by target_id limit $3`,
+              [rolloutId, after, limit],
+            );
+      return rows.map((r) => r.target_id);
+    },
+    async listVersion(rolloutId) {
+      const rows = await preparedQuery<{ target_ids_version: number }>(em, 'gradual_target_ids_version', `select target_ids_version from rollouts where id = $1`, [rolloutId]);
+      return rows[0]?.target_ids_version ?? null;
+    },
+  };
 }
