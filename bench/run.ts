@@ -34,6 +34,8 @@
  *                                             diagnose a production start (contains, server-load):
  *                                             its CPU profile (read it with bench/lib/show-cpu-profile.ts),
  *                                             extra node flags
+ * Not a benchmark: bench/gc-probe.ts reports heap allocated and promoted per request for each
+ * server-load scenario and /healthz (from the server's --trace-gc-nvp), to find GC pressure.
  *   BENCH_LOCAL_EVAL_ROUNDS (7), BENCH_PROPAGATION_WRITES (200), BENCH_PROPAGATION_GAP_MS (25),
  *   BENCH_ROLLBACK_FIRES (120), BENCH_ROLLBACK_THROUGHPUT_ROUNDS (3 × 1,000 fires)
  *

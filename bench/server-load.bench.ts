@@ -47,13 +47,13 @@ const POLL_KEYS = [0, 4, 5, 6, 7, 8];
 const BARE_SERVER = fileURLToPath(new URL('./lib/bare-server.mjs', import.meta.url));
 const PACED_LOAD = fileURLToPath(new URL('./lib/paced-load.mjs', import.meta.url));
 
-interface Req {
+export interface Req {
   method: 'GET' | 'POST' | 'PUT';
   path: string;
   headers: Record<string, string>;
   body?: string;
 }
-interface Scenario {
+export interface Scenario {
   id: string;
   /** Requests cycled through by every connection. */
   requests: Req[];
@@ -73,7 +73,7 @@ interface Run {
   statuses: Record<string, number>;
 }
 
-const toCannon = (r: Req) => ({ method: r.method, path: r.path, headers: r.headers, ...(r.body ? { body: r.body } : {}) });
+export const toCannon = (r: Req) => ({ method: r.method, path: r.path, headers: r.headers, ...(r.body ? { body: r.body } : {}) });
 
 /**
  * One request for autocannon whose setup hands out `requests` in turn across all connections.
@@ -81,7 +81,7 @@ const toCannon = (r: Req) => ({ method: r.method, path: r.path, headers: r.heade
  * 1, … in near lockstep: for the rollout PUTs that means the same PUT many times over, and every
  * repeat is an idempotent no-op instead of a write.
  */
-function inTurn(requests: Req[]) {
+export function inTurn(requests: Req[]) {
   let next = 0;
   return {
     ...toCannon(requests[0]!),
@@ -187,7 +187,7 @@ async function startBare(responses: Record<string, unknown>): Promise<ChildServe
 }
 
 /** Claims the instance and builds the tenant the scenarios read and write. */
-async function setUp(server: ProductionServer) {
+export async function setUp(server: ProductionServer) {
   const { owner } = await claimProcess(server, 'load');
   const project = await owner.createProject({ path: { slug: 'load' }, body: { key: 'load', name: 'Load' } });
   const envId = (await owner.createEnvironment({ path: { id: project.id }, body: { key: 'prod', name: 'Prod' } })).id;
@@ -207,7 +207,7 @@ async function setUp(server: ProductionServer) {
   return { envId, tokens };
 }
 
-function scenarios(envId: string, tokens: string[], etag: string): Scenario[] {
+export function scenarios(envId: string, tokens: string[], etag: string): Scenario[] {
   const auth = (i: number) => ({ authorization: `Bearer ${tokens[i]}` });
   const ruleset = `/api/v1/envs/${envId}/ruleset`;
   const json = { 'content-type': 'application/json' };

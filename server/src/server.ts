@@ -83,7 +83,7 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
     if (testClock) mountTestClock(app, deps, testClock, () => scheduler.tick().then(() => undefined));
   });
   // The fast paths answer warm ruleset polls and target-ID checks before Express; all else goes to the app.
-  const fastPath = fastPaths(deps);
+  const fastPath = fastPaths(deps, (req, res) => app(req, res));
   const http = createServer((req, res) => {
     const answered = fastPath(req, res);
     if (answered === true) return;

@@ -169,6 +169,66 @@ describe('rulesets, evaluation and the ruleset stream', () => {
     await expectApiError(api.evaluate({ path: { envId }, body: { context: 'x' } as never }), 400, 'invalid_request');
   });
 
+  it('answers API-key evaluations on the fast path with the full route’s answers, and leaves every odd body to the full route', async () => {
+    const fastCount = async () => Number(/^gradual_evaluations_fast_total (\d+)/m.exec(await (await fetch(`${t.server.url}/metrics`)).text())?.[1] ?? NaN);
+    const url = `${t.url}/api/v1/envs/${envId}/evaluate`;
+    const post = (body: string, headers: Record<string, string> = auth()) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    const viaSession = (body: string, headers: Record<string, string> = {}) => post(body, { cookie: `svc_session=${owner.sessionToken}`, ...headers });
+    await fetch(`${t.url}/api/v1/envs/${envId}/ruleset`, { headers: auth() }); // the ruleset cache, environment directory and key cache
+    let fast = false;
+    for (let attempt = 0; attempt < 5 && !fast; attempt++) {
+      const before = await fastCount();
+      expect((await post('{"context":{"userId":"vip-1"}}')).status).toBe(200);
+      fast = (await fastCount()) === before + 1;
+    }
+    expect(fast).toBe(true);
+    // The same answers and headers as the full route (a session takes it).
+    for (const body of [{ context: { userId: 'vip-1' } }, { context: { userId: 'someone', plan: 'internal' }, keys: ['checkout', 'missing'] }, { context: {} }, { context: { userId: 'ü-☃' }, keys: [] }, { context: {}, extra: 1 }]) {
+      const before = await fastCount();
+      const viaKey = await post(JSON.stringify(body));
+      expect(await fastCount()).toBe(before + 1);
+      const full = await viaSession(JSON.stringify(body));
+      expect(viaKey.status).toBe(200);
+      expect(await viaKey.json(), JSON.stringify(body)).toEqual(await full.json());
+      expect(viaKey.headers.get('content-type')).toBe(full.headers.get('content-type'));
+      expect(viaKey.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      expect(Number(viaKey.headers.get('x-ratelimit-limit'))).toBeGreaterThan(0);
+    }
+    // Bodies the fast path reads but does not take are replayed to the full route, which answers
+    // exactly as it answers a session (the same status and error code), from the same bytes.
+    const odd: Array<[string, string, Record<string, string>?]> = [
+      ['a context that is not an object', '{"context":"x"}'],
+      ['keys of the wrong type', '{"context":{},"keys":"checkout"}'],
+      ['not JSON', '{"context":'],
+      ['a NUL escape', '{"context":{"userId":"a\\u0000b"}}'],
+      ['a lone surrogate escape', '{"context":{"userId":"\\ud800"}}'],
+      ['nesting deeper than allowed', `{"context":{"deep":${'['.repeat(120)}${']'.repeat(120)}}}`],
+      ['a body over the fast path’s size', JSON.stringify({ context: { userId: 'vip-1', pad: 'x'.repeat(20_000) } })],
+      ['a charset other than UTF-8', '{"context":{}}', { 'content-type': 'application/json; charset=latin1' }],
+      ['another content type', '{"context":{}}', { 'content-type': 'text/plain' }],
+    ];
+    const before = await fastCount();
+    for (const [what, body, headers] of odd) {
+      const viaKey = await post(body, { ...auth(), ...headers });
+      const full = await viaSession(body, headers);
+      expect(viaKey.status, what).toBe(full.status);
+      const [a, b] = [await viaKey.text(), await full.text()];
+      if (full.status === 200) expect(JSON.parse(a), what).toEqual(JSON.parse(b));
+      else {
+        const withoutId = (text: string) => ({ ...(JSON.parse(text) as Record<string, unknown>), requestId: undefined });
+        expect(withoutId(a), what).toEqual(withoutId(b)); // code, message and field details alike
+      }
+    }
+    expect(await fastCount()).toBe(before);
+    // The replayed request is a whole request: the connection serves the next one normally.
+    expect((await post('{"context":{"userId":"vip-1"}}')).status).toBe(200);
+    // An exhausted bucket is the full route's 429 (the fast path read the body and took nothing).
+    const { token: tight } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'tight-evaluate', actions: ['read'], rateLimitPerMin: 2 } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) statuses.push((await post('{"context":{}}', { authorization: `Bearer ${tight}` })).status);
+    expect(statuses).toEqual([200, 200, 429]);
+  });
+
   it('drops ended rollouts from the ruleset, and shows a token only the primitives it may read', async () => {
     await owner.session.pauseFlagRollout({ path: { envId, key: 'checkout' } });
     expect((await t.asToken(token).getRuleset({ path: { envId } })).primitives[1]!.rollout).toMatchObject({ status: 'paused', percent: 37.5 });

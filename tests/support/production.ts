@@ -12,6 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Readable } from 'node:stream';
 import { createClient, type GradualClient } from '@gradual/sdk';
 import { databaseUrlFor, withAdminConnection } from '../../server/src/db/admin.js';
 import { freePort } from './prism.js';
@@ -59,6 +60,8 @@ export interface ProductionOptions {
   env?: Record<string, string>;
   /** Print the server's output (debugging). */
   inheritOutput?: boolean;
+  /** Hands the server's stdout to the caller (e.g. a GC trace, bench/gc-probe.ts). */
+  stdout?: (stream: Readable) => void;
 }
 
 /** Creates a fresh PostgreSQL database and returns its URL and a dropper. */
@@ -109,8 +112,9 @@ export async function startProduction(opts: ProductionOptions = {}): Promise<Pro
   const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'scripts/start.mjs')], {
     cwd: ROOT,
     env,
-    stdio: opts.inheritOutput ? 'inherit' : ['ignore', 'ignore', 'pipe'],
+    stdio: opts.inheritOutput ? 'inherit' : ['ignore', opts.stdout ? 'pipe' : 'ignore', 'pipe'],
   });
+  if (opts.stdout && child.stdout) opts.stdout(child.stdout);
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4000);

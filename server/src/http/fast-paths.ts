@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { IncomingMessage, type ServerResponse } from 'node:http';
 import accepts from 'accepts';
+import { contract } from '@gradual/contract';
 import type { ApiKey } from '../db/entities/index.js';
 import { DomainError } from '../domain/errors.js';
 import { checkApiKeyAccess, lastUsedDue } from '../features/access/authorize.js';
 import { bearerKeyHash } from '../features/access/principal.js';
+import { evaluateWith } from '../features/evaluation/evaluation.service.js';
 import { ifNoneMatchHits } from '../features/evaluation/ruleset.cache.js';
 import { findRolloutPath } from '../features/rollouts/rollouts.store.js';
 import { rateLimitHeaders, takeApiKeyTokens, tighterBucket } from './api-rate-limit.js';
 import type { AppDeps } from './deps.js';
+import { bodyProblem, jsonBodyVerify } from './text-guard.js';
 import type { BucketDecision } from './token-buckets.js';
 
 /**
@@ -19,7 +22,11 @@ import type { BucketDecision } from './token-buckets.js';
  * - target-ID check: `GET …/{flags|configs}/{key}/rollout/target-ids/contains/{id}` gets its
  *   answer from memory when this instance holds the allow-list as of the environment's current
  *   version (TargetIdIndex), else from one SQL statement (environment, primitive, current
- *   rollout and membership).
+ *   rollout and membership);
+ * - server-side evaluation: `POST /api/v1/envs/{envId}/evaluate` with a small JSON body is
+ *   evaluated against the cached ruleset, the body checked by the contract's own schema. Once it
+ *   has read a body it cannot hand the request back untouched, so on any doubt it replays the
+ *   body it read to the full route (`fullRoute`), which answers as if nothing had happened.
  *
  * Both answer with an API key only, with the same headers, token-bucket charge, metrics and log
  * line as the full route, and apply the same access rules (the same functions). They only ever
@@ -35,7 +42,13 @@ export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean | 
 const UUID = '([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})';
 const RULESET_PATH = new RegExp(`^/api/v1/envs/${UUID}/ruleset$`);
 const CONTAINS_PATH = new RegExp(`^/api/v1/envs/${UUID}/(flags|configs)/([^/?#]+)/rollout/target-ids/contains/([^/?#]+)$`);
+const EVALUATE_PATH = new RegExp(`^/api/v1/envs/${UUID}/evaluate$`);
 const RULESET_ROUTE = '/api/v1/envs/:envId/ruleset';
+const EVALUATE_ROUTE = '/api/v1/envs/:envId/evaluate';
+/** Evaluate bodies the fast path reads itself; larger ones (legal up to 1 MiB) go to the full route unread. */
+const MAX_FAST_BODY = 16 * 1024;
+const JSON_CONTENT_TYPE = /^application\/json\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
+const EVALUATE_BODY = contract.evaluation.evaluate.body;
 const CONTAINS_ROUTE = (kind: string) => `/api/v1/envs/:envId/${kind}/:key/rollout/target-ids/contains/:targetId`;
 /** The full route's limits: longer keys are 404, longer IDs are never on a list. */
 const MAX_KEY = 128;
@@ -47,11 +60,11 @@ interface Admitted {
   started: number;
 }
 
-export function fastPaths(deps: AppDeps): FastPath {
+export function fastPaths(deps: AppDeps, fullRoute: (req: IncomingMessage, res: ServerResponse) => void): FastPath {
   const gzipAccepted = memoized((header: string | undefined) => accepts({ headers: { 'accept-encoding': header } } as IncomingMessage).encodings(['gzip', 'identity']) === 'gzip');
   const durations = memoized((key: string) => {
-    const [route, status] = key.split(' ') as [string, string];
-    return deps.metrics.requestDuration.labels('GET', route, status);
+    const [method, route, status] = key.split(' ') as [string, string, string];
+    return deps.metrics.requestDuration.labels(method, route, status);
   });
 
   /** The request's API key from memory, when nothing about it needs the full route. */
@@ -93,11 +106,13 @@ export function fastPaths(deps: AppDeps): FastPath {
     res.writeHead(status, ['X-Request-Id', requestId, ...rateLimitHeaders(tighterBucket(decision)), ...headers]);
     res.end(body);
     const seconds = (performance.now() - admitted.started) / 1000;
-    durations(`${route} ${status}`).observe(seconds);
+    durations(`${req.method} ${route} ${status}`).observe(seconds);
     if (deps.logger.isLevelEnabled('info')) {
-      deps.logger.info({ req: { id: requestId, method: 'GET', url: req.url }, res: { statusCode: status }, responseTime: Math.round(seconds * 1000) }, 'request completed');
+      deps.logger.info({ req: { id: requestId, method: req.method, url: req.url }, res: { statusCode: status }, responseTime: Math.round(seconds * 1000) }, 'request completed');
     }
   };
+
+  const jsonHeaders = (body: string) => ['Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(Buffer.byteLength(body))];
 
   const rulesetPoll = (req: IncomingMessage, res: ServerResponse, envId: string): boolean | Promise<boolean> => {
     const ifNoneMatch = req.headers['if-none-match'];
@@ -126,7 +141,7 @@ export function fastPaths(deps: AppDeps): FastPath {
       if (!mayRead(admitted.key, orgId, envId, key)) return false;
       const body = contains ? '{"contains":true}' : '{"contains":false}';
       return charged(admitted, (decision) => {
-        send(req, res, admitted, decision, CONTAINS_ROUTE(plural), 200, ['Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(body.length)], body);
+        send(req, res, admitted, decision, CONTAINS_ROUTE(plural), 200, jsonHeaders(body), body);
         deps.metrics.targetIdChecksFast.labels(source).inc();
       });
     };
@@ -149,15 +164,103 @@ export function fastPaths(deps: AppDeps): FastPath {
     deps.envs.get(deps.db.em(), envId).catch(() => undefined); // an unknown one stays unknown: the full route answers 404
   };
 
+  const evaluate = (req: IncomingMessage, res: ServerResponse, envId: string): boolean | Promise<boolean> => {
+    const length = Number(req.headers['content-length']);
+    const encoding = req.headers['content-encoding'];
+    if (!JSON_CONTENT_TYPE.test(req.headers['content-type'] ?? '') || (encoding && encoding !== 'identity')) return false;
+    if (!Number.isInteger(length) || length <= 0 || length > MAX_FAST_BODY || req.headers['transfer-encoding']) return false;
+    // Resource-scoped keys see a filtered ruleset: the full route builds it.
+    const admitted = apiKey(req, false);
+    const env = admitted && deps.envs.peek(envId);
+    if (!admitted || !env || env.version === 0 || !mayRead(admitted.key, env.orgId, env.id)) return false;
+    const entry = deps.rulesets.peek(env.id, env.version);
+    if (!entry) return false;
+    return readBody(req).then((raw) => {
+      if (raw === null) return true; // the client went away mid-body: nobody to answer
+      const input = evaluateInput(raw);
+      const answered =
+        input &&
+        charged(admitted, (decision) => {
+          const body = JSON.stringify(evaluateWith(entry, input));
+          send(req, res, admitted, decision, EVALUATE_ROUTE, 200, jsonHeaders(body), body);
+          deps.metrics.evaluationsFast.inc();
+        });
+      const replayUnlessAnswered = (done: boolean) => {
+        if (!done) fullRoute(replayOf(req, raw), res);
+        return true;
+      };
+      return answered instanceof Promise ? answered.then(replayUnlessAnswered) : replayUnlessAnswered(answered === true);
+    });
+  };
+
   return (req, res) => {
     const url = req.url;
-    if (req.method !== 'GET' || !url || !req.headers.authorization || req.headers.cookie) return false;
+    if (!url || !req.headers.authorization || req.headers.cookie) return false;
+    if (req.method === 'POST') {
+      const evaluation = EVALUATE_PATH.exec(url);
+      return evaluation ? evaluate(req, res, evaluation[1]!) : false;
+    }
+    if (req.method !== 'GET') return false;
     const poll = RULESET_PATH.exec(url);
     if (poll) return rulesetPoll(req, res, poll[1]!);
     const check = CONTAINS_PATH.exec(url);
     if (check) return containsCheck(req, res, check[1]!, check[2]!, check[3]!, check[4]!);
     return false;
   };
+}
+
+/** The whole body (its length was checked against Content-Length), or null when the request broke off. */
+function readBody(req: IncomingMessage): Promise<Buffer | null> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.once('end', () => resolve(Buffer.concat(chunks)));
+    req.once('error', () => resolve(null));
+    req.once('aborted', () => resolve(null));
+  });
+}
+
+/**
+ * The evaluate input when the full route would take this body as it is: JSON without the escapes
+ * the text guard inspects (NUL, surrogates), nested no deeper than it allows, valid for the
+ * contract's schema. Null for anything else: the full route then answers, with its own error.
+ */
+function evaluateInput(raw: Buffer): { context: Record<string, unknown>; keys?: string[] | undefined } | null {
+  const flagged = { bodyHasSuspectEscapes: false };
+  jsonBodyVerify(flagged as never, undefined, raw);
+  if (flagged.bodyHasSuspectEscapes) return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return null;
+  }
+  if (bodyProblem(json, false)) return null;
+  const parsed = EVALUATE_BODY.safeParse(json);
+  return parsed.success ? parsed.data : null;
+}
+
+/**
+ * A stand-in for a request whose body the fast path has read: same socket, method, URL and
+ * headers, and the body's bytes to read again, so the full route's body parser and error
+ * handling see exactly what the client sent.
+ */
+function replayOf(req: IncomingMessage, body: Buffer): IncomingMessage {
+  const replay = new IncomingMessage(req.socket);
+  Object.assign(replay, {
+    method: req.method,
+    url: req.url,
+    headers: req.headers,
+    rawHeaders: req.rawHeaders,
+    httpVersion: req.httpVersion,
+    httpVersionMajor: req.httpVersionMajor,
+    httpVersionMinor: req.httpVersionMinor,
+    complete: true,
+  });
+  replay._read = () => {}; // everything is pushed below; never pull from the socket
+  replay.push(body);
+  replay.push(null);
+  return replay;
 }
 
 /** A path segment as Express decodes it; null when it is not valid percent-encoding. */

@@ -57,6 +57,12 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly evaluationsFast = new client.Counter({
+    name: 'gradual_evaluations_fast_total',
+    help: 'Server-side evaluations (POST evaluate) answered by the fast path from the cached ruleset, without the router.',
+    registers: [this.registry],
+  });
+
   readonly targetIdIndexErrors = new client.Counter({
     name: 'gradual_target_id_index_refresh_errors_total',
     help: 'Failed reads of an in-memory allow-list (its checks went to the database meanwhile).',

@@ -31,7 +31,7 @@ const TEXT_MESSAGE = 'must be well-formed Unicode text without NUL (U+0000)';
  * or (when `checkText`) a string or key PostgreSQL cannot store. Iterative, so
  * the check itself cannot overflow.
  */
-function bodyProblem(body: unknown, checkText: boolean): { path: string; message: string } | null {
+export function bodyProblem(body: unknown, checkText: boolean): { path: string; message: string } | null {
   const stack: Array<{ value: unknown; path: string[] }> = [{ value: body, path: [] }];
   while (stack.length > 0) {
     const { value, path } = stack.pop()!;

@@ -38,7 +38,14 @@ export async function evaluateContext(
 ): Promise<{ version: number; results: Record<string, EvaluationResult> }> {
   const env = await readableEnv(em, caller, sources, envId);
   if (env.version === 0) return { version: 0, results: {} };
-  const entry = await visibleRuleset(em, caller, sources, env);
+  return evaluateWith(await visibleRuleset(em, caller, sources, env), input);
+}
+
+/** One context against a materialized ruleset: `keys` (default every primitive); unknown keys are left out. */
+export function evaluateWith(
+  entry: CachedRuleset,
+  input: { context: Record<string, unknown>; keys?: string[] | undefined },
+): { version: number; results: Record<string, EvaluationResult> } {
   const compiled = entry.compiled();
   const keys = input.keys ?? entry.ruleset.primitives.map((p) => p.key);
   const results: Record<string, EvaluationResult> = {};
