@@ -44,7 +44,7 @@ export function createApp(deps: AppDeps, extend?: (app: Express) => void): Expre
   app.set('etag', false);
 
   const metrics = metricsMiddleware(deps.metrics);
-  app.use(requestContext(deps.logger));
+  requestContext(app, deps.logger);
   app.use(metrics.record);
 
   mountHealth(app, deps);
