@@ -11,11 +11,11 @@ import { ifNoneMatchHits } from '../features/evaluation/ruleset.cache.js';
 import { findRolloutPath } from '../features/rollouts/rollouts.store.js';
 import { rateLimitHeaders, takeApiKeyTokens, tighterBucket } from './api-rate-limit.js';
 import type { AppDeps } from './deps.js';
-import { bodyProblem, jsonBodyVerify } from './text-guard.js';
+import { bodyProblem, hasSuspectEscapes } from './text-guard.js';
 import type { BucketDecision } from './token-buckets.js';
 
 /**
- * The two requests SDKs and services make most, answered before Express:
+ * The three requests SDKs and services make most, answered before Express:
  *
  * - ruleset poll: `GET /api/v1/envs/{envId}/ruleset` with an If-None-Match naming the current
  *   version gets its 304 from memory (API-key cache, environment directory, ruleset cache);
@@ -28,14 +28,15 @@ import type { BucketDecision } from './token-buckets.js';
  *   has read a body it cannot hand the request back untouched, so on any doubt it replays the
  *   body it read to the full route (`fullRoute`), which answers as if nothing had happened.
  *
- * Both answer with an API key only, with the same headers, token-bucket charge, metrics and log
+ * All answer with an API key only, with the same headers, token-bucket charge, metrics and log
  * line as the full route, and apply the same access rules (the same functions). They only ever
  * answer the success case. Anything else (a cold cache, a session cookie, a key with an IP
  * allow-list or a lastUsedAt write due, a refusal of any kind, a missing primitive or rollout,
  * an odd URL) returns false untouched and the full route answers; no token is taken unless a
  * fast path answers.
  *
- * Returns false (not ours: go to Express at once), true (answered) or a promise of either.
+ * Returns false (not ours: go to Express at once), true (answered, by the fast path or by the
+ * full route on a replayed evaluate body) or a promise of either.
  */
 export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
 
@@ -226,9 +227,7 @@ function readBody(req: IncomingMessage): Promise<Buffer | null> {
  * contract's schema. Null for anything else: the full route then answers, with its own error.
  */
 function evaluateInput(raw: Buffer): { context: Record<string, unknown>; keys?: string[] | undefined } | null {
-  const flagged = { bodyHasSuspectEscapes: false };
-  jsonBodyVerify(flagged as never, undefined, raw);
-  if (flagged.bodyHasSuspectEscapes) return null;
+  if (hasSuspectEscapes(raw)) return null;
   let json: unknown;
   try {
     json = JSON.parse(raw.toString('utf8'));

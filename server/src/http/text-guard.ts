@@ -17,9 +17,14 @@ export const MAX_JSON_DEPTH = 100;
 /** `\u0000` or `\uD800`–`\uDFFF` escapes: the only way a JSON text carries NUL or a (possibly lone) surrogate. */
 const SUSPECT_ESCAPE = /\\u(?:0000|[dD][89a-fA-F][0-9a-fA-F]{2})/;
 
+/** Whether a raw JSON text escapes NUL or a surrogate (then its strings need checking). */
+export function hasSuspectEscapes(buf: Buffer): boolean {
+  return buf.includes('\\u') && SUSPECT_ESCAPE.test(buf.toString('latin1'));
+}
+
 /** body-parser `verify`: a cheap scan of the raw text, so only suspect bodies have their strings checked. */
 export function jsonBodyVerify(req: Request, _res: unknown, buf: Buffer): void {
-  if (buf.includes('\\u') && SUSPECT_ESCAPE.test(buf.toString('latin1'))) req.bodyHasSuspectEscapes = true;
+  if (hasSuspectEscapes(buf)) req.bodyHasSuspectEscapes = true;
 }
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
