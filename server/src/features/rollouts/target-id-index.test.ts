@@ -159,7 +159,8 @@ describe('TargetIdIndex', () => {
     rollout('flag', 'b', 'rb', ['4', '5', '6']);
     rollout('flag', 'c', 'rc', ['7', '8']);
     rollout('flag', 'huge', 'rh', Array.from({ length: 9 }, (_, i) => `h${i}`));
-    const index = new TargetIdIndex(source, { maxIds: 8 });
+    let now = 0;
+    const index = new TargetIdIndex(source, { maxIds: 8, keepWarmMs: 10_000, retryAfterMs: 1000, now: () => now });
     const ask = async (key: string, id: string) => {
       const answer = index.lookup(ENV, 'flag', key, db.envVersion, id);
       await settled(index);
@@ -167,6 +168,7 @@ describe('TargetIdIndex', () => {
     };
     expect((await ask('a', '1'))?.contains).toBe(true);
     expect((await ask('b', '4'))?.contains).toBe(true);
+    now = 1000;
     expect((await ask('a', '2'))?.contains).toBe(true); // b is now the least recently used
     expect(index.size).toBe(6);
     expect((await ask('c', '7'))?.contains).toBe(true); // 6 + 2 ≤ 8
@@ -176,9 +178,36 @@ describe('TargetIdIndex', () => {
     expect(await ask('huge', 'h1')).toBeUndefined();
     expect(db.reads.page).toBe(pages); // known to be too big: no load attempted
     rollout('flag', 'd', 'rd', ['9']);
-    expect((await ask('d', '9'))?.contains).toBe(true); // b (least recently used) made room
+    // Every list was checked within keepWarmMs: no room for d, and no load tried for it.
+    expect(await ask('d', '9')).toBeUndefined();
+    expect(db.reads.page).toBe(pages);
+    // Once b has gone unchecked for keepWarmMs (and the back-off is over), it makes room.
+    now = 10_500;
+    for (const [key, id] of [['a', '1'], ['c', '7']] as const) index.lookup(ENV, 'flag', key, db.envVersion, id); // (their paths refresh at the new version)
+    await settled(index);
+    for (const [key, id] of [['a', '1'], ['c', '7']] as const) expect(index.lookup(ENV, 'flag', key, db.envVersion, id)?.contains).toBe(true);
+    expect((await ask('d', '9'))?.contains).toBe(true);
     expect(index.lookup(ENV, 'flag', 'b', db.envVersion, '4')).toBeUndefined();
     expect(index.size).toBe(6);
+  });
+
+  it('two busy lists that do not fit together do not evict each other back and forth', async () => {
+    const { db, source, rollout } = fakeDatabase();
+    rollout('flag', 'x', 'rx', ['1', '2', '3']);
+    rollout('flag', 'y', 'ry', ['4', '5', '6']);
+    let now = 0;
+    const index = new TargetIdIndex(source, { maxIds: 4, keepWarmMs: 10_000, retryAfterMs: 1000, now: () => now });
+    for (let second = 0; second < 5; second++) {
+      now = second * 1000 + 1;
+      for (const [key, id] of [['x', '1'], ['y', '4']] as const) {
+        index.lookup(ENV, 'flag', key, db.envVersion, id);
+        await settled(index);
+        index.lookup(ENV, 'flag', key, db.envVersion, id);
+      }
+    }
+    expect(db.reads.page).toBe(1); // x was read once and stays; y waits for room instead of evicting it
+    expect(index.lookup(ENV, 'flag', 'x', db.envVersion, '1')?.contains).toBe(true);
+    expect(index.lookup(ENV, 'flag', 'y', db.envVersion, '4')).toBeUndefined();
   });
 
   it('maxIds 0 turns it off', async () => {

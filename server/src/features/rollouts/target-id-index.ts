@@ -28,8 +28,13 @@ export interface TargetIdIndexOptions {
   maxIds: number;
   /** IDs read per statement while loading a list (each page is a short query, so others interleave). */
   pageSize?: number;
-  /** How long to leave a path alone after a failed refresh (ms). */
+  /** How long to leave a path alone after a failed refresh, or one that found no room (ms). */
   retryAfterMs?: number;
+  /**
+   * A list checked within this long is not dropped to make room for another (ms): two busy lists
+   * larger than the bound together would otherwise evict and re-read each other without end.
+   */
+  keepWarmMs?: number;
   maxPaths?: number;
   /** Monotonic milliseconds (tests move it by hand). */
   now?: () => number;
@@ -50,6 +55,7 @@ interface PathEntry {
 interface ListEntry {
   ids: Set<string>;
   version: number;
+  /** When it last answered a check (the options' clock, ms). */
   lastUsed: number;
 }
 
@@ -85,9 +91,9 @@ export class TargetIdIndex {
   private readonly refreshing = new Map<string, Promise<unknown>>();
   private readonly failedAt = new Map<string, number>();
   private heldIds = 0;
-  private uses = 0;
   private readonly pageSize: number;
   private readonly retryAfterMs: number;
+  private readonly keepWarmMs: number;
   private readonly maxPaths: number;
   private readonly now: () => number;
 
@@ -97,6 +103,7 @@ export class TargetIdIndex {
   ) {
     this.pageSize = options.pageSize ?? 20_000;
     this.retryAfterMs = options.retryAfterMs ?? 1000;
+    this.keepWarmMs = options.keepWarmMs ?? 10_000;
     this.maxPaths = options.maxPaths ?? 10_000;
     this.now = options.now ?? (() => performance.now());
   }
@@ -118,7 +125,7 @@ export class TargetIdIndex {
     if (path && path.validAt === envVersion && path.rolloutId !== null) {
       const list = this.lists.get(path.rolloutId);
       if (list && list.version === path.targetIdsVersion) {
-        list.lastUsed = ++this.uses;
+        list.lastUsed = this.now();
         return { orgId: path.orgId, contains: list.ids.has(targetId) };
       }
       if (path.tooBig) return undefined;
@@ -157,7 +164,11 @@ export class TargetIdIndex {
     this.refreshing.set(pathKey, refresh);
   }
 
-  /** False when the list changed while it was being read (retried after `retryAfterMs`, not at once: a busy list would otherwise be re-read back to back). */
+  /**
+   * False when the list changed while it was being read, or there is no room for it without
+   * dropping a list in use: retried after `retryAfterMs`, not at once (a busy list would
+   * otherwise be re-read back to back).
+   */
   private async reload(pathKey: string, envId: string, kind: PrimitiveKind, key: string): Promise<boolean> {
     const stamp = await this.source.stamp(envId, kind, key);
     const previous = this.paths.get(pathKey);
@@ -178,9 +189,10 @@ export class TargetIdIndex {
     if (stamp.rolloutId !== null && !entry.tooBig) {
       const held = this.lists.get(stamp.rolloutId);
       if (!held || held.version !== stamp.targetIdsVersion) {
+        if (!this.roomFor(stamp.rolloutId, stamp.targetIdsCount)) return false;
         const ids = await this.load(stamp.rolloutId, stamp.targetIdsVersion);
         if (!ids) return false;
-        this.hold(stamp.rolloutId, { ids, version: stamp.targetIdsVersion, lastUsed: ++this.uses });
+        if (!this.hold(stamp.rolloutId, { ids, version: stamp.targetIdsVersion, lastUsed: this.now() })) return false;
       }
     }
     if (!this.paths.has(pathKey) && this.paths.size >= this.maxPaths) this.paths.delete(this.paths.keys().next().value!);
@@ -202,22 +214,34 @@ export class TargetIdIndex {
     return (await this.source.listVersion(rolloutId)) === version ? ids : null;
   }
 
-  private hold(rolloutId: string, list: ListEntry): void {
+  /** Whether `count` more IDs fit once lists not checked for `keepWarmMs` (and `rolloutId`'s own old copy) are dropped. */
+  private roomFor(rolloutId: string, count: number): boolean {
+    const now = this.now();
+    let freeable = 0;
+    for (const [id, held] of this.lists) if (id === rolloutId || now - held.lastUsed >= this.keepWarmMs) freeable += held.ids.size;
+    return this.heldIds - freeable + count <= this.options.maxIds;
+  }
+
+  /** Keeps a list just read, dropping the least recently checked idle lists to make room; false when there is none (any more). */
+  private hold(rolloutId: string, list: ListEntry): boolean {
+    if (!this.roomFor(rolloutId, list.ids.size)) return false;
     this.drop(rolloutId);
-    // Least recently used lists make room first.
-    while (this.heldIds + list.ids.size > this.options.maxIds && this.lists.size > 0) {
+    const now = this.now();
+    while (this.heldIds + list.ids.size > this.options.maxIds) {
       let coldest: string | undefined;
       let coldestUse = Infinity;
       for (const [id, held] of this.lists) {
-        if (held.lastUsed < coldestUse) {
+        if (held.lastUsed < coldestUse && now - held.lastUsed >= this.keepWarmMs) {
           coldest = id;
           coldestUse = held.lastUsed;
         }
       }
-      this.drop(coldest!);
+      if (coldest === undefined) return false; // (cannot happen: roomFor counted enough idle lists)
+      this.drop(coldest);
     }
     this.lists.set(rolloutId, list);
     this.heldIds += list.ids.size;
+    return true;
   }
 
   private drop(rolloutId: string): void {
