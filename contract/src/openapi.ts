@@ -19,6 +19,7 @@ const statusText: Record<string, string> = {
   '410': 'Gone',
   '412': 'If-Match precondition failed',
   '413': 'Request body too large',
+  '415': 'Unsupported body charset or content encoding',
   '429': 'Rate limited (see Retry-After)',
   '503': 'Temporarily unavailable',
 };
@@ -130,8 +131,12 @@ function mapOperation(operation: Json, route: AppRoute): Json {
   }
   // Answers the server gives before any handler runs, so no route lists them itself:
   const auth = meta.auth ?? 'any';
-  // a JSON body over the size limit (1 MiB; 64 MiB for target IDs);
-  if (requestBody && !meta.rawBody) responses['413'] ??= envelopeResponse('413');
+  // a JSON body over the size limit (1 MiB; 64 MiB for target IDs), or in a charset or content
+  // encoding other than UTF-8 / identity, gzip, deflate (`invalid_request` with 415);
+  if (requestBody && !meta.rawBody) {
+    responses['413'] ??= envelopeResponse('413');
+    responses['415'] ??= envelopeResponse('415');
+  }
   // an API key over its own or its org's rate limit (`token_rate_limit`);
   if (auth === 'any') {
     responses['429'] ??= {

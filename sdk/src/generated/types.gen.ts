@@ -985,6 +985,10 @@ export type RequestMagicLinkErrors = {
      * Request body too large
      */
     413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
 };
 
 export type RequestMagicLinkError = RequestMagicLinkErrors[keyof RequestMagicLinkErrors];
@@ -1059,6 +1063,10 @@ export type SignupErrors = {
      * Request body too large
      */
     413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
 };
 
 export type SignupError = SignupErrors[keyof SignupErrors];
@@ -1157,6 +1165,10 @@ export type ClaimInstallErrors = {
      * Request body too large
      */
     413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
 };
 
 export type ClaimInstallError = ClaimInstallErrors[keyof ClaimInstallErrors];
@@ -1266,6 +1278,10 @@ export type CreateOrgErrors = {
      * Request body too large
      */
     413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
 };
 
 export type CreateOrgError = CreateOrgErrors[keyof CreateOrgErrors];
@@ -1318,6 +1334,10 @@ export type DeleteOrgErrors = {
      * Request body too large
      */
     413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
 };
 
 export type DeleteOrgError = DeleteOrgErrors[keyof DeleteOrgErrors];
@@ -1519,6 +1539,10 @@ export type UpdateMemberErrors = {
      * Request body too large
      */
     413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
 };
 
 export type UpdateMemberError = UpdateMemberErrors[keyof UpdateMemberErrors];
@@ -1621,6 +1645,10 @@ export type CreateInvitationErrors = {
      * Request body too large
      */
     413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
 };
 
 export type CreateInvitationError = CreateInvitationErrors[keyof CreateInvitationErrors];
@@ -1761,6 +1789,10 @@ export type AcceptInvitationErrors = {
      * Request body too large
      */
     413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
 };
 
 export type AcceptInvitationError = AcceptInvitationErrors[keyof AcceptInvitationErrors];
@@ -1864,6 +1896,10 @@ export type CreateProjectErrors = {
      */
     413: ErrorEnvelope;
     /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
+    /**
      * Rate limited (see Retry-After)
      */
     429: ErrorEnvelope;
@@ -1965,6 +2001,10 @@ export type UpdateProjectErrors = {
      * Request body too large
      */
     413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
     /**
      * Rate limited (see Retry-After)
      */
@@ -2071,6 +2111,10 @@ export type CreateEnvironmentErrors = {
      * Request body too large
      */
     413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
     /**
      * Rate limited (see Retry-After)
      */
@@ -2223,6 +2267,10 @@ export type CreateFlagErrors = {
      * Request body too large
      */
     413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
     /**
      * Rate limited (see Retry-After)
      */
@@ -2388,6 +2436,10 @@ export type SetFlagValueErrors = {
      */
     413: ErrorEnvelope;
     /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
+    /**
      * Rate limited (see Retry-After)
      */
     429: ErrorEnvelope;
@@ -2452,6 +2504,10 @@ export type SetFlagRulesErrors = {
      * Request body too large
      */
     413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
     /**
      * Rate limited (see Retry-After)
      */
@@ -2558,6 +2614,10 @@ export type CreateConfigErrors = {
      * Request body too large
      */
     413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
     /**
      * Rate limited (see Retry-After)
      */
@@ -2723,6 +2783,10 @@ export type SetConfigValueErrors = {
      */
     413: ErrorEnvelope;
     /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
+    /**
      * Rate limited (see Retry-After)
      */
     429: ErrorEnvelope;
@@ -2787,6 +2851,10 @@ export type SetConfigRulesErrors = {
      * Request body too large
      */
     413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
     /**
      * Rate limited (see Retry-After)
      */
@@ -2962,6 +3030,10 @@ export type PutFlagRolloutErrors = {
      * Request body too large
      */
     413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
     /**
      * Rate limited (see Retry-After)
      */
@@ -3263,6 +3335,10 @@ export type AddFlagTargetIdsErrors = {
      */
     413: ErrorEnvelope;
     /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
+    /**
      * Rate limited (see Retry-After)
      */
     429: ErrorEnvelope;
@@ -3327,6 +3403,10 @@ export type RemoveFlagTargetIdsErrors = {
      */
     413: ErrorEnvelope;
     /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
+    /**
      * Rate limited (see Retry-After)
      */
     429: ErrorEnvelope;
@@ -3390,6 +3470,10 @@ export type ReplaceFlagTargetIdsErrors = {
      * Request body too large
      */
     413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
     /**
      * Rate limited (see Retry-After)
      */
@@ -3676,6 +3760,10 @@ export type PutConfigRolloutErrors = {
      * Request body too large
      */
     413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
     /**
      * Rate limited (see Retry-After)
      */
@@ -3977,6 +4065,10 @@ export type AddConfigTargetIdsErrors = {
      */
     413: ErrorEnvelope;
     /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
+    /**
      * Rate limited (see Retry-After)
      */
     429: ErrorEnvelope;
@@ -4041,6 +4133,10 @@ export type RemoveConfigTargetIdsErrors = {
      */
     413: ErrorEnvelope;
     /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
+    /**
      * Rate limited (see Retry-After)
      */
     429: ErrorEnvelope;
@@ -4104,6 +4200,10 @@ export type ReplaceConfigTargetIdsErrors = {
      * Request body too large
      */
     413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
     /**
      * Rate limited (see Retry-After)
      */
@@ -4322,6 +4422,10 @@ export type CreateRolloutPlanErrors = {
      */
     413: ErrorEnvelope;
     /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
+    /**
      * Rate limited (see Retry-After)
      */
     429: ErrorEnvelope;
@@ -4496,6 +4600,10 @@ export type UpdateRolloutPlanErrors = {
      * Request body too large
      */
     413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
     /**
      * Rate limited (see Retry-After)
      */
@@ -4689,6 +4797,10 @@ export type EvaluateErrors = {
      */
     413: ErrorEnvelope;
     /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
+    /**
      * Rate limited (see Retry-After)
      */
     429: ErrorEnvelope;
@@ -4794,6 +4906,10 @@ export type CreateRollbackSecretErrors = {
      * Request body too large
      */
     413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
 };
 
 export type CreateRollbackSecretError = CreateRollbackSecretErrors[keyof CreateRollbackSecretErrors];
@@ -5243,6 +5359,10 @@ export type CreateApiKeyErrors = {
      * Request body too large
      */
     413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
 };
 
 export type CreateApiKeyError = CreateApiKeyErrors[keyof CreateApiKeyErrors];
