@@ -25,6 +25,7 @@
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { createClient, type GradualClient } from '@gradual/sdk';
+import { scrapeMetrics } from '../tests/support/metrics.js';
 import { claimProcess, startProduction } from '../tests/support/production.js';
 import type { Backend } from './lib/backends.js';
 import { startChildServer, type ChildServer } from './lib/child-server.js';
@@ -56,7 +57,7 @@ function requests(count: number, seed: number): Req[] {
 
 /** Cumulative bucket counts (upper bound in seconds → count) of the server's histogram for the flag contains route. */
 async function serverHistogram(url: string): Promise<Map<number, number>> {
-  const text = await (await fetch(`${url}/metrics`)).text();
+  const { text } = await scrapeMetrics(url);
   const out = new Map<number, number>();
   const line = /^gradual_http_request_duration_seconds_bucket\{le="([^"]+)",method="GET",route="[^"]*\/flags\/:key\/rollout\/target-ids\/contains\/:targetId",status="200"\} (\d+)$/gm;
   for (const m of text.matchAll(line)) if (m[1] !== '+Inf') out.set(Number(m[1]), Number(m[2]));
@@ -64,11 +65,7 @@ async function serverHistogram(url: string): Promise<Map<number, number>> {
 }
 
 /** One sample's value from the server's /metrics (`name` may include its labels); 0 when absent. */
-async function serverMetric(url: string, name: string): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
-  return line ? Number(line.slice(name.length + 1)) : 0;
-}
+const serverMetric = async (url: string, name: string) => (await scrapeMetrics(url)).sample(name, 0);
 
 /** Asks one server whether `targetId` is listed. */
 type Checker = (targetId: string) => Promise<boolean>;

@@ -32,6 +32,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Backend } from './lib/backends.js';
 import { startChildServer, type ChildServer } from './lib/child-server.js';
+import { scrapeMetrics } from '../tests/support/metrics.js';
 import { claimProcess, startProduction, type ProductionServer } from '../tests/support/production.js';
 import { goal, type BenchResult, type Goal } from './lib/report.js';
 import { median, ratioOf, summarize, type Ratio } from './lib/stats.js';
@@ -150,9 +151,8 @@ async function drain(url: string, scenario: Scenario): Promise<void> {
 
 /** From the server's /metrics: its longest event-loop stall (ms) since the previous read, and the 304s answered from memory. */
 async function serverMetrics(url: string): Promise<{ eventLoopLagMaxMs: number; pollsFromMemory: number }> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
-  return { eventLoopLagMaxMs: value('nodejs_eventloop_lag_max_seconds') * 1000, pollsFromMemory: value('gradual_ruleset_polls_from_memory_total') };
+  const metrics = await scrapeMetrics(url);
+  return { eventLoopLagMaxMs: metrics.sample('nodejs_eventloop_lag_max_seconds') * 1000, pollsFromMemory: metrics.sample('gradual_ruleset_polls_from_memory_total') };
 }
 
 /** The raw response (body bytes not decompressed), as the bare server must replay it. */

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { bucket } from '@gradual/sdk/evaluation';
 import { claim, expectApiError, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
+import { scrapeMetrics } from '../support/metrics.js';
 import { loadConfig } from '../../server/src/config.js';
 import { startServer } from '../../server/src/server.js';
 import { openDatabase } from '../../server/src/db/database.js';
@@ -100,10 +101,7 @@ describe('rulesets, evaluation and the ruleset stream', () => {
   });
 
   it('answers warm polls from memory (fast path) with the full route’s 304, never a stale one', async () => {
-    const fromMemory = async () => {
-      const text = await (await fetch(`${t.server.url}/metrics`)).text();
-      return Number(/^gradual_ruleset_polls_from_memory_total (\d+)/m.exec(text)?.[1] ?? NaN);
-    };
+    const fromMemory = async () => (await scrapeMetrics(t.server.url)).sample('gradual_ruleset_polls_from_memory_total');
     const poll = (tag: string, headers: Record<string, string> = auth()) =>
       fetch(`${t.url}/api/v1/envs/${envId}/ruleset`, { headers: { ...headers, 'if-none-match': tag, 'accept-encoding': 'gzip' } });
     const cold = await fetch(`${t.url}/api/v1/envs/${envId}/ruleset`, { headers: { ...auth(), 'accept-encoding': 'gzip' } });
@@ -170,7 +168,7 @@ describe('rulesets, evaluation and the ruleset stream', () => {
   });
 
   it('answers API-key evaluations on the fast path with the full route’s answers, and leaves every odd body to the full route', async () => {
-    const fastCount = async () => Number(/^gradual_evaluations_fast_total (\d+)/m.exec(await (await fetch(`${t.server.url}/metrics`)).text())?.[1] ?? NaN);
+    const fastCount = async () => (await scrapeMetrics(t.server.url)).sample('gradual_evaluations_fast_total');
     const url = `${t.url}/api/v1/envs/${envId}/evaluate`;
     const post = (body: string, headers: Record<string, string> = auth()) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
     const viaSession = (body: string, headers: Record<string, string> = {}) => post(body, { cookie: `svc_session=${owner.sessionToken}`, ...headers });

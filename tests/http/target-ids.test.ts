@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claim, expectApiError, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
 import { rawQuery } from '../../server/src/features/shared/raw-sql.js';
+import { scrapeMetrics } from '../support/metrics.js';
 import { rolloutOps, type Kind } from '../support/rollout-ops.js';
 
 /** Checks the contains fast path answered so far (from memory, from the database, or both). */
 async function fastChecks(t: TestServer, source?: 'memory' | 'database'): Promise<number> {
-  const text = await (await fetch(`${t.server.url}/metrics`)).text();
-  let total = 0;
-  for (const m of text.matchAll(/^gradual_target_id_checks_fast_total\{source="(\w+)"\} (\d+)$/gm)) if (!source || m[1] === source) total += Number(m[2]);
-  return total;
+  const metrics = await scrapeMetrics(t.server.url);
+  return source ? metrics.sample(`gradual_target_id_checks_fast_total{source="${source}"}`, 0) : metrics.sum('gradual_target_id_checks_fast_total');
 }
 
 describe.each<Kind>(['flag', 'config'])('%s rollout target IDs', (kind) => {

@@ -10,6 +10,7 @@
  */
 import { createClient, type GradualClient } from '@gradual/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scrapeMetrics } from '../support/metrics.js';
 import { claimProcess, createScratchDatabase, setProcessClock, startProduction, type ProductionServer } from '../support/production.js';
 
 const ADMIN_URL = process.env.DATABASE_URL;
@@ -110,8 +111,7 @@ describe.runIf(!!ADMIN_URL)(`${INSTANCES} server processes on one PostgreSQL and
       expect(res.status).toBe(200);
       return ((await res.json()) as { contains: boolean }).contains;
     };
-    const fromMemory = async (s: ProductionServer) =>
-      Number(/^gradual_target_id_checks_fast_total\{source="memory"\} (\d+)$/m.exec(await (await fetch(`${s.url}/metrics`)).text())?.[1] ?? 0);
+    const fromMemory = async (s: ProductionServer) => (await scrapeMetrics(s.url)).sample('gradual_target_id_checks_fast_total{source="memory"}', 0);
     /** Checks `id` on `s` until memory answers it (caches and the list warm up in the background), within 5 s. */
     const answeredFromMemory = async (s: ProductionServer, id: string) => {
       const deadline = Date.now() + 5000;

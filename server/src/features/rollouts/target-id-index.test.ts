@@ -53,16 +53,13 @@ function fakeDatabase() {
   return { db, source, edit, rollout };
 }
 
-/** Lets background refreshes run to the end. */
-const settled = (index: TargetIdIndex) => index.settled();
-
 describe('TargetIdIndex', () => {
   it('answers from memory once a list is loaded, for the environment version it was read at', async () => {
     const { db, source, rollout } = fakeDatabase();
     rollout('flag', 'k', 'r1', ['a', 'b', 'c']);
     const index = new TargetIdIndex(source, { maxIds: 100, pageSize: 2 });
     expect(index.lookup(ENV, 'flag', 'k', db.envVersion, 'a')).toBeUndefined(); // cold: ask the database
-    await settled(index);
+    await index.settled();
     expect(db.reads.page).toBe(2); // 2 + 1 IDs, pages of 2
     expect(index.size).toBe(3);
     expect(index.lookup(ENV, 'flag', 'k', db.envVersion, 'a')).toEqual({ orgId: 'org-1', contains: true });
@@ -76,11 +73,11 @@ describe('TargetIdIndex', () => {
     rollout('flag', 'k', 'r1', ['a']);
     const index = new TargetIdIndex(source, { maxIds: 100 });
     index.lookup(ENV, 'flag', 'k', db.envVersion, 'a');
-    await settled(index);
+    await index.settled();
     rollout('flag', 'other', 'r2', []); // an unrelated change raises the environment version
     const pages = db.reads.page;
     expect(index.lookup(ENV, 'flag', 'k', db.envVersion, 'a')).toBeUndefined(); // read at an older version
-    await settled(index);
+    await index.settled();
     expect(db.reads.page).toBe(pages); // confirmed, not reloaded
     expect(index.lookup(ENV, 'flag', 'k', db.envVersion, 'a')?.contains).toBe(true);
   });
@@ -90,15 +87,15 @@ describe('TargetIdIndex', () => {
     rollout('flag', 'k', 'r1', ['a']);
     const index = new TargetIdIndex(source, { maxIds: 100 });
     index.lookup(ENV, 'flag', 'k', db.envVersion, 'a');
-    await settled(index);
+    await index.settled();
     edit('r1', (ids) => ids.delete('a'));
     expect(index.lookup(ENV, 'flag', 'k', db.envVersion, 'a')).toBeUndefined();
-    await settled(index);
+    await index.settled();
     expect(index.lookup(ENV, 'flag', 'k', db.envVersion, 'a')?.contains).toBe(false);
     // A new rollout on the same path: its own list, and the old one is let go.
     rollout('flag', 'k', 'r2', ['x']);
     expect(index.lookup(ENV, 'flag', 'k', db.envVersion, 'x')).toBeUndefined();
-    await settled(index);
+    await index.settled();
     expect(index.lookup(ENV, 'flag', 'k', db.envVersion, 'x')?.contains).toBe(true);
     expect(index.size).toBe(1);
   });
@@ -119,16 +116,16 @@ describe('TargetIdIndex', () => {
     });
     db.gate = null;
     release();
-    await settled(index);
+    await index.settled();
     expect(index.size).toBe(0); // the pages mixed two versions of the list: nothing kept
     expect(index.lookup(ENV, 'flag', 'k', seenAt, 'a')).toBeUndefined();
     expect(index.lookup(ENV, 'flag', 'k', db.envVersion, 'a')).toBeUndefined();
-    await settled(index);
+    await index.settled();
     const stamps = db.reads.stamp;
     expect(stamps).toBe(1); // backing off: no second read yet
     now = 1001;
     index.lookup(ENV, 'flag', 'k', db.envVersion, 'a');
-    await settled(index);
+    await index.settled();
     expect(index.lookup(ENV, 'flag', 'k', db.envVersion, 'a')?.contains).toBe(false);
     expect(index.lookup(ENV, 'flag', 'k', db.envVersion, 'e')?.contains).toBe(true);
   });
@@ -138,7 +135,7 @@ describe('TargetIdIndex', () => {
     rollout('flag', 'k', 'r1', ['a']);
     const index = new TargetIdIndex(source, { maxIds: 100 });
     for (let i = 0; i < 50; i++) index.lookup(ENV, 'flag', 'k', db.envVersion, 'a');
-    await settled(index);
+    await index.settled();
     expect(db.reads.stamp).toBe(1);
   });
 
@@ -147,9 +144,9 @@ describe('TargetIdIndex', () => {
     const index = new TargetIdIndex(source, { maxIds: 100 });
     index.lookup(ENV, 'flag', 'none', db.envVersion, 'a');
     index.lookup('env-unknown', 'flag', 'k', 1, 'a');
-    await settled(index);
+    await index.settled();
     expect(index.lookup(ENV, 'flag', 'none', db.envVersion, 'a')).toBeUndefined();
-    await settled(index);
+    await index.settled();
     expect(db.reads.stamp).toBe(2); // known to have no rollout at this version: not read again
   });
 
@@ -163,7 +160,7 @@ describe('TargetIdIndex', () => {
     const index = new TargetIdIndex(source, { maxIds: 8, keepWarmMs: 10_000, retryAfterMs: 1000, now: () => now });
     const ask = async (key: string, id: string) => {
       const answer = index.lookup(ENV, 'flag', key, db.envVersion, id);
-      await settled(index);
+      await index.settled();
       return answer ?? index.lookup(ENV, 'flag', key, db.envVersion, id);
     };
     expect((await ask('a', '1'))?.contains).toBe(true);
@@ -184,7 +181,7 @@ describe('TargetIdIndex', () => {
     // Once b has gone unchecked for keepWarmMs (and the back-off is over), it makes room.
     now = 10_500;
     for (const [key, id] of [['a', '1'], ['c', '7']] as const) index.lookup(ENV, 'flag', key, db.envVersion, id); // (their paths refresh at the new version)
-    await settled(index);
+    await index.settled();
     for (const [key, id] of [['a', '1'], ['c', '7']] as const) expect(index.lookup(ENV, 'flag', key, db.envVersion, id)?.contains).toBe(true);
     expect((await ask('d', '9'))?.contains).toBe(true);
     expect(index.lookup(ENV, 'flag', 'b', db.envVersion, '4')).toBeUndefined();
@@ -201,7 +198,7 @@ describe('TargetIdIndex', () => {
       now = second * 1000 + 1;
       for (const [key, id] of [['x', '1'], ['y', '4']] as const) {
         index.lookup(ENV, 'flag', key, db.envVersion, id);
-        await settled(index);
+        await index.settled();
         index.lookup(ENV, 'flag', key, db.envVersion, id);
       }
     }
@@ -215,7 +212,7 @@ describe('TargetIdIndex', () => {
     rollout('flag', 'k', 'r1', ['a']);
     const index = new TargetIdIndex(source, { maxIds: 0 });
     index.lookup(ENV, 'flag', 'k', db.envVersion, 'a');
-    await settled(index);
+    await index.settled();
     expect(db.reads.stamp).toBe(0);
   });
 
@@ -228,13 +225,13 @@ describe('TargetIdIndex', () => {
     db.failing = true;
     for (let i = 0; i < 3; i++) {
       expect(index.lookup(ENV, 'flag', 'k', db.envVersion, 'a')).toBeUndefined();
-      await settled(index);
+      await index.settled();
     }
     expect(errors).toHaveLength(1);
     db.failing = false;
     now = 2000;
     index.lookup(ENV, 'flag', 'k', db.envVersion, 'a');
-    await settled(index);
+    await index.settled();
     expect(index.lookup(ENV, 'flag', 'k', db.envVersion, 'a')?.contains).toBe(true);
   });
 
@@ -260,10 +257,10 @@ describe('TargetIdIndex', () => {
             const answer = index.lookup(ENV, 'flag', 'k', db.envVersion, id);
             if (answer) expect(answer.contains).toBe(db.lists.get(db.current.get('flag:k')!)!.ids.has(id));
           }
-          await settled(index);
+          await index.settled();
         }
         index.lookup(ENV, 'flag', 'k', db.envVersion, 'a');
-        await settled(index);
+        await index.settled();
         for (const id of ['a', 'b', 'c', 'd', 'e']) {
           const answer = index.lookup(ENV, 'flag', 'k', db.envVersion, id);
           expect(answer?.contains).toBe(db.lists.get(db.current.get('flag:k')!)!.ids.has(id));
