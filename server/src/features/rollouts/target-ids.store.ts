@@ -39,26 +39,22 @@ export async function replaceTargetIds(tx: EntityManager, rolloutId: string, ids
   return addTargetIds(tx, rolloutId, ids, true);
 }
 
-/** One page in bytewise ID order after `after` (keyset pagination on the primary key). */
+/**
+ * One page in bytewise ID order after `after` (keyset pagination on the primary key), for the
+ * list endpoint and the in-memory copies. Two prepared statements, not one with `$2 is null or
+ * …`: a generic plan of that would filter instead of seeking, re-reading every earlier page.
+ * Outside transactions only (preparedQuery).
+ */
 export async function pageTargetIds(em: EntityManager, rolloutId: string, after: string | null, limit: number): Promise<string[]> {
-  const { rows } = await rawQuery<{ target_id: string }>(
-    em,
+  const rows =
     after === null
-      ? `select target_id from rollout_target_ids where rollout_id = ? order by target_id limit ?`
-      : `select target_id from rollout_target_ids where rollout_id = ? and target_id > ? order by target_id limit ?`,
-    after === null ? [rolloutId, limit] : [rolloutId, after, limit],
-  );
-  return rows.map((r) => r.target_id);
-}
-
-export async function containsTargetId(em: EntityManager, rolloutId: string, id: string): Promise<boolean> {
-  const { rows } = await rawQuery(em, `select 1 from rollout_target_ids where rollout_id = ? and target_id = ?`, [rolloutId, id]);
-  return rows.length > 0;
-}
-
-/** Every ID of a rollout (the ruleset carries the allow-list to SDKs). */
-export async function allTargetIds(em: EntityManager, rolloutId: string): Promise<string[]> {
-  const { rows } = await rawQuery<{ target_id: string }>(em, `select target_id from rollout_target_ids where rollout_id = ? order by target_id`, [rolloutId]);
+      ? await preparedQuery<{ target_id: string }>(em, 'gradual_target_ids_first_page', `select target_id from rollout_target_ids where rollout_id = $1 order by target_id limit $2`, [rolloutId, limit])
+      : await preparedQuery<{ target_id: string }>(
+          em,
+          'gradual_target_ids_next_page',
+          `select target_id from rollout_target_ids where rollout_id = $1 and target_id > $2 order by target_id limit $3`,
+          [rolloutId, after, limit],
+        );
   return rows.map((r) => r.target_id);
 }
 
@@ -72,20 +68,7 @@ export function targetIdSource(em: EntityManager): TargetIdSource {
       const path = await findRolloutPath(em, envId, kind, key, null);
       return path && { envVersion: path.envVersion, orgId: path.orgId, rolloutId: path.rolloutId, targetIdsVersion: path.targetIdsVersion, targetIdsCount: path.targetIdsCount };
     },
-    async page(rolloutId, after, limit) {
-      // Two statements, not one with `$2 is null or …`: a generic plan of that would filter
-      // instead of seeking, re-reading every earlier page.
-      const rows =
-        after === null
-          ? await preparedQuery<{ target_id: string }>(em, 'gradual_target_ids_first_page', `select target_id from rollout_target_ids where rollout_id = $1 order by target_id limit $2`, [rolloutId, limit])
-          : await preparedQuery<{ target_id: string }>(
-              em,
-              'gradual_target_ids_next_page',
-              `select target_id from rollout_target_ids where rollout_id = $1 and target_id > $2 order by target_id limit $3`,
-              [rolloutId, after, limit],
-            );
-      return rows.map((r) => r.target_id);
-    },
+    page: (rolloutId, after, limit) => pageTargetIds(em, rolloutId, after, limit),
     async listVersion(rolloutId) {
       const rows = await preparedQuery<{ target_ids_version: number }>(em, 'gradual_target_ids_version', `select target_ids_version from rollouts where id = $1`, [rolloutId]);
       return rows[0]?.target_ids_version ?? null;
