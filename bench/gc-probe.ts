@@ -15,6 +15,7 @@
 import autocannon from 'autocannon';
 import { createInterface } from 'node:readline';
 import { startProduction } from '../tests/support/production.js';
+import { procCpuMs } from './lib/cpu-time.js';
 import { inTurn, scenarios, setUp, toCannon, type Scenario } from './server-load.bench.js';
 
 const REQUESTS = Number(process.env.GC_PROBE_REQUESTS ?? 10_000);
@@ -62,17 +63,19 @@ try {
   const { envId, tokens } = await setUp(server);
   const first = await fetch(`${server.url}/api/v1/envs/${envId}/ruleset`, { headers: { authorization: `Bearer ${tokens[1]}`, 'accept-encoding': 'gzip' } });
   const all: Scenario[] = [{ id: 'healthz', ok: [200], requests: [{ method: 'GET', path: '/healthz', headers: {} }] }, ...scenarios(envId, tokens, first.headers.get('etag')!)];
-  console.log('scenario      requests  allocated/req  promoted/req  scavenges  major GCs  GC pause/req');
+  console.log('scenario      requests  allocated/req  promoted/req  scavenges  major GCs  GC pause/req  server CPU/req');
   for (const scenario of all.filter((s) => !wanted.length || wanted.includes(s.id))) {
     const amount = scenario.id === 'rollout-put' ? Math.ceil(REQUESTS / 10) : REQUESTS;
     await run(server.url, scenario, Math.ceil(amount / 5)); // warm-up
     await new Promise((r) => setTimeout(r, 300));
     const before = { ...totals };
+    const cpuBefore = await procCpuMs(server.pid);
     const done = await run(server.url, scenario, amount);
+    const cpuAfter = await procCpuMs(server.pid);
     await new Promise((r) => setTimeout(r, 300)); // let the last trace lines arrive
     const kib = (bytes: number) => `${(bytes / 1024 / done).toFixed(1)} KiB`;
     console.log(
-      `${scenario.id.padEnd(12)}  ${String(done).padStart(8)}  ${kib(totals.allocated - before.allocated).padStart(13)}  ${kib(totals.promoted - before.promoted).padStart(12)}  ${String(totals.scavenges - before.scavenges).padStart(9)}  ${String(totals.majors - before.majors).padStart(9)}  ${`${(((totals.pauseMs - before.pauseMs) / done) * 1000).toFixed(1)} µs`.padStart(12)}`,
+      `${scenario.id.padEnd(12)}  ${String(done).padStart(8)}  ${kib(totals.allocated - before.allocated).padStart(13)}  ${kib(totals.promoted - before.promoted).padStart(12)}  ${String(totals.scavenges - before.scavenges).padStart(9)}  ${String(totals.majors - before.majors).padStart(9)}  ${`${(((totals.pauseMs - before.pauseMs) / done) * 1000).toFixed(1)} µs`.padStart(12)}  ${cpuBefore === null || cpuAfter === null ? 'n/a' : `${(((cpuAfter - cpuBefore) / done) * 1000).toFixed(0)} µs`.padStart(14)}`,
     );
   }
 } finally {

@@ -31,19 +31,14 @@ export function jsonDiff(previous: unknown, next: unknown): JsonValue {
 }
 
 /**
- * Writes one audit row in the caller's transaction (the `em` passed in), so a
- * change and its audit row commit or roll back together. The reason and, when
- * a proposal is being applied, the approver come from the caller.
+ * One audit row, built but not written: recordAudit persists it through the unit of work; hot
+ * write paths insert many with one bound statement (TransitionWrites). The reason and, when a
+ * proposal is being applied, the approver come from the caller.
  */
-export function recordAudit(
-  em: EntityManager,
-  caller: Pick<Caller, 'reason' | 'now' | 'approverUserId'>,
-  actor: Actor,
-  entry: AuditEntry,
-): AuditEvent {
+export function auditRow(caller: Pick<Caller, 'reason' | 'now' | 'approverUserId'>, actor: Actor, entry: AuditEntry): AuditEvent {
   const previousValue = entry.previousValue === undefined ? null : (entry.previousValue as JsonValue);
   const newValue = entry.newValue === undefined ? null : (entry.newValue as JsonValue);
-  return em.create(AuditEventEntity, {
+  return {
     // Time-ordered (monotonic within a process), so rows of one transaction, which share
     // createdAt, still list in the order they were written.
     id: uuidv7(),
@@ -65,7 +60,20 @@ export function recordAudit(
     previousValue,
     newValue,
     diff: jsonDiff(entry.previousValue, entry.newValue),
-  });
+  };
+}
+
+/**
+ * Writes one audit row in the caller's transaction (the `em` passed in), so a
+ * change and its audit row commit or roll back together.
+ */
+export function recordAudit(
+  em: EntityManager,
+  caller: Pick<Caller, 'reason' | 'now' | 'approverUserId'>,
+  actor: Actor,
+  entry: AuditEntry,
+): AuditEvent {
+  return em.create(AuditEventEntity, auditRow(caller, actor, entry));
 }
 
 export interface AuditFilter {

@@ -56,7 +56,7 @@ export class EnvWriteBatch {
 
   constructor(
     private readonly tx: EntityManager,
-    private readonly now: Date,
+    readonly now: Date,
   ) {}
 
   async version(envId: string): Promise<number> {
@@ -66,6 +66,17 @@ export class EnvWriteBatch {
       this.versions.set(envId, version);
     }
     return version;
+  }
+
+  /** The version this transaction already gave the environment, if it wrote there. */
+  known(envId: string): number | undefined {
+    return this.versions.get(envId);
+  }
+
+  /** A version bumped by a statement of the caller's own (TransitionWrites folds the bump into its write). */
+  record(envId: string, version: number): void {
+    if (this.versions.has(envId)) throw new Error(`environment ${envId} bumped twice in one transaction`);
+    this.versions.set(envId, version);
   }
 
   changes(): EnvChange[] {

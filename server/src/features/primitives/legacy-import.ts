@@ -47,7 +47,7 @@ export async function hoistLegacyRollouts(
       { percent: split.hoistedPercent, hasNewValue: false, defaultSeed: `${primitive.key}:${env.key}`, defaultBucketField: targetIdField },
       ctx.caller.now,
     );
-    const row = newRolloutRow(tx, env, primitive, ctx.caller.now);
+    const row = newRolloutRow(env, primitive, ctx.caller.now);
     await commitTransition({ tx, ...ctx }, row, primitive, transition, null);
     if (split.percentRuleIndices.length > 1) {
       tx.create(RolloutMigrationWarningEntity, {

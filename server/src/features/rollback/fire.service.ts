@@ -21,7 +21,7 @@ import type { Actor } from '../access/authorize.js';
 import { EnvWriteBatch, type EnvChangeBus } from '../environments/env-changes.js';
 import { commitTransition } from '../rollouts/commit-transition.js';
 import { toRolloutDto, toState } from '../rollouts/rollout.mapper.js';
-import { findCurrentRollout } from '../rollouts/rollouts.store.js';
+import { findCurrentRollout, lockCurrentRollout } from '../rollouts/rollouts.store.js';
 import { isUuid } from '../shared/lookup.js';
 import { parseMonitorUrl } from './alert-url.js';
 
@@ -161,7 +161,7 @@ export async function fireRollback(deps: FireDeps, req: FireRequest): Promise<Fi
   const response = await em.transactional(async (tx) => {
     batch = new EnvWriteBatch(tx, req.now);
     // The row lock makes concurrent fires take turns: exactly one transitions, the rest see it paused.
-    const row = (await findCurrentRollout(tx, env.id, primitive.id, true))!;
+    const row = (await lockCurrentRollout(tx, env.id, primitive.id))!;
     const currentStatus = row.status;
     const transition = applyCommand(toState(row), { type: 'fire' }, req.now);
     let outcome: RollbackOutcome;

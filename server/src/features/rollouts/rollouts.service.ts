@@ -3,7 +3,6 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Rollout as RolloutDto } from '@gradual/contract';
 import {
-  PrimitiveEntity,
   PrimitiveStateEntity,
   ProjectEntity,
   RolloutPlanEntity,
@@ -19,10 +18,9 @@ import type { PlanSnapshot, PutRollout, RolloutCommand } from '../../domain/roll
 import { checkIfMatch } from '../../http/etag.js';
 import { authorize, type Actor, type Caller } from '../access/authorize.js';
 import { EnvWriteBatch, type EnvChangeBus } from '../environments/env-changes.js';
-import { findEnvironment } from '../shared/lookup.js';
 import { commitTransition } from './commit-transition.js';
 import { toRolloutDto, toState as toStateOf } from './rollout.mapper.js';
-import { findCurrentRollout, newRolloutRow } from './rollouts.store.js';
+import { findCurrentRollout, findEnvAndPrimitive, lockCurrentRollout, newRolloutRow } from './rollouts.store.js';
 
 export interface RolloutTarget {
   env: Environment;
@@ -42,10 +40,13 @@ export async function resolveTarget(
   key: string,
   action: 'read' | 'write' | 'propose',
 ): Promise<RolloutTarget> {
-  const env = await findEnvironment(em, envId);
+  // One statement for both reads; errors keep their order: environment, access, primitive.
+  // (A key longer than any key can be matches nothing.)
+  const found = await findEnvAndPrimitive(em, envId, kind, key.length <= 128 ? key : null);
+  if (!found) throw new DomainError('not_found', 'Environment not found.');
+  const { env, primitive } = found;
   const need = action === 'propose' ? { action: 'write' as const, proposal: true } : { action };
   const actor = await authorize(em, caller, env.orgId, { ...need, envId, resourceKey: key });
-  const primitive = key.length <= 128 ? await em.findOne(PrimitiveEntity, { projectId: env.projectId, kind, key }) : null;
   if (!primitive) throw new DomainError('not_found', `No ${kind} "${key}" in this project.`);
   return { env, primitive, actor };
 }
@@ -109,7 +110,7 @@ export async function putRollout(
     let batch!: EnvWriteBatch;
     const row = await em.transactional(async (tx) => {
       batch = new EnvWriteBatch(tx, caller.now);
-      const current = await findCurrentRollout(tx, env.id, primitive.id, true);
+      const current = await lockCurrentRollout(tx, env.id, primitive.id);
       checkIfMatch(ifMatch, current ? toRolloutDto(current) : null);
       const live = current && (current.status === 'active' || current.status === 'paused') ? current : null;
       const needsPlan = typeof body.planKey === 'string' && body.planKey !== live?.planKey;
@@ -141,7 +142,7 @@ export async function putRollout(
         { ...rest, percent, defaultSeed: `${primitive.key}:${env.key}`, defaultBucketField: project.targetIdField },
         caller.now,
       );
-      const row = newRolloutRow(tx, env, primitive, caller.now);
+      const row = newRolloutRow(env, primitive, caller.now);
       await commitTransition(ctx, row, primitive, transition, null);
       return row;
     });
@@ -183,7 +184,7 @@ export async function commandRollout(
   let batch!: EnvWriteBatch;
   const row = await em.transactional(async (tx) => {
     batch = new EnvWriteBatch(tx, caller.now);
-    const current = await findCurrentRollout(tx, env.id, primitive.id, true);
+    const current = await lockCurrentRollout(tx, env.id, primitive.id);
     if (!current) throw noRollout();
     const transition = applyCommand(toStateOf(current), command, caller.now);
     await commitTransition({ tx, batch, actor, caller }, current, primitive, transition, toRolloutDto(current));

@@ -1,16 +1,19 @@
+import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { RolloutEntity, type Environment, type Primitive, type PrimitiveKind, type Rollout } from '../../db/entities/index.js';
+import { EnvironmentEntity, PrimitiveEntity, RolloutEntity, type Environment, type Primitive, type PrimitiveKind, type Rollout } from '../../db/entities/index.js';
+import { BoundRows } from '../shared/bound-rows.js';
 import { isUuid } from '../shared/lookup.js';
-import { preparedQuery, rawQuery } from '../shared/raw-sql.js';
+import { preparedQuery, rawQuery, readQuery } from '../shared/raw-sql.js';
 
 /**
- * A new rollout row for (primitive, env), persisted with the transaction. Its
- * state fields are placeholders: the caller applies the state machine's
- * `createRollout` transition to it (commitTransition) before the flush.
+ * A new, detached rollout row for (primitive, env). Its state fields are placeholders: the
+ * caller applies the state machine's `createRollout` transition to it, and commitTransition
+ * inserts it.
  */
-export function newRolloutRow(tx: EntityManager, env: Environment, primitive: Primitive, now: Date): Rollout {
-  return tx.create(RolloutEntity, {
+export function newRolloutRow(env: Pick<Environment, 'id' | 'orgId' | 'projectId'>, primitive: Pick<Primitive, 'id' | 'kind' | 'key'>, now: Date): Rollout {
+  return {
+    id: randomUUID(),
     orgId: env.orgId,
     projectId: env.projectId,
     envId: env.id,
@@ -19,14 +22,23 @@ export function newRolloutRow(tx: EntityManager, env: Environment, primitive: Pr
     primitiveKey: primitive.key,
     status: 'active',
     percent: 0,
+    pausedAtPercent: null,
+    pausedReason: null,
+    rolledBackFromPercent: null,
     seed: '',
     bucketField: '',
+    newValue: null,
     gatesRules: true,
+    planKey: null,
+    plan: null,
+    rampStepIdx: null,
+    nextStepAt: null,
     targetIdsCount: 0,
     targetIdsVersion: 0,
+    lastAutoRollback: null,
     createdAt: now,
     updatedAt: now,
-  });
+  };
 }
 
 /**
@@ -39,6 +51,69 @@ export async function findCurrentRollout(em: EntityManager, envId: string, primi
   const live = await em.findOne(RolloutEntity, { envId, primitiveId, status: { $in: ['active', 'paused'] } }, options);
   if (live) return live;
   return em.findOne(RolloutEntity, { envId, primitiveId }, { orderBy: { createdAt: 'desc', id: 'desc' }, ...options });
+}
+
+const boundRollouts = (em: EntityManager) => BoundRows.of<Rollout>(em, RolloutEntity.meta.className);
+
+/**
+ * findCurrentRollout for a state-machine transition, in one statement: the current rollout,
+ * row-locked (concurrent commands on one rollout take turns) and detached, for
+ * commitTransition to write back.
+ */
+export async function lockCurrentRollout(tx: EntityManager, envId: string, primitiveId: string): Promise<Rollout | null> {
+  const rows = boundRollouts(tx);
+  const { rows: found } = await rawQuery(
+    tx,
+    `select ${rows.selectList} from rollouts t where t.env_id = ? and t.primitive_id = ?
+      order by (t.status in ('active', 'paused')) desc, t.created_at desc, t.id desc limit 1 for update`,
+    [envId, primitiveId],
+  );
+  return found[0] ? rows.fromRow(found[0]) : null;
+}
+
+/**
+ * The scheduler's claim: up to `limit` active rollouts whose next step is due at `now`, oldest
+ * due first, row-locked and skipping rows another instance holds (each step applied once).
+ * Detached, for commitTransition to write back.
+ */
+export async function claimDueRollouts(tx: EntityManager, now: Date, limit: number): Promise<Rollout[]> {
+  const rows = boundRollouts(tx);
+  // Oldest due first, straight from rollouts_due_index. (A tie-break on id made PostgreSQL read
+  // and sort every due row, on disk, for each batch: rows due at the same instant are common.)
+  const { rows: due } = await rawQuery(
+    tx,
+    `select ${rows.selectList} from rollouts t where t.status = 'active' and t.next_step_at <= ?
+      order by t.next_step_at asc limit ? for update skip locked`,
+    [now, limit],
+  );
+  return due.map((row) => rows.fromRow(row));
+}
+
+/**
+ * An environment and one of its project's primitives, in one statement (the first reads of
+ * every rollout request): null when the environment does not exist; `primitive` null when the
+ * project has no such primitive. Both detached.
+ */
+export async function findEnvAndPrimitive(
+  em: EntityManager,
+  envId: string,
+  kind: PrimitiveKind,
+  key: string | null,
+): Promise<{ env: Environment; primitive: Primitive | null } | null> {
+  if (!isUuid(envId)) return null;
+  const [row] = await readQuery<{ env: Record<string, unknown>; primitive: Record<string, unknown> | null }>(
+    em,
+    'gradual_env_and_primitive',
+    `select to_jsonb(e) as env, to_jsonb(p) as primitive
+       from environments e left join primitives p on p.project_id = e.project_id and p.kind = $1 and p.key = $2::text
+      where e.id = $3`,
+    [kind, key, envId],
+  );
+  if (!row) return null;
+  return {
+    env: BoundRows.of<Environment>(em, EnvironmentEntity.meta.className).fromRow(row.env),
+    primitive: row.primitive ? BoundRows.of<Primitive>(em, PrimitiveEntity.meta.className).fromRow(row.primitive) : null,
+  };
 }
 
 /** What a rollout path (`/envs/{envId}/{kind}s/{key}/rollout…`) points at, read in one round trip. */

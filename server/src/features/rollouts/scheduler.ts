@@ -1,13 +1,12 @@
-import { LockMode } from '@mikro-orm/core';
 import type { Logger } from 'pino';
 import type { ServiceMetrics } from '../../http/metrics.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/database.js';
-import { RolloutEntity } from '../../db/entities/index.js';
 import { applyCommand } from '../../domain/rollouts/state-machine.js';
 import { systemActor } from '../access/authorize.js';
 import { EnvWriteBatch, type EnvChangeBus } from '../environments/env-changes.js';
-import { AuditRowBuffer, commitTransition } from './commit-transition.js';
+import { commitTransition, TransitionWrites } from './commit-transition.js';
+import { claimDueRollouts } from './rollouts.store.js';
 import { toRolloutDto, toState } from './rollout.mapper.js';
 
 export interface SchedulerDeps {
@@ -44,19 +43,12 @@ export async function runSchedulerTick(deps: SchedulerDeps, batchSize = SCHEDULE
     let changed = 0;
     await deps.db.em().transactional(async (tx) => {
       batch = new EnvWriteBatch(tx, now);
-      // Oldest due first, straight from rollouts_due_index. (A tie-break on id made PostgreSQL
-      // read and sort every due row, on disk, for each batch: rows due at the same instant,
-      // e.g. created together, are common.)
-      const due = await tx.find(
-        RolloutEntity,
-        { status: 'active', nextStepAt: { $lte: now } },
-        { orderBy: { nextStepAt: 'asc' }, limit: batchSize, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE },
-      );
+      const due = await claimDueRollouts(tx, now, batchSize);
       claimed = due.length;
       if (!claimed) return;
-      // The batch's audit rows go in with one bound-parameter insert (see AuditRowBuffer).
-      const audit = new AuditRowBuffer(tx);
-      const ctx = { tx, batch, actor: systemActor, caller: { reason: null, now }, audit };
+      // The batch's rollout and audit rows go in with one bound statement each (TransitionWrites).
+      const writes = new TransitionWrites();
+      const ctx = { tx, batch, actor: systemActor, caller: { reason: null, now }, writes };
       for (const row of due) {
         const transition = applyCommand(toState(row), { type: 'tick' }, now);
         if (!transition.changed) continue;
@@ -66,7 +58,7 @@ export async function runSchedulerTick(deps: SchedulerDeps, batchSize = SCHEDULE
         const primitive = { id: row.primitiveId, kind: row.primitiveKind, key: row.primitiveKey };
         await commitTransition(ctx, row, primitive, transition, toRolloutDto(row));
       }
-      await audit.insert(tx);
+      await writes.write(tx, batch);
     });
     batch.publishTo(deps.bus);
     result.due += claimed;

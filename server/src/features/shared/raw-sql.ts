@@ -32,3 +32,13 @@ export async function preparedQuery<T = Record<string, unknown>>(em: EntityManag
     await client.releaseConnection(connection);
   }
 }
+
+/**
+ * A read for a path that is hot but sometimes runs inside a transaction (a proposal applies a
+ * rollout PUT in its own): preparedQuery outside one, the same statement on the transaction's
+ * connection inside. `text` uses `$1…` placeholders, each once and in order.
+ */
+export async function readQuery<T = Record<string, unknown>>(em: EntityManager, name: string, text: string, values: unknown[]): Promise<T[]> {
+  if (!em.getTransactionContext()) return preparedQuery<T>(em, name, text, values);
+  return (await rawQuery<T>(em, text.replace(/\$\d+/g, '?'), values)).rows;
+}
