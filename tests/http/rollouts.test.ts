@@ -122,6 +122,36 @@ describe.each<Kind>(['flag', 'config'])('%s rollouts', (kind) => {
     await expectApiError(ops.put(path, { percent: 17 }, { 'if-match': etag }), 412, 'precondition_failed');
   });
 
+  it('loses no write when PUTs, pauses, resumes and target-ID edits race on one rollout', async () => {
+    // PUTs and commands commit optimistically (one statement, only if the row is unchanged since
+    // it was read); target-ID edits take the row lock. A PUT that wrote a row read before an edit
+    // committed would put the old targetIdsCount back.
+    await ops.resume(path).catch(() => undefined);
+    const start = await ops.get(path);
+    const v0 = await version();
+    const percents = Array.from({ length: 8 }, (_, i) => 20 + i);
+    const ids = Array.from({ length: 8 }, (_, i) => `race-${kind}-${i}`);
+    await Promise.all([
+      ...percents.map((percent) => ops.put(path, { percent })),
+      ...ids.map((id) => ops.add(path, [id])),
+      ops.pause(path),
+      ops.resume(path).catch((err: { status?: number }) => expect(err.status).toBe(409)), // not paused yet: refused
+    ]);
+    const after = await ops.get(path);
+    expect(after.targetIdsCount).toBe(start.targetIdsCount + ids.length);
+    for (const id of ids) expect((await ops.contains({ ...path, targetId: id })).contains).toBe(true);
+    // Every write bumped the version once and left one audit row carrying it.
+    const writes = (await version()) - v0;
+    const rows = (await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { envId, limit: 50 } })).events.filter((e) => e.version! > v0);
+    expect(rows.map((e) => e.version).sort((a, b) => a! - b!)).toEqual(Array.from({ length: writes }, (_, i) => v0 + 1 + i));
+    expect(rows.filter((e) => e.action === 'rollout.target_ids_added')).toHaveLength(ids.length);
+    expect(writes).toBeGreaterThanOrEqual(percents.length + ids.length + 1);
+    // The newest rollout audit row describes the rollout as it now is.
+    const newest = rows.filter((e) => e.action !== 'rollout.target_ids_added').sort((a, b) => b.version! - a.version!)[0]!;
+    expect((await owner.session.getAuditEvent({ path: { id: newest.id } })).newValue).toMatchObject({ percent: after.percent, status: after.status });
+    if (after.status === 'paused') await ops.resume(path);
+  });
+
   it('cancels (idempotent), keeps the row, and a later PUT starts a new rollout', async () => {
     const live = await ops.get(path);
     const cancelled = await ops.cancel(path);

