@@ -2,7 +2,9 @@
  * Diagnosis, not a benchmark: how much heap each kind of request allocates and promotes into old
  * space on a production start, read from V8's own GC trace (`--trace-gc-nvp`: every GC reports
  * the bytes allocated since the last one and the bytes it promoted). Promotion is what drives
- * major GCs, and on two shared cores their marking shows up as latency tails.
+ * major GCs, and on two shared cores their marking shows up as latency tails. It also reports
+ * the server process's CPU time per request (all its threads, from /proc; the PostgreSQL
+ * backends' share is not included), the steadier figure for comparing two versions of a path.
  *
  *   node --conditions=@gradual/source --import tsx bench/gc-probe.ts [scenario…]
  *
