@@ -55,6 +55,15 @@ export async function findCurrentRollout(em: EntityManager, envId: string, primi
 
 const boundRollouts = (em: EntityManager) => BoundRows.of<Rollout>(em, RolloutEntity.meta.className);
 
+/** A rollout read without a lock, with its row version (PostgreSQL's xmin: every update of the row changes it) for commitIfUnchanged. */
+export interface ReadRollout {
+  row: Rollout;
+  rowVersion: string;
+}
+
+/** The current rollout first: the live one (at most one), else the most recent ended one. */
+const CURRENT_ROLLOUT_ORDER = `order by (x.status in ('active', 'paused')) desc, x.created_at desc, x.id desc limit 1`;
+
 /**
  * findCurrentRollout for a state-machine transition, in one statement: the current rollout,
  * row-locked (concurrent commands on one rollout take turns) and detached, for
@@ -98,15 +107,6 @@ export async function claimDueRollouts(tx: EntityManager, now: Date, limit: numb
   );
   return due.map((row) => rows.fromRow(row));
 }
-
-/** A rollout read without a lock, with its row version (PostgreSQL's xmin: every update of the row changes it) for commitIfUnchanged. */
-export interface ReadRollout {
-  row: Rollout;
-  rowVersion: string;
-}
-
-/** The current rollout first: the live one (at most one), else the most recent ended one. */
-const CURRENT_ROLLOUT_ORDER = `order by (x.status in ('active', 'paused')) desc, x.created_at desc, x.id desc limit 1`;
 
 /**
  * An environment, one of its project's primitives and that primitive's current rollout, in one
