@@ -2,9 +2,10 @@
  * Diagnosis, not a benchmark: how much heap each kind of request allocates and promotes into old
  * space on a production start, read from V8's own GC trace (`--trace-gc-nvp`: every GC reports
  * the bytes allocated since the last one and the bytes it promoted). Promotion is what drives
- * major GCs, and on two shared cores their marking shows up as latency tails. It also reports
- * the server process's CPU time per request (all its threads, from /proc; the PostgreSQL
- * backends' share is not included), the steadier figure for comparing two versions of a path.
+ * major GCs, and on two shared cores their marking shows up as latency tails; the longest single
+ * pause of each measured run is reported too. It also reports the server process's CPU time per
+ * request (all its threads, from /proc; the PostgreSQL backends' share is not included), the
+ * steadier figure for comparing two versions of a path.
  *
  *   node --conditions=@gradual/source --import tsx bench/gc-probe.ts [scenario…]
  *
@@ -30,8 +31,10 @@ interface GcTotals {
   scavenges: number;
   majors: number;
   pauseMs: number;
+  /** The longest single GC pause since the last reset (the measured run's). */
+  maxPauseMs: number;
 }
-const zero = (): GcTotals => ({ allocated: 0, promoted: 0, scavenges: 0, majors: 0, pauseMs: 0 });
+const zero = (): GcTotals => ({ allocated: 0, promoted: 0, scavenges: 0, majors: 0, pauseMs: 0, maxPauseMs: 0 });
 
 // The server writes its GC trace to stdout: run it with stdout piped into this process.
 process.env.BENCH_SERVER_NODE_ARGS = `--trace-gc-nvp ${process.env.BENCH_SERVER_NODE_ARGS ?? ''}`;
@@ -47,6 +50,7 @@ const server = await startProduction({
       totals.allocated += field('allocated');
       totals.promoted += field('promoted');
       totals.pauseMs += field('pause');
+      totals.maxPauseMs = Math.max(totals.maxPauseMs, field('pause'));
       if (kind === 's') totals.scavenges++;
       else totals.majors++;
     });
@@ -65,11 +69,12 @@ try {
   const { envId, tokens } = await setUp(server);
   const first = await fetch(`${server.url}/api/v1/envs/${envId}/ruleset`, { headers: { authorization: `Bearer ${tokens[1]}`, 'accept-encoding': 'gzip' } });
   const all: Scenario[] = [{ id: 'healthz', ok: [200], requests: [{ method: 'GET', path: '/healthz', headers: {} }] }, ...scenarios(envId, tokens, first.headers.get('etag')!)];
-  console.log('scenario      requests  allocated/req  promoted/req  scavenges  major GCs  GC pause/req  server CPU/req');
+  console.log('scenario      requests  allocated/req  promoted/req  scavenges  major GCs  GC pause/req  longest pause  server CPU/req');
   for (const scenario of all.filter((s) => !wanted.length || wanted.includes(s.id))) {
     const amount = scenario.id === 'rollout-put' ? Math.ceil(REQUESTS / 10) : REQUESTS;
     await run(server.url, scenario, Math.ceil(amount / 5)); // warm-up
     await new Promise((r) => setTimeout(r, 300));
+    totals.maxPauseMs = 0;
     const before = { ...totals };
     const cpuBefore = await procCpuMs(server.pid);
     const done = await run(server.url, scenario, amount);
@@ -77,7 +82,7 @@ try {
     await new Promise((r) => setTimeout(r, 300)); // let the last trace lines arrive
     const kib = (bytes: number) => `${(bytes / 1024 / done).toFixed(1)} KiB`;
     console.log(
-      `${scenario.id.padEnd(12)}  ${String(done).padStart(8)}  ${kib(totals.allocated - before.allocated).padStart(13)}  ${kib(totals.promoted - before.promoted).padStart(12)}  ${String(totals.scavenges - before.scavenges).padStart(9)}  ${String(totals.majors - before.majors).padStart(9)}  ${`${(((totals.pauseMs - before.pauseMs) / done) * 1000).toFixed(1)} µs`.padStart(12)}  ${cpuBefore === null || cpuAfter === null ? 'n/a' : `${(((cpuAfter - cpuBefore) / done) * 1000).toFixed(0)} µs`.padStart(14)}`,
+      `${scenario.id.padEnd(12)}  ${String(done).padStart(8)}  ${kib(totals.allocated - before.allocated).padStart(13)}  ${kib(totals.promoted - before.promoted).padStart(12)}  ${String(totals.scavenges - before.scavenges).padStart(9)}  ${String(totals.majors - before.majors).padStart(9)}  ${`${(((totals.pauseMs - before.pauseMs) / done) * 1000).toFixed(1)} µs`.padStart(12)}  ${`${totals.maxPauseMs.toFixed(1)} ms`.padStart(13)}  ${cpuBefore === null || cpuAfter === null ? 'n/a' : `${(((cpuAfter - cpuBefore) / done) * 1000).toFixed(0)} µs`.padStart(14)}`,
     );
   }
 } finally {
