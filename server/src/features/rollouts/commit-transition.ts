@@ -98,6 +98,35 @@ function rolloutAuditRows(actor: Actor, caller: Pick<Caller, 'reason' | 'now'>, 
   );
 }
 
+const boundRows = (em: EntityManager) => ({
+  rollouts: BoundRows.of<Rollout>(em, RolloutEntity.meta.className),
+  audits: BoundRows.of<AuditEvent>(em, AuditEventEntity.meta.className),
+});
+
+let cachedStatements: { ifUnchanged: string; batch: string } | undefined;
+
+/** The two write statements, built once from the entities' metadata (they never change at run time). */
+function statements(em: EntityManager): { ifUnchanged: string; batch: string } {
+  if (cachedStatements) return cachedStatements;
+  const { rollouts, audits } = boundRows(em);
+  cachedStatements = {
+    // commitIfUnchanged: the row only if it is still the version read; the bump and audit rows only if it was written.
+    ifUnchanged: `with changed as (${rollouts.updateStatement()} and t.xmin = ?::xid returning t.id),
+          bumped as (update environments e set version = e.version + 1, updated_at = ?::timestamptz
+                      where e.id = ? and ?::boolean and exists (select 1 from changed) returning e.version),
+          audit as (${audits.insertStatement({ expressions: { version: 'bumped.version' }, join: 'join bumped on true' })})
+     select (select count(*) from changed)::int as changed, (select version from bumped) as version`,
+    // TransitionWrites.write: new and changed rollouts, the bumps (environments locked in id order) and the audit rows.
+    batch: `with new_rollouts as (${rollouts.insertStatement()}),
+            changed_rollouts as (${rollouts.updateStatement()}),
+            locked as (select id from environments where id = any(?::uuid[]) order by id for update),
+            bumped as (update environments e set version = e.version + 1, updated_at = ?::timestamptz from locked where e.id = locked.id returning e.id, e.version),
+            audit as (${audits.insertStatement({ expressions: { version: 'coalesce(r."version", bumped.version)' }, join: 'left join bumped on bumped.id = r."env_id"' })})
+       select id, version from bumped`,
+  };
+  return cachedStatements;
+}
+
 /**
  * commitTransition without a transaction or a lock, for an edit of an existing rollout read
  * unlocked (readCurrentRollout): one statement writes the row, bumps the environment and
@@ -125,15 +154,10 @@ export async function commitIfUnchanged(
   applyState(next, transition.rollout, caller.now);
   if (completesWithValue(next, transition)) throw new Error('commitIfUnchanged cannot complete a rollout with a value');
   const audit = rolloutAuditRows(actor, caller, next, transition, before);
-  const rollouts = BoundRows.of<Rollout>(em, RolloutEntity.meta.className);
-  const audits = BoundRows.of<AuditEvent>(em, AuditEventEntity.meta.className);
+  const { rollouts, audits } = boundRows(em);
   const { rows } = await rawQuery<{ changed: number; version: number | null }>(
     em,
-    `with changed as (${rollouts.updateStatement()} and t.xmin = ?::xid returning t.id),
-          bumped as (update environments e set version = e.version + 1, updated_at = ?::timestamptz
-                      where e.id = ? and ?::boolean and exists (select 1 from changed) returning e.version),
-          audit as (${audits.insertStatement({ expressions: { version: 'bumped.version' }, join: 'join bumped on true' })})
-     select (select count(*) from changed)::int as changed, (select version from bumped) as version`,
+    statements(em).ifUnchanged,
     [rollouts.toJson([next]), rowVersion, caller.now.toISOString(), row.envId, audit.length > 0, audits.toJson(audit)],
   );
   const result = rows[0]!;
@@ -152,16 +176,13 @@ export async function commitIfUnchanged(
  * only, not for a flush's worth of JavaScript and three more round trips.
  */
 export class TransitionWrites {
-  private readonly inserted: Rollout[] = [];
+  private readonly inserted = new Set<Rollout>();
   private readonly updated = new Set<Rollout>();
   private readonly auditRows: AuditEvent[] = [];
 
   rollout(row: Rollout, isNew: boolean): void {
-    if (isNew) {
-      if (!this.inserted.includes(row)) this.inserted.push(row);
-    } else if (!this.inserted.includes(row)) {
-      this.updated.add(row); // a row inserted by this batch goes in with its final state
-    }
+    if (isNew) this.inserted.add(row);
+    else if (!this.inserted.has(row)) this.updated.add(row); // a row inserted by this batch goes in with its final state
   }
 
   /** An audit row of an env-scoped change; a null version is the batch's version of its environment. */
@@ -176,8 +197,9 @@ export class TransitionWrites {
    * those versions. The bumped versions join `batch`, which announces them after commit.
    */
   async write(tx: EntityManager, batch: EnvWriteBatch): Promise<void> {
-    const inserted = this.inserted.splice(0);
+    const inserted = [...this.inserted];
     const updated = [...this.updated];
+    this.inserted.clear();
     this.updated.clear();
     const audit = this.auditRows.splice(0);
     if (!inserted.length && !updated.length && !audit.length) return;
@@ -186,16 +208,10 @@ export class TransitionWrites {
       row.version ??= batch.known(row.envId!) ?? null;
       if (row.version === null) toBump.add(row.envId!);
     }
-    const rollouts = BoundRows.of<Rollout>(tx, RolloutEntity.meta.className);
-    const audits = BoundRows.of<AuditEvent>(tx, AuditEventEntity.meta.className);
+    const { rollouts, audits } = boundRows(tx);
     const { rows } = await rawQuery<{ id: string; version: number }>(
       tx,
-      `with new_rollouts as (${rollouts.insertStatement()}),
-            changed_rollouts as (${rollouts.updateStatement()}),
-            locked as (select id from environments where id = any(?::uuid[]) order by id for update),
-            bumped as (update environments e set version = e.version + 1, updated_at = ?::timestamptz from locked where e.id = locked.id returning e.id, e.version),
-            audit as (${audits.insertStatement({ expressions: { version: 'coalesce(r."version", bumped.version)' }, join: 'left join bumped on bumped.id = r."env_id"' })})
-       select id, version from bumped`,
+      statements(tx).batch,
       [rollouts.toJson(inserted), rollouts.toJson(updated), [...toBump], batch.now.toISOString(), audits.toJson(audit)],
     );
     for (const { id, version } of rows) batch.record(id, version);

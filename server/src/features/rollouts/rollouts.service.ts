@@ -118,7 +118,7 @@ export async function putRollout(
   });
   const needsPlan = (live: Rollout | null) => typeof body.planKey === 'string' && body.planKey !== live?.planKey;
   // Repeating the PUT that completed a rollout is a retry, not a new rollout (PUT idempotency).
-  const repeatsCompleted = (current: Rollout | null) => current?.status === 'completed' && repeatsCompletingPut(current, body, hasNewValue);
+  const repeatsCompleted = (found: Rollout | null) => found?.status === 'completed' && repeatsCompletingPut(found, body, hasNewValue);
 
   // The common case, an edit of the live rollout that needs no plan loaded, without a lock.
   const edited = await editOptimistically(em, caller, bus, actor, env.id, primitive.id, current, ifMatch, (live) => (needsPlan(live) ? null : command()));

@@ -184,8 +184,7 @@ export async function findRolloutPath(em: EntityManager, envId: string, kind: Pr
        left join lateral (
          select x.id, x.target_ids_version, x.target_ids_count from rollouts x
           where x.env_id = e.id and x.primitive_id = p.id
-          order by (x.status in ('active', 'paused')) desc, x.created_at desc, x.id desc
-          limit 1
+          ${CURRENT_ROLLOUT_ORDER}
        ) r on true
       where e.id = $4`,
     [targetId, kind, key, envId],

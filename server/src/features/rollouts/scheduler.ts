@@ -46,7 +46,7 @@ export async function runSchedulerTick(deps: SchedulerDeps, batchSize = SCHEDULE
       const due = await claimDueRollouts(tx, now, batchSize);
       claimed = due.length;
       if (!claimed) return;
-      // The batch's rollout and audit rows go in with one bound statement each (TransitionWrites).
+      // The batch's rollout rows, version bumps and audit rows go in with one statement (TransitionWrites).
       const writes = new TransitionWrites();
       const ctx = { tx, batch, actor: systemActor, caller: { reason: null, now }, writes };
       for (const row of due) {
