@@ -109,13 +109,17 @@ describe('rulesets, evaluation and the ruleset stream', () => {
     // The caches stay warm for a second after the full route fills them: on a slow machine a poll
     // may miss that window (the full route answers it and warms them again), so poll until one
     // is answered from memory. Every answer is the same 304 either way.
+    const latencyCount = async () =>
+      (await scrapeMetrics(t.server.url)).sample('gradual_http_request_duration_seconds_count{method="GET",route="/api/v1/envs/:envId/ruleset",status="304"}', 0);
     let warm!: Response;
     let answered = false;
     for (let attempt = 0; attempt < 5 && !answered; attempt++) {
       const before = await fromMemory();
+      const counted = await latencyCount();
       warm = await poll(tag);
       expect(warm.status).toBe(304);
       answered = (await fromMemory()) === before + 1;
+      expect(await latencyCount()).toBe(counted + 1); // in the latency histogram, under the full route's labels
     }
     expect(answered).toBe(true);
     const before = await fromMemory();

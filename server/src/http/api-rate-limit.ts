@@ -3,7 +3,7 @@ import onHeaders from 'on-headers';
 import type { ApiKey } from '../db/entities/index.js';
 import { DomainError } from '../domain/errors.js';
 import type { AppDeps } from './deps.js';
-import type { BucketDecision, BucketState } from './token-buckets.js';
+import type { BucketDecision, BucketSpec, BucketState } from './token-buckets.js';
 
 /** The X-RateLimit headers of `bucket`, as name, value, name, value… (for writeHead). */
 export function rateLimitHeaders(bucket: BucketState): string[] {
@@ -43,13 +43,20 @@ export async function chargeApiKey(deps: AppDeps, req: Request, key: ApiKey, now
 
 /** One token from the key's bucket and its org's (both or neither); synchronous when counted in memory. */
 export function takeApiKeyTokens(deps: Pick<AppDeps, 'limits' | 'config'>, key: ApiKey, now: Date): BucketDecision | Promise<BucketDecision> {
-  return deps.limits.buckets.take(
-    [
-      { key: `token:${key.id}`, capacity: key.rateLimitPerMin, refillSeconds: 60 },
-      { key: `org:${key.orgId}`, capacity: deps.config.orgRateLimitPerMin, refillSeconds: 60 },
-    ],
-    now.getTime(),
-  );
+  return deps.limits.buckets.take(bucketsOf(key, deps.config.orgRateLimitPerMin), now.getTime());
+}
+
+/** Each key's two bucket specs, built once per cached key object rather than on every request. */
+const specsByKey = new WeakMap<ApiKey, { orgCapacity: number; specs: BucketSpec[] }>();
+function bucketsOf(key: ApiKey, orgCapacity: number): BucketSpec[] {
+  const known = specsByKey.get(key);
+  if (known && known.orgCapacity === orgCapacity && known.specs[0]!.capacity === key.rateLimitPerMin) return known.specs;
+  const specs = [
+    { key: `token:${key.id}`, capacity: key.rateLimitPerMin, refillSeconds: 60 },
+    { key: `org:${key.orgId}`, capacity: orgCapacity, refillSeconds: 60 },
+  ];
+  specsByKey.set(key, { orgCapacity, specs });
+  return specs;
 }
 
 /** The bucket the X-RateLimit headers of an allowed request report: the one with fewer tokens left. */

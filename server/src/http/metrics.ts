@@ -1,4 +1,5 @@
 import client from 'prom-client';
+import { LatencyHistogram } from './latency-histogram.js';
 
 /**
  * The service's Prometheus metrics, one registry per server (tests run several in one
@@ -9,7 +10,7 @@ import client from 'prom-client';
 export class ServiceMetrics {
   readonly registry = new client.Registry();
 
-  readonly requestDuration = new client.Histogram({
+  readonly requestDuration = new LatencyHistogram({
     name: 'gradual_http_request_duration_seconds',
     help: 'HTTP request latency by method, route and status.',
     labelNames: ['method', 'route', 'status'] as const,

@@ -89,20 +89,32 @@ export class TokenBuckets {
   }
 
   private takeInMemory(specs: BucketSpec[], nowMs: number): BucketDecision {
-    const tokens = specs.map((s) => {
+    // Plain loops and buckets updated in place: this runs on every API-key request.
+    const tokens: number[] = [];
+    let allowed = true;
+    for (const s of specs) {
       const state = this.memory.get(s.key);
-      const perMs = s.capacity / (s.refillSeconds * 1000);
-      return state ? Math.min(s.capacity, state.tokens + Math.max(0, nowMs - state.at) * perMs) : s.capacity;
-    });
-    const allowed = tokens.every((t) => t >= 1);
-    specs.forEach((s, i) => {
-      if (allowed) tokens[i]! -= 1;
-      this.memory.set(s.key, { tokens: tokens[i]!, at: nowMs });
-    });
+      const t = state ? Math.min(s.capacity, state.tokens + Math.max(0, nowMs - state.at) * (s.capacity / (s.refillSeconds * 1000))) : s.capacity;
+      if (t < 1) allowed = false;
+      tokens.push(t);
+    }
+    const buckets: BucketState[] = [];
+    for (let i = 0; i < specs.length; i++) {
+      const s = specs[i]!;
+      const t = allowed ? tokens[i]! - 1 : tokens[i]!;
+      const state = this.memory.get(s.key);
+      if (state) {
+        state.tokens = t;
+        state.at = nowMs;
+      } else {
+        this.memory.set(s.key, { tokens: t, at: nowMs });
+      }
+      buckets.push(describe(s, t));
+    }
     if (this.memory.size > 100_000) {
       // Bound memory: buckets idle for 10 minutes are full again (every refill is ≤ 60 s), so forget them.
       for (const [key, state] of this.memory) if (nowMs - state.at > 600_000) this.memory.delete(key);
     }
-    return { allowed, buckets: specs.map((s, i) => describe(s, tokens[i]!)) };
+    return { allowed, buckets };
   }
 }

@@ -36,6 +36,8 @@ export function materialize(ruleset: Ruleset): CachedRuleset {
  */
 /** Whether an If-None-Match header names this ruleset (either encoding's ETag, or `*`). */
 export function ifNoneMatchHits(ifNoneMatch: string, entry: CachedRuleset): boolean {
+  // Pollers send back the one ETag they were given: match that without splitting a list.
+  if (ifNoneMatch === entry.gzipEtag || ifNoneMatch === entry.etag) return true;
   return ifNoneMatch.split(',').some((t) => [entry.etag, entry.gzipEtag, '*'].includes(t.trim()));
 }
 
