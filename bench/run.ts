@@ -29,6 +29,8 @@
  *   BENCH_LOAD_SECONDS, BENCH_SOAK_SECONDS, BENCH_LOAD_CONNECTIONS
  *                                             server-load: seconds per run (8), soak length (60; the
  *                                             README's full soak is 600), connections (32)
+ *   BENCH_LOAD_LATENCY_RUNS                   server-load: paced runs at half the maximum (3; the goal
+ *                                             takes the median run's p99)
  *   BENCH_LOAD_SCENARIOS=ruleset-304,…        server-load: only these scenarios, no soak
  *   BENCH_SERVER_CPU_PROF=<dir>, BENCH_SERVER_NODE_ARGS="--trace-gc …"
  *                                             diagnose a production start (contains, server-load):
