@@ -6,7 +6,7 @@ import type { Actor, Caller } from '../access/authorize.js';
 import { auditRow, type AuditEntry } from '../audit/audit.store.js';
 import type { EnvWriteBatch } from '../environments/env-changes.js';
 import { BoundRows } from '../shared/bound-rows.js';
-import { rawQuery } from '../shared/raw-sql.js';
+import { hotQuery, rawQuery } from '../shared/raw-sql.js';
 import { applyState, toRolloutDto } from './rollout.mapper.js';
 
 export interface TransitionContext {
@@ -105,17 +105,24 @@ const boundRows = (em: EntityManager) => ({
 
 let cachedStatements: { ifUnchanged: string; batch: string } | undefined;
 
+/** `?` placeholders (as the statement builders write them) numbered `$1…` in order, for a prepared statement. */
+function numbered(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
+
 /** The two write statements, built once from the entities' metadata (they never change at run time). */
 function statements(em: EntityManager): { ifUnchanged: string; batch: string } {
   if (cachedStatements) return cachedStatements;
   const { rollouts, audits } = boundRows(em);
   cachedStatements = {
     // commitIfUnchanged: the row only if it is still the version read; the bump and audit rows only if it was written.
-    ifUnchanged: `with changed as (${rollouts.updateStatement()} and t.xmin = ?::xid returning t.id),
+    // A named prepared statement ($n placeholders): PostgreSQL parses and plans this CTE once per connection.
+    ifUnchanged: numbered(`with changed as (${rollouts.updateStatement()} and t.xmin = ?::xid returning t.id),
           bumped as (update environments e set version = e.version + 1, updated_at = ?::timestamptz
                       where e.id = ? and ?::boolean and exists (select 1 from changed) returning e.version),
           audit as (${audits.insertStatement({ expressions: { version: 'bumped.version' }, join: 'join bumped on true' })})
-     select (select count(*) from changed)::int as changed, (select version from bumped) as version`,
+     select (select count(*) from changed)::int as changed, (select version from bumped) as version`),
     // TransitionWrites.write: new and changed rollouts, the bumps (environments locked in id order) and the audit rows.
     batch: `with new_rollouts as (${rollouts.insertStatement()}),
             changed_rollouts as (${rollouts.updateStatement()}),
@@ -155,12 +162,14 @@ export async function commitIfUnchanged(
   if (completesWithValue(next, transition)) throw new Error('commitIfUnchanged cannot complete a rollout with a value');
   const audit = rolloutAuditRows(actor, caller, next, transition, before);
   const { rollouts, audits } = boundRows(em);
-  const { rows } = await rawQuery<{ changed: number; version: number | null }>(
-    em,
-    statements(em).ifUnchanged,
-    [rollouts.toJson([next]), rowVersion, caller.now.toISOString(), row.envId, audit.length > 0, audits.toJson(audit)],
-  );
-  const result = rows[0]!;
+  const [result] = (await hotQuery<{ changed: number; version: number | null }>(em, 'gradual_rollout_commit_if_unchanged', statements(em).ifUnchanged, [
+    rollouts.toJson([next]),
+    rowVersion,
+    caller.now.toISOString(),
+    row.envId,
+    audit.length > 0,
+    audits.toJson(audit),
+  ])) as [{ changed: number; version: number | null }];
   if (result.changed === 0) return null;
   if (audit.length && result.version === null) throw new Error(`environment ${row.envId} vanished during a write`);
   Object.assign(row, next);

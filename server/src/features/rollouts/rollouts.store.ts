@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { EnvironmentEntity, PrimitiveEntity, RolloutEntity, type Environment, type Primitive, type PrimitiveKind, type Rollout } from '../../db/entities/index.js';
 import { BoundRows } from '../shared/bound-rows.js';
 import { isUuid } from '../shared/lookup.js';
-import { preparedQuery, rawQuery, readQuery } from '../shared/raw-sql.js';
+import { hotQuery, preparedQuery, rawQuery } from '../shared/raw-sql.js';
 
 /**
  * A new, detached rollout row for (primitive, env). Its state fields are placeholders: the
@@ -81,7 +81,7 @@ export async function lockCurrentRollout(tx: EntityManager, envId: string, primi
 
 /** The current rollout (findCurrentRollout's rule), unlocked and detached, with its row version. */
 export async function readCurrentRollout(em: EntityManager, envId: string, primitiveId: string): Promise<ReadRollout | null> {
-  const [found] = await readQuery<{ row: Record<string, unknown>; row_version: string }>(
+  const [found] = await hotQuery<{ row: Record<string, unknown>; row_version: string }>(
     em,
     'gradual_current_rollout',
     `select to_jsonb(x) as row, x.xmin::text as row_version from rollouts x where x.env_id = $1 and x.primitive_id = $2 ${CURRENT_ROLLOUT_ORDER}`,
@@ -121,7 +121,7 @@ export async function findRolloutTarget(
   key: string | null,
 ): Promise<{ env: Environment; primitive: Primitive | null; current: ReadRollout | null } | null> {
   if (!isUuid(envId)) return null;
-  const [row] = await readQuery<{ env: Record<string, unknown>; primitive: Record<string, unknown> | null; rollout: Record<string, unknown> | null; row_version: string | null }>(
+  const [row] = await hotQuery<{ env: Record<string, unknown>; primitive: Record<string, unknown> | null; rollout: Record<string, unknown> | null; row_version: string | null }>(
     em,
     'gradual_rollout_target',
     `select to_jsonb(e) as env, to_jsonb(p) as primitive, to_jsonb(r) as rollout, r.xmin::text as row_version

@@ -14,10 +14,11 @@ export async function rawQuery<T = Record<string, unknown>>(em: EntityManager, s
 
 /**
  * A named, server-side prepared statement (`$1…` placeholders) on a pooled connection of its
- * own, outside any unit of work: for the hot read paths that run one statement thousands of
- * times a second. PostgreSQL parses and plans it once per connection, and the query skips
- * MikroORM's and knex's per-query work. Reads only, and never from inside a transaction (the
- * embedded database has a single connection: waiting for a second one would wait forever).
+ * own, outside any unit of work: for the hot paths that run one statement thousands of times a
+ * second. PostgreSQL parses and plans it once per connection, and the query skips MikroORM's and
+ * knex's per-query work. Reads, or a write that is one statement committing on its own; never
+ * from inside a transaction (the embedded database has a single connection: waiting for a
+ * second one would wait forever, and a write there would escape the transaction).
  */
 export async function preparedQuery<T = Record<string, unknown>>(em: EntityManager, name: string, text: string, values: unknown[]): Promise<T[]> {
   if (em.getTransactionContext()) throw new Error(`preparedQuery(${name}) inside a transaction`);
@@ -34,11 +35,12 @@ export async function preparedQuery<T = Record<string, unknown>>(em: EntityManag
 }
 
 /**
- * A read for a path that is hot but sometimes runs inside a transaction (a proposal applies a
+ * One statement on a hot path that sometimes runs inside a transaction (a proposal applies a
  * rollout PUT in its own): preparedQuery outside one, the same statement on the transaction's
- * connection inside. `text` uses `$1…` placeholders, each once and in order.
+ * connection inside (where a write commits with the transaction). `text` uses `$1…`
+ * placeholders, each once and in order.
  */
-export async function readQuery<T = Record<string, unknown>>(em: EntityManager, name: string, text: string, values: unknown[]): Promise<T[]> {
+export async function hotQuery<T = Record<string, unknown>>(em: EntityManager, name: string, text: string, values: unknown[]): Promise<T[]> {
   if (!em.getTransactionContext()) return preparedQuery<T>(em, name, text, values);
   return (await rawQuery<T>(em, text.replace(/\$\d+/g, '?'), values)).rows;
 }
