@@ -90,19 +90,20 @@ export class TokenBuckets {
 
   private takeInMemory(specs: BucketSpec[], nowMs: number): BucketDecision {
     // Plain loops and buckets updated in place: this runs on every API-key request.
+    const states: Array<{ tokens: number; at: number } | undefined> = [];
     const tokens: number[] = [];
     let allowed = true;
     for (const s of specs) {
       const state = this.memory.get(s.key);
       const t = state ? Math.min(s.capacity, state.tokens + Math.max(0, nowMs - state.at) * (s.capacity / (s.refillSeconds * 1000))) : s.capacity;
       if (t < 1) allowed = false;
+      states.push(state);
       tokens.push(t);
     }
     const buckets: BucketState[] = [];
-    for (let i = 0; i < specs.length; i++) {
-      const s = specs[i]!;
+    specs.forEach((s, i) => {
       const t = allowed ? tokens[i]! - 1 : tokens[i]!;
-      const state = this.memory.get(s.key);
+      const state = states[i];
       if (state) {
         state.tokens = t;
         state.at = nowMs;
@@ -110,7 +111,7 @@ export class TokenBuckets {
         this.memory.set(s.key, { tokens: t, at: nowMs });
       }
       buckets.push(describe(s, t));
-    }
+    });
     if (this.memory.size > 100_000) {
       // Bound memory: buckets idle for 10 minutes are full again (every refill is ≤ 60 s), so forget them.
       for (const [key, state] of this.memory) if (nowMs - state.at > 600_000) this.memory.delete(key);
