@@ -92,7 +92,7 @@ function connection(onAnswer, onError, onConnect) {
   conn.send = (request) => {
     conn.busy = true;
     conn.current = request;
-    conn.socket.write(wire[request.index % wire.length]);
+    conn.socket.write(wire[request.i % wire.length]);
   };
   open();
   return conn;
@@ -151,7 +151,7 @@ async function run(runSeconds) {
       const now = performance.now();
       while (sent < total && t0 + (sent * 1000) / rate <= now) {
         const i = sent++;
-        dispatch({ i, index: i, due: t0 + (i * 1000) / rate });
+        dispatch({ i, due: t0 + (i * 1000) / rate });
       }
       if (sent < total) setTimeout(tick, 1);
     };

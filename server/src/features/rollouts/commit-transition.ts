@@ -162,14 +162,15 @@ export async function commitIfUnchanged(
   if (completesWithValue(next, transition)) throw new Error('commitIfUnchanged cannot complete a rollout with a value');
   const audit = rolloutAuditRows(actor, caller, next, transition, before);
   const { rollouts, audits } = boundRows(em);
-  const [result] = (await hotQuery<{ changed: number; version: number | null }>(em, 'gradual_rollout_commit_if_unchanged', statements(em).ifUnchanged, [
+  const [written] = await hotQuery<{ changed: number; version: number | null }>(em, 'gradual_rollout_commit_if_unchanged', statements(em).ifUnchanged, [
     rollouts.toJson([next]),
     rowVersion,
     caller.now.toISOString(),
     row.envId,
     audit.length > 0,
     audits.toJson(audit),
-  ])) as [{ changed: number; version: number | null }];
+  ]);
+  const result = written!; // the statement always answers one row
   if (result.changed === 0) return null;
   if (audit.length && result.version === null) throw new Error(`environment ${row.envId} vanished during a write`);
   Object.assign(row, next);
