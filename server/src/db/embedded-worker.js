@@ -1,6 +1,7 @@
 // The embedded database's thread: PGlite (PostgreSQL in WASM) served over the PostgreSQL wire
-// protocol by pglite-socket. Started by embedded.ts, which owns the data dir lock and talks to
-// this thread only through the messages below; MikroORM connects to the socket like to any server.
+// protocol by pglite-socket (batching its messages: pglite-batching.js). Started by embedded.ts,
+// which owns the data dir lock and talks to this thread only through the messages below;
+// MikroORM connects to the socket like to any server.
 //
 // Plain JavaScript on purpose: it runs unchanged from the sources (vitest, tsx) and from the
 // esbuild output (npm start), without a TypeScript loader in the worker.
@@ -16,9 +17,12 @@ import { chmodSync, rmSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { installBatching } from './pglite-batching.js';
 import { buildTemplate, readTemplate, saveTemplate } from './pglite-template.js';
 
 const { pgDir, pgDirExisted, created, socketPath, loadDataDir, maxConnections } = workerData;
+// Every complete message that has arrived goes to PGlite in one call (pglite-batching.js: why).
+installBatching();
 const port = parentPort;
 
 /** Errors cross the thread boundary as plain objects (the main thread rebuilds an Error). */

@@ -1,0 +1,180 @@
+import { connect, type Socket } from 'node:net';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installBatching } from './pglite-batching.js';
+
+// pglite-batching.js through the real socket server, PGlite and the `pg` client MikroORM uses.
+
+let db: PGlite;
+let server: PGLiteSocketServer;
+let port: number;
+/** PGlite calls since the last reset, by the first byte of each call's input. */
+let calls: string[] = [];
+
+beforeAll(async () => {
+  installBatching();
+  db = await PGlite.create();
+  const run = db.execProtocolRawStream.bind(db);
+  db.execProtocolRawStream = (message, options) => {
+    calls.push(String.fromCharCode(message[0]!));
+    return run(message, options);
+  };
+  await db.exec('create table items (id int primary key, note text)');
+  server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 4 });
+  await server.start();
+  port = Number(server.getServerConn().split(':').pop());
+}, 60_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await db?.close();
+});
+
+async function client(): Promise<pg.Client> {
+  const c = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' });
+  await c.connect();
+  return c;
+}
+
+/** A simple-protocol Query message. */
+function query(sql: string): Buffer {
+  const text = Buffer.from(`${sql}\0`);
+  const head = Buffer.alloc(5);
+  head.write('Q');
+  head.writeInt32BE(4 + text.length, 1);
+  return Buffer.concat([head, text]);
+}
+
+function startupPacket(): Buffer {
+  const params = Buffer.from('user\0postgres\0database\0postgres\0\0');
+  const head = Buffer.alloc(8);
+  head.writeInt32BE(8 + params.length, 0);
+  head.writeInt32BE(196608, 4); // protocol 3.0
+  return Buffer.concat([head, params]);
+}
+
+/** A raw connection: everything it receives, and a way to wait for the n-th ReadyForQuery. */
+async function rawConnection(): Promise<{ socket: Socket; received: () => Buffer; readyCount: (n: number) => Promise<void>; closed: Promise<void> }> {
+  const socket = connect({ host: '127.0.0.1', port, noDelay: true });
+  let received = Buffer.alloc(0);
+  let waiters: Array<() => void> = [];
+  socket.on('data', (d: Buffer) => {
+    received = Buffer.concat([received, d]);
+    for (const w of waiters) w();
+  });
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+  const readyCount = (n: number) =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (messages(received).filter((m) => m.type === 'Z').length >= n) {
+          waiters = waiters.filter((w) => w !== check);
+          resolve();
+        }
+      };
+      waiters.push(check);
+      check();
+    });
+  socket.write(startupPacket());
+  await readyCount(1);
+  return { socket, received: () => received, readyCount, closed };
+}
+
+/** The backend messages in `buf` (after the startup answer too): type and, for DataRow, the first column. */
+function messages(buf: Buffer): Array<{ type: string; value?: string }> {
+  const out: Array<{ type: string; value?: string }> = [];
+  for (let at = 0; at + 5 <= buf.length; ) {
+    const type = String.fromCharCode(buf[at]!);
+    const length = buf.readInt32BE(at + 1);
+    if (at + 1 + length > buf.length) break;
+    if (type === 'D') {
+      const size = buf.readInt32BE(at + 7);
+      out.push({ type, value: buf.toString('utf8', at + 11, at + 11 + size) });
+    } else out.push({ type });
+    at += 1 + length;
+  }
+  return out;
+}
+
+describe('pglite-socket with batching', () => {
+  it('runs a prepared query (Bind, Describe, Execute, Sync) as one PGlite call', async () => {
+    const c = await client();
+    try {
+      const q = { name: 'add_one', text: 'select $1::int + 1 as n', values: [41] };
+      expect((await c.query(q)).rows).toEqual([{ n: 42 }]); // Parse too: prepares it
+      calls = [];
+      expect((await c.query({ ...q, values: [1] })).rows).toEqual([{ n: 2 }]);
+      expect(calls).toEqual(['B']); // per message, this was ['B', 'D', 'E', 'S']
+    } finally {
+      await c.end();
+    }
+  });
+
+  it('answers pipelined queries in order, and a Terminate in the same write ends the session', async () => {
+    const raw = await rawConnection();
+    const terminate = Buffer.from([0x58, 0, 0, 0, 4]);
+    raw.socket.write(Buffer.concat([query('select 1'), query('select 2'), query('select 3'), terminate]));
+    await raw.readyCount(4);
+    raw.socket.end();
+    await raw.closed;
+    const rows = messages(raw.received()).filter((m) => m.type === 'D');
+    expect(rows.map((m) => m.value)).toEqual(['1', '2', '3']);
+  });
+
+  it('reassembles a message whose header and body arrive in separate pieces', async () => {
+    const raw = await rawConnection();
+    const bytes = Buffer.concat([query("select 'split'"), query("select 'whole'")]);
+    for (const piece of [bytes.subarray(0, 2), bytes.subarray(2, 7), bytes.subarray(7, 12), bytes.subarray(12)]) {
+      raw.socket.write(piece);
+      await new Promise((r) => setTimeout(r, 20)); // separate reads on the server
+    }
+    await raw.readyCount(3);
+    raw.socket.destroy();
+    expect(messages(raw.received()).filter((m) => m.type === 'D').map((m) => m.value)).toEqual(['split', 'whole']);
+  });
+
+  it('takes a multi-megabyte Bind that arrives in many reads', async () => {
+    const c = await client();
+    try {
+      const big = 'x'.repeat(3_000_000);
+      expect((await c.query('select length($1::text) as n', [big])).rows).toEqual([{ n: 3_000_000 }]);
+      expect((await c.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+    } finally {
+      await c.end();
+    }
+  });
+
+  it('skips to Sync after an error inside a batch and keeps the connection usable', async () => {
+    const c = await client();
+    try {
+      await expect(c.query('select * from no_such_table where id = $1', [1])).rejects.toThrow(/no_such_table/);
+      await expect(c.query('insert into items values ($1, $2)', [1, 'a'])).resolves.toBeDefined();
+      await expect(c.query('insert into items values ($1, $2)', [1, 'again'])).rejects.toThrow(/duplicate key/);
+      expect((await c.query('select note from items where id = $1', [1])).rows).toEqual([{ note: 'a' }]);
+    } finally {
+      await c.end();
+    }
+  });
+
+  it("keeps another connection's statements out of an open transaction", async () => {
+    const a = await client();
+    const b = await client();
+    try {
+      await a.query('begin');
+      await a.query('insert into items values ($1, $2)', [2, 'in a transaction']);
+      let seen: number | undefined;
+      const counted = b.query('select count(*)::int as n from items').then((r) => (seen = r.rows[0].n));
+      await new Promise((r) => setTimeout(r, 100));
+      expect(seen).toBeUndefined(); // waits for a's transaction
+      await a.query('insert into items values ($1, $2)', [3, 'same transaction']);
+      await a.query('commit');
+      await counted;
+      expect(seen).toBe(3);
+    } finally {
+      await a.end();
+      await b.end();
+    }
+  });
+});
