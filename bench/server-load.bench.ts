@@ -279,6 +279,7 @@ export async function benchServerLoad(backend: Backend, log: (msg: string) => vo
     };
     bare = await startBare(responses);
     notes.push(`ruleset: ${FLAGS} flags with a rule and a rollout each, ${now.body.length} bytes gzip; ${CONNECTIONS} connections; ${SECONDS} s per run`);
+    if (backend.kind === 'embedded') notes.push('embedded: PGlite on a data dir on disk, as `npm start` runs it');
 
     const rows: string[] = [];
     const ratios: Array<{ label: string } & Ratio> = [];

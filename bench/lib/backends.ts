@@ -54,7 +54,7 @@ export async function detectBackends(): Promise<{ backends: Backend[]; notes: st
   const want = (k: BackendKind) => wanted.includes('all') || wanted.includes(k);
   const backends: Backend[] = [];
   const notes: string[] = [];
-  if (want('embedded')) backends.push({ kind: 'embedded', label: 'PGlite (embedded, in memory)' });
+  if (want('embedded')) backends.push({ kind: 'embedded', label: 'PGlite (embedded)' });
   if (want('postgres')) {
     const explicit = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
     const adminUrl = explicit ?? DEFAULT_ADMIN_URL;
