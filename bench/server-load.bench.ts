@@ -248,7 +248,8 @@ export async function benchServerLoad(backend: Backend, log: (msg: string) => vo
   const goals: Goal[] = [];
   const server = await startProduction({
     ...(backend.kind === 'postgres' ? { adminUrl: backend.adminUrl! } : {}),
-    env: { ORG_RATE_LIMIT_PER_MIN: '100000000' },
+    // LOG_LEVEL as a production start has it (tests/support/production.ts quiets its servers).
+    env: { ORG_RATE_LIMIT_PER_MIN: '100000000', LOG_LEVEL: 'info' },
   });
   let bare: Awaited<ReturnType<typeof startBare>> | undefined;
   try {

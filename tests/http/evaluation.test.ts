@@ -276,3 +276,32 @@ describe('rulesets, evaluation and the ruleset stream', () => {
     }
   });
 });
+
+describe('request log lines', () => {
+  it('logs a 304 (a poll that found nothing new) at debug, on the fast path and the full route alike, and a 200 at info', async () => {
+    const lines: Array<{ level: number; msg: string; req?: { url: string }; res?: { statusCode: number } }> = [];
+    const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const t = await startTestServer({}, { logger });
+    try {
+      const owner = await claim(t);
+      const projectId = (await owner.session.createProject({ path: { slug: 'acme' }, body: { key: 'web', name: 'Web' } })).id;
+      const envId = (await owner.session.createEnvironment({ path: { id: projectId }, body: { key: 'prod', name: 'Prod' } })).id;
+      const token = (await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'sdk', actions: ['read'] } })).token;
+      await owner.session.createFlag({ path: { id: projectId }, body: { key: 'checkout', name: 'Checkout', defaultValue: false } });
+      const url = `${t.url}/api/v1/envs/${envId}/ruleset`;
+      const cold = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+      expect(cold.status).toBe(200);
+      const tag = cold.headers.get('etag')!;
+      const fromMemory = async () => (await scrapeMetrics(t.server.url)).sample('gradual_ruleset_polls_from_memory_total');
+      const before = await fromMemory();
+      for (let i = 0; i < 3; i++) expect((await fetch(url, { headers: { authorization: `Bearer ${token}`, 'if-none-match': tag } })).status).toBe(304);
+      // A session's poll always takes the full route; at least one key's poll was answered from memory.
+      expect((await fetch(url, { headers: { cookie: `svc_session=${encodeURIComponent(owner.sessionToken)}`, 'if-none-match': tag } })).status).toBe(304);
+      expect(await fromMemory()).toBeGreaterThan(before);
+      const polls = lines.filter((l) => l.msg === 'request completed' && l.req?.url === `/api/v1/envs/${envId}/ruleset`);
+      expect(polls.map((l) => [l.res?.statusCode, l.level])).toEqual([[200, 30], [304, 20], [304, 20], [304, 20], [304, 20]]);
+    } finally {
+      await t.close();
+    }
+  });
+});

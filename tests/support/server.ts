@@ -1,5 +1,5 @@
 import { createClient, type GradualClient } from '@gradual/sdk';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { loadConfig } from '../../server/src/config.js';
 import { startServer, type RunningServer } from '../../server/src/server.js';
 import { createTestDatabase } from './database.js';
@@ -34,7 +34,7 @@ export interface TestServer {
  * A real server on a real, fresh database, listening on a random port, with
  * the settable test clock. Tests talk to it only through the generated SDK.
  */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, opts: { logger?: Logger } = {}): Promise<TestServer> {
   const database = await createTestDatabase();
   const config = loadConfig({
     PORT: '0',
@@ -44,7 +44,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     NODE_ENV: 'test',
     ...env,
   });
-  const server = await startServer({ config, db: database.db, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  const server = await startServer({ config, db: database.db, logger: opts.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
   let prism: PrismProxy | undefined;
   if (process.env.GRADUAL_TEST_VIA_PRISM === '1') {
     prism = await startPrismProxy(server.url).catch(async (err: unknown) => {

@@ -12,6 +12,7 @@ import { findRolloutPath } from '../features/rollouts/rollouts.store.js';
 import { rateLimitHeaders, takeApiKeyTokens, tighterBucket } from './api-rate-limit.js';
 import type { AppDeps } from './deps.js';
 import type { LatencySeries } from './latency-histogram.js';
+import { accessLogLevel } from './request-context.js';
 import { bodyProblem, hasSuspectEscapes } from './text-guard.js';
 import type { BucketDecision } from './token-buckets.js';
 
@@ -120,8 +121,9 @@ export function fastPaths(deps: AppDeps, fullRoute: (req: IncomingMessage, res: 
     res.end(body);
     const seconds = (performance.now() - admitted.started) / 1000;
     duration().observe(seconds);
-    if (deps.logger.isLevelEnabled('info')) {
-      deps.logger.info({ req: { id: requestId, method: req.method, url: req.url }, res: { statusCode: status }, responseTime: Math.round(seconds * 1000) }, 'request completed');
+    const level = accessLogLevel(status);
+    if (deps.logger.isLevelEnabled(level)) {
+      deps.logger[level]({ req: { id: requestId, method: req.method, url: req.url }, res: { statusCode: status }, responseTime: Math.round(seconds * 1000) }, 'request completed');
     }
   };
 

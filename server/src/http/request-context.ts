@@ -18,9 +18,17 @@ declare global {
 const UNLOGGED = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
+ * The level of a request's log line: error for a 5xx; debug for a 304, the answer to a poll that
+ * found nothing new (SDKs poll their ruleset every few seconds: at info that was most of the log,
+ * and its serialization a quarter of the poll's cost; metrics count every poll); info otherwise.
+ */
+export function accessLogLevel(status: number): 'error' | 'debug' | 'info' {
+  return status >= 500 ? 'error' : status === 304 ? 'debug' : 'info';
+}
+
+/**
  * Request id and logging, first in the chain: X-Request-Id on every answer, `req.log` (a child
- * logger bound to the id), and one line per finished request, at info (error for
- * 5xx), in the shape the fast paths write (http/fast-paths.ts). Hand-written rather than
+ * logger bound to the id), and one line per finished request, at accessLogLevel's level, in the shape the fast paths write (http/fast-paths.ts). Hand-written rather than
  * pino-http, which built a child logger and serializers for every request whatever the level:
  * a tenth of the allocations of a typical API request.
  *
@@ -48,7 +56,7 @@ export function requestContext(app: Express, logger: Logger): void {
       const started = performance.now();
       res.once('finish', () => {
         const status = res.statusCode;
-        const level = status >= 500 ? 'error' : 'info';
+        const level = accessLogLevel(status);
         if (!logger.isLevelEnabled(level)) return;
         const responseTime = Math.round(performance.now() - started);
         logger[level]({ req: { id, method: req.method, url: req.originalUrl }, res: { statusCode: status }, responseTime }, 'request completed');
