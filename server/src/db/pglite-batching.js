@@ -58,6 +58,8 @@ function batchedHandleData(data) {
   let end = 0;
   while (buffered.length - end >= HEADER && buffered[end] !== TERMINATE) {
     const length = 1 + buffered.readInt32BE(end + 1);
+    // A length below its own 4 bytes is no message: end the connection (pglite-socket logs it).
+    if (length < HEADER) throw new Error(`invalid wire-protocol message length ${length - 1}`);
     if (buffered.length - end < length) break;
     end += length;
   }

@@ -112,7 +112,7 @@ describe('pglite-socket with batching', () => {
     }
   });
 
-  it('answers pipelined queries in order, and a Terminate in the same write ends the session', async () => {
+  it('answers pipelined queries in order, with a Terminate in the same write', async () => {
     const raw = await rawConnection();
     const terminate = Buffer.from([0x58, 0, 0, 0, 4]);
     raw.socket.write(Buffer.concat([query('select 1'), query('select 2'), query('select 3'), terminate]));
@@ -133,6 +133,18 @@ describe('pglite-socket with batching', () => {
     await raw.readyCount(3);
     raw.socket.destroy();
     expect(messages(raw.received()).filter((m) => m.type === 'D').map((m) => m.value)).toEqual(['split', 'whole']);
+  });
+
+  it('ends a connection that sends a message shorter than its own length field', async () => {
+    const raw = await rawConnection();
+    raw.socket.write(Buffer.from([0x51, 0, 0, 0, 2, 0])); // 'Q' claiming 2 bytes
+    await raw.closed;
+    const c = await client(); // the server carries on
+    try {
+      expect((await c.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+    } finally {
+      await c.end();
+    }
   });
 
   it('takes a multi-megabyte Bind that arrives in many reads', async () => {
