@@ -38,6 +38,16 @@ async function client(): Promise<pg.Client> {
   return c;
 }
 
+/** Runs `use` on a new connection, closed afterwards whatever happens. */
+async function withClient(use: (c: pg.Client) => Promise<void>): Promise<void> {
+  const c = await client();
+  try {
+    await use(c);
+  } finally {
+    await c.end();
+  }
+}
+
 /** A simple-protocol Query message. */
 function query(sql: string): Buffer {
   const text = Buffer.from(`${sql}\0`);
@@ -100,16 +110,13 @@ function messages(buf: Buffer): Array<{ type: string; value?: string }> {
 
 describe('pglite-socket with batching', () => {
   it('runs a prepared query (Bind, Describe, Execute, Sync) as one PGlite call', async () => {
-    const c = await client();
-    try {
+    await withClient(async (c) => {
       const q = { name: 'add_one', text: 'select $1::int + 1 as n', values: [41] };
       expect((await c.query(q)).rows).toEqual([{ n: 42 }]); // Parse too: prepares it
       calls = [];
       expect((await c.query({ ...q, values: [1] })).rows).toEqual([{ n: 2 }]);
       expect(calls).toEqual(['B']); // per message, this was ['B', 'D', 'E', 'S']
-    } finally {
-      await c.end();
-    }
+    });
   });
 
   it('answers pipelined queries in order, with a Terminate in the same write', async () => {
@@ -139,35 +146,26 @@ describe('pglite-socket with batching', () => {
     const raw = await rawConnection();
     raw.socket.write(Buffer.from([0x51, 0, 0, 0, 2, 0])); // 'Q' claiming 2 bytes
     await raw.closed;
-    const c = await client(); // the server carries on
-    try {
+    await withClient(async (c) => {
       expect((await c.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
-    } finally {
-      await c.end();
-    }
+    });
   });
 
   it('takes a multi-megabyte Bind that arrives in many reads', async () => {
-    const c = await client();
-    try {
+    await withClient(async (c) => {
       const big = 'x'.repeat(3_000_000);
       expect((await c.query('select length($1::text) as n', [big])).rows).toEqual([{ n: 3_000_000 }]);
       expect((await c.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
-    } finally {
-      await c.end();
-    }
+    });
   });
 
   it('skips to Sync after an error inside a batch and keeps the connection usable', async () => {
-    const c = await client();
-    try {
+    await withClient(async (c) => {
       await expect(c.query('select * from no_such_table where id = $1', [1])).rejects.toThrow(/no_such_table/);
       await expect(c.query('insert into items values ($1, $2)', [1, 'a'])).resolves.toBeDefined();
       await expect(c.query('insert into items values ($1, $2)', [1, 'again'])).rejects.toThrow(/duplicate key/);
       expect((await c.query('select note from items where id = $1', [1])).rows).toEqual([{ note: 'a' }]);
-    } finally {
-      await c.end();
-    }
+    });
   });
 
   it("keeps another connection's statements out of an open transaction", async () => {
