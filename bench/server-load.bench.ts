@@ -77,6 +77,14 @@ interface Run {
   statuses: Record<string, number>;
 }
 
+/** One paced run at half the maximum, with the bare server's at the same rate. */
+interface PacedRun {
+  gradual: Run;
+  bare: Run;
+  lagMaxMs: number;
+  fromMemory: number;
+}
+
 export const toCannon = (r: Req) => ({ method: r.method, path: r.path, headers: r.headers, ...(r.body ? { body: r.body } : {}) });
 
 /**
@@ -304,9 +312,9 @@ export async function benchServerLoad(backend: Backend, log: (msg: string) => vo
       // Latency at half the maximum: LATENCY_RUNS paced runs, each followed by the same load on the
       // bare server (what the load generator and the machine add to the tail), order alternating;
       // the goal takes the median run's p99, since one slow moment of a shared host can swamp one run.
-      const pacedRuns: Array<{ gradual: Run; bare: Run; lagMaxMs: number; fromMemory: number }> = [];
+      const pacedRuns: PacedRun[] = [];
       for (let round = 0; round < LATENCY_RUNS; round++) {
-        const out: Partial<{ gradual: Run; bare: Run; lagMaxMs: number; fromMemory: number }> = {};
+        const out: Partial<PacedRun> = {};
         for (const target of round % 2 === 0 ? (['gradual', 'bare'] as const) : (['bare', 'gradual'] as const)) {
           if (target === 'bare') {
             out.bare = await paced(bare.url, s, maxRps / 2, SECONDS);
@@ -318,7 +326,7 @@ export async function benchServerLoad(backend: Backend, log: (msg: string) => vo
           out.lagMaxMs = after.eventLoopLagMaxMs;
           out.fromMemory = (after.pollsFromMemory - before.pollsFromMemory) / (out.gradual.sent ?? out.gradual.requests);
         }
-        pacedRuns.push(out as { gradual: Run; bare: Run; lagMaxMs: number; fromMemory: number });
+        pacedRuns.push(out as PacedRun);
       }
       const p99s = pacedRuns.map((r) => r.gradual.p99);
       const bareP99s = pacedRuns.map((r) => r.bare.p99);

@@ -12,7 +12,7 @@ import { findRolloutPath } from '../features/rollouts/rollouts.store.js';
 import { rateLimitHeaders, takeApiKeyTokens, tighterBucket } from './api-rate-limit.js';
 import type { AppDeps } from './deps.js';
 import type { LatencySeries } from './latency-histogram.js';
-import { accessLogLevel } from './request-context.js';
+import { logRequest } from './request-context.js';
 import { bodyProblem, hasSuspectEscapes } from './text-guard.js';
 import type { BucketDecision } from './token-buckets.js';
 
@@ -119,12 +119,9 @@ export function fastPaths(deps: AppDeps, fullRoute: (req: IncomingMessage, res: 
     headers.push('X-Request-Id', requestId, ...rateLimitHeaders(tighterBucket(decision)));
     res.writeHead(status, headers);
     res.end(body);
-    const seconds = (performance.now() - admitted.started) / 1000;
-    duration().observe(seconds);
-    const level = accessLogLevel(status);
-    if (deps.logger.isLevelEnabled(level)) {
-      deps.logger[level]({ req: { id: requestId, method: req.method, url: req.url }, res: { statusCode: status }, responseTime: Math.round(seconds * 1000) }, 'request completed');
-    }
+    const ms = performance.now() - admitted.started;
+    duration().observe(ms / 1000);
+    logRequest(deps.logger, requestId, req.method, req.url, status, ms);
   };
 
   const jsonHeaders = (body: string) => ['Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(Buffer.byteLength(body))];

@@ -22,15 +22,23 @@ const UNLOGGED = new Set(['/healthz', '/readyz', '/metrics']);
  * found nothing new (SDKs poll their ruleset every few seconds: at info that was most of the log,
  * and its serialization a quarter of the poll's cost; metrics count every poll); info otherwise.
  */
-export function accessLogLevel(status: number): 'error' | 'debug' | 'info' {
+function accessLogLevel(status: number): 'error' | 'debug' | 'info' {
   return status >= 500 ? 'error' : status === 304 ? 'debug' : 'info';
+}
+
+/** A finished request's log line, at accessLogLevel's level: written by the full routes and the fast paths alike. */
+export function logRequest(logger: Logger, id: string, method: string | undefined, url: string | undefined, status: number, responseTimeMs: number): void {
+  const level = accessLogLevel(status);
+  if (!logger.isLevelEnabled(level)) return;
+  logger[level]({ req: { id, method, url }, res: { statusCode: status }, responseTime: Math.round(responseTimeMs) }, 'request completed');
 }
 
 /**
  * Request id and logging, first in the chain: X-Request-Id on every answer, `req.log` (a child
- * logger bound to the id), and one line per finished request, at accessLogLevel's level, in the shape the fast paths write (http/fast-paths.ts). Hand-written rather than
- * pino-http, which built a child logger and serializers for every request whatever the level:
- * a tenth of the allocations of a typical API request.
+ * logger bound to the id), and one line per finished request (logRequest, which the fast paths
+ * in http/fast-paths.ts write too). Hand-written rather than pino-http, which built a child
+ * logger and serializers for every request whatever the level: a tenth of the allocations of a
+ * typical API request.
  *
  * `req.log` is built on first use (a getter on the app's request prototype): few requests log
  * anything of their own, and a pino child per request was a tenth of the garbage of a small
@@ -54,13 +62,7 @@ export function requestContext(app: Express, logger: Logger): void {
     res.setHeader('X-Request-Id', id);
     if (!UNLOGGED.has(req.url)) {
       const started = performance.now();
-      res.once('finish', () => {
-        const status = res.statusCode;
-        const level = accessLogLevel(status);
-        if (!logger.isLevelEnabled(level)) return;
-        const responseTime = Math.round(performance.now() - started);
-        logger[level]({ req: { id, method: req.method, url: req.originalUrl }, res: { statusCode: status }, responseTime }, 'request completed');
-      });
+      res.once('finish', () => logRequest(logger, id, req.method, req.originalUrl, res.statusCode, performance.now() - started));
     }
     next();
   });

@@ -101,7 +101,8 @@ export class TokenBuckets {
       tokens.push(t);
     }
     const buckets: BucketState[] = [];
-    specs.forEach((s, i) => {
+    for (let i = 0; i < specs.length; i++) {
+      const s = specs[i]!;
       const t = allowed ? tokens[i]! - 1 : tokens[i]!;
       const state = states[i];
       if (state) {
@@ -111,7 +112,7 @@ export class TokenBuckets {
         this.memory.set(s.key, { tokens: t, at: nowMs });
       }
       buckets.push(describe(s, t));
-    });
+    }
     if (this.memory.size > 100_000) {
       // Bound memory: buckets idle for 10 minutes are full again (every refill is ≤ 60 s), so forget them.
       for (const [key, state] of this.memory) if (nowMs - state.at > 600_000) this.memory.delete(key);
