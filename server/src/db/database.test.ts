@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../tests/support/database.js';
+import { preparedQuery } from '../features/shared/raw-sql.js';
 import { createDatabase, databaseUrlFor, dropDatabases } from './admin.js';
 import { DataDirLockedError, openDatabase, type Database } from './database.js';
 import { migrationsList } from './migrations/index.js';
@@ -299,6 +300,11 @@ describe('embedded pool of one', () => {
         .catch((e: unknown) => e);
       expect(String(err)).toMatch(/timeout/i);
       await db.ping(); // and the pool recovers
+
+      // The same mistake with a prepared statement, which runs on the statement pool's connections.
+      const one = () => preparedQuery(db.em(), 'one', 'select 1 as one', []);
+      await expect(db.em().transactional(one)).rejects.toThrow(/timeout/i);
+      expect(await one()).toEqual([{ one: 1 }]);
 
       // In memory the socket server listens on 127.0.0.1: reset TCP connections too.
       await abuseConnections({ host: '127.0.0.1', port: Number(db.orm.config.get('port')) });

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { EntityManager, MikroORM, Options } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { isMemoryDataDir, MEMORY_DATA_DIR, startEmbedded, type EmbeddedServer, type StartingEmbedded } from './embedded.js';
+import { registerStatementPool, StatementPool } from './statement-pool.js';
 
 // Light on purpose: MikroORM (~0.5 s to load) and the entities are imported inside
 // openDatabase(), after the embedded database's thread has started, so both proceed at once.
@@ -18,7 +19,10 @@ export interface DatabaseOptions {
   /** PostgreSQL schema for every table (created if missing). Default `public`. */
   schema?: string;
   logger?: Logger;
-  /** PostgreSQL pool size, default 10, at least 2 (one connection holds the migration lock). Embedded always uses 1. */
+  /**
+   * PostgreSQL pool size, default 10, at least 2 (one connection holds the migration lock).
+   * Embedded: always 1 for MikroORM, and 3 for prepared single statements (statement-pool.ts).
+   */
   poolMax?: number;
   /** How long a unit of work waits for a pooled connection before failing. Default 30 s. */
   acquireTimeoutMs?: number;
@@ -49,6 +53,8 @@ export interface Database {
 }
 
 const DEFAULT_POOL_MAX = 10;
+/** Embedded: connections for prepared single statements, beside the ORM's one (statement-pool.ts). */
+const EMBEDDED_STATEMENT_CONNECTIONS = 3;
 const DEFAULT_ACQUIRE_TIMEOUT_MS = 30_000;
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -73,6 +79,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     starting.ready.then(() => phase('pglite'), () => {}); // failures are handled where it is awaited
   }
   let embedded: EmbeddedServer | undefined;
+  let statements: StatementPool | undefined;
 
   const connect = async (): Promise<MikroORM> => {
     const { MikroORM, baseOrmOptions } = await import('./orm.js');
@@ -128,6 +135,14 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     try {
       embedded ??= await starting.ready;
       await orm.connect();
+      statements = new StatementPool({
+        host: starting.target.host,
+        port: starting.target.port ?? embedded.port,
+        size: EMBEDDED_STATEMENT_CONNECTIONS,
+        timeoutMs: acquireTimeoutMs,
+        logger: log,
+      });
+      registerStatementPool(orm.config, statements);
     } catch (err) {
       await orm.close(true).catch(() => {});
       throw err;
@@ -148,6 +163,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
 
   const close = async () => {
     try {
+      await statements?.close();
       await orm.close(true);
     } finally {
       await embedded?.stop();

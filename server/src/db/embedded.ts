@@ -26,11 +26,11 @@ const SOCKET_PORT = 5432;
 /** sun_path holds 108 bytes on Linux (104 on macOS); longer paths fall back to TCP. */
 const MAX_SOCKET_PATH = 100;
 /**
- * Several sockets may be open briefly even with a pool of one: the pool can open a new
- * connection before the server has processed the old one's close. Over the limit, Node
- * drops the connection (the client sees ECONNRESET), so leave headroom.
+ * MikroORM's one connection and the statement pool's three (statement-pool.ts). More may be
+ * open briefly: a pool can open a new connection before the server has processed the old one's
+ * close. Over the limit, Node drops the connection (the client sees ECONNRESET), so leave headroom.
  */
-const MAX_SOCKET_CONNECTIONS = 4;
+const MAX_SOCKET_CONNECTIONS = 8;
 
 /** The worker's code; in the esbuild output it sits beside the bundle (scripts/start.mjs). */
 const WORKER_URL = new URL('./embedded-worker.js', import.meta.url);

@@ -17,11 +17,21 @@
 // startup phase (SSL and cancel requests, the startup packet: their first byte is 0) and
 // Terminate ('X'), which PGlite only recognises as the first byte of a call.
 //
+// A batch ends after a message that completes something (Sync, Query, Flush, …), never after
+// Parse, Bind, Describe, Execute or Close: those wait for the Sync that follows them. PGlite is
+// one session shared by every connection, and between its Execute and its Sync a statement is
+// still in its implicit transaction; a batch that stopped there would let another connection's
+// next batch run inside that transaction (the queue only keeps connections apart while an
+// explicit transaction is open). Clients send the whole sequence in one write, so this rarely
+// waits for anything; the test splits it on purpose.
+//
 // Plain JavaScript, like embedded-worker.js.
 import { PGLiteSocketHandler } from '@electric-sql/pglite-socket';
 
 const TERMINATE = 0x58; // 'X'
 const HEADER = 5; // type byte + int32 length (which counts itself, not the type byte)
+/** Parse, Bind, Describe, Execute, Close: extended-query messages that wait for their Sync (above). */
+const AWAITS_SYNC = new Set([0x50, 0x42, 0x44, 0x45, 0x43]);
 
 const original = PGLiteSocketHandler.prototype.handleData;
 let installed = false;
@@ -50,29 +60,34 @@ function batchedHandleData(data) {
     this.partialChunks = [];
     this.awaitedBytes = 0;
   } else if (this.messageBuffer.length) {
-    buffered = Buffer.concat([this.messageBuffer, data]); // the start of a header
+    buffered = Buffer.concat([this.messageBuffer, data]); // messages waiting for a Sync, or the start of a header
   }
   this.messageBuffer = Buffer.alloc(0);
   // Startup phase: untyped messages, one at a time (the client waits for each answer).
   if (buffered[0] === 0) return original.call(this, buffered);
-  let end = 0;
-  while (buffered.length - end >= HEADER && buffered[end] !== TERMINATE) {
-    const length = 1 + buffered.readInt32BE(end + 1);
+  let end = 0; // the batch: up to the last message that does not wait for a Sync
+  let complete = 0; // every complete message
+  while (buffered.length - complete >= HEADER && buffered[complete] !== TERMINATE) {
+    const length = 1 + buffered.readInt32BE(complete + 1);
     // A length below its own 4 bytes is no message: end the connection (pglite-socket logs it).
     if (length < HEADER) throw new Error(`invalid wire-protocol message length ${length - 1}`);
-    if (buffered.length - end < length) break;
-    end += length;
+    if (buffered.length - complete < length) break;
+    const type = buffered[complete];
+    complete += length;
+    if (!AWAITS_SYNC.has(type)) end = complete;
   }
+  // Kept for the next read: messages waiting for their Sync, then an incomplete one, if any.
   const rest = buffered.subarray(end);
-  if (rest.length >= HEADER && rest[0] !== TERMINATE) {
-    this.awaitedBytes = 1 + rest.readInt32BE(1);
+  const next = buffered.length - complete >= HEADER ? buffered[complete] : undefined;
+  if (next !== undefined && next !== TERMINATE) {
+    this.awaitedBytes = complete - end + 1 + buffered.readInt32BE(complete + 1);
     this.partialChunks = [rest];
     this.partialLength = rest.length;
   } else {
-    this.messageBuffer = rest; // nothing, a partial header, or Terminate
+    this.messageBuffer = rest; // nothing, a partial header, or Terminate (each perhaps after waiting messages)
   }
   const batch = end > 0 ? enqueueBatch(this, buffered.subarray(0, end)) : Promise.resolve(0);
-  if (!(rest.length >= HEADER && rest[0] === TERMINATE)) return batch;
+  if (next !== TERMINATE) return batch;
   // Terminate (complete: 5 bytes) goes to the original after the batch; it ends the session.
   return Promise.all([batch, original.call(this, Buffer.alloc(0))]).then(([bytes]) => bytes);
 }

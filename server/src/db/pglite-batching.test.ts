@@ -39,10 +39,10 @@ async function client(): Promise<pg.Client> {
 }
 
 /** Runs `use` on a new connection, closed afterwards whatever happens. */
-async function withClient(use: (c: pg.Client) => Promise<void>): Promise<void> {
+async function withClient<T>(use: (c: pg.Client) => Promise<T>): Promise<T> {
   const c = await client();
   try {
-    await use(c);
+    return await use(c);
   } finally {
     await c.end();
   }
@@ -55,6 +55,24 @@ function query(sql: string): Buffer {
   head.write('Q');
   head.writeInt32BE(4 + text.length, 1);
   return Buffer.concat([head, text]);
+}
+
+/** A frontend message: type byte, int32 length, body. */
+function message(type: string, body: Buffer): Buffer {
+  const head = Buffer.alloc(5);
+  head.write(type);
+  head.writeInt32BE(4 + body.length, 1);
+  return Buffer.concat([head, body]);
+}
+
+/** Parse, Bind and Execute of `sql` (unnamed statement and portal, no parameters): an extended query without its Sync. */
+function extendedWithoutSync(sql: string): Buffer {
+  const zeros = (n: number) => Buffer.alloc(n);
+  return Buffer.concat([
+    message('P', Buffer.concat([Buffer.from(`\0${sql}\0`), zeros(2)])),
+    message('B', Buffer.concat([Buffer.from('\0\0'), zeros(6)])),
+    message('E', Buffer.concat([Buffer.from('\0'), zeros(4)])),
+  ]);
 }
 
 function startupPacket(): Buffer {
@@ -166,6 +184,24 @@ describe('pglite-socket with batching', () => {
       await expect(c.query('insert into items values ($1, $2)', [1, 'again'])).rejects.toThrow(/duplicate key/);
       expect((await c.query('select note from items where id = $1', [1])).rows).toEqual([{ note: 'a' }]);
     });
+  });
+
+  it("runs an extended query only with its Sync, so another connection's statement cannot land in its implicit transaction", async () => {
+    const raw = await rawConnection();
+    try {
+      raw.socket.write(extendedWithoutSync('select txid_current()::text'));
+      await new Promise((r) => setTimeout(r, 50));
+      // Meanwhile another connection: it runs now, in a transaction of its own.
+      const other = await withClient((c) => c.query<{ txid: string }>('select txid_current()::text as txid'));
+      expect(messages(raw.received()).filter((m) => m.type === 'D')).toEqual([]); // nothing ran before the Sync
+      raw.socket.write(message('S', Buffer.alloc(0)));
+      await raw.readyCount(2);
+      const [row] = messages(raw.received()).filter((m) => m.type === 'D');
+      expect(row?.value).toBeDefined();
+      expect(row!.value).not.toBe(other.rows[0]!.txid);
+    } finally {
+      raw.socket.destroy();
+    }
   });
 
   it("keeps another connection's statements out of an open transaction", async () => {

@@ -140,7 +140,7 @@ function statements(em: EntityManager): { ifUnchanged: string; batch: string } {
  * inserts the audit rows, and does nothing at all unless the row is still the version that was
  * read (`rowVersion`, its xmin). A rollout PUT is then two statements (the read and this)
  * instead of BEGIN, a locking read, the write and COMMIT; on the embedded database, where
- * every statement waits its turn on one connection, that is what bounds the write rate.
+ * every statement waits its turn in one session, that is what bounds the write rate.
  *
  * Returns null when the row changed since it was read (the caller reads it again), else the
  * environment version written (null when the transition changed nothing an SDK evaluates).

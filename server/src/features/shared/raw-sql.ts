@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { statementPoolOf } from '../../db/statement-pool.js';
 
 /**
  * Runs SQL with real bound parameters ($1…, sent separately from the text) on
@@ -17,11 +18,14 @@ export async function rawQuery<T = Record<string, unknown>>(em: EntityManager, s
  * own, outside any unit of work: for the hot paths that run one statement thousands of times a
  * second. PostgreSQL parses and plans it once per connection, and the query skips MikroORM's and
  * knex's per-query work. Reads, or a write that is one statement committing on its own; never
- * from inside a transaction (the embedded database has a single connection: waiting for a
- * second one would wait forever, and a write there would escape the transaction).
+ * from inside a transaction (a write there would escape the transaction, and on the embedded
+ * database the statement would wait for that transaction to end). On the embedded database it
+ * runs on the statement pool (db/statement-pool.ts), elsewhere on the ORM's pool.
  */
 export async function preparedQuery<T = Record<string, unknown>>(em: EntityManager, name: string, text: string, values: unknown[]): Promise<T[]> {
   if (em.getTransactionContext()) throw new Error(`preparedQuery(${name}) inside a transaction`);
+  const statements = statementPoolOf(em.config);
+  if (statements) return statements.query<T>(name, text, values);
   const client = em.getKnex().client as {
     acquireConnection(): Promise<{ query(q: { name: string; text: string; values: unknown[] }): Promise<{ rows: T[] }> }>;
     releaseConnection(connection: unknown): Promise<unknown>;

@@ -1,0 +1,80 @@
+import pg from 'pg';
+import type { Logger } from 'pino';
+
+/**
+ * The embedded database's connections for prepared single statements (preparedQuery: the hot
+ * paths' reads and one-statement writes), apart from MikroORM's pool of one.
+ *
+ * Why: with one connection, the database thread sat idle from the moment it answered a
+ * statement until the main thread had read that answer and released the connection to the next
+ * request, which then sent its statement; under load that handover, not PGlite, bounded the
+ * rate. With a few connections the next statements already wait in pglite-socket's queue and
+ * PGlite runs them back to back. PGlite still runs one statement at a time, and while a
+ * transaction on another connection is open the queue holds them back (pglite-socket keeps
+ * connections apart; pglite-batching.js keeps a statement's own implicit transaction whole).
+ *
+ * PGlite is one PostgreSQL session for all its connections, so a prepared statement's name is
+ * visible to every connection and preparing it twice fails (42P05): each connection here names
+ * its statements with a suffix of its own (unique in the process). Connections are kept, not closed when idle, so the
+ * session does not collect statements of closed connections (one that fails leaves its few).
+ *
+ * A statement that waits longer than `timeoutMs` fails, as a unit of work waiting that long for
+ * MikroORM's connection does: a statement sent from inside a transaction through another
+ * EntityManager (a bug) would otherwise wait for that transaction for ever, and the transaction
+ * for it. As with any statement its client gave up on, it may still run once the transaction
+ * ends; its connection is closed and replaced.
+ */
+/** Connections made by every statement pool in this process: a connection's statement-name suffix. */
+let connectionsMade = 0;
+
+export class StatementPool {
+  private readonly pool: pg.Pool;
+  private readonly suffixes = new WeakMap<pg.PoolClient, string>();
+
+  constructor(opts: { host: string; port: number; size: number; timeoutMs: number; logger?: Logger | undefined }) {
+    this.pool = new pg.Pool({
+      host: opts.host,
+      port: opts.port,
+      user: 'postgres',
+      database: 'postgres',
+      max: opts.size,
+      idleTimeoutMillis: 0,
+      connectionTimeoutMillis: opts.timeoutMs,
+      query_timeout: opts.timeoutMs,
+    });
+    this.pool.on('connect', (client) => this.suffixes.set(client, `_c${++connectionsMade}`));
+    // An idle connection that breaks (the database stopping) is replaced on next use.
+    this.pool.on('error', (err) => opts.logger?.debug({ err }, 'embedded database: statement connection lost'));
+  }
+
+  /** Runs the named statement (`$1…` placeholders), prepared once per connection. */
+  async query<T>(name: string, text: string, values: unknown[]): Promise<T[]> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      return (await client.query({ name: name + this.suffixes.get(client), text, values })).rows as T[];
+    } catch (err) {
+      // Not an answer from the database (a timeout, a lost connection): start afresh on a new connection.
+      if (!(err instanceof pg.DatabaseError)) broken = err as Error;
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+/** Statement pools by the ORM configuration they belong to (every EntityManager fork shares it). */
+const pools = new WeakMap<object, StatementPool>();
+
+export function registerStatementPool(ormConfig: object, pool: StatementPool): void {
+  pools.set(ormConfig, pool);
+}
+
+/** The statement pool of an ORM (embedded database), or undefined: use the ORM's own pool. */
+export function statementPoolOf(ormConfig: object): StatementPool | undefined {
+  return pools.get(ormConfig);
+}
