@@ -24,6 +24,18 @@ import type { Logger } from 'pino';
  * for it. As with any statement its client gave up on, it may still run once the transaction
  * ends; its connection is closed and replaced.
  */
+/**
+ * A statement the pool could not run: no connection in time, a statement timed out, a lost
+ * connection. The error handler answers it 503, as it does MikroORM's pool timing out
+ * (KnexTimeoutError). The message is the driver's.
+ */
+export class DatabaseUnavailableError extends Error {
+  override name = 'DatabaseUnavailableError';
+  constructor(cause: Error) {
+    super(cause.message, { cause });
+  }
+}
+
 /** Connections made by every statement pool in this process: a connection's statement-name suffix. */
 let connectionsMade = 0;
 
@@ -49,14 +61,17 @@ export class StatementPool {
 
   /** Runs the named statement (`$1…` placeholders), prepared once per connection. */
   async query<T>(name: string, text: string, values: unknown[]): Promise<T[]> {
-    const client = await this.pool.connect();
+    const client = await this.pool.connect().catch((err: Error) => {
+      throw new DatabaseUnavailableError(err);
+    });
     let broken: Error | undefined;
     try {
       return (await client.query({ name: name + this.suffixes.get(client), text, values })).rows as T[];
     } catch (err) {
-      // Not an answer from the database (a timeout, a lost connection): start afresh on a new connection.
-      if (!(err instanceof pg.DatabaseError)) broken = err as Error;
-      throw err;
+      if (err instanceof pg.DatabaseError) throw err; // the statement's own error: the connection is fine
+      // A timeout or a lost connection: start afresh on a new connection.
+      broken = err as Error;
+      throw new DatabaseUnavailableError(broken);
     } finally {
       client.release(broken);
     }

@@ -94,9 +94,12 @@ function internal(req: Request, err: unknown): DomainError {
     : new DomainError('internal', 'Internal server error.');
 }
 
-/** Lost database connections and an exhausted pool (knex's acquire timeout) answer 503 (retryable), not 500. */
+/**
+ * Lost database connections and an exhausted pool (knex's acquire timeout, the embedded
+ * database's statement pool: db/statement-pool.ts) answer 503 (retryable), not 500.
+ */
 function isConnectionError(err: unknown): boolean {
   const { code, name } = (err ?? {}) as { code?: string; name?: string };
-  if (name === 'KnexTimeoutError') return true;
+  if (name === 'KnexTimeoutError' || name === 'DatabaseUnavailableError') return true;
   return code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === '57P01' || code === '57P03' || code === '08006' || code === '08001';
 }
