@@ -23,7 +23,8 @@
 // still in its implicit transaction; a batch that stopped there would let another connection's
 // next batch run inside that transaction (the queue only keeps connections apart while an
 // explicit transaction is open). Clients send the whole sequence in one write, so this rarely
-// waits for anything; the test splits it on purpose.
+// waits for anything; the test splits it on purpose. (A client that sends Flush and waits for
+// the answer before its Sync, as a cursor does, still gets it, unprotected; we use no cursors.)
 //
 // Plain JavaScript, like embedded-worker.js.
 import { PGLiteSocketHandler } from '@electric-sql/pglite-socket';
