@@ -1,35 +1,31 @@
 import { connect, type Socket } from 'node:net';
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installBatching } from './pglite-batching.js';
+import { startPGliteSocket } from '../../../tests/support/pglite-socket.js';
 
 // pglite-batching.js through the real socket server, PGlite and the `pg` client MikroORM uses.
 
-let db: PGlite;
-let server: PGLiteSocketServer;
 let port: number;
+let stop: (() => Promise<void>) | undefined;
 /** PGlite calls since the last reset, by the first byte of each call's input. */
 let calls: string[] = [];
 
 beforeAll(async () => {
-  installBatching();
-  db = await PGlite.create();
-  const run = db.execProtocolRawStream.bind(db);
-  db.execProtocolRawStream = (message, options) => {
-    calls.push(String.fromCharCode(message[0]!));
-    return run(message, options);
-  };
-  await db.exec('create table items (id int primary key, note text)');
-  server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 4 });
-  await server.start();
-  port = Number(server.getServerConn().split(':').pop());
+  ({ port, stop } = await startPGliteSocket({
+    maxConnections: 4,
+    async prepare(db) {
+      const run = db.execProtocolRawStream.bind(db);
+      db.execProtocolRawStream = (message, options) => {
+        calls.push(String.fromCharCode(message[0]!));
+        return run(message, options);
+      };
+      await db.exec('create table items (id int primary key, note text)');
+    },
+  }));
 }, 60_000);
 
 afterAll(async () => {
-  await server?.stop();
-  await db?.close();
+  await stop?.();
 });
 
 async function client(): Promise<pg.Client> {

@@ -1,28 +1,22 @@
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installBatching } from './pglite-batching.js';
+import { startPGliteSocket } from '../../../tests/support/pglite-socket.js';
 import { DatabaseUnavailableError, StatementPool } from './statement-pool.js';
 
 // The statement pool against the embedded database's real parts: PGlite, pglite-socket with
 // batching, and pg. PGlite is one session for every connection, which is what these test.
 
 let db: PGlite;
-let server: PGLiteSocketServer;
 let port: number;
+let stop: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  installBatching();
-  db = await PGlite.create();
-  server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 8 });
-  await server.start();
-  port = Number(server.getServerConn().split(':').pop());
+  ({ db, port, stop } = await startPGliteSocket({ maxConnections: 8 }));
 }, 60_000);
 
 afterAll(async () => {
-  await server?.stop();
-  await db?.close();
+  await stop?.();
 });
 
 const newPool = (size: number, timeoutMs = 10_000) => new StatementPool({ host: '127.0.0.1', port, size, timeoutMs });
