@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { EntityManager, MikroORM, Options } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { isMemoryDataDir, MEMORY_DATA_DIR, startEmbedded, type EmbeddedServer, type StartingEmbedded } from './embedded.js';
+import { EMBEDDED_STATEMENT_CONNECTIONS, isMemoryDataDir, MEMORY_DATA_DIR, startEmbedded, type EmbeddedServer, type StartingEmbedded } from './embedded.js';
 import { registerStatementPool, StatementPool } from './statement-pool.js';
 
 // Light on purpose: MikroORM (~0.5 s to load) and the entities are imported inside
@@ -53,8 +53,6 @@ export interface Database {
 }
 
 const DEFAULT_POOL_MAX = 10;
-/** Embedded: connections for prepared single statements, beside the ORM's one (statement-pool.ts). */
-const EMBEDDED_STATEMENT_CONNECTIONS = 3;
 const DEFAULT_ACQUIRE_TIMEOUT_MS = 30_000;
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 

@@ -25,12 +25,13 @@ export const MEMORY_DATA_DIR = 'memory://';
 const SOCKET_PORT = 5432;
 /** sun_path holds 108 bytes on Linux (104 on macOS); longer paths fall back to TCP. */
 const MAX_SOCKET_PATH = 100;
+/** Connections of the statement pool (statement-pool.ts), beside MikroORM's one. */
+export const EMBEDDED_STATEMENT_CONNECTIONS = 3;
 /**
- * MikroORM's one connection and the statement pool's three (statement-pool.ts). More may be
- * open briefly: a pool can open a new connection before the server has processed the old one's
- * close. Over the limit, Node drops the connection (the client sees ECONNRESET), so leave headroom.
+ * Every connection twice over: a pool can open a new connection before the server has processed
+ * the old one's close. Over the limit, Node drops the connection (the client sees ECONNRESET).
  */
-const MAX_SOCKET_CONNECTIONS = 8;
+const MAX_SOCKET_CONNECTIONS = 2 * (1 + EMBEDDED_STATEMENT_CONNECTIONS);
 
 /** The worker's code; in the esbuild output it sits beside the bundle (scripts/start.mjs). */
 const WORKER_URL = new URL('./embedded-worker.js', import.meta.url);
