@@ -1,5 +1,5 @@
 /**
- * Percentage bucketing (DESIGN.md §5), identical in the SDK, the server and any
+ * Percentage bucketing (docs/bucketing.md), identical in the SDK, the server and any
  * future SDK:
  *
  *     input    = UTF-8 bytes of  seed + ":" + id
@@ -8,7 +8,7 @@
  *     admitted = bucket < percent
  *
  * The arithmetic is written in exactly that order so the floating-point result
- * is bit-identical to the reference vectors (`shared/vectors/bucketing.json`).
+ * is bit-identical to the reference vectors (`sdk/fixtures/bucketing.json`).
  * Raising the percent only ever adds contexts: `bucket` does not depend on the
  * percent, and `b < p1` implies `b < p2` for `p1 <= p2`.
  */

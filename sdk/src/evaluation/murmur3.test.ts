@@ -16,7 +16,7 @@ interface VectorFile {
 }
 
 const vectorFile = JSON.parse(
-  readFileSync(new URL('../../../../shared/vectors/bucketing.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../../fixtures/bucketing.json', import.meta.url), 'utf8'),
 ) as VectorFile;
 
 /** Straightforward byte-array MurmurHash3_x86_32, seed 0: the reference the streaming version must equal. */
@@ -68,12 +68,12 @@ const codeUnit = fc
   .map((c) => String.fromCharCode(c));
 const anyUtf16 = fc.string({ unit: codeUnit, maxLength: 40 });
 
-describe('reference vectors (shared/vectors/bucketing.json)', () => {
+describe('reference vectors (sdk/fixtures/bucketing.json)', () => {
   const vectors = vectorFile.vectors;
 
   it('file is present and non-trivial', () => {
     expect(vectorFile.algorithm).toContain('MurmurHash3_x86_32');
-    expect(vectors.length).toBe(400);
+    expect(vectors.length).toBeGreaterThanOrEqual(400);
   });
 
   it('murmur3, bucket and createBucketer match every vector exactly', () => {
