@@ -1,5 +1,5 @@
 /**
- * `local-eval` (issue #4): ns per local evaluation of one flag with an active 37.5% rollout,
+ * `local-eval`: ns per local evaluation of one flag with an active 37.5% rollout,
  * ours side by side with two peers in the same process and the same run:
  *
  * - ours, the evaluator (`compileRuleset(ruleset).evaluate(key, ctx)`, `@gradual/sdk/evaluation`),

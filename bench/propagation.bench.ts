@@ -1,5 +1,5 @@
 /**
- * `propagation` (issue #4): time from sending a committed rollout write to a streaming live
+ * `propagation`: time from sending a committed rollout write to a streaming live
  * client (`createFlagClient({ mode: 'stream' })`, SSE) evaluating the new value.
  *
  * One flag with an active rollout; BENCH_PROPAGATION_WRITES (default 200) rollout PUTs through

@@ -1,5 +1,5 @@
 /**
- * `rollback-fire` (issue #5), two parts on one server:
+ * `rollback-fire`, two parts on one server:
  *
  * (a) fire → streaming client: 10 flags with active 50% rollouts, a streaming live client on
  *     their environment. BENCH_ROLLBACK_FIRES (default 120, after 5 warm-up fires) webhook

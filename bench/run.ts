@@ -28,7 +28,7 @@
  *                                             override the counts (defaults: 5, 4 × 500, 3, 10,000)
  *   BENCH_LOAD_SECONDS, BENCH_SOAK_SECONDS, BENCH_LOAD_CONNECTIONS
  *                                             server-load: seconds per run (8), soak length (60; the
- *                                             README's full soak is 600), connections (32)
+ *                                             full run in docs/benchmarks.md uses 600), connections (32)
  *   BENCH_LOAD_LATENCY_RUNS                   server-load: paced runs at half the maximum (3; the goal
  *                                             takes the median run's p99)
  *   BENCH_LOAD_SCENARIOS=ruleset-304,…        server-load: only these scenarios, no soak

@@ -1,5 +1,5 @@
 /**
- * Server load (issue #8): autocannon against a production start of the server (its own
+ * Server load: autocannon against a production start of the server (its own
  * process, `node scripts/start.mjs`), side by side with a bare `node:http` server (also its own
  * process) answering the very same bytes from memory: the ceiling any server on this machine
  * could reach for these responses.
@@ -16,7 +16,7 @@
  *    p50/p99 from each request's due time; BENCH_LOAD_LATENCY_RUNS (3) runs of `BENCH_LOAD_SECONDS`,
  *    each alternated with the same load on the bare server, the median run's p99 against the goal.
  * 3. Soak: the four scenarios mixed, at 50% of the mix's own maximum, for BENCH_SOAK_SECONDS
- *    (default 60; the full run in the README is 600), sampling the server's RSS: any non-2xx/304
+ *    (default 60; the full run in docs/benchmarks.md uses 600), sampling the server's RSS: any non-2xx/304
  *    answer or socket error fails the benchmark (a crash, not a goal), memory is reported.
  *
  * autocannon runs in this process; the paced load in a small process of its own (a GC pause in

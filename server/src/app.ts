@@ -25,7 +25,7 @@ import { rollbackRoutes } from './features/rollback/rollback.routes.js';
 import { fireBodyReader } from './features/rollback/fire-body.js';
 import { proposalsRoutes } from './features/proposals/proposals.routes.js';
 
-/** JSON bodies are capped at 1 MiB, target-ID lists at 64 MiB (DESIGN.md); larger ones get 413 with the envelope. */
+/** JSON bodies are capped at 1 MiB, target-ID lists at 64 MiB (docs/api.md); larger ones get 413 with the envelope. */
 export const JSON_BODY_LIMIT = '1mb';
 export const TARGET_IDS_BODY_LIMIT = '64mb';
 const TARGET_ID_PATHS = /^\/api\/v1\/envs\/[^/]+\/(?:flags|configs)\/[^/]+\/rollout\/target-ids\//;

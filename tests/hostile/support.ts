@@ -195,7 +195,7 @@ function dechunk(body: string): string {
   return out;
 }
 
-/** Codes whose envelope may carry `fields` (spec: validation errors; DESIGN.md: key/slug conflicts, confirmation, ramp). */
+/** Codes whose envelope may carry `fields` (validation errors, key/slug conflicts, confirmation, ramp; docs/api.md). */
 export const FIELDS_CODES = new Set([
   'invalid_request',
   'invalid_confirmation',
@@ -207,7 +207,7 @@ export const FIELDS_CODES = new Set([
   'rollout_plan_key_conflict',
   'in_use',
 ]);
-/** Codes whose envelope may carry `details` (DESIGN.md "Error extras"; plan delete lists the live rollouts). */
+/** Codes whose envelope may carry `details` (docs/api.md; plan delete counts the live rollouts). */
 export const DETAILS_CODES = new Set(['quota_exceeded', 'version_drift', 'token_rate_limit', 'rollback_rate_limited', 'rollout_plan_in_use']);
 /** invalid_request may be sent with these statuses besides 400 (body limits, encodings, header limits). */
 const INVALID_REQUEST_STATUSES = new Set([400, 408, 413, 415, 431]);

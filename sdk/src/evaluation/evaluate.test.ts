@@ -4,7 +4,7 @@ import { bucket } from './bucket.js';
 import { compilePrimitive, compileRuleset, evaluatePrimitive } from './evaluate.js';
 import type { EvaluationContext, EvaluationResult, Rule, RulesetPrimitive, RulesetRollout } from './types.js';
 
-// Buckets under seed "flag:env" (from shared/vectors/bucketing.json):
+// Buckets under seed "flag:env" (from sdk/fixtures/bucketing.json):
 const B = {
   'user-1': 99.97520176693797,
   'user-2': 64.49712095782161,

@@ -1,5 +1,5 @@
 /**
- * Which value a context gets for one primitive (DESIGN.md §3 and §5).
+ * Which value a context gets for one primitive (docs/bucketing.md).
  *
  * Order, for a primitive whose rollout is LIVE (status `active` or `paused`):
  *   1. the context's bucket-field value is on the rollout's target-ID allow-list

@@ -1,6 +1,6 @@
 /**
  * The pure local evaluator: bucketing, rule matching and which value a context
- * gets (DESIGN.md §3–§5). No I/O and no runtime dependencies; the server
+ * gets (docs/bucketing.md). No I/O and no runtime dependencies; the server
  * imports it for `POST /envs/{envId}/evaluate`.
  */
 export { murmur3, murmur3Prefix, murmur3WithPrefix, type Murmur3Prefix } from './murmur3.js';

@@ -2,7 +2,7 @@
  * MurmurHash3_x86_32 over the UTF-8 encoding of a JavaScript string, seed 0,
  * returning an unsigned 32-bit integer (0 … 4294967295).
  *
- * This is the bucketing hot path (DESIGN.md §5), so the string is never
+ * This is the bucketing hot path (docs/bucketing.md), so the string is never
  * materialised as bytes: UTF-16 code units are encoded to UTF-8 on the fly and
  * fed straight into the 4-byte block mixer. No allocation, no dependencies.
  *

@@ -1,5 +1,5 @@
 /**
- * Shapes of the ruleset (`GET /envs/{envId}/ruleset`, DESIGN.md §4) and of one
+ * Shapes of the ruleset (`GET /envs/{envId}/ruleset`, docs/bucketing.md) and of one
  * evaluation result (`POST /envs/{envId}/evaluate`).
  *
  * Written by hand so the evaluator has no dependency on generated code; they
@@ -52,7 +52,7 @@ export interface RulesetRollout {
   bucketField: string;
   /**
    * The candidate value. Absent (or `undefined`) means the rollout gates the
-   * primitive's rules instead (DESIGN.md §3 "Rollout value"). `null` is a real
+   * primitive's rules instead (docs/rollouts.md). `null` is a real
    * candidate value, not "absent".
    */
   newValue?: unknown;

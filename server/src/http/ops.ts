@@ -69,7 +69,7 @@ const ClockRequest = z.union([
   z.object({ now: z.string().datetime({ offset: true }) }).strict(),
 ]);
 
-/** POST /__test__/clock: only with SERVICE_TEST_CLOCK=1 (DESIGN.md section 2). */
+/** POST /__test__/clock: only with SERVICE_TEST_CLOCK=1 (docs/development.md). */
 export function mountTestClock(app: Express, deps: AppDeps, clock: SettableClock, tick: () => Promise<void>): void {
   app.post('/__test__/clock', express.json(), async (req, res, next) => {
     try {

@@ -56,7 +56,7 @@ export interface AccessRequirement {
 
 /**
  * Authorizes the caller on one org. Cross-tenant access is 404, never 403.
- * Token checks run in DESIGN.md's order: IP, action, environment, resource;
+ * Token checks run in the order of docs/auth.md: IP, action, environment, resource;
  * then an approval-required key's write must be one that becomes a proposal.
  */
 export async function authorize(em: EntityManager, caller: Caller, orgId: string, need: AccessRequirement): Promise<Actor> {

@@ -21,7 +21,7 @@ export const MAGIC_LINK_LIMITS = {
   perIp: { points: 20, durationSeconds: 3600 },
 } as const;
 
-/** The redirect codes of `GET /auth/link` (spec; DESIGN "Magic link redirect code"). */
+/** The redirect codes of `GET /auth/link` (docs/auth.md). */
 export type LinkFailure = 'magic_link_already_used' | 'magic_link_expired' | 'magic_link_invalid' | 'no_invitation';
 
 /** Thrown inside the redemption transaction to roll it back; becomes a redirect. */
@@ -67,7 +67,7 @@ const freshInvitations = (em: EntityManager, email: string, now: Date, lock = fa
 /**
  * POST /auth/magic-link. The answer never depends on the address: a link is
  * mailed to an existing user or to an address with a pending invitation,
- * and nothing to anyone else (DESIGN "Sign-in targets") or over the limits.
+ * and nothing to anyone else (docs/auth.md) or over the limits.
  */
 export async function requestMagicLink(deps: AppDeps, em: EntityManager, caller: Caller, rawEmail: string): Promise<void> {
   const email = rawEmail.toLowerCase();

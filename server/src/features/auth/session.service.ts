@@ -12,7 +12,7 @@ export function createSession(tx: EntityManager, userId: string, now: Date): { t
   return { token, expiresAt };
 }
 
-/** The Session body of DESIGN.md: the user and their organizations with roles. */
+/** The session body (docs/auth.md): the user and their organizations with roles. */
 export async function sessionBody(em: EntityManager, userId: string): Promise<Session> {
   const user = await em.findOneOrFail(UserEntity, { id: userId });
   const memberships = await em.find(MembershipEntity, { userId });

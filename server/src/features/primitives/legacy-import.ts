@@ -28,7 +28,7 @@ export function splitLegacyRules<R extends LegacyRule>(rules: R[]): { rules: Omi
 }
 
 /**
- * The one-time migration from per-rule rollout percentages (DESIGN.md): the
+ * The one-time migration from per-rule rollout percentages (docs/rollouts.md): the
  * first rule with a percentage becomes an env-scoped rollout gating the rules
  * at that percentage, in every environment; when several rules had one, a
  * migration warning records which were not hoisted.

@@ -16,7 +16,7 @@ import { editTargetIds } from '../rollouts/target-ids.service.js';
 import { propose } from './proposals.service.js';
 
 /**
- * The divertible mutations (DESIGN.md "Proposals"): rollout state changes and
+ * The divertible mutations (docs/rollouts.md): rollout state changes and
  * target-ID edits of one flag or config in one environment. This module is
  * the one place that knows them: the rollout routes send every such request
  * through `divertibleHandler` (direct execution, or a proposal for an

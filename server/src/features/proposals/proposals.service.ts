@@ -11,7 +11,7 @@ import { findOrgBySlug, isUuid, iso } from '../shared/lookup.js';
 import { rawQuery } from '../shared/raw-sql.js';
 import { checkOp, executeOp, opOf, type DivertibleOp, type OpTarget, type StoredRequest } from './divertible.js';
 
-/** Pending proposals expire this long after they were made (DESIGN.md). */
+/** Pending proposals expire this long after they were made (docs/rollouts.md). */
 export const PROPOSAL_LIFETIME_MS = 7 * 24 * 3600 * 1000;
 export const DEFAULT_PROPOSAL_LIST_LIMIT = 100;
 
