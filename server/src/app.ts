@@ -60,7 +60,7 @@ export function createApp(deps: AppDeps, extend?: (app: Express) => void): Expre
   app.use(unmountedAuthRoutes(deps));
   app.use('/api', express.json({ limit: JSON_BODY_LIMIT, type: JSON_TYPES, verify: jsonBodyVerify }));
   app.use('/api', textGuard());
-  app.use('/api', originCheck(deps.config.publicUrl));
+  app.use('/api', originCheck(deps.config));
   app.use('/api', (req, _res, next) => {
     req.em = deps.db.em();
     next();

@@ -21,6 +21,7 @@ const EnvSchema = z
     PUBLIC_URL: z.string().url().optional(),
     SERVICE_TEST_CLOCK: flag,
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
     ORG_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(6000),
     TRUST_PROXY: z.string().optional(),
     SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(1000),
@@ -43,9 +44,17 @@ export interface Config {
   smtpUrl: string | undefined;
   topology: 'self-hosted' | 'hosted';
   publicSignup: boolean;
+  /**
+   * Where people reach the server, without a trailing slash: PUBLIC_URL, or
+   * http://localhost:PORT when it is unset (see publicUrlFor for PORT=0).
+   */
   publicUrl: string;
+  /** Whether PUBLIC_URL was set: then only its origin may send session mutations (http/csrf.ts). */
+  publicUrlConfigured: boolean;
   testClock: boolean;
   logLevel: string;
+  /** LOG_FORMAT; unset: human-readable when stdout is a terminal, JSON lines otherwise (logger.ts). */
+  logFormat: 'json' | 'pretty' | undefined;
   orgRateLimitPerMin: number;
   trustProxy: string | undefined;
   /** How often each instance looks for due rollout steps. */
@@ -74,14 +83,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     topology: e.SERVICE_TOPOLOGY,
     publicSignup: e.SERVICE_PUBLIC_SIGNUP,
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    publicUrl: e.PUBLIC_URL === undefined ? localUrl(e.PORT) : e.PUBLIC_URL.replace(/\/+$/, ''),
+    publicUrlConfigured: e.PUBLIC_URL !== undefined,
     testClock: e.SERVICE_TEST_CLOCK,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     orgRateLimitPerMin: e.ORG_RATE_LIMIT_PER_MIN,
     trustProxy: e.TRUST_PROXY,
     schedulerIntervalMs: e.SCHEDULER_INTERVAL_MS,
     targetIdIndexMaxIds: e.TARGET_ID_INDEX_MAX_IDS,
   };
+}
+
+/** The address on this machine for a port, as PUBLIC_URL defaults to it. */
+export function localUrl(port: number): string {
+  return `http://localhost:${port}`;
+}
+
+/**
+ * The address to show people, for a server listening on `port`: PUBLIC_URL when it is set,
+ * otherwise http://localhost:<port> (the port actually bound, which differs from config.port
+ * only when PORT=0 lets the system choose).
+ */
+export function publicUrlFor(config: Pick<Config, 'publicUrl' | 'publicUrlConfigured'>, port: number): string {
+  return config.publicUrlConfigured ? config.publicUrl : localUrl(port);
 }
 
 /** Signup and install-state are public only on hosted, or with SERVICE_PUBLIC_SIGNUP=1 (spec). */

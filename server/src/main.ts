@@ -7,9 +7,9 @@
  * imported alongside; scripts/start.mjs bundles with code splitting, so each dynamic import
  * below is a chunk of its own.
  */
-import { pino } from 'pino';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, loadConfig, publicUrlFor, type Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
+import { createLogger } from './logger.js';
 
 const startedAt = performance.now();
 let config: Config;
@@ -19,7 +19,7 @@ try {
   console.error(err instanceof ConfigError ? err.message : err);
   process.exit(2);
 }
-const logger = pino({ level: config.logLevel });
+const logger = await createLogger(config);
 
 const [opened, loaded] = await Promise.allSettled([
   openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax, logger }),
@@ -31,9 +31,13 @@ try {
   db = opened.value;
   if (loaded.status === 'rejected') throw loaded.reason;
   const server = await loaded.value.startServer({ config, logger, db });
+  // The address printed is the one the dashboard's origin check accepts (http/csrf.ts): PUBLIC_URL,
+  // or http://localhost:PORT when it is unset. Not the bound address: 0.0.0.0 is no place to browse.
+  const url = publicUrlFor(config, server.port);
+  const listen = `${config.host.includes(':') ? `[${config.host}]` : config.host}:${server.port}`;
   logger.info(
-    { url: server.url, database: db.kind, startupMs: Math.round(performance.now() - startedAt) },
-    `Gradual listening on ${server.url} (dashboard ${server.url}/app/, API reference ${server.url}/docs/)`,
+    { url, dashboard: `${url}/app/`, listen, database: db.kind, startupMs: Math.round(performance.now() - startedAt) },
+    `Gradual listening on ${listen}; dashboard ${url}/app/ and API reference ${url}/docs/`,
   );
   let stopping = false;
   const stop = (signal: string) => {
