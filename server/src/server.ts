@@ -8,11 +8,11 @@ import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { InProcessEnvChangeBus } from './features/environments/env-changes.js';
 import { createApp } from './app.js';
-import type { AppDeps } from './http/deps.js';
+import type { AppDeps } from './deps.js';
 import { mountTestClock } from './http/ops.js';
 import { Scheduler } from './features/rollouts/scheduler.js';
 import { PgNotifyEnvChangeBus } from './features/environments/pg-env-change-bus.js';
-import { ServiceMetrics } from './http/metrics.js';
+import { ServiceMetrics } from './metrics/metrics.js';
 import { fastPaths } from './http/fast-paths.js';
 import { ApiKeyCache } from './features/access/api-key-cache.js';
 import { ApiKeyEntity, EnvironmentEntity } from './db/entities/index.js';
@@ -21,7 +21,7 @@ import { TargetIdIndex } from './features/rollouts/target-id-index.js';
 import { targetIdSource } from './features/rollouts/target-ids.store.js';
 import { RulesetCache } from './features/evaluation/ruleset.cache.js';
 import { LiveStreams } from './features/evaluation/live-streams.js';
-import { RateLimits } from './http/rate-limits.js';
+import { RateLimits } from './rate-limits/rate-limits.js';
 import { createMailer } from './mail/mailer.js';
 
 /** How long graceful shutdown waits for in-flight requests before closing their connections. */

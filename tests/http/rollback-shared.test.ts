@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
-import { RateLimits } from '../../server/src/http/rate-limits.js';
+import { RateLimits } from '../../server/src/rate-limits/rate-limits.js';
 import { loadConfig } from '../../server/src/config.js';
 import { startServer, type RunningServer } from '../../server/src/server.js';
 import { openDatabase, type Database } from '../../server/src/db/database.js';

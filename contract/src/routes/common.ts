@@ -42,3 +42,27 @@ export const ConditionalGetHeaders = z.object({
 export const ConditionalMutationHeaders = MutationHeaders.extend({
   'if-match': z.string().max(512).optional(),
 });
+
+/**
+ * A body the server hands over already serialized: the cached bytes of a JSON document, or a
+ * stream it writes as events happen. `@ts-rest/express` pipes any Node stream it is given
+ * instead of serializing (and skips response validation for it); this is the structural part of
+ * a Node `Readable` that it relies on, so the contract needs no Node types.
+ */
+export interface SerializedBody {
+  pipe(destination: never): unknown;
+}
+
+/**
+ * The response `schema` on the wire, which a server handler may also answer with a
+ * `SerializedBody`. ts-rest types a handler's response by the schema's zod *input* type, so this
+ * is a zod effect (a refinement that accepts every value `schema` accepts) whose input type
+ * admits both; OpenAPI, clients and response validation see `schema` alone.
+ */
+export function serializable<T extends z.ZodTypeAny>(schema: T) {
+  return new z.ZodEffects<T, z.output<T>, z.input<T> | SerializedBody>({
+    schema,
+    typeName: z.ZodFirstPartyTypeKind.ZodEffects,
+    effect: { type: 'refinement', refinement: () => undefined },
+  });
+}

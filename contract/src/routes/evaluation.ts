@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { errorResponses } from '../errors.js';
 import { EvaluateRequest, EvaluateResponse, Ruleset } from '../schemas/evaluation.js';
-import { c, ConditionalGetHeaders, type RouteMetadata } from './common.js';
+import { c, ConditionalGetHeaders, serializable, type RouteMetadata } from './common.js';
 
 export const evaluationContract = c.router({
   getRuleset: {
@@ -11,7 +11,7 @@ export const evaluationContract = c.router({
     description:
       'Gzip when accepted, strong ETag, `If-None-Match` → 304. `503 ruleset_not_cached` (with `Retry-After: 1`) until the environment’s first write.',
     headers: ConditionalGetHeaders,
-    responses: { 200: Ruleset, 304: c.noBody(), ...errorResponses(401, 403, 404, 503) },
+    responses: { 200: serializable(Ruleset), 304: c.noBody(), ...errorResponses(401, 403, 404, 503) },
     metadata: { etag: true } satisfies RouteMetadata,
   },
   streamRuleset: {
@@ -21,7 +21,7 @@ export const evaluationContract = c.router({
     description:
       'An event `ruleset` with data `{"version": n}` on connect and after every committed write in the environment, from any server instance; a comment heartbeat every 15 s.',
     responses: {
-      200: c.otherResponse({ contentType: 'text/event-stream', body: z.string() }),
+      200: c.otherResponse({ contentType: 'text/event-stream', body: serializable(z.string()) }),
       ...errorResponses(401, 403, 404),
     },
   },

@@ -59,6 +59,7 @@ export const Flag = named(
     updatedAt: Timestamp,
   }),
 );
+export type Flag = z.infer<typeof Flag>;
 
 export const Config = named(
   'Config',
@@ -73,6 +74,7 @@ export const Config = named(
     updatedAt: Timestamp,
   }),
 );
+export type Config = z.infer<typeof Config>;
 
 const Description = z.string().max(2000);
 
@@ -112,6 +114,7 @@ export const FlagState = named(
     updatedAt: Timestamp,
   }),
 );
+export type FlagState = z.infer<typeof FlagState>;
 
 export const ConfigState = named(
   'ConfigState',
@@ -124,6 +127,7 @@ export const ConfigState = named(
     updatedAt: Timestamp,
   }),
 );
+export type ConfigState = z.infer<typeof ConfigState>;
 
 export const SetValueRequest = named('SetValueRequest', z.object({ value: JsonValue }));
 export const SetRulesRequest = named('SetRulesRequest', z.object({ rules: Rules }));

@@ -33,6 +33,7 @@ export const ProposalRequest = named(
   }),
   'The request the API key sent: method, path (under /api/v1), validated body, and its If-Match and X-Audit-Reason headers when present.',
 );
+export type ProposalRequest = z.infer<typeof ProposalRequest>;
 
 export const Proposal = named(
   'Proposal',

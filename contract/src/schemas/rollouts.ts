@@ -145,8 +145,11 @@ export const ReplaceTargetIdsRequest = named(
   z.object({ targetIds: z.array(TargetId).max(1_000_000) }),
 );
 export const TargetIdsAdded = named('TargetIdsAdded', z.object({ added: z.number().int(), count: z.number().int() }));
+export type TargetIdsAdded = z.infer<typeof TargetIdsAdded>;
 export const TargetIdsRemoved = named('TargetIdsRemoved', z.object({ removed: z.number().int(), count: z.number().int() }));
+export type TargetIdsRemoved = z.infer<typeof TargetIdsRemoved>;
 export const TargetIdsCount = named('TargetIdsCount', z.object({ count: z.number().int() }));
+export type TargetIdsCount = z.infer<typeof TargetIdsCount>;
 export const TargetIdPage = named(
   'TargetIdPage',
   z.object({ items: z.array(z.string()), nextCursor: z.string().optional() }),

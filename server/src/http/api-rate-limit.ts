@@ -2,8 +2,8 @@ import type { Request, Response } from 'express';
 import onHeaders from 'on-headers';
 import type { ApiKey } from '../db/entities/index.js';
 import { DomainError } from '../domain/errors.js';
-import type { AppDeps } from './deps.js';
-import type { BucketDecision, BucketSpec, BucketState } from './token-buckets.js';
+import type { AppDeps } from '../deps.js';
+import type { BucketDecision, BucketSpec, BucketState } from '../rate-limits/token-buckets.js';
 
 /** The X-RateLimit headers of `bucket`, as name, value, name, value… (for writeHead). */
 export function rateLimitHeaders(bucket: BucketState): string[] {
@@ -22,10 +22,9 @@ export function writeRateLimitHeaders(res: { setHeader(name: string, value: stri
  * report the more restrictive bucket (on 429, the one that refused) and are
  * sent on 2xx, 304 and 429 only; session requests never carry them.
  */
-export async function chargeApiKey(deps: AppDeps, req: Request, key: ApiKey, now: Date): Promise<void> {
+export async function chargeApiKey(deps: AppDeps, res: Response, key: ApiKey, now: Date): Promise<void> {
   const decision = await takeApiKeyTokens(deps, key, now);
   const [tokenBucket, orgBucket] = decision.buckets as [BucketState, BucketState];
-  const res = req.res!;
   if (!decision.allowed) {
     const denied = tokenBucket.retryAfterSeconds >= orgBucket.retryAfterSeconds ? tokenBucket : orgBucket;
     writeRateLimitHeaders(res, denied);

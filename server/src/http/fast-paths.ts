@@ -10,11 +10,11 @@ import { evaluateWith } from '../features/evaluation/evaluation.service.js';
 import { ifNoneMatchHits } from '../features/evaluation/ruleset.cache.js';
 import { findRolloutPath } from '../features/rollouts/rollouts.store.js';
 import { rateLimitHeaders, takeApiKeyTokens, tighterBucket } from './api-rate-limit.js';
-import type { AppDeps } from './deps.js';
-import type { LatencySeries } from './latency-histogram.js';
+import type { AppDeps } from '../deps.js';
+import type { LatencySeries } from '../metrics/latency-histogram.js';
 import { logRequest } from './request-context.js';
 import { bodyProblem, hasSuspectEscapes } from './text-guard.js';
-import type { BucketDecision } from './token-buckets.js';
+import type { BucketDecision } from '../rate-limits/token-buckets.js';
 
 /**
  * The three requests SDKs and services make most, answered before Express:

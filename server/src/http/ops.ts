@@ -5,8 +5,8 @@ import { z } from 'zod';
 import { SettableClock } from '../clock.js';
 import { DomainError } from '../domain/errors.js';
 import { openApiFile } from '../paths.js';
-import type { AppDeps } from './deps.js';
-import type { ServiceMetrics } from './metrics.js';
+import type { AppDeps } from '../deps.js';
+import type { ServiceMetrics } from '../metrics/metrics.js';
 import { fieldsFromZod, sendError } from './errors.js';
 
 

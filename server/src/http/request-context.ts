@@ -3,7 +3,6 @@ import type { Express, Request } from 'express';
 import type { Logger } from 'pino';
 
 declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface Request {
       /** Server-generated request id, echoed in X-Request-Id and every error envelope. */

@@ -2,7 +2,6 @@ import type { Request, RequestHandler } from 'express';
 import { DomainError } from '../domain/errors.js';
 
 declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface Request {
       /** The raw JSON body escapes NUL or a surrogate (set by jsonBodyVerify): its strings are checked. */

@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
+import type { ProposalRequest } from '@gradual/contract';
 import { id, jsonb, timestamp } from './common.js';
 import { MEMBERSHIP_ROLES } from './membership.js';
 import { OrgEntity } from './org.js';
@@ -60,7 +61,7 @@ export const ProposalEntity = defineEntity({
     kind: p.text(),
     resourceType: p.text(),
     resourceKey: p.text(),
-    request: jsonb<Record<string, unknown>>(),
+    request: jsonb<ProposalRequest>(),
     /** The environment version the proposal was made against (apply refuses on drift). */
     baseVersion: p.integer(),
     status: p.enum(['pending', 'applied', 'cancelled', 'expired']),

@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
+import type { Rule } from '@gradual/contract';
 import { id, jsonb, timestamp, type JsonValue } from './common.js';
 import { EnvironmentEntity } from './environment.js';
 import { PrimitiveEntity } from './primitive.js';
@@ -13,8 +14,8 @@ export const PrimitiveStateEntity = defineEntity({
     envId: p.manyToOne(EnvironmentEntity).mapToPk().fieldName('env_id').deleteRule('cascade').index(),
     /** Any JSON; see Primitive.defaultValue about null. */
     value: jsonb<JsonValue>().nullable(),
-    /** Array of rules; the shape belongs to the contract, not to the database. */
-    rules: jsonb<JsonValue[]>(),
+    /** The contract's rules (checked by its schema on the way in). */
+    rules: jsonb<Rule[]>(),
     createdAt: timestamp(),
     updatedAt: timestamp(),
   }),

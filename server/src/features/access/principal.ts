@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { parse as parseCookie } from 'cookie';
-import type { Request } from 'express';
 import { ApiKeyEntity, SessionEntity, UserEntity, type ApiKey } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
 import { digestsEqual, hashToken } from '../../domain/secrets.js';
@@ -31,10 +30,15 @@ export type Principal = UserPrincipal | TokenPrincipal;
  * Who is calling. A bearer token wins over the session cookie (spec rule 1).
  * An invalid, expired or revoked bearer token is 401 even if a cookie is present.
  */
-export async function resolvePrincipal(em: EntityManager, req: Request, now: Date, keys: ApiKeyCache): Promise<Principal | null> {
-  const authorization = req.headers.authorization;
+export async function resolvePrincipal(
+  em: EntityManager,
+  headers: { authorization?: string | undefined; cookie?: string | undefined },
+  now: Date,
+  keys: ApiKeyCache,
+): Promise<Principal | null> {
+  const authorization = headers.authorization;
   if (authorization !== undefined) return { kind: 'token', key: await resolveApiKey(em, authorization, now, keys) };
-  const cookieHeader = req.headers.cookie;
+  const cookieHeader = headers.cookie;
   if (!cookieHeader) return null;
   const token = parseCookie(cookieHeader)[SESSION_COOKIE];
   return token ? resolveSession(em, token, now) : null;

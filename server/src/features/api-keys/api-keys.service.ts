@@ -66,14 +66,14 @@ export async function mintApiKey(em: EntityManager, caller: Caller, slug: string
   }
   const token = generateToken('svc_');
   const now = caller.now;
-  const key = await em.transactional(async (tx) => {
+  const key = await em.transactional((tx) => {
     const key = tx.create(ApiKeyEntity, {
       orgId: org.id,
       name: input.name,
       kind: input.kind ?? 'api',
       tokenPrefix: token.slice(0, TOKEN_PREFIX_LENGTH),
       tokenHash: hashToken(token),
-      actions: [...new Set(input.actions ?? (['read', 'write'] as const))].sort() as Array<'read' | 'write'>,
+      actions: [...new Set(input.actions ?? (['read', 'write'] as const))].sort(),
       environments,
       resources: input.resources ? [...new Set(input.resources)] : null,
       ipAllowlist: input.ipAllowlist ?? null,

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { InvitationEntity, MagicLinkEntity, MembershipEntity, OrgEntity, UserEntity, type MagicLink } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
 import { digestsEqual, hashToken } from '../../domain/secrets.js';
-import type { AppDeps } from '../../http/deps.js';
+import type { AppDeps } from '../../deps.js';
 import { signInMail, signupMail } from '../../mail/templates.js';
 import type { Actor, Caller } from '../access/authorize.js';
 import { recordAudit } from '../audit/audit.store.js';

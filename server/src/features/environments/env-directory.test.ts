@@ -7,7 +7,7 @@ describe('EnvDirectory: refresh-ahead', () => {
   const ID = '00000000-0000-4000-8000-000000000001';
   const env = (version: number): EnvSummary => ({ id: ID, orgId: 'o', projectId: 'p', version });
   /** The full route's first read (through a stand-in EntityManager). */
-  const seed = (envs: EnvDirectory, version: number) => envs.get({ findOne: async () => env(version) } as never, ID);
+  const seed = (envs: EnvDirectory, version: number) => envs.get({ findOne: () => Promise.resolve(env(version)) } as never, ID);
 
   it('re-reads a polled environment before it expires, keeping the newest version it has heard of', async () => {
     let now = 0;

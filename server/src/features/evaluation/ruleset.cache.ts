@@ -25,7 +25,7 @@ export function materialize(ruleset: Ruleset): CachedRuleset {
     gzip: gzipSync(json, { level: 6 }),
     etag: `"${tag}"`,
     gzipEtag: `"${tag}-gzip"`,
-    compiled: () => (compiled ??= compileRuleset(ruleset as never)),
+    compiled: () => (compiled ??= compileRuleset(ruleset)),
   };
 }
 

@@ -41,7 +41,7 @@ export async function readRuleset(em: EntityManager, envId: string): Promise<Rul
               kind: p.kind,
               key: p.key,
               value: state.value ?? null,
-              rules: state.rules as never,
+              rules: state.rules,
               rollout: r
                 ? {
                     id: r.id,

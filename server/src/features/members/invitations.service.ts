@@ -4,7 +4,7 @@ import type { Invitation as InvitationDto, InvitationPreview, Role, Session } fr
 import { InvitationEntity, MembershipEntity, OrgEntity, UserEntity, type Invitation, type User } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
 import { digestsEqual, hashToken } from '../../domain/secrets.js';
-import type { AppDeps } from '../../http/deps.js';
+import type { AppDeps } from '../../deps.js';
 import { invitationMail } from '../../mail/templates.js';
 import { authorize, type Actor, type Caller } from '../access/authorize.js';
 import { recordAudit } from '../audit/audit.store.js';

@@ -3,7 +3,7 @@ import type { RolloutPlan as RolloutPlanDto } from '@gradual/contract';
 import { RolloutEntity, RolloutPlanEntity, type Project, type RolloutPlan } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
 import { validatePlan, type PlanInput } from '../../domain/rollouts/plan-validation.js';
-import { checkIfMatch } from '../../http/etag.js';
+import { checkIfMatch } from '../shared/etag.js';
 import { authorize, type Actor, type Caller } from '../access/authorize.js';
 import { recordAudit } from '../audit/audit.store.js';
 import { findProject, iso, mapUniqueViolation } from '../shared/lookup.js';

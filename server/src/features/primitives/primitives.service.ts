@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import { isDeepStrictEqual } from 'node:util';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Rule } from '@gradual/contract';
+import type { Config, ConfigState, Flag, FlagState, FlagValueType, Rule } from '@gradual/contract';
 import {
   EnvironmentEntity,
   ProjectEntity,
@@ -18,41 +18,57 @@ import { DomainError, invalid } from '../../domain/errors.js';
 import { authorize, tokenSees, type Caller } from '../access/authorize.js';
 import { recordAudit } from '../audit/audit.store.js';
 import { EnvWriteBatch, type EnvChangeBus } from '../environments/env-changes.js';
-import { checkIfMatch } from '../../http/etag.js';
+import { checkIfMatch } from '../shared/etag.js';
 import { toRolloutDto } from '../rollouts/rollout.mapper.js';
 import { findCurrentRollout, findCurrentRollouts } from '../rollouts/rollouts.store.js';
 import { hoistLegacyRollouts, splitLegacyRules, type LegacyRule } from './legacy-import.js';
 import { findEnvironment, findProject, iso, keyInUse, mapUniqueViolation } from '../shared/lookup.js';
 
-export type FlagValueType = 'boolean' | 'string' | 'number';
+/** The API's shapes of each kind's definition and per-environment state. */
+interface PrimitiveDtos {
+  flag: { definition: Flag; state: FlagState };
+  config: { definition: Config; state: ConfigState };
+}
+export type DefinitionOf<K extends PrimitiveKind> = PrimitiveDtos[K]['definition'];
+export type StateOf<K extends PrimitiveKind> = PrimitiveDtos[K]['state'];
 
-/** Definition as the API shows it; configs carry no valueType. */
-export function toDefinitionDto(p: Primitive) {
-  return {
-    id: p.id,
-    projectId: p.projectId,
-    key: p.key,
-    name: p.name,
-    description: p.description ?? null,
-    ...(p.kind === 'flag' ? { valueType: p.valueType as FlagValueType } : {}),
-    defaultValue: p.defaultValue,
-    createdAt: iso(p.createdAt),
-    updatedAt: iso(p.updatedAt),
-  };
+/** A flag's declared value type (`json` belongs to configs only). */
+function flagValueType(p: Primitive): FlagValueType {
+  if (p.valueType === 'json') throw new Error(`flag ${p.id} has value type json`);
+  return p.valueType;
 }
 
-/** A primitive's state in one environment, with its current rollout (live, else the most recent). */
-export function toStateDto(p: Primitive, s: PrimitiveState, rollout: Rollout | null) {
-  return {
-    key: p.key,
-    envId: s.envId,
-    ...(p.kind === 'flag' ? { valueType: p.valueType as FlagValueType } : {}),
-    value: s.value,
-    rules: s.rules as unknown as Rule[],
-    rollout: rollout ? toRolloutDto(rollout) : null,
-    updatedAt: iso(s.updatedAt),
-  };
-}
+/** Definition and state as the API shows them, per kind (configs carry no valueType). */
+const presenters: { [K in PrimitiveKind]: { definition(p: Primitive): DefinitionOf<K>; state(p: Primitive, s: PrimitiveState, rollout: Rollout | null): StateOf<K> } } = {
+  config: {
+    definition: (p) => ({
+      id: p.id,
+      projectId: p.projectId,
+      key: p.key,
+      name: p.name,
+      description: p.description ?? null,
+      defaultValue: p.defaultValue,
+      createdAt: iso(p.createdAt),
+      updatedAt: iso(p.updatedAt),
+    }),
+    state: (p, s, rollout) => ({
+      key: p.key,
+      envId: s.envId,
+      value: s.value,
+      rules: s.rules,
+      rollout: rollout ? toRolloutDto(rollout) : null,
+      updatedAt: iso(s.updatedAt),
+    }),
+  },
+  flag: {
+    definition: (p) => ({ ...presenters.config.definition(p), valueType: flagValueType(p) }),
+    state: (p, s, rollout) => ({ ...presenters.config.state(p, s, rollout), valueType: flagValueType(p) }),
+  },
+};
+
+export const toDefinitionDto = <K extends PrimitiveKind>(kind: K, p: Primitive): DefinitionOf<K> => presenters[kind].definition(p);
+export const toStateDto = <K extends PrimitiveKind>(kind: K, p: Primitive, s: PrimitiveState, rollout: Rollout | null): StateOf<K> =>
+  presenters[kind].state(p, s, rollout);
 
 /** A flag's values must have its declared type; a config takes any JSON value. */
 function valueProblem(p: Pick<Primitive, 'kind' | 'valueType'>, value: unknown): string | null {
@@ -88,7 +104,7 @@ export interface CreatePrimitiveInput {
 }
 
 /** Creates the definition and its state in every environment of the project (each env's version advances). */
-export async function createPrimitive(em: EntityManager, caller: Caller, bus: EnvChangeBus, kind: PrimitiveKind, projectId: string, input: CreatePrimitiveInput) {
+export async function createPrimitive<K extends PrimitiveKind>(em: EntityManager, caller: Caller, bus: EnvChangeBus, kind: K, projectId: string, input: CreatePrimitiveInput): Promise<DefinitionOf<K>> {
   const project = await findProject(em, projectId);
   const actor = await authorize(em, caller, project.orgId, { action: 'write', resourceKey: input.key });
   const shape = { kind, valueType: kind === 'flag' ? (input.valueType ?? 'boolean') : ('json' as const) };
@@ -121,7 +137,7 @@ export async function createPrimitive(em: EntityManager, caller: Caller, bus: En
             primitiveId: primitive.id,
             envId: env.id,
             value: input.defaultValue as JsonValue,
-            rules: rules as unknown as JsonValue[],
+            rules,
             createdAt: now,
             updatedAt: now,
           });
@@ -139,24 +155,24 @@ export async function createPrimitive(em: EntityManager, caller: Caller, bus: En
           resourceType: kind,
           resourceKey: primitive.key,
           resourceId: primitive.id,
-          newValue: toDefinitionDto(primitive),
+          newValue: toDefinitionDto(kind, primitive),
         });
         return primitive;
       }),
     () => keyInUse(kind, input.key),
   );
   batch.publishTo(bus);
-  return toDefinitionDto(primitive);
+  return toDefinitionDto(kind, primitive);
 }
 
-export async function listPrimitives(em: EntityManager, caller: Caller, kind: PrimitiveKind, projectId: string) {
+export async function listPrimitives<K extends PrimitiveKind>(em: EntityManager, caller: Caller, kind: K, projectId: string): Promise<DefinitionOf<K>[]> {
   const project = await findProject(em, projectId);
   await authorize(em, caller, project.orgId, { action: 'read' });
   const rows = await em.find(PrimitiveEntity, { projectId, kind }, { orderBy: { key: 'asc' } });
-  return rows.filter((p) => tokenSees(caller, undefined, p.key)).map(toDefinitionDto);
+  return rows.filter((p) => tokenSees(caller, undefined, p.key)).map((p) => toDefinitionDto(kind, p));
 }
 
-export async function listStates(em: EntityManager, caller: Caller, kind: PrimitiveKind, envId: string) {
+export async function listStates<K extends PrimitiveKind>(em: EntityManager, caller: Caller, kind: K, envId: string): Promise<StateOf<K>[]> {
   const env = await findEnvironment(em, envId);
   await authorize(em, caller, env.orgId, { action: 'read', envId });
   const primitives = await em.find(PrimitiveEntity, { projectId: env.projectId, kind }, { orderBy: { key: 'asc' } });
@@ -168,7 +184,7 @@ export async function listStates(em: EntityManager, caller: Caller, kind: Primit
   const stateOf = new Map(states.map((s) => [s.primitiveId, s]));
   return visible.flatMap((p) => {
     const s = stateOf.get(p.id);
-    return s ? [toStateDto(p, s, rollouts.get(p.id) ?? null)] : [];
+    return s ? [toStateDto(kind, p, s, rollouts.get(p.id) ?? null)] : [];
   });
 }
 
@@ -178,12 +194,12 @@ async function findPrimitiveInEnv(em: EntityManager, env: Environment, kind: Pri
   return primitive;
 }
 
-export async function getState(em: EntityManager, caller: Caller, kind: PrimitiveKind, envId: string, key: string) {
+export async function getState<K extends PrimitiveKind>(em: EntityManager, caller: Caller, kind: K, envId: string, key: string): Promise<StateOf<K>> {
   const env = await findEnvironment(em, envId);
   await authorize(em, caller, env.orgId, { action: 'read', envId, resourceKey: key });
   const primitive = await findPrimitiveInEnv(em, env, kind, key);
   const state = await em.findOneOrFail(PrimitiveStateEntity, { primitiveId: primitive.id, envId });
-  return toStateDto(primitive, state, await findCurrentRollout(em, envId, primitive.id));
+  return toStateDto(kind, primitive, state, await findCurrentRollout(em, envId, primitive.id));
 }
 
 /**
@@ -191,31 +207,33 @@ export async function getState(em: EntityManager, caller: Caller, kind: Primitiv
  * env version bump and the audit row commit together. A write that changes
  * nothing commits nothing (no audit row, no version bump).
  */
-async function updateState(
+/** The state field a write replaces, with its new content. */
+type StateChange = { field: 'value'; next: JsonValue } | { field: 'rules'; next: Rule[] };
+
+async function updateState<K extends PrimitiveKind>(
   em: EntityManager,
   caller: Caller,
   bus: EnvChangeBus,
-  kind: PrimitiveKind,
+  kind: K,
   envId: string,
   key: string,
-  field: 'value' | 'rules',
-  next: unknown,
+  change: StateChange,
   ifMatch: string | undefined,
-) {
+): Promise<StateOf<K>> {
   const env = await findEnvironment(em, envId);
   const actor = await authorize(em, caller, env.orgId, { action: 'write', envId, resourceKey: key });
   const primitive = await findPrimitiveInEnv(em, env, kind, key);
-  if (field === 'value') checkValue(primitive, next, 'value');
-  else checkRules(primitive, next as Rule[]);
+  if (change.field === 'value') checkValue(primitive, change.next, 'value');
+  else checkRules(primitive, change.next);
   const now = caller.now;
   const result = await em.transactional(async (tx) => {
     const state = await tx.findOneOrFail(PrimitiveStateEntity, { primitiveId: primitive.id, envId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const rollout = await findCurrentRollout(tx, envId, primitive.id);
-    checkIfMatch(ifMatch, toStateDto(primitive, state, rollout));
-    const previous = state[field];
-    if (isDeepStrictEqual(previous, next)) return { state, rollout, version: null };
-    if (field === 'value') state.value = next as JsonValue;
-    else state.rules = next as JsonValue[];
+    checkIfMatch(ifMatch, toStateDto(kind, primitive, state, rollout));
+    const previous = state[change.field];
+    if (isDeepStrictEqual(previous, change.next)) return { state, rollout, version: null };
+    if (change.field === 'value') state.value = change.next;
+    else state.rules = change.next;
     state.updatedAt = now;
     await tx.flush();
     const version = await new EnvWriteBatch(tx, now).version(envId);
@@ -223,22 +241,23 @@ async function updateState(
       orgId: env.orgId,
       projectId: env.projectId,
       envId,
-      action: `${kind}.update_${field}`,
+      action: `${kind}.update_${change.field}`,
       resourceType: kind,
       resourceKey: key,
       resourceId: primitive.id,
       version,
       previousValue: previous,
-      newValue: next,
+      newValue: change.next,
     });
     return { state, rollout, version };
   });
   if (result.version !== null) bus.publish({ envId, version: result.version });
-  return toStateDto(primitive, result.state, result.rollout);
+  return toStateDto(kind, primitive, result.state, result.rollout);
 }
 
-export const setValue = (em: EntityManager, caller: Caller, bus: EnvChangeBus, kind: PrimitiveKind, envId: string, key: string, value: unknown, ifMatch?: string) =>
-  updateState(em, caller, bus, kind, envId, key, 'value', value, ifMatch);
+/** `value` comes from a parsed JSON body, so it is a JSON value. */
+export const setValue = <K extends PrimitiveKind>(em: EntityManager, caller: Caller, bus: EnvChangeBus, kind: K, envId: string, key: string, value: unknown, ifMatch?: string) =>
+  updateState(em, caller, bus, kind, envId, key, { field: 'value', next: value as JsonValue }, ifMatch);
 
-export const setRules = (em: EntityManager, caller: Caller, bus: EnvChangeBus, kind: PrimitiveKind, envId: string, key: string, rules: Rule[], ifMatch?: string) =>
-  updateState(em, caller, bus, kind, envId, key, 'rules', rules, ifMatch);
+export const setRules = <K extends PrimitiveKind>(em: EntityManager, caller: Caller, bus: EnvChangeBus, kind: K, envId: string, key: string, rules: Rule[], ifMatch?: string) =>
+  updateState(em, caller, bus, kind, envId, key, { field: 'rules', next: rules }, ifMatch);

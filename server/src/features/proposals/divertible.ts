@@ -1,26 +1,32 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { API_PREFIX, type Proposal as ProposalDto, type ProposalKind } from '@gradual/contract';
-import type { Request, Response } from 'express';
+import {
+  PutRolloutRequest,
+  ReplaceTargetIdsRequest,
+  TargetIdsRequest,
+  type ProposalKind,
+  type ProposalRequest,
+  type Rollout as RolloutDto,
+  type TargetIdsAdded,
+  type TargetIdsCount,
+  type TargetIdsRemoved,
+} from '@gradual/contract';
 import type { PrimitiveKind } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
 import { applyCommand } from '../../domain/rollouts/state-machine.js';
-import { callerOf } from '../../http/caller.js';
-import type { AppDeps } from '../../http/deps.js';
-import { checkIfMatch } from '../../http/etag.js';
+import { checkIfMatch } from '../shared/etag.js';
 import type { Caller } from '../access/authorize.js';
 import type { EnvChangeBus } from '../environments/env-changes.js';
 import { toRolloutDto, toState } from '../rollouts/rollout.mapper.js';
 import { checkCandidate, commandRollout, loadPlanSnapshot, putRollout, resolveTarget, type PutRolloutBody, type RolloutTarget } from '../rollouts/rollouts.service.js';
 import { findCurrentRollout } from '../rollouts/rollouts.store.js';
-import { editTargetIds } from '../rollouts/target-ids.service.js';
-import { propose } from './proposals.service.js';
+import { editTargetIds, type TargetIdEdit } from '../rollouts/target-ids.service.js';
 
 /**
  * The divertible mutations (docs/rollouts.md): rollout state changes and
  * target-ID edits of one flag or config in one environment. This module is
- * the one place that knows them: the rollout routes send every such request
- * through `divertibleHandler` (direct execution, or a proposal for an
- * approval-required API key), and applying a proposal runs the stored request
+ * the one place that knows them: the rollout routes run every such request
+ * with `executeOp`, or store it with `propose` when `mustPropose` says the
+ * caller's writes need approval, and applying a proposal runs the stored request
  * through the same `executeOp`, so both paths call the same service functions.
  */
 export interface OpTarget {
@@ -30,41 +36,95 @@ export interface OpTarget {
 }
 
 type Command = 'pause' | 'resume' | 'cancel' | 'advance';
-type Edit = 'add' | 'remove' | 'replace';
 
-export type DivertibleOp =
-  | { kind: 'rollout.put'; body: PutRolloutBody; ifMatch?: string | undefined }
-  | { kind: 'rollout.delete' | `rollout.${Command}` }
-  | { kind: `target_ids.${Edit}`; body: { targetIds: string[] } };
+/** What each divertible mutation takes besides its target. */
+interface OpInputs {
+  'rollout.put': { body: PutRolloutBody; ifMatch?: string | undefined };
+  'rollout.delete': object;
+  'rollout.pause': object;
+  'rollout.resume': object;
+  'rollout.cancel': object;
+  'rollout.advance': object;
+  'target_ids.add': { body: { targetIds: string[] } };
+  'target_ids.remove': { body: { targetIds: string[] } };
+  'target_ids.replace': { body: { targetIds: string[] } };
+}
+export type OpKind = keyof OpInputs;
+/** One divertible mutation (of kind `K`, or any). */
+export type DivertibleOp<K extends OpKind = OpKind> = { [P in K]: { kind: P } & OpInputs[P] }[K];
 
-/** What the direct call answers (the proposal's apply response repeats it as `result`). */
-export type OpResult = { status: 200; body: unknown } | { status: 204; body: undefined };
-
-/** Runs the mutation now, as `caller`: the same service calls for a direct request and for an applied proposal. */
-export async function executeOp(em: EntityManager, caller: Caller, bus: EnvChangeBus, t: OpTarget, op: DivertibleOp): Promise<OpResult> {
-  const { primitiveKind: kind, envId, key } = t;
-  switch (op.kind) {
-    case 'rollout.put':
-      // `newValue: null` is a value; an absent newValue gates the primitive's rules.
-      return { status: 200, body: await putRollout(em, caller, bus, kind, envId, key, op.body, 'newValue' in op.body, op.ifMatch) };
-    case 'rollout.delete':
-      await commandRollout(em, caller, bus, kind, envId, key, { type: 'cancel' });
-      return { status: 204, body: undefined };
-    case 'rollout.pause':
-    case 'rollout.resume':
-    case 'rollout.cancel':
-    case 'rollout.advance':
-      return { status: 200, body: await commandRollout(em, caller, bus, kind, envId, key, { type: commandOf(op.kind) }) };
-    case 'target_ids.add':
-    case 'target_ids.remove':
-    case 'target_ids.replace':
-      return { status: 200, body: await editTargetIds(em, caller, bus, kind, envId, key, editOf(op.kind), op.body.targetIds) };
-  }
+/** What the direct call of each mutation answers (an applied proposal's `result` repeats the body). */
+export interface OpResults {
+  'rollout.put': { status: 200; body: RolloutDto };
+  'rollout.delete': { status: 204; body: undefined };
+  'rollout.pause': { status: 200; body: RolloutDto };
+  'rollout.resume': { status: 200; body: RolloutDto };
+  'rollout.cancel': { status: 200; body: RolloutDto };
+  'rollout.advance': { status: 200; body: RolloutDto };
+  'target_ids.add': { status: 200; body: TargetIdsAdded };
+  'target_ids.remove': { status: 200; body: TargetIdsRemoved };
+  'target_ids.replace': { status: 200; body: TargetIdsCount };
 }
 
-const commandOf = (kind: `rollout.${Command}`) => kind.slice('rollout.'.length) as Command;
-const editOf = (kind: `target_ids.${Edit}`) => kind.slice('target_ids.'.length) as Edit;
+// The proposal kinds the contract names are exactly the mutations this module runs.
+const SAME_KINDS: [ProposalKind, OpKind] extends [OpKind, ProposalKind] ? true : never = true;
+void SAME_KINDS;
+
+interface OpContext {
+  em: EntityManager;
+  caller: Caller;
+  bus: EnvChangeBus;
+  target: OpTarget;
+}
+
+const command =
+  (type: Command) =>
+  async ({ em, caller, bus, target: t }: OpContext) => ({
+    status: 200 as const,
+    body: await commandRollout(em, caller, bus, t.primitiveKind, t.envId, t.key, { type }),
+  });
+const edit =
+  <E extends TargetIdEdit>(kind: E) =>
+  async ({ em, caller, bus, target: t }: OpContext, op: { body: { targetIds: string[] } }) => ({
+    status: 200 as const,
+    body: await editTargetIds(em, caller, bus, t.primitiveKind, t.envId, t.key, kind, op.body.targetIds),
+  });
+
+const runners: { [K in OpKind]: (ctx: OpContext, op: DivertibleOp<K>) => Promise<OpResults[K]> } = {
+  // `newValue: null` is a value; an absent newValue gates the primitive's rules.
+  'rollout.put': async ({ em, caller, bus, target: t }, op) => ({
+    status: 200,
+    body: await putRollout(em, caller, bus, t.primitiveKind, t.envId, t.key, op.body, 'newValue' in op.body, op.ifMatch),
+  }),
+  'rollout.delete': async ({ em, caller, bus, target: t }) => {
+    await commandRollout(em, caller, bus, t.primitiveKind, t.envId, t.key, { type: 'cancel' });
+    return { status: 204, body: undefined };
+  },
+  'rollout.pause': command('pause'),
+  'rollout.resume': command('resume'),
+  'rollout.cancel': command('cancel'),
+  'rollout.advance': command('advance'),
+  'target_ids.add': edit('add'),
+  'target_ids.remove': edit('remove'),
+  'target_ids.replace': edit('replace'),
+};
+
+/** Runs the mutation now, as `caller`: the same service calls for a direct request and for an applied proposal. */
+export function executeOp<K extends OpKind>(em: EntityManager, caller: Caller, bus: EnvChangeBus, target: OpTarget, op: DivertibleOp<K>): Promise<OpResults[K]> {
+  const run: (ctx: OpContext, op: DivertibleOp<K>) => Promise<OpResults[K]> = runners[op.kind];
+  return run({ em, caller, bus, target }, op);
+}
+
 const noRollout = () => new DomainError('not_found', 'There is no rollout for this primitive in this environment.');
+
+/** The state-machine command each rollout mutation applies (DELETE cancels). */
+const COMMAND_OF: Partial<Record<OpKind, Command>> = {
+  'rollout.delete': 'cancel',
+  'rollout.pause': 'pause',
+  'rollout.resume': 'resume',
+  'rollout.cancel': 'cancel',
+  'rollout.advance': 'advance',
+};
 
 /**
  * Proposal-time checks: the caller is authorized exactly as for the direct call
@@ -84,66 +144,41 @@ export async function checkOp(em: EntityManager, caller: Caller, t: OpTarget, op
     return target;
   }
   if (!current) throw noRollout();
-  if (op.kind.startsWith('rollout.')) {
-    const type = op.kind === 'rollout.delete' ? 'cancel' : commandOf(op.kind as `rollout.${Command}`);
-    applyCommand(toState(current), { type }, caller.now);
-  }
+  const type = COMMAND_OF[op.kind];
+  if (type) applyCommand(toState(current), { type }, caller.now);
   return target;
 }
 
-/** The stored `request` of a proposal: what the key sent. */
-export interface StoredRequest {
-  method: 'PUT' | 'POST' | 'DELETE';
-  path: string;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
-
-export function storedRequest(req: Request, op: DivertibleOp): StoredRequest {
+/** What a proposal keeps of the request the key sent (method, path, validated body, If-Match and reason). */
+export function storedRequest(sent: { method: ProposalRequest['method']; path: string; reason: string | null }, op: DivertibleOp): ProposalRequest {
   const headers: Record<string, string> = {};
   if (op.kind === 'rollout.put' && op.ifMatch !== undefined) headers['if-match'] = op.ifMatch;
-  const reason = req.headers['x-audit-reason'];
-  if (typeof reason === 'string' && reason.length) headers['x-audit-reason'] = reason;
+  if (sent.reason) headers['x-audit-reason'] = sent.reason;
   return {
-    method: req.method as StoredRequest['method'],
-    path: req.path,
+    method: sent.method,
+    path: sent.path,
     ...('body' in op ? { body: op.body } : {}),
     ...(Object.keys(headers).length ? { headers } : {}),
   };
 }
 
+/** Each mutation from its stored request; the body was validated when the proposal was made and is parsed again by the same schema. */
+const fromStored: { [K in OpKind]: (request: ProposalRequest) => DivertibleOp<K> } = {
+  'rollout.put': (r) => ({ kind: 'rollout.put', body: PutRolloutRequest.parse(r.body), ifMatch: r.headers?.['if-match'] }),
+  'rollout.delete': () => ({ kind: 'rollout.delete' }),
+  'rollout.pause': () => ({ kind: 'rollout.pause' }),
+  'rollout.resume': () => ({ kind: 'rollout.resume' }),
+  'rollout.cancel': () => ({ kind: 'rollout.cancel' }),
+  'rollout.advance': () => ({ kind: 'rollout.advance' }),
+  'target_ids.add': (r) => ({ kind: 'target_ids.add', body: TargetIdsRequest.parse(r.body) }),
+  'target_ids.remove': (r) => ({ kind: 'target_ids.remove', body: TargetIdsRequest.parse(r.body) }),
+  'target_ids.replace': (r) => ({ kind: 'target_ids.replace', body: ReplaceTargetIdsRequest.parse(r.body) }),
+};
+
 /** The operation a stored proposal runs when applied. */
-export function opOf(kind: ProposalKind, request: StoredRequest): DivertibleOp {
-  if (kind === 'rollout.put') return { kind, body: request.body as PutRolloutBody, ifMatch: request.headers?.['if-match'] };
-  if (kind.startsWith('target_ids.')) return { kind: kind as `target_ids.${Edit}`, body: request.body as { targetIds: string[] } };
-  return { kind: kind as 'rollout.delete' | `rollout.${Command}` };
-}
+export const opOf = (kind: ProposalKind, request: ProposalRequest): DivertibleOp => fromStored[kind](request);
 
 /** Whether this caller's divertible writes become proposals. */
 export function mustPropose(caller: Caller): boolean {
   return caller.principal?.kind === 'token' && caller.principal.key.requiresApproval && !caller.approverUserId;
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyRequest = Request<any, any, any, any>;
-
-/**
- * The rollout routes' one entry for divertible mutations: an approval-required
- * API key gets `202` + Location with the stored proposal; everyone else gets
- * the direct call's answer.
- */
-export function divertibleHandler(deps: AppDeps, primitiveKind: PrimitiveKind) {
-  return async (
-    req: AnyRequest,
-    res: Response,
-    params: { envId: string; key: string },
-    op: DivertibleOp,
-  ): Promise<OpResult | { status: 202; body: ProposalDto }> => {
-    const caller = await callerOf(req, deps);
-    const target = { primitiveKind, envId: params.envId, key: params.key };
-    if (!mustPropose(caller)) return executeOp(req.em, caller, deps.bus, target, op);
-    const proposal = await propose(req.em, caller, target, op, storedRequest(req, op));
-    res.setHeader('Location', `${API_PREFIX}/proposals/${proposal.id}`);
-    return { status: 202, body: proposal };
-  };
 }

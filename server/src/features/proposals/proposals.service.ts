@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Proposal as ProposalDto, ProposalKind, ProposalStatus } from '@gradual/contract';
+import type { Proposal as ProposalDto, ProposalKind, ProposalRequest, ProposalStatus } from '@gradual/contract';
 import { ApiKeyEntity, ProposalEntity, type PrimitiveKind, type Proposal } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
 import { authorize, systemActor, tokenSees, type Actor, type Caller } from '../access/authorize.js';
@@ -9,7 +9,7 @@ import { recordAudit } from '../audit/audit.store.js';
 import type { EnvChange, EnvChangeBus } from '../environments/env-changes.js';
 import { findOrgBySlug, isUuid, iso } from '../shared/lookup.js';
 import { rawQuery } from '../shared/raw-sql.js';
-import { checkOp, executeOp, opOf, type DivertibleOp, type OpTarget, type StoredRequest } from './divertible.js';
+import { checkOp, executeOp, opOf, type DivertibleOp, type OpTarget } from './divertible.js';
 
 /** Pending proposals expire this long after they were made (docs/rollouts.md). */
 export const PROPOSAL_LIFETIME_MS = 7 * 24 * 3600 * 1000;
@@ -23,7 +23,7 @@ export function toProposalDto(p: Proposal): ProposalDto {
     envId: p.envId,
     resourceType: p.resourceType as PrimitiveKind,
     resourceKey: p.resourceKey,
-    request: p.request as unknown as ProposalDto['request'],
+    request: p.request,
     baseVersion: p.baseVersion,
     createdAt: iso(p.createdAt),
     expiresAt: iso(p.expiresAt),
@@ -69,7 +69,7 @@ async function projectIdOf(tx: EntityManager, envId: string): Promise<string | n
  * call would (see checkOp), then stores it with the environment's version as
  * its base. Nothing else changes: no env version bump, no rollout change.
  */
-export async function propose(em: EntityManager, caller: Caller, t: OpTarget, op: DivertibleOp, request: StoredRequest): Promise<ProposalDto> {
+export async function propose(em: EntityManager, caller: Caller, t: OpTarget, op: DivertibleOp, request: ProposalRequest): Promise<ProposalDto> {
   if (caller.principal?.kind !== 'token') throw new Error('only API keys make proposals');
   const tokenId = caller.principal.key.id;
   // The env (and its version) is read before the state the checks look at, so a write in between
@@ -84,7 +84,7 @@ export async function propose(em: EntityManager, caller: Caller, t: OpTarget, op
       kind: op.kind,
       resourceType: primitive.kind,
       resourceKey: primitive.key,
-      request: request as unknown as Record<string, unknown>,
+      request,
       baseVersion: env.version,
       status: 'pending',
       createdAt: caller.now,
@@ -224,7 +224,7 @@ export async function applyProposal(em: EntityManager, caller: Caller, bus: EnvC
     // and its approval requirement; actions, environments and resources are checked again.
     const asKey: Caller = { principal: { kind: 'token', key }, ip: caller.ip, reason: `proposal:${p.id}`, now: caller.now, approverUserId };
     const target = { primitiveKind: p.resourceType as PrimitiveKind, envId: p.envId, key: p.resourceKey };
-    const result = await executeOp(tx, asKey, collected, target, opOf(p.kind as ProposalKind, p.request as unknown as StoredRequest));
+    const result = await executeOp(tx, asKey, collected, target, opOf(p.kind as ProposalKind, p.request));
     const produced = collected.changes.find((c) => c.envId === p.envId)?.version ?? null;
     if (produced !== null && produced !== p.baseVersion + 1) throw drift(produced - 1, p.baseVersion);
     p.status = 'applied';

@@ -2,7 +2,6 @@ import express, { type RequestHandler } from 'express';
 import { MAX_FIRE_BODY_BYTES } from './fire.service.js';
 
 declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface Request {
       /** The rollback webhook's raw body (it is fingerprinted, then parsed leniently). */
@@ -34,7 +33,7 @@ export function fireBodyReader(): RequestHandler {
     raw(req, res, (err?: { type?: string }) => {
       if (err?.type === 'entity.too.large') return skip(true);
       if (err) return next(err);
-      skip(false, Buffer.isBuffer(req.body) ? (req.body as Buffer) : Buffer.alloc(0));
+      skip(false, Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
     });
   };
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import type { ServiceMetrics } from '../../http/metrics.js';
+import type { ServiceMetrics } from '../../metrics/metrics.js';
 import {
   EnvironmentEntity,
   PrimitiveEntity,
@@ -16,7 +16,7 @@ import { DomainError } from '../../domain/errors.js';
 import { digestsEqual, hashToken } from '../../domain/secrets.js';
 import { applyCommand } from '../../domain/rollouts/state-machine.js';
 import type { RolloutStatus } from '../../domain/rollouts/types.js';
-import type { RateLimits } from '../../http/rate-limits.js';
+import type { RateLimits } from '../../rate-limits/rate-limits.js';
 import type { Actor } from '../access/authorize.js';
 import { EnvWriteBatch, type EnvChangeBus } from '../environments/env-changes.js';
 import { commitTransition } from '../rollouts/commit-transition.js';

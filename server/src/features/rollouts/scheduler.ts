@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { ServiceMetrics } from '../../http/metrics.js';
+import type { ServiceMetrics } from '../../metrics/metrics.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/database.js';
 import { applyCommand } from '../../domain/rollouts/state-machine.js';

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TargetIdsAdded, TargetIdsCount, TargetIdsRemoved } from '@gradual/contract';
 import type { PrimitiveKind, Rollout } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
 import { authorize, type Caller } from '../access/authorize.js';
@@ -12,23 +13,35 @@ export const DEFAULT_TARGET_ID_PAGE = 1000;
 
 const noRollout = () => new DomainError('not_found', 'There is no rollout for this primitive in this environment.');
 
-type Edit = 'add' | 'remove' | 'replace';
+export type TargetIdEdit = 'add' | 'remove' | 'replace';
+
+/** What each edit answers: the IDs it changed (add, remove) and the list's new length. */
+interface EditResults {
+  add: TargetIdsAdded;
+  remove: TargetIdsRemoved;
+  replace: TargetIdsCount;
+}
+const editResult: { [E in TargetIdEdit]: (changed: number, count: number) => EditResults[E] } = {
+  add: (added, count) => ({ added, count }),
+  remove: (removed, count) => ({ removed, count }),
+  replace: (_changed, count) => ({ count }),
+};
 
 /**
  * Changes the allow-list of the current rollout: the IDs, the rollout's
  * targetIdsCount, the env version and an audit row (counts, not the IDs)
  * commit together.
  */
-export async function editTargetIds(
+export async function editTargetIds<E extends TargetIdEdit>(
   em: EntityManager,
   caller: Caller,
   bus: EnvChangeBus,
   kind: PrimitiveKind,
   envId: string,
   key: string,
-  edit: Edit,
+  edit: E,
   ids: string[],
-): Promise<{ added?: number; removed?: number; count: number }> {
+): Promise<EditResults[E]> {
   const { env, primitive, actor } = await resolveTarget(em, caller, kind, envId, key, 'write');
   let batch!: EnvWriteBatch;
   const result = await em.transactional(async (tx) => {
@@ -64,11 +77,7 @@ export async function editTargetIds(
         newValue: { targetIdsCount: rollout.targetIdsCount, requested: ids.length, ...(edit !== 'replace' ? { [edit === 'add' ? 'added' : 'removed']: changed } : {}) },
       });
     }
-    return edit === 'add'
-      ? { added: changed, count: rollout.targetIdsCount }
-      : edit === 'remove'
-        ? { removed: changed, count: rollout.targetIdsCount }
-        : { count: rollout.targetIdsCount };
+    return editResult[edit](changed, rollout.targetIdsCount);
   });
   batch.publishTo(bus);
   return result;

@@ -1,19 +1,18 @@
 import type { Logger } from 'pino';
-import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
-import type { Database } from '../db/database.js';
-import type { EnvChangeBus } from '../features/environments/env-changes.js';
-import type { RulesetCache } from '../features/evaluation/ruleset.cache.js';
-import type { LiveStreams } from '../features/evaluation/live-streams.js';
-import type { RateLimits } from './rate-limits.js';
-import type { Mailer } from '../mail/mailer.js';
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import type { EnvChangeBus } from './features/environments/env-changes.js';
+import type { RulesetCache } from './features/evaluation/ruleset.cache.js';
+import type { LiveStreams } from './features/evaluation/live-streams.js';
+import type { RateLimits } from './rate-limits/rate-limits.js';
+import type { Mailer } from './mail/mailer.js';
+import type { ServiceMetrics } from './metrics/metrics.js';
+import type { ApiKeyCache } from './features/access/api-key-cache.js';
+import type { EnvDirectory } from './features/environments/env-directory.js';
+import type { TargetIdIndex } from './features/rollouts/target-id-index.js';
 
-/** What request handlers need; built once in app.ts. */
-import type { ServiceMetrics } from './metrics.js';
-import type { ApiKeyCache } from '../features/access/api-key-cache.js';
-import type { EnvDirectory } from '../features/environments/env-directory.js';
-import type { TargetIdIndex } from '../features/rollouts/target-id-index.js';
-
+/** The server's long-lived parts, built once at start (server.ts) and handed to the app and the services that need them. */
 export interface AppDeps {
   config: Config;
   db: Database;

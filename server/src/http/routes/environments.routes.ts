@@ -1,8 +1,8 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '@gradual/contract';
-import { callerOf } from '../../http/caller.js';
-import type { AppDeps } from '../../http/deps.js';
-import { createEnvironment, getEnvironment, listEnvironments } from './environments.service.js';
+import { callerOf } from '../caller.js';
+import type { AppDeps } from '../../deps.js';
+import { createEnvironment, getEnvironment, listEnvironments } from '../../features/environments/environments.service.js';
 
 const s = initServer();
 

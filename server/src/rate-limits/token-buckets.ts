@@ -22,7 +22,7 @@ export interface BucketDecision {
 }
 
 /*
- * Token buckets for API keys (DESIGN.md: per-token and per-org, token bucket).
+ * Token buckets for API keys (per token and per org; docs/auth.md).
  * rate-limiter-flexible, used for the simpler fixed caps, has no token bucket,
  * hence this small implementation: a Lua script in Redis (atomic across
  * instances) or the same arithmetic in memory. A request takes a token from

@@ -1,8 +1,8 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '@gradual/contract';
-import { callerOf } from '../../http/caller.js';
-import type { AppDeps } from '../../http/deps.js';
-import { listApiKeys, mintApiKey, revokeApiKey } from './api-keys.service.js';
+import { callerOf } from '../caller.js';
+import type { AppDeps } from '../../deps.js';
+import { listApiKeys, mintApiKey, revokeApiKey } from '../../features/api-keys/api-keys.service.js';
 
 const s = initServer();
 

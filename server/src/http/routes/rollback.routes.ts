@@ -2,17 +2,16 @@ import { initServer } from '@ts-rest/express';
 import { contract } from '@gradual/contract';
 import type { Request } from 'express';
 import type { PrimitiveKind } from '../../db/entities/index.js';
-import { callerOf } from '../../http/caller.js';
-import type { AppDeps } from '../../http/deps.js';
-import { fireRollback } from './fire.service.js';
-import { listFires } from './history.service.js';
-import { listRollbackSecrets, mintRollbackSecret, revokeRollbackSecret } from './secrets.service.js';
+import { callerOf } from '../caller.js';
+import type { AppDeps } from '../../deps.js';
+import { fireRollback } from '../../features/rollback/fire.service.js';
+import { listFires } from '../../features/rollback/history.service.js';
+import { listRollbackSecrets, mintRollbackSecret, revokeRollbackSecret } from '../../features/rollback/secrets.service.js';
 
 const s = initServer();
 
 export const rollbackRoutes = (deps: AppDeps) => {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const fire = (kind: PrimitiveKind) => async ({ req, params }: { req: Request<any, any, any, any>; params: { envId: string; key: string } }) => ({
+  const fire = (kind: PrimitiveKind) => async ({ req, params }: { req: Pick<Request, 'em' | 'log' | 'headers' | 'fireBody' | 'ip' | 'socket'>; params: { envId: string; key: string } }) => ({
     status: 200 as const,
     body: await fireRollback(
       { em: req.em, bus: deps.bus, limits: deps.limits, logger: req.log, metrics: deps.metrics },

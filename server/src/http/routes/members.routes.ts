@@ -1,10 +1,9 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '@gradual/contract';
-import { callerOf, setSessionCookie } from '../../http/caller.js';
-import type { AppDeps } from '../../http/deps.js';
-import { anonymousCaller } from '../auth/anonymous-caller.js';
-import { acceptInvitation, createInvitation, listInvitations, previewInvitation, revokeInvitation } from './invitations.service.js';
-import { listMembers, removeMember, updateMember } from './members.service.js';
+import { anonymousCaller, callerOf, setSessionCookie } from '../caller.js';
+import type { AppDeps } from '../../deps.js';
+import { acceptInvitation, createInvitation, listInvitations, previewInvitation, revokeInvitation } from '../../features/members/invitations.service.js';
+import { listMembers, removeMember, updateMember } from '../../features/members/members.service.js';
 
 const s = initServer();
 

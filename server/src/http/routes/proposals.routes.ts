@@ -1,8 +1,8 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '@gradual/contract';
-import { callerOf } from '../../http/caller.js';
-import type { AppDeps } from '../../http/deps.js';
-import { applyProposal, cancelProposal, getProposal, listProposals } from './proposals.service.js';
+import { callerOf } from '../caller.js';
+import type { AppDeps } from '../../deps.js';
+import { applyProposal, cancelProposal, getProposal, listProposals } from '../../features/proposals/proposals.service.js';
 
 const s = initServer();
 

@@ -1,8 +1,8 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '@gradual/contract';
-import { callerOf } from '../../http/caller.js';
-import type { AppDeps } from '../../http/deps.js';
-import { createProject, getProject, listProjects, updateProject } from './projects.service.js';
+import { callerOf } from '../caller.js';
+import type { AppDeps } from '../../deps.js';
+import { createProject, getProject, listProjects, updateProject } from '../../features/projects/projects.service.js';
 
 const s = initServer();
 

@@ -1,13 +1,13 @@
 import { Readable } from 'node:stream';
 import { initServer } from '@ts-rest/express';
 import { contract } from '@gradual/contract';
-import { callerOf } from '../../http/caller.js';
-import type { AppDeps } from '../../http/deps.js';
-import { authorize } from '../access/authorize.js';
-import { findEnvironment } from '../shared/lookup.js';
+import { callerOf } from '../caller.js';
+import type { AppDeps } from '../../deps.js';
+import { authorize } from '../../features/access/authorize.js';
+import { findEnvironment } from '../../features/shared/lookup.js';
 import { DomainError } from '../../domain/errors.js';
-import { currentRuleset, evaluateContext } from './evaluation.service.js';
-import { ifNoneMatchHits } from './ruleset.cache.js';
+import { currentRuleset, evaluateContext } from '../../features/evaluation/evaluation.service.js';
+import { ifNoneMatchHits } from '../../features/evaluation/ruleset.cache.js';
 
 const s = initServer();
 
@@ -29,7 +29,7 @@ export const evaluationRoutes = (deps: AppDeps) =>
       res.setHeader('Content-Length', String(bytes.length));
       if (gzip) res.setHeader('Content-Encoding', 'gzip');
       // A stream body makes ts-rest send these exact bytes (cached JSON or its gzip).
-      return { status: 200, body: Readable.from([bytes]) as never };
+      return { status: 200, body: Readable.from([bytes]) };
     },
     streamRuleset: async ({ req, res, params }) => {
       if (deps.streams.closing) {
@@ -47,7 +47,7 @@ export const evaluationRoutes = (deps: AppDeps) =>
         req.on('close', close);
         res.on('close', close);
       });
-      return { status: 200, body: stream as never };
+      return { status: 200, body: stream };
     },
     evaluate: async ({ req, params, body }) => ({
       status: 200,

@@ -1,0 +1,84 @@
+import { initServer } from '@ts-rest/express';
+import { contract } from '@gradual/contract';
+import { parse as parseCookie } from 'cookie';
+import type { RequestHandler } from 'express';
+import { signupMounted } from '../../config.js';
+import { DomainError } from '../../domain/errors.js';
+import { anonymousCaller, callerOf, clearSessionCookie, setSessionCookie } from '../caller.js';
+import type { AppDeps } from '../../deps.js';
+import { sendError } from '../errors.js';
+import { requireUser } from '../../features/access/authorize.js';
+import { SESSION_COOKIE } from '../../features/access/principal.js';
+import { claimInstall, isClaimed } from '../../features/auth/install.service.js';
+import { redeemMagicLink, requestMagicLink, requestSignup } from '../../features/auth/magic-link.service.js';
+import { deleteSession, sessionBody } from '../../features/auth/session.service.js';
+
+const s = initServer();
+const notMounted = () => new DomainError('not_found', 'Not found.');
+
+/**
+ * Routes the topology does not mount answer 404 before anything else looks at
+ * the request (a malformed body included): signup and install-state unless
+ * hosted or SERVICE_PUBLIC_SIGNUP=1, install-claim unless self-hosted.
+ */
+export function unmountedAuthRoutes(deps: AppDeps): RequestHandler {
+  const hidden = new Set<string>();
+  if (!signupMounted(deps.config)) hidden.add('POST /api/v1/auth/signup').add('GET /api/v1/auth/install-state');
+  if (deps.config.topology !== 'self-hosted') hidden.add('POST /api/v1/auth/install-claim').add('GET /api/v1/auth/install-claim');
+  return (req, res, next) => {
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    if (hidden.has(`${method} ${req.path.replace(/\/+$/, '')}`)) return sendError(req, res, notMounted());
+    next();
+  };
+}
+
+export const authRoutes = (deps: AppDeps) =>
+  s.router(contract.auth, {
+    requestMagicLink: async ({ req, body }) => {
+      await requestMagicLink(deps, req.em, anonymousCaller(req, deps), body.email);
+      return { status: 200, body: { sent: true } };
+    },
+    redeemMagicLink: async ({ req, res, query }) => {
+      const outcome = await redeemMagicLink(deps, req.em, anonymousCaller(req, deps), query.t);
+      // The URL carried a credential: keep it out of caches and of the next page's Referer.
+      res.setHeader('Cache-Control', 'no-store');
+      res.setHeader('Referrer-Policy', 'no-referrer');
+      if (outcome.ok) {
+        setSessionCookie(res, deps.config, outcome.token, outcome.expiresAt);
+        res.setHeader('Location', '/app/');
+      } else {
+        res.setHeader('Location', `/app/signin?error=${outcome.code}`);
+      }
+      return { status: 303, body: undefined };
+    },
+    signup: async ({ req, body }) => {
+      if (!signupMounted(deps.config)) throw notMounted();
+      await requestSignup(deps, req.em, anonymousCaller(req, deps), body);
+      return { status: 200, body: { sent: true } };
+    },
+    getInstallState: async ({ req }) => {
+      if (!signupMounted(deps.config)) throw notMounted();
+      return { status: 200, body: { claimed: await isClaimed(req.em), signupEnabled: signupMounted(deps.config) } };
+    },
+    getClaimState: async ({ req }) => {
+      if (deps.config.topology !== 'self-hosted') throw notMounted();
+      return { status: 200, body: { claimed: await isClaimed(req.em) } };
+    },
+    claimInstall: async ({ req, res, body }) => {
+      if (deps.config.topology !== 'self-hosted') throw notMounted();
+      const caller = await callerOf(req, deps);
+      const claimed = await claimInstall(req.em, caller, body);
+      setSessionCookie(res, deps.config, claimed.token, claimed.expiresAt);
+      return { status: 200, body: claimed.session };
+    },
+    getSession: async ({ req }) => {
+      const user = requireUser(await callerOf(req, deps));
+      return { status: 200, body: await sessionBody(req.em, user.userId) };
+    },
+    logout: async ({ req, res }) => {
+      const token = req.headers.cookie ? parseCookie(req.headers.cookie)[SESSION_COOKIE] : undefined;
+      if (token) await deleteSession(req.em, token);
+      clearSessionCookie(res, deps.config);
+      return { status: 204, body: undefined };
+    },
+  });

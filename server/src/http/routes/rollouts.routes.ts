@@ -1,0 +1,107 @@
+import { initServer } from '@ts-rest/express';
+import { API_PREFIX, contract, type Proposal } from '@gradual/contract';
+import type { Request, Response } from 'express';
+import type { PrimitiveKind } from '../../db/entities/index.js';
+import type { AppDeps } from '../../deps.js';
+import { executeOp, mustPropose, storedRequest, type DivertibleOp, type OpKind, type OpResults } from '../../features/proposals/divertible.js';
+import { propose } from '../../features/proposals/proposals.service.js';
+import { getRollout } from '../../features/rollouts/rollouts.service.js';
+import { containsTargetId, listTargetIds } from '../../features/rollouts/target-ids.service.js';
+import { callerOf, type CallerRequest } from '../caller.js';
+import { notModified } from '../etag.js';
+
+const s = initServer();
+
+type Params = { envId: string; key: string };
+/** What every rollout route's handler receives (the request as ts-rest types it is a subtype). */
+type Input = { req: CallerRequest & Pick<Request, 'method' | 'path'>; res: Response; params: Params };
+
+/**
+ * The divertible mutations' one entry: an approval-required API key gets `202` + Location with
+ * the stored proposal; everyone else gets the direct call's answer.
+ */
+async function divert<K extends OpKind>(
+  deps: AppDeps,
+  kind: PrimitiveKind,
+  { req, res, params }: Input,
+  // Both views of the one operation: of its own kind (what executeOp answers) and of any kind.
+  op: DivertibleOp<K> & DivertibleOp,
+): Promise<OpResults[K] | { status: 202; body: Proposal }> {
+  const caller = await callerOf(req, deps);
+  const target = { primitiveKind: kind, envId: params.envId, key: params.key };
+  if (!mustPropose(caller)) return executeOp<K>(req.em, caller, deps.bus, target, op);
+  const method = req.method === 'PUT' || req.method === 'DELETE' ? req.method : 'POST';
+  const proposal = await propose(req.em, caller, target, op, storedRequest({ method, path: req.path, reason: caller.reason }, op));
+  res.setHeader('Location', `${API_PREFIX}/proposals/${proposal.id}`);
+  return { status: 202, body: proposal };
+}
+
+/**
+ * Handlers of the rollout family for one primitive kind. Flags and configs bind the same
+ * handlers to their own contract routes below. Every mutation goes through `divert`.
+ */
+function handlers(deps: AppDeps, kind: PrimitiveKind) {
+  type Command = 'rollout.pause' | 'rollout.resume' | 'rollout.cancel' | 'rollout.advance';
+  const command = (opKind: Command) => (input: Input) => divert<Command>(deps, kind, input, { kind: opKind });
+  type EditInput = Input & { body: { targetIds: string[] } };
+  return {
+    get: async ({ req, res, params }: Input) => {
+      const body = await getRollout(req.em, await callerOf(req, deps), kind, params.envId, params.key);
+      return notModified(req, res, body) ? { status: 304 as const, body: undefined } : { status: 200 as const, body };
+    },
+    put: (input: Input & { body: DivertibleOp<'rollout.put'>['body']; headers: { 'if-match'?: string | undefined } }) =>
+      divert<'rollout.put'>(deps, kind, input, { kind: 'rollout.put', body: input.body, ifMatch: input.headers['if-match'] }),
+    delete: (input: Input) => divert<'rollout.delete'>(deps, kind, input, { kind: 'rollout.delete' }),
+    pause: command('rollout.pause'),
+    resume: command('rollout.resume'),
+    cancel: command('rollout.cancel'),
+    advance: command('rollout.advance'),
+    addTargetIds: ({ body, ...input }: EditInput) => divert<'target_ids.add'>(deps, kind, input, { kind: 'target_ids.add', body: { targetIds: body.targetIds } }),
+    removeTargetIds: ({ body, ...input }: EditInput) => divert<'target_ids.remove'>(deps, kind, input, { kind: 'target_ids.remove', body: { targetIds: body.targetIds } }),
+    replaceTargetIds: ({ body, ...input }: EditInput) => divert<'target_ids.replace'>(deps, kind, input, { kind: 'target_ids.replace', body: { targetIds: body.targetIds } }),
+    list: async ({ req, params, query }: Input & { query: { cursor?: string | undefined; limit?: number | undefined } }) => ({
+      status: 200 as const,
+      body: await listTargetIds(req.em, await callerOf(req, deps), kind, params.envId, params.key, query),
+    }),
+    contains: async ({ req, params }: Omit<Input, 'params'> & { params: Params & { targetId: string } }) => ({
+      status: 200 as const,
+      body: await containsTargetId(req.em, await callerOf(req, deps), kind, params.envId, params.key, params.targetId),
+    }),
+  };
+}
+
+export const flagRolloutsRoutes = (deps: AppDeps) => {
+  const h = handlers(deps, 'flag');
+  return s.router(contract.flagRollouts, {
+    getFlagRollout: h.get,
+    putFlagRollout: h.put,
+    deleteFlagRollout: h.delete,
+    pauseFlagRollout: h.pause,
+    resumeFlagRollout: h.resume,
+    cancelFlagRollout: h.cancel,
+    advanceFlagRollout: h.advance,
+    addFlagTargetIds: h.addTargetIds,
+    removeFlagTargetIds: h.removeTargetIds,
+    replaceFlagTargetIds: h.replaceTargetIds,
+    listFlagTargetIds: h.list,
+    checkFlagTargetId: h.contains,
+  });
+};
+
+export const configRolloutsRoutes = (deps: AppDeps) => {
+  const h = handlers(deps, 'config');
+  return s.router(contract.configRollouts, {
+    getConfigRollout: h.get,
+    putConfigRollout: h.put,
+    deleteConfigRollout: h.delete,
+    pauseConfigRollout: h.pause,
+    resumeConfigRollout: h.resume,
+    cancelConfigRollout: h.cancel,
+    advanceConfigRollout: h.advance,
+    addConfigTargetIds: h.addTargetIds,
+    removeConfigTargetIds: h.removeTargetIds,
+    replaceConfigTargetIds: h.replaceTargetIds,
+    listConfigTargetIds: h.list,
+    checkConfigTargetId: h.contains,
+  });
+};
