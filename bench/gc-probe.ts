@@ -14,7 +14,6 @@
  * GC_PROBE_CONNECTIONS (8) in flight. PostgreSQL (BENCH_DATABASE_URL, default local) unless
  * GC_PROBE_EMBEDDED=1. Extra server flags: BENCH_SERVER_NODE_ARGS (e.g. --max-semi-space-size=64).
  */
-// @ts-expect-error autocannon ships no types
 import autocannon from 'autocannon';
 import { createInterface } from 'node:readline';
 import { startProduction } from '../tests/support/production.js';
@@ -61,7 +60,7 @@ const run = (url: string, scenario: Scenario, amount: number) =>
   new Promise<number>((resolve, reject) => {
     autocannon(
       { url, connections: CONNECTIONS, amount, requests: scenario.ordered ? [inTurn(scenario.requests)] : scenario.requests.map(toCannon) },
-      (err: Error | null, result: { requests: { total: number }; non2xx: number }) => (err ? reject(err) : resolve(result.requests.total)),
+      (err: Error | null, result: autocannon.Result) => (err ? reject(err) : resolve(result.requests.total)),
     );
   });
 

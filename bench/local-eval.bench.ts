@@ -147,7 +147,10 @@ export async function benchLocalEval(_backend: Backend, log: (msg: string) => vo
         loop: (listed) => {
           let admitted = 0;
           let listedHits = 0;
-          for (let i = 0; i < N; i++) if (compiled.evaluate(KEY, oursCtx[i]!)?.value === true) listed[i] === 1 ? listedHits++ : admitted++;
+          for (let i = 0; i < N; i++) if (compiled.evaluate(KEY, oursCtx[i]!)?.value === true) {
+            if (listed[i] === 1) listedHits++;
+            else admitted++;
+          }
           return { admitted, listedHits };
         },
       });
@@ -169,7 +172,10 @@ export async function benchLocalEval(_backend: Backend, log: (msg: string) => vo
         loop: (listed) => {
           let admitted = 0;
           let listedHits = 0;
-          for (let i = 0; i < N; i++) if (client.getBoolean(KEY, oursCtx[i]!, false)) listed[i] === 1 ? listedHits++ : admitted++;
+          for (let i = 0; i < N; i++) if (client.getBoolean(KEY, oursCtx[i]!, false)) {
+            if (listed[i] === 1) listedHits++;
+            else admitted++;
+          }
           return { admitted, listedHits };
         },
       });
@@ -200,7 +206,10 @@ export async function benchLocalEval(_backend: Backend, log: (msg: string) => vo
         loop: (listed) => {
           let admitted = 0;
           let listedHits = 0;
-          for (let i = 0; i < N; i++) if (unleash.isEnabled(KEY, unleashCtx[i])) listed[i] === 1 ? listedHits++ : admitted++;
+          for (let i = 0; i < N; i++) if (unleash.isEnabled(KEY, unleashCtx[i])) {
+            if (listed[i] === 1) listedHits++;
+            else admitted++;
+          }
           return { admitted, listedHits };
         },
       });
@@ -216,7 +225,10 @@ export async function benchLocalEval(_backend: Backend, log: (msg: string) => vo
         loop: (listed) => {
           let admitted = 0;
           let listedHits = 0;
-          for (let i = 0; i < N; i++) if (flagd.resolveBooleanEvaluation(KEY, false, flagdCtx[i]).value) listed[i] === 1 ? listedHits++ : admitted++;
+          for (let i = 0; i < N; i++) if (flagd.resolveBooleanEvaluation(KEY, false, flagdCtx[i]).value) {
+            if (listed[i] === 1) listedHits++;
+            else admitted++;
+          }
           return { admitted, listedHits };
         },
       });

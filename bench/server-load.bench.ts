@@ -23,7 +23,6 @@
  * this harness's large heap once showed up as a 190 ms "server" tail). Both share the machine's
  * two cores with the server under test, for both targets alike.
  */
-// @ts-expect-error autocannon ships no types
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
@@ -115,11 +114,11 @@ function cannon(url: string, scenario: Scenario, opts: { seconds: number; rate?:
         ...(opts.rate ? { overallRate: Math.max(1, Math.round(opts.rate)) } : {}),
         requests: scenario.ordered ? [inTurn(scenario.requests)] : scenario.requests.map(toCannon),
       },
-      (err: Error | null, result: Record<string, any>) => {
+      (err: Error | null, result: autocannon.Result) => {
         if (err) return reject(err);
         const statuses: Record<string, number> = {};
         let bad = 0;
-        for (const [code, { count }] of Object.entries(result.statusCodeStats as Record<string, { count: number }>)) {
+        for (const [code, { count = 0 }] of Object.entries(result.statusCodeStats ?? {})) {
           statuses[code] = count;
           if (!scenario.ok.includes(Number(code))) bad += count;
         }

@@ -76,9 +76,11 @@ async function startOnce(root, dataDir) {
   // 'close' waits for the server too: it holds the inherited stdout/stderr pipes until it exits.
   const exited = new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
   let exitInfo = null;
-  exited.then((e) => (exitInfo = e));
+  void exited.then((e) => (exitInfo = e));
 
   let ms;
+  let failed = false;
+  let failure;
   try {
     for (;;) {
       if (exitInfo) throw new Error(`npm start exited early (${JSON.stringify(exitInfo)}):\n${output}`);
@@ -89,23 +91,27 @@ async function startOnce(root, dataDir) {
       }
       await sleep(POLL_MS);
     }
-  } finally {
-    if (!exitInfo) {
-      try {
-        process.kill(-child.pid, 'SIGTERM');
-      } catch (err) {
-        if (err.code !== 'ESRCH') throw err;
-      }
-    }
-    const e = await exited;
-    // The lock file going away shows that the server closed the database cleanly.
-    const lock = join(dataDir, 'gradual.lock');
-    for (let i = 0; i < 250 && existsSync(lock); i++) await sleep(20);
-    if (existsSync(lock)) throw new Error(`data dir lock still present after shutdown (exit ${JSON.stringify(e)}):\n${output}`);
-    if (ms !== undefined && !/"msg":"shutting down"/.test(output)) {
-      throw new Error(`the server did not shut down gracefully (exit ${JSON.stringify(e)}):\n${output}`);
+  } catch (err) {
+    failed = true;
+    failure = err;
+  }
+  // Stop the server whether or not it became ready; a failed shutdown outranks a failed start.
+  if (!exitInfo && child.pid !== undefined) {
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch (err) {
+      if (err.code !== 'ESRCH') throw err;
     }
   }
+  const e = await exited;
+  // The lock file going away shows that the server closed the database cleanly.
+  const lock = join(dataDir, 'gradual.lock');
+  for (let i = 0; i < 250 && existsSync(lock); i++) await sleep(20);
+  if (existsSync(lock)) throw new Error(`data dir lock still present after shutdown (exit ${JSON.stringify(e)}):\n${output}`);
+  if (ms !== undefined && !/"msg":"shutting down"/.test(output)) {
+    throw new Error(`the server did not shut down gracefully (exit ${JSON.stringify(e)}):\n${output}`);
+  }
+  if (failed) throw failure;
   if (showOutput) process.stderr.write(output);
   const serverMs = /"startupMs":(\d+)/.exec(output)?.[1];
   const phases = /"phases":(\{[^}]*\})/.exec(output)?.[1];

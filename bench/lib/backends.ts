@@ -62,7 +62,8 @@ export async function detectBackends(): Promise<{ backends: Backend[]; notes: st
     if (ok) {
       ok = await withAdminConnection(adminUrl, async (execute) => {
         const rows = await execute('show server_version');
-        notes.push(`PostgreSQL ${String(rows[0]?.server_version ?? '?')} at ${redact(adminUrl)}`);
+        const version = rows[0]?.server_version;
+        notes.push(`PostgreSQL ${typeof version === 'string' ? version : '?'} at ${redact(adminUrl)}`);
         return true;
       }).catch((err: Error) => {
         notes.push(`PostgreSQL at ${redact(adminUrl)} refused: ${err.message}`);

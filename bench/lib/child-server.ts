@@ -15,7 +15,7 @@ export interface ChildServer {
 export async function startChildServer(script: string, args: string[]): Promise<ChildServer> {
   const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', resolve);
+    createInterface({ input: child.stdout }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`${script} exited (${code})`)));
   });
   return {

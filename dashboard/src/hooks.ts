@@ -11,8 +11,8 @@ export interface Resource<T> {
 }
 
 /**
- * Loads `load()` when the component mounts and whenever `deps` change. An answer that arrives
- * after the deps moved on (or after unmount) is dropped.
+ * Loads `load()` when the component mounts and whenever `deps` change. Only the latest load's
+ * answer is kept: one that arrives after the deps moved on (a newer load started) is dropped.
  */
 export function useResource<T>(load: () => Promise<T>, deps: readonly unknown[]): Resource<T> {
   const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({
@@ -38,9 +38,7 @@ export function useResource<T>(load: () => Promise<T>, deps: readonly unknown[])
   useEffect(() => {
     setState({ data: undefined, error: undefined, loading: true });
     void run();
-    return () => {
-      generation.current++;
-    };
+    // `deps` is the caller's list (checked at the call site, where `load` is written).
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, deps);
 

@@ -10,7 +10,7 @@ export type Kind = 'flag' | 'config';
 async function direct<T extends object>(call: Promise<T | Proposal>): Promise<T> {
   const result = await call;
   if ('baseVersion' in result && 'request' in result) throw new Error('The change was stored as a proposal awaiting approval.');
-  return result as T;
+  return result;
 }
 
 /**

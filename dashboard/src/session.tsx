@@ -17,18 +17,24 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [session, setSession] = useState<Session | null | undefined>(undefined);
   const [error, setError] = useState<unknown>();
 
-  const reload = useCallback(async () => {
-    try {
-      setSession(await api().getSession());
-      setError(undefined);
-    } catch (err) {
-      if (isUnauthorized(err)) setSession(null);
-      else {
-        setError(err);
-        setSession(null);
-      }
-    }
-  }, []);
+  // State is set only once the answer is in (never synchronously), so mounting the provider
+  // renders once for the loading state and once for the answer.
+  const reload = useCallback(
+    () =>
+      api()
+        .getSession()
+        .then(
+          (next) => {
+            setSession(next);
+            setError(undefined);
+          },
+          (err: unknown) => {
+            if (!isUnauthorized(err)) setError(err);
+            setSession(null);
+          },
+        ),
+    [],
+  );
 
   const signOut = useCallback(async () => {
     try {

@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppRoute, AppRouter } from '@ts-rest/core';
 import type { ZodTypeAny } from 'zod';
-import { contract, errorCatalog, type ErrorCode } from '@gradual/contract';
+import { contract, errorCatalog } from '@gradual/contract';
 import { createClient, GradualApiError, type GradualClient } from '@gradual/sdk';
 import { compileRuleset, type Ruleset } from '@gradual/sdk/evaluation';
 import { openapiPath, startPrism, type PrismProcess } from '../support/prism.js';
@@ -23,8 +23,8 @@ const projectId = envId;
 const routes = new Map<string, AppRoute>();
 (function walk(router: AppRouter) {
   for (const [key, value] of Object.entries(router)) {
-    if ('method' in value && typeof value.method === 'string') routes.set(key, value as AppRoute);
-    else walk(value as AppRouter);
+    if ('method' in value && typeof value.method === 'string') routes.set(key, value);
+    else walk(value);
   }
 })(contract);
 
@@ -46,7 +46,7 @@ const credentials = { token: 'svc_prismmocktoken0000000000000000000', sessionTok
 let prism: PrismProcess;
 let api: GradualClient;
 /** `sl-violations` of the responses since the last `takeViolations()`: what Prism found wrong in the SDK's requests. */
-let violations: string[] = [];
+const violations: string[] = [];
 const takeViolations = () => violations.splice(0);
 
 beforeAll(async () => {
@@ -159,7 +159,7 @@ describe('the SDK against prism mock', () => {
       const e = (await run().catch((x: unknown) => x)) as GradualApiError;
       expect(e, `status ${status}`).toBeInstanceOf(GradualApiError);
       expect(e.status).toBe(status);
-      expect(errorCatalog[e.code as ErrorCode], `${e.code} is a code of ${status}`).toBe(status);
+      expect(errorCatalog[e.code], `${e.code} is a code of ${status}`).toBe(status);
       expect(e.requestId).toBeTruthy();
     }
   });

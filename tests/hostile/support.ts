@@ -42,7 +42,7 @@ export function contractRoutes(): RouteEntry[] {
           hasBody: 'body' in route && route.body !== undefined && (route.body as { _def?: unknown } | null)?._def !== undefined,
           hasQuery: route.query !== undefined && route.query !== null,
         });
-      } else walk(v as AppRouter, [...prefix, k]);
+      } else walk(v, [...prefix, k]);
     }
   };
   walk(contract, []);

@@ -185,7 +185,7 @@ describe('invitations', () => {
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const lost = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
     expect(lost.reason).toMatchObject({ status: 410, code: 'invitation_used' });
-    const [{ n }] = (await t.server.deps.db.em().execute('select count(*)::int as n from users where email = ?', ['racer@example.com'])) as [{ n: number }];
+    const [{ n }] = await t.server.deps.db.em().execute<[{ n: number }]>('select count(*)::int as n from users where email = ?', ['racer@example.com']);
     expect(n).toBe(1);
   });
 

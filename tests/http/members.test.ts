@@ -17,7 +17,6 @@ describe('members and roles', () => {
   let sink: MailSink;
   let t: TestServer;
   let owner: ClaimedInstance;
-  let orgId: string;
 
   /** A new person who joined through a real invitation (mail, accept). */
   const join = async (email: string, role: Role) => {
@@ -33,7 +32,6 @@ describe('members and roles', () => {
     sink = await startMailSink();
     t = await startServerWithMail(sink);
     owner = await claim(t);
-    orgId = (await owner.session.getOrg({ path: { slug: 'acme' } })).id;
   });
   afterAll(async () => {
     await t?.close();
@@ -203,7 +201,7 @@ describe('deleting an organization', () => {
     await s.createInvitation({ path: { slug: 'acme' }, body: { email: 'invitee@example.com', role: 'member' } });
 
     const db = t.server.deps.db;
-    const exec = async (sql: string, params: unknown[] = []) => (await db.em().execute(sql, params)) as Array<Record<string, unknown>>;
+    const exec = (sql: string, params: unknown[] = []) => db.em().execute<Array<Record<string, unknown>>>(sql, params);
     const envIds = (await exec('select id from environments where org_id = ?', [orgId])).map((r) => String(r.id));
     const projectIds = (await exec('select id from projects where org_id = ?', [orgId])).map((r) => String(r.id));
     const rolloutIds = (await exec('select id from rollouts where org_id = ?', [orgId])).map((r) => String(r.id));

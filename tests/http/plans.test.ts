@@ -54,7 +54,7 @@ describe('rollout plans', () => {
 
   it('validates key, name, days and timezone with invalid_request, and keys with rollout_plan_key_conflict', async () => {
     const steps = [{ percent: 100, holdForSeconds: 0 }];
-    const bad = (body: object) => expectApiError(owner.session.createRolloutPlan({ ...plans(), body: { key: 'k', name: 'N', rampSteps: steps, ...body } as never }), 400, 'invalid_request');
+    const bad = (body: object) => expectApiError(owner.session.createRolloutPlan({ ...plans(), body: { key: 'k', name: 'N', rampSteps: steps, ...body } }), 400, 'invalid_request');
     expect((await bad({ key: 'x'.repeat(65) })).fields).toHaveProperty('key');
     expect((await bad({ key: 'has space' })).fields).toHaveProperty('key');
     expect((await bad({ name: undefined })).fields).toHaveProperty('name');

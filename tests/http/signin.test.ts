@@ -7,8 +7,7 @@ import { seedUser } from '../support/users.js';
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 const TOKEN = /^[A-Za-z0-9]{43}$/;
 const tokenOf = (link: string) => new URL(link).searchParams.get('t') ?? '';
-const rows = async (t: TestServer, sql: string, params: unknown[] = []) =>
-  (await t.server.deps.db.em().execute(sql, params)) as Array<Record<string, unknown>>;
+const rows = (t: TestServer, sql: string, params: unknown[] = []) => t.server.deps.db.em().execute<Array<Record<string, unknown>>>(sql, params);
 
 describe('magic-link sign-in', () => {
   let sink: MailSink;
@@ -204,7 +203,7 @@ describe('magic-link sign-in', () => {
       const cols = columns.filter((c) => c.table_name === table).map((c) => String(c.column_name));
       expect(cols).toContain('token_hash');
       const values = (await rows(t, `select ${cols.map((c) => `"${c}"::text as "${c}"`).join(', ')} from "${table}"`)).flatMap((r) =>
-        Object.values(r).map((v) => String(v ?? '')),
+        Object.values(r).map((v) => (typeof v === 'string' ? v : '')),
       );
       for (const token of allTokens) {
         expect(token.length).toBeGreaterThanOrEqual(32);

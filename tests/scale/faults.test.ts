@@ -24,7 +24,7 @@ const backend = ADMIN_URL ? 'PostgreSQL' : 'embedded PGlite';
 const ENV = { NODE_ENV: 'test', SERVICE_TEST_CLOCK: '1', LOG_LEVEL: 'warn' };
 
 /** Where the data lives across restarts: a scratch PostgreSQL database, or an embedded data dir. */
-async function durableStore(): Promise<{ start(): Promise<ProductionServer>; dispose(): Promise<void> }> {
+async function durableStore(): Promise<{ start: () => Promise<ProductionServer>; dispose: () => Promise<void> }> {
   if (ADMIN_URL) {
     const db = await createScratchDatabase(ADMIN_URL, 'gradual_t_faults');
     return { start: () => startProduction({ databaseUrl: db.url, env: ENV }), dispose: db.drop };
@@ -32,7 +32,10 @@ async function durableStore(): Promise<{ start(): Promise<ProductionServer>; dis
   const dir = mkdtempSync(join(tmpdir(), 'gradual-faults-'));
   return {
     start: () => startProduction({ dataDir: join(dir, 'data'), env: ENV }),
-    dispose: async () => rmSync(dir, { recursive: true, force: true }),
+    dispose: () => {
+      rmSync(dir, { recursive: true, force: true });
+      return Promise.resolve();
+    },
   };
 }
 
@@ -167,9 +170,9 @@ describe.runIf(canRunCluster)('PostgreSQL stopped and restarted under traffic (a
       let stop = false;
       const traffic = (async () => {
         for (let n = 1; !stop; n++) {
-          const res = await fetch(`${server!.url}/api/v1/envs/${envId}/configs/limit/value`, {
+          const res = await fetch(`${server.url}/api/v1/envs/${envId}/configs/limit/value`, {
             method: 'PUT',
-            headers: { 'content-type': 'application/json', cookie: `svc_session=${token}`, origin: server!.url },
+            headers: { 'content-type': 'application/json', cookie: `svc_session=${token}`, origin: server.url },
             body: JSON.stringify({ value: n }),
           }).catch(() => null);
           if (!res) continue;

@@ -18,7 +18,7 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const INSTANCES = 3;
 
 describe.runIf(!!ADMIN_URL)(`${INSTANCES} server processes on one PostgreSQL and one Redis`, () => {
-  let servers: ProductionServer[] = [];
+  const servers: ProductionServer[] = [];
   let dropDb: (() => Promise<void>) | undefined;
   let owners: GradualClient[] = [];
   let sessionToken: string;

@@ -14,9 +14,9 @@ describe('GradualApiError', () => {
     const client = createClient({
       baseUrl: 'http://gradual.test',
       token: 'svc_x',
-      fetch: async () => {
+      fetch: () => {
         sent = new Response(JSON.stringify(envelope), { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '7', 'x-request-id': 'req-123' } });
-        return sent;
+        return Promise.resolve(sent);
       },
     });
     const err = await client.getSession().catch((e: unknown) => e);
@@ -35,9 +35,7 @@ describe('GradualApiError', () => {
     const boom = new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED') });
     const client = createClient({
       baseUrl: 'http://gradual.test',
-      fetch: async () => {
-        throw boom;
-      },
+      fetch: () => Promise.reject(boom),
     });
     const err = await client.getSession().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GradualApiError);

@@ -19,12 +19,15 @@ interface Recorded {
   status: number;
 }
 
+/** The URL a fetch was called with. */
+const urlOf = (input: RequestInfo | URL): string => (typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+
 /** fetch that records each ruleset GET (not the stream) with its If-None-Match and the answer's status. */
 function recordingFetch() {
   const requests: Recorded[] = [];
   const streams: string[] = [];
   const f: typeof fetch = async (input, init) => {
-    const url = String(input);
+    const url = urlOf(input);
     const res = await fetch(input, init);
     if (url.endsWith('/stream')) streams.push(url);
     else requests.push({ url, ifNoneMatch: new Headers(init?.headers).get('if-none-match'), status: res.status });
@@ -203,7 +206,7 @@ describe('live flag client', () => {
   });
 
   it('bootstrap: ready at once and served until the server answers, then replaced (with a change event)', async () => {
-    const current = (await f.t.asToken(f.token).getRuleset({ path: { envId: f.envId } })) as Ruleset;
+    const current = await f.t.asToken(f.token).getRuleset({ path: { envId: f.envId } });
     const bootstrap: Ruleset = {
       ...current,
       version: 1,
@@ -233,7 +236,7 @@ describe('live flag client', () => {
   });
 
   it('bootstrap with the server unreachable: serves the bootstrap, reports the error, turns stale', async () => {
-    const bootstrap = (await f.t.asToken(f.token).getRuleset({ path: { envId: f.envId } })) as Ruleset;
+    const bootstrap = await f.t.asToken(f.token).getRuleset({ path: { envId: f.envId } });
     const client = open({ mode: 'stream', bootstrap, baseUrl: `http://127.0.0.1:${await closedPort()}` });
     const errors: FlagClientError[] = [];
     client.on('error', (e) => errors.push(e));
@@ -326,7 +329,7 @@ describe('live flag client', () => {
   it('stream mode: a silent stream (no heartbeat) is dropped as idle and reopened', async () => {
     let opened = 0;
     const silent: typeof fetch = async (input, init) => {
-      if (!String(input).endsWith('/stream')) return fetch(input, init);
+      if (!urlOf(input).endsWith('/stream')) return fetch(input, init);
       opened++;
       const body = new ReadableStream<Uint8Array>({
         start(controller) {

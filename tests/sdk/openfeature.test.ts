@@ -9,7 +9,7 @@ import {
   type EventDetails,
 } from '@openfeature/server-sdk';
 import { createFlagClient } from '@gradual/sdk';
-import { bucket, type Ruleset } from '@gradual/sdk/evaluation';
+import { bucket } from '@gradual/sdk/evaluation';
 import { GradualProvider } from '@gradual/sdk/openfeature';
 import { claim, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
 
@@ -249,7 +249,7 @@ describe('OpenFeature provider', () => {
   });
 
   it('wraps an existing flag client (a bootstrap makes it ready at once) and leaves it open when replaced', async () => {
-    const bootstrap = (await t.asToken(token).getRuleset({ path: { envId } })) as Ruleset;
+    const bootstrap = await t.asToken(token).getRuleset({ path: { envId } });
     const flags = createFlagClient({ baseUrl: t.url, token, envId, mode: 'poll', bootstrap, logger: null });
     try {
       const wrapped = new GradualProvider({ client: flags });

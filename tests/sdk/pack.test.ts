@@ -26,6 +26,8 @@ const env = Object.fromEntries(
   ),
 );
 const sh = (cmd: string, args: string[], cwd: string) => run(cmd, args, { cwd, env, maxBuffer: 16 * 1024 * 1024 });
+/** A failed command's output (execFile's error carries it), else the error itself. */
+const stdoutOf = (e: unknown): string => (typeof e === 'object' && e !== null && 'stdout' in e && typeof e.stdout === 'string' ? e.stdout : String(e));
 
 const temp: string[] = [];
 afterAll(async () => {
@@ -164,7 +166,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('npm pack of @gradual/sdk', () => {
     await step('tsc', async () => {
       const check = async (config: string, listFiles = false) => {
         const args = [tsc, '-p', config, ...(listFiles ? ['--listFiles'] : [])];
-        const out = await sh(process.execPath, args, project).catch((e: { stdout?: string }) => ({ failed: true, stdout: e.stdout ?? String(e) }));
+        const out = await sh(process.execPath, args, project).catch((e: unknown) => ({ failed: true, stdout: stdoutOf(e) }));
         const errors = out.stdout.split('\n').filter((l) => /error TS\d+/.test(l));
         expect({ config, failed: 'failed' in out, errors }).toEqual({ config, failed: false, errors: [] });
         return out.stdout;

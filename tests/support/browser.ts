@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, ConsoleMessage, Page } from 'playwright-core';
-// @ts-expect-error: a plain .mjs script shared with npm start, without type declarations.
 import { buildDashboard, dashboardIsFresh } from '../../scripts/dashboard-build.mjs';
 
 /**

@@ -42,7 +42,7 @@ export async function buildEmbeddedTemplate(): Promise<Blob> {
 /** Builds this run's template; returns the context for the test files and a teardown. */
 export async function prepareTestDatabases(
   adminUrl = process.env.DATABASE_URL,
-): Promise<{ context: TestDatabaseContext; teardown(): Promise<void> }> {
+): Promise<{ context: TestDatabaseContext; teardown: () => Promise<void> }> {
   if (!adminUrl) {
     const dump = await buildEmbeddedTemplate();
     const dumpPath = join(tmpdir(), `gradual-test-db-${process.pid}-${randomBytes(4).toString('hex')}.tar`);

@@ -7,7 +7,7 @@ import { installBatching } from '../../server/src/db/pglite-batching.js';
  * embedded database's parts without the worker thread, for the tests of those parts. `prepare`
  * runs on the database before the server starts (instrumentation, tables).
  */
-export async function startPGliteSocket(opts: { maxConnections: number; prepare?: (db: PGlite) => Promise<void> }): Promise<{ db: PGlite; port: number; stop(): Promise<void> }> {
+export async function startPGliteSocket(opts: { maxConnections: number; prepare?: (db: PGlite) => Promise<void> }): Promise<{ db: PGlite; port: number; stop: () => Promise<void> }> {
   installBatching();
   const db = await PGlite.create();
   await opts.prepare?.(db);
@@ -16,7 +16,7 @@ export async function startPGliteSocket(opts: { maxConnections: number; prepare?
   return {
     db,
     port: Number(server.getServerConn().split(':').pop()),
-    async stop() {
+    stop: async () => {
       await server.stop();
       await db.close();
     },

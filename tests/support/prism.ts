@@ -7,7 +7,7 @@
  * killing it kills Prism itself) on a free port, and is ready in about a second.
  */
 import { spawn } from 'node:child_process';
-import { Agent, createServer as createHttpServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import { Agent, createServer as createHttpServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -202,7 +202,8 @@ export async function startPrismProxy(upstream: string): Promise<PrismProxy> {
   // No keep-alive upstream: a reused socket that Prism closes at the same moment fails the request (ECONNRESET).
   const agent = new Agent({ keepAlive: false });
 
-  const splitter = createHttpServer(async (req, res) => {
+  const splitter = createHttpServer((req, res) => void split(req, res));
+  async function split(req: IncomingMessage, res: ServerResponse) {
     const method = req.method ?? 'GET';
     const path = req.url ?? '/';
     let body: Buffer;
@@ -243,7 +244,7 @@ export async function startPrismProxy(upstream: string): Promise<PrismProxy> {
     // A client that goes away (an aborted stream) ends the upstream request too.
     res.on('close', () => forward.destroy());
     forward.end(body);
-  });
+  }
   await new Promise<void>((resolve) => splitter.listen(0, '127.0.0.1', resolve));
   const { port } = splitter.address() as { port: number };
 

@@ -65,7 +65,7 @@ export interface ProductionOptions {
 }
 
 /** Creates a fresh PostgreSQL database and returns its URL and a dropper. */
-export async function createScratchDatabase(adminUrl: string, prefix = 'gradual_load'): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createScratchDatabase(adminUrl: string, prefix = 'gradual_load'): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `${prefix}_${Date.now()}_${process.pid}_${Math.floor(Math.random() * 1e6)}`;
   await withAdminConnection(adminUrl, (execute) => execute(`create database "${name}"`));
   return {

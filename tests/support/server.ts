@@ -1,6 +1,7 @@
 import { createClient, type GradualClient } from '@gradual/sdk';
 import { pino, type Logger } from 'pino';
 import { loadConfig } from '../../server/src/config.js';
+import type { DatabaseOptions } from '../../server/src/db/database.js';
 import { startServer, type RunningServer } from '../../server/src/server.js';
 import { createTestDatabase } from './database.js';
 import { startPrismProxy, type PrismProxy } from './prism.js';
@@ -8,7 +9,7 @@ import { startPrismProxy, type PrismProxy } from './prism.js';
 export interface TestServer {
   server: RunningServer;
   /** How to reach this server's database (PostgreSQL: the same database; embedded: a copy). */
-  databaseOptions: import('../../server/src/db/database.js').DatabaseOptions;
+  databaseOptions: DatabaseOptions;
   /**
    * Where tests send requests: the server, or with `GRADUAL_TEST_VIA_PRISM=1`
    * the Prism validating proxy in front of it (`server.url` stays the server;

@@ -11,7 +11,7 @@ import { createSession } from '../../server/src/features/auth/session.service.js
 export async function seedUser(db: Database, email: string, membership?: { orgId: string; role: 'owner' | 'admin' | 'member' }) {
   const em = db.em();
   const now = new Date();
-  return em.transactional(async (tx) => {
+  return em.transactional((tx) => {
     const user = tx.create(UserEntity, { email, displayName: email.split('@')[0]!, createdAt: now, deletedAt: null });
     if (membership) tx.create(MembershipEntity, { orgId: membership.orgId, userId: user.id, role: membership.role, createdAt: now });
     const { token } = createSession(tx, user.id, now);

@@ -91,11 +91,11 @@ describe('PlanForm', () => {
   });
 
   it('edits a plan: fields start from it, holds in their largest whole unit', () => {
-    render(<PlanForm plan={PLAN} save={async () => PLAN} onDone={() => {}} onCancel={() => {}} />);
-    expect((screen.getByLabelText('Name') as HTMLInputElement).value).toBe('Standard');
-    expect((screen.getByLabelText('Step 1 hold') as HTMLInputElement).value).toBe('2');
-    expect((screen.getByLabelText('Step 1 hold unit') as HTMLSelectElement).value).toBe('hours');
-    expect((screen.getByLabelText('Sun') as HTMLInputElement).checked).toBe(true);
-    expect((screen.getByLabelText('Blackout time zone') as HTMLInputElement).value).toBe('Europe/Amsterdam');
+    render(<PlanForm plan={PLAN} save={() => Promise.resolve(PLAN)} onDone={() => {}} onCancel={() => {}} />);
+    expect(screen.getByLabelText<HTMLInputElement>('Name').value).toBe('Standard');
+    expect(screen.getByLabelText<HTMLInputElement>('Step 1 hold').value).toBe('2');
+    expect(screen.getByLabelText<HTMLSelectElement>('Step 1 hold unit').value).toBe('hours');
+    expect(screen.getByLabelText<HTMLInputElement>('Sun').checked).toBe(true);
+    expect(screen.getByLabelText<HTMLInputElement>('Blackout time zone').value).toBe('Europe/Amsterdam');
   });
 });

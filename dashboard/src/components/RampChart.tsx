@@ -111,7 +111,7 @@ const H = 240;
 const PAD = { left: 44, right: 16, top: 16, bottom: 36 };
 
 /** The ramp of a rollout on a plan, as inline SVG: steps over time, where it is now, what is next. */
-export function RampChart({ rollout, now = Date.now() }: { rollout: Rollout; now?: number }) {
+export function RampChart({ rollout, now }: { rollout: Rollout; now: number }) {
   const placed = placeSteps(rollout, now);
   if (placed.length === 0) return null;
   const first = placed[0]!.start;

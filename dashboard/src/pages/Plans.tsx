@@ -12,7 +12,8 @@ import { Crumbs } from '../Shell';
 export function PlansPage({ slug, projectId }: { slug: string; projectId: string }) {
   const project = useResource(() => api().getProject({ path: { id: projectId } }), [projectId]);
   const plans = useResource(() => api().listRolloutPlans({ path: { id: projectId } }), [projectId]);
-  const [editing, setEditing] = useState<string | 'new'>();
+  /** The key of the plan being edited, or 'new' for the create form. */
+  const [editing, setEditing] = useState<string>();
   const [confirmDelete, setConfirmDelete] = useState<string>();
   const remove = useAction();
 

@@ -32,7 +32,7 @@ export function fakeApi(handler: Handler): { client: GradualClient; requests: Re
       headers: { 'content-type': 'application/json', 'x-request-id': 'req-test' },
     });
   };
-  return { client: createClient({ baseUrl: 'http://dashboard.test', fetch: fetch as typeof globalThis.fetch }), requests };
+  return { client: createClient({ baseUrl: 'http://dashboard.test', fetch }), requests };
 }
 
 /** The error envelope the server writes. */

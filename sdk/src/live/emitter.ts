@@ -15,12 +15,12 @@ export class TypedEmitter<Events extends object> {
   on<K extends keyof Events>(event: K, listener: Listener<Events[K]>): () => void {
     let set = this.listeners.get(event);
     if (!set) this.listeners.set(event, (set = new Set()));
-    set.add(listener as Listener<never>);
+    set.add(listener);
     return () => this.off(event, listener);
   }
 
   off<K extends keyof Events>(event: K, listener: Listener<Events[K]>): void {
-    this.listeners.get(event)?.delete(listener as Listener<never>);
+    this.listeners.get(event)?.delete(listener);
   }
 
   listenerCount(event: keyof Events): number {

@@ -180,7 +180,7 @@ interface Held {
 
 interface Waiter {
   resolve: () => void;
-  reject: (err: unknown) => void;
+  reject: (err: FlagClientError) => void;
 }
 
 const DEFAULTS = {
@@ -431,7 +431,7 @@ class LiveFlagClient implements FlagClient {
   }
 
   getJson<T = unknown>(key: string, context: EvaluationContext, fallback: T): T {
-    return this.evaluate(key, context, { fallback, type: 'json' }).value as T;
+    return this.evaluate(key, context, { fallback, type: 'json' }).value;
   }
 
   // ── readiness and events ─────────────────────────────────────────────────

@@ -174,7 +174,7 @@ export class GradualProvider implements Provider {
 
   private resolve<T>(flagKey: string, defaultValue: T, context: EvaluationContext, type: ValueType): ResolutionDetails<T> {
     const targetingKey = context.targetingKey;
-    const r = this.client.evaluate(flagKey, context as Record<string, unknown>, typeof targetingKey === 'string' ? { targetingKey } : {});
+    const r = this.client.evaluate(flagKey, context, typeof targetingKey === 'string' ? { targetingKey } : {});
     const flagMetadata: FlagMetadata = {};
     if (r.kind !== null) flagMetadata.kind = r.kind;
     if (r.version !== null) flagMetadata.version = r.version;

@@ -234,14 +234,32 @@ async function allMigrationsApplied(orm: MikroORM, schema: string): Promise<bool
   }
 }
 
+/** The part of knex's client (typed `any` by knex) that hands out pooled pg connections. */
+interface KnexPool {
+  acquireConnection(): Promise<{ query(sql: string, params?: unknown[]): Promise<unknown> }>;
+  releaseConnection(conn: unknown): Promise<unknown>;
+}
+
+function isKnexPool(client: unknown): client is KnexPool {
+  return (
+    typeof client === 'object' &&
+    client !== null &&
+    'acquireConnection' in client &&
+    typeof client.acquireConnection === 'function' &&
+    'releaseConnection' in client &&
+    typeof client.releaseConnection === 'function'
+  );
+}
+
 /**
  * Runs `fn` while holding a PostgreSQL session advisory lock on a connection of its own
  * (`fn` uses other pooled connections: MikroORM's migrator does not run everything in one
  * transaction, e.g. it creates its log table outside it).
  */
 async function withAdvisoryLock<T>(orm: MikroORM, name: string, fn: () => Promise<T>): Promise<T> {
-  const client = orm.em.getConnection().getKnex().client;
-  const conn = (await client.acquireConnection()) as { query(sql: string, params?: unknown[]): Promise<unknown> };
+  const client: unknown = orm.em.getConnection().getKnex().client;
+  if (!isKnexPool(client)) throw new Error('the database driver has no connection pool to take a connection from');
+  const conn = await client.acquireConnection();
   try {
     await conn.query('select pg_advisory_lock(hashtext($1))', [name]);
     try {

@@ -76,7 +76,7 @@ let server;
 /** Every client socket, so stop() can close them all: see there. */
 const sockets = new Set();
 let stopping;
-async function stop() {
+function stop() {
   stopping ??= (async () => {
     try {
       const stopped = server?.stop();
@@ -98,7 +98,9 @@ async function stop() {
   return stopping;
 }
 
-port.on('message', async (msg) => {
+port.on('message', (msg) => void onMessage(msg));
+
+async function onMessage(msg) {
   if (msg.type === 'dump') {
     try {
       const blob = await pglite.dumpDataDir(msg.compression);
@@ -112,7 +114,7 @@ port.on('message', async (msg) => {
     port.postMessage({ type: 'stopped' });
     port.close(); // nothing keeps this thread alive any more: it exits
   }
-});
+}
 
 try {
   const opened = await openPGlite();

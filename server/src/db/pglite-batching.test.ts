@@ -207,7 +207,7 @@ describe('pglite-socket with batching', () => {
       await a.query('begin');
       await a.query('insert into items values ($1, $2)', [2, 'in a transaction']);
       let seen: number | undefined;
-      const counted = b.query('select count(*)::int as n from items').then((r) => (seen = r.rows[0].n));
+      const counted = b.query<{ n: number }>('select count(*)::int as n from items').then((r) => (seen = r.rows[0]?.n));
       await new Promise((r) => setTimeout(r, 100));
       expect(seen).toBeUndefined(); // waits for a's transaction
       await a.query('insert into items values ($1, $2)', [3, 'same transaction']);

@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 export class Migration20261122122028_initial extends Migration {
 
-  override async up(): Promise<void> {
+  override up(): void {
     this.addSql(`create table "audit_events" ("id" uuid not null, "org_id" uuid not null, "project_id" uuid null, "env_id" uuid null, "created_at" timestamptz not null, "actor_type" text not null, "actor_id" text null, "actor_email" text null, "delegator_user_id" uuid null, "approver_user_id" uuid null, "resource_type" text not null, "resource_key" text null, "resource_id" text null, "action" text not null, "version" int null, "reason" text null, "previous_value" jsonb null, "new_value" jsonb null, "diff" jsonb null, constraint "audit_events_pkey" primary key ("id"));`);
     this.addSql(`create index "audit_events_org_id_created_at_id_index" on "audit_events" ("org_id", "created_at" desc, "id" desc);`);
     this.addSql(`create index "audit_events_org_id_resource_type_index" on "audit_events" ("org_id", "resource_type");`);
@@ -57,7 +57,7 @@ export class Migration20261122122028_initial extends Migration {
     this.addSql(`alter table "memberships" add constraint "memberships_user_id_foreign" foreign key ("user_id") references "users" ("id") on update cascade on delete cascade;`);
   }
 
-  override async down(): Promise<void> {
+  override down(): void {
     this.addSql(`alter table "api_keys" drop constraint "api_keys_org_id_foreign";`);
 
     this.addSql(`alter table "projects" drop constraint "projects_org_id_foreign";`);

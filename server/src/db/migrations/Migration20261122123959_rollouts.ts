@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 export class Migration20261122123959_rollouts extends Migration {
 
-  override async up(): Promise<void> {
+  override up(): void {
     this.addSql(`create table "rollouts" ("id" uuid not null, "org_id" uuid not null, "project_id" uuid not null, "env_id" uuid not null, "primitive_id" uuid not null, "primitive_kind" text check ("primitive_kind" in ('flag', 'config')) not null, "primitive_key" text not null, "status" text check ("status" in ('active', 'paused', 'completed', 'cancelled')) not null, "percent" double precision not null, "paused_at_percent" double precision null, "paused_reason" text check ("paused_reason" in ('user', 'approval_gate', 'auto_rollback')) null, "rolled_back_from_percent" double precision null, "seed" text not null, "bucket_field" text not null, "new_value" jsonb null, "gates_rules" boolean not null, "plan_key" text null, "plan" jsonb null, "ramp_step_idx" int null, "next_step_at" timestamptz null, "target_ids_count" int not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, constraint "rollouts_pkey" primary key ("id"));`);
     this.addSql(`create unique index "rollouts_live_unique" on "rollouts" ("env_id", "primitive_id") where "status" in ('active', 'paused');`);
     this.addSql(`create index "rollouts_env_id_primitive_id_created_at_index" on "rollouts" ("env_id", "primitive_id", "created_at");`);
@@ -25,7 +25,7 @@ export class Migration20261122123959_rollouts extends Migration {
     this.addSql(`alter table "rollout_target_ids" add constraint "rollout_target_ids_rollout_id_foreign" foreign key ("rollout_id") references "rollouts" ("id") on update cascade on delete cascade;`);
   }
 
-  override async down(): Promise<void> {
+  override down(): void {
     this.addSql(`alter table "rollout_target_ids" drop constraint "rollout_target_ids_rollout_id_foreign";`);
 
     this.addSql(`drop table if exists "rollouts" cascade;`);

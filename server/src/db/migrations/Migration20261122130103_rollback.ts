@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 export class Migration20261122130103_rollback extends Migration {
 
-  override async up(): Promise<void> {
+  override up(): void {
     this.addSql(`create table "rollback_fires" ("id" uuid not null, "org_id" uuid null, "env_id" uuid not null, "rollout_id" uuid null, "secret_id" uuid null, "secret_name" text null, "primitive_kind" text check ("primitive_kind" in ('flag', 'config')) not null, "primitive_key" text not null, "outcome" text check ("outcome" in ('transitioned', 'noop_already_rolled_back', 'noop_terminal_state', 'error_unauthorized', 'error_not_found', 'error_rate_limited', 'error_invalid_request')) not null, "source_ip" text not null, "parsed_monitor_url" text null, "payload_fingerprint" text not null, "fired_at" timestamptz not null, constraint "rollback_fires_pkey" primary key ("id"));`);
     this.addSql(`create index "rollback_fires_env_index" on "rollback_fires" ("env_id", "fired_at" desc, "id" desc);`);
     this.addSql(`create index "rollback_fires_secret_index" on "rollback_fires" ("secret_id", "fired_at" desc, "id" desc);`);
@@ -18,7 +18,7 @@ export class Migration20261122130103_rollback extends Migration {
     this.addSql(`alter table "rollouts" add column "last_auto_rollback" jsonb null;`);
   }
 
-  override async down(): Promise<void> {
+  override down(): void {
     this.addSql(`drop table if exists "rollback_fires" cascade;`);
 
     this.addSql(`drop table if exists "rollback_webhook_secrets" cascade;`);

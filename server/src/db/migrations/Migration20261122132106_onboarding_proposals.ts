@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 export class Migration20261122132106_onboarding_proposals extends Migration {
 
-  override async up(): Promise<void> {
+  override up(): void {
     this.addSql(`create table "magic_links" ("id" uuid not null, "token_hash" text not null, "email" text not null, "purpose" text check ("purpose" in ('signin', 'signup')) not null, "signup" jsonb null, "request_ip" text null, "created_at" timestamptz not null, "expires_at" timestamptz not null, "used_at" timestamptz null, constraint "magic_links_pkey" primary key ("id"));`);
     this.addSql(`alter table "magic_links" add constraint "magic_links_token_hash_unique" unique ("token_hash");`);
     this.addSql(`create index "magic_links_email_index" on "magic_links" ("email");`);
@@ -18,7 +18,7 @@ export class Migration20261122132106_onboarding_proposals extends Migration {
     this.addSql(`alter table "invitations" add constraint "invitations_org_id_foreign" foreign key ("org_id") references "orgs" ("id") on update cascade on delete cascade;`);
   }
 
-  override async down(): Promise<void> {
+  override down(): void {
     this.addSql(`drop table if exists "magic_links" cascade;`);
 
     this.addSql(`drop table if exists "invitations" cascade;`);

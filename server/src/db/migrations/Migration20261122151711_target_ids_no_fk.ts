@@ -8,7 +8,7 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261122151711_target_ids_no_fk extends Migration {
 
-  override async up(): Promise<void> {
+  override up(): void {
     this.addSql(`alter table "rollout_target_ids" drop constraint "rollout_target_ids_rollout_id_foreign";`);
     this.addSql(`delete from "rollout_target_ids" t where not exists (select 1 from "rollouts" r where r."id" = t."rollout_id");`);
     this.addSql(`create function "rollout_target_ids_cascade"() returns trigger language plpgsql as $$
@@ -20,7 +20,7 @@ end $$;`);
   referencing old table as deleted_rollouts for each statement execute function "rollout_target_ids_cascade"();`);
   }
 
-  override async down(): Promise<void> {
+  override down(): void {
     this.addSql(`drop trigger if exists "rollouts_delete_target_ids" on "rollouts";`);
     this.addSql(`drop function if exists "rollout_target_ids_cascade"();`);
     this.addSql(`alter table "rollout_target_ids" add constraint "rollout_target_ids_rollout_id_foreign" foreign key ("rollout_id") references "rollouts" ("id") on update cascade on delete cascade;`);

@@ -6,11 +6,11 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261122204337_rollout_target_ids_version extends Migration {
 
-  override async up(): Promise<void> {
+  override up(): void {
     this.addSql(`alter table "rollouts" add column "target_ids_version" int not null default 0;`);
   }
 
-  override async down(): Promise<void> {
+  override down(): void {
     this.addSql(`alter table "rollouts" drop column "target_ids_version";`);
   }
 

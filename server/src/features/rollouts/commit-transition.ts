@@ -3,7 +3,7 @@ import type { Rollout as RolloutDto } from '@gradual/contract';
 import { AuditEventEntity, PrimitiveStateEntity, RolloutEntity, type AuditEvent, type Primitive, type Rollout } from '../../db/entities/index.js';
 import type { Transition } from '../../domain/rollouts/types.js';
 import type { Actor, Caller } from '../access/authorize.js';
-import { auditRow, type AuditEntry } from '../audit/audit.store.js';
+import { auditRow } from '../audit/audit.store.js';
 import type { EnvWriteBatch } from '../environments/env-changes.js';
 import { BoundRows } from '../shared/bound-rows.js';
 import { hotQuery, rawQuery } from '../shared/raw-sql.js';

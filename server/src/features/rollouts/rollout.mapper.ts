@@ -1,5 +1,5 @@
 import type { Rollout as RolloutDto } from '@gradual/contract';
-import type { JsonValue, Rollout } from '../../db/entities/index.js';
+import type { Rollout } from '../../db/entities/index.js';
 import type { RolloutState } from '../../domain/rollouts/types.js';
 import { iso } from '../shared/lookup.js';
 
@@ -13,7 +13,7 @@ export function toState(r: Rollout): RolloutState {
     rolledBackFromPercent: r.rolledBackFromPercent ?? null,
     seed: r.seed,
     bucketField: r.bucketField,
-    newValue: r.gatesRules ? undefined : ((r.newValue ?? null) as JsonValue),
+    newValue: r.gatesRules ? undefined : (r.newValue ?? null),
     plan: r.plan ? structuredClone(r.plan) : null,
     rampStepIdx: r.rampStepIdx ?? null,
     nextStepAt: r.nextStepAt ?? null,

@@ -27,13 +27,13 @@ function fakeDatabase() {
     db.envVersion += 1;
   };
   const source: TargetIdSource = {
-    async stamp(envId: string, kind: PrimitiveKind, key: string): Promise<RolloutListStamp | null> {
+    stamp(envId: string, kind: PrimitiveKind, key: string): Promise<RolloutListStamp | null> {
       db.reads.stamp++;
-      if (db.failing) throw new Error('database down');
-      if (envId !== ENV) return null;
+      if (db.failing) return Promise.reject(new Error('database down'));
+      if (envId !== ENV) return Promise.resolve(null);
       const rolloutId = db.current.get(`${kind}:${key}`) ?? null;
       const list = rolloutId ? db.lists.get(rolloutId)! : null;
-      return { envVersion: db.envVersion, orgId: db.orgId, rolloutId, targetIdsVersion: list?.version ?? 0, targetIdsCount: list?.ids.size ?? 0 };
+      return Promise.resolve({ envVersion: db.envVersion, orgId: db.orgId, rolloutId, targetIdsVersion: list?.version ?? 0, targetIdsCount: list?.ids.size ?? 0 });
     },
     async page(rolloutId, after, limit) {
       db.reads.page++;
@@ -41,8 +41,8 @@ function fakeDatabase() {
       const sorted = [...(db.lists.get(rolloutId)?.ids ?? [])].sort();
       return sorted.filter((id) => after === null || id > after).slice(0, limit);
     },
-    async listVersion(rolloutId) {
-      return db.lists.get(rolloutId)?.version ?? null;
+    listVersion(rolloutId) {
+      return Promise.resolve(db.lists.get(rolloutId)?.version ?? null);
     },
   };
   const rollout = (kind: PrimitiveKind, key: string, rolloutId: string, ids: string[]) => {

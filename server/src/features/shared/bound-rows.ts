@@ -1,4 +1,4 @@
-import type { EntityMetadata, EntityProperty } from '@mikro-orm/core';
+import { ReferenceKind, type EntityMetadata, type EntityProperty } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 /**
@@ -30,7 +30,7 @@ export class BoundRows<T extends object> {
   private constructor(private readonly meta: EntityMetadata) {
     this.props = meta.props.filter((p) => p.persist !== false);
     for (const p of this.props) {
-      if (p.fieldNames.length !== 1 || !PASSABLE_COLUMNS.has(p.columnTypes[0]!) || (p.kind !== 'scalar' && !(p.kind === 'm:1' && p.mapToPk))) {
+      if (p.fieldNames.length !== 1 || !PASSABLE_COLUMNS.has(p.columnTypes[0]!) || (p.kind !== ReferenceKind.SCALAR && !(p.kind === ReferenceKind.MANY_TO_ONE && p.mapToPk))) {
         throw new Error(`BoundRows cannot carry ${meta.className}.${p.name} (${p.kind}, ${p.columnTypes.join(', ')})`);
       }
     }

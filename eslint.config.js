@@ -1,0 +1,223 @@
+// @ts-check
+/**
+ * ESLint for the whole repository, type-aware: every file is linted with the types of its
+ * TypeScript project (tsconfig.json, dashboard/tsconfig.json; the few files outside both, the
+ * .mjs scripts and this file, get a default project). `npm run lint` fails on any warning.
+ *
+ * Besides the rules, the no-restricted-imports blocks at the end encode the architecture: which
+ * layer may import which. Each message states the rule it enforces.
+ */
+import js from '@eslint/js';
+import { defineConfig, globalIgnores } from 'eslint/config';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const ALL = '**/*.{js,mjs,cjs,ts,tsx,mts,cts}';
+const TESTS = ['**/*.test.{ts,tsx}', 'tests/**', 'dashboard/src/test/**'];
+
+/**
+ * A regex (for no-restricted-imports `patterns[].regex`) matching relative import specifiers that
+ * pass through a directory with one of these names, e.g. `../../db/entities/index.js` for `db`.
+ */
+const relativeInto = (/** @type {string[]} */ dirs) => `^\\.{1,2}/(?:.*/)?(?:${dirs.join('|')})(?:/|$)`;
+
+/**
+ * Modules that do I/O or belong to an outer layer (database, HTTP, mail, logging), as a regex
+ * over the import specifier, subpaths included (`node:fs/promises`, `pg-pool`, `@mikro-orm/core`).
+ */
+const IO_MODULES =
+  '^(?:(?:node:)?(?:fs|net|http|https|http2|child_process)|pg|pg-[\\w-]+|@mikro-orm/[\\w-]+|express|ioredis|nodemailer|pino|pino-[\\w-]+)(?:/.*)?$';
+
+/**
+ * sdk/src/evaluation may import only its own modules: a file `depth` directories below
+ * sdk/src/evaluation must not climb more than `depth` levels, and imports no package at all.
+ */
+const evaluationBoundary = (/** @type {number} */ depth) => ({
+  files: [`sdk/src/evaluation/${'*/'.repeat(depth)}*.{ts,tsx}`],
+  ignores: ['**/*.test.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            regex: `^(?:\\.\\./){${depth + 1}}`,
+            message:
+              'sdk/src/evaluation is the self-contained local evaluator (shipped to browsers and edge runtimes): it imports only modules inside sdk/src/evaluation.',
+          },
+          {
+            regex: '^(?!\\.{1,2}/)',
+            message:
+              'sdk/src/evaluation is the self-contained local evaluator (shipped to browsers and edge runtimes): it imports no node:* module and no package.',
+          },
+        ],
+      },
+    ],
+  },
+});
+
+export default defineConfig(
+  globalIgnores([
+    '**/dist/**',
+    'sdk/src/generated/**',
+    'coverage/**',
+    'tests/artifacts/**',
+    'bench/results/**',
+    'test-results/**',
+    '.data/**',
+    '.vitest-cache/**',
+  ]),
+
+  {
+    files: [ALL],
+    extends: [js.configs.recommended, tseslint.configs.recommendedTypeChecked],
+    languageOptions: {
+      ecmaVersion: 2023,
+      sourceType: 'module',
+      globals: { ...globals.node },
+      parserOptions: {
+        // Each file is checked against the nearest tsconfig.json that includes it.
+        projectService: {
+          // Files outside both tsconfigs: plain JavaScript run by Node (scripts, worker threads,
+          // benchmark servers) and two config files. They get a default project.
+          allowDefaultProject: ['*.js', 'scripts/*.{mjs,ts}', 'bench/lib/*.mjs', 'server/src/db/*.js', 'sdk/tsup.config.ts'],
+          maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 16,
+        },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      // `declare global { namespace Express { ... } }` is how Express's Request is augmented.
+      '@typescript-eslint/no-namespace': ['error', { allowDeclarations: true }],
+      // A leading underscore marks a parameter a signature requires but the body does not use
+      // (Express tells error handlers apart by their four parameters), or a property taken out of
+      // an object by destructuring so that the rest goes on without it.
+      // AbortSignal's `reason` is typed `any`: an abortable operation rejects with it unchanged, as
+      // fetch does. Rejecting with a literal or any other non-Error type is still reported.
+      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingAny: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+    },
+  },
+
+  {
+    files: ['dashboard/src/**/*.{ts,tsx}'],
+    extends: [reactHooks.configs.flat['recommended-latest']],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+
+  {
+    files: ['**/*.{js,mjs,cjs}'],
+    rules: {
+      // Plain JavaScript has no type annotations: every parameter and parsed value is `any`, so
+      // these rules would flag each use of one. The other type-aware rules still apply.
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+    },
+  },
+
+  {
+    files: TESTS,
+    rules: {
+      // vitest's asymmetric matchers (expect.any(String), expect.objectContaining(…)) are typed
+      // `any`: placing one inside an expected value is what they are for. Tests also hand parsed
+      // JSON (log lines, fixtures) to collectors whose shape the assertions then check.
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+    },
+  },
+
+  // ---- Import boundaries ------------------------------------------------------------------------
+
+  {
+    files: ['server/src/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: IO_MODULES,
+              message:
+                'server/src/domain is pure domain logic: it does no I/O and imports no database, HTTP, mail or logging package.',
+            },
+            {
+              regex: relativeInto(['db', 'http', 'features']),
+              message:
+                'server/src/domain is the innermost layer: it imports nothing from server/src/db, server/src/http or server/src/features (they import it).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+
+  {
+    files: ['server/src/features/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: relativeInto(['http']),
+              message:
+                'Feature slices (server/src/features) import nothing from server/src/http: the HTTP layer calls the features, not the other way round.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+
+  evaluationBoundary(0),
+  evaluationBoundary(1),
+  evaluationBoundary(2),
+
+  {
+    files: ['dashboard/src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@gradual/server', '@gradual/server/*'],
+              message: 'The dashboard imports no server code: it talks to the server over HTTP, through @gradual/contract and @gradual/sdk.',
+            },
+            {
+              regex: relativeInto(['server']),
+              message: 'The dashboard imports no server code: it talks to the server over HTTP, through @gradual/contract and @gradual/sdk.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+
+  {
+    files: ['contract/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@gradual/server', '@gradual/server/*', '@gradual/sdk', '@gradual/sdk/*', '@gradual/dashboard', '@gradual/dashboard/*'],
+              message: 'The contract is the root of the dependency graph: it imports nothing from the server, the SDK or the dashboard.',
+            },
+            {
+              regex: relativeInto(['server', 'sdk', 'dashboard']),
+              message: 'The contract is the root of the dependency graph: it imports nothing from the server, the SDK or the dashboard.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+);
