@@ -41,7 +41,7 @@ export async function benchSchedulerTick(backend: Backend, log: (msg: string) =>
   try {
     const { tenant, seedMs } = await seedDueRollouts(t);
     const db = t.server.deps.db;
-    const sql = (text: string, params: unknown[] = []) => rawQuery(db.em(), text, params);
+    const sql = (text: string, params: Parameters<typeof rawQuery>[2] = []) => rawQuery(db.em(), text, params);
     notes.push(
       `setup: plan + template rollout via the API, then ${ROLLOUTS} flags (+${ROLLOUTS * ENVS} env states) and ${ROLLOUTS} active rollouts ` +
         `cloned from it by direct SQL over ${ENVS} environments, then ANALYZE (${(seedMs / 1000).toFixed(1)} s)`,
@@ -143,7 +143,7 @@ export async function seedDueRollouts(t: TestServer): Promise<{ tenant: Tenant; 
 
   // --- bulk clone by SQL
   const seedStart = performance.now();
-  const sql = (text: string, params: unknown[] = []) => rawQuery(em(), text, params);
+  const sql = (text: string, params: Parameters<typeof rawQuery>[2] = []) => rawQuery(em(), text, params);
   await sql(
     `insert into primitives (id, org_id, project_id, kind, key, name, description, value_type, default_value, created_at, updated_at)
      select gen_random_uuid(), t.org_id, t.project_id, t.kind, 'bench-' || lpad(g::text, 6, '0'), 'Bench ' || g, null, t.value_type, t.default_value, t.created_at, t.updated_at

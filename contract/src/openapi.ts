@@ -93,7 +93,10 @@ function envelopeResponse(status: string): Json {
   return { description: statusText[status] ?? status, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
 }
 
-function mapOperation(operation: Json, route: AppRoute): Json {
+/** An OpenAPI operation as the generator hands it to `operationMapper`. */
+type Operation = Parameters<NonNullable<NonNullable<Parameters<typeof generateOpenApi>[2]>['operationMapper']>>[0];
+
+function mapOperation(operation: Operation, route: AppRoute): Operation {
   const meta = (route.metadata ?? {}) as RouteMetadata;
   const responses = operation.responses as Record<string, Json>;
   for (const [status, response] of Object.entries(responses)) {
@@ -151,8 +154,8 @@ function mapOperation(operation: Json, route: AppRoute): Json {
     if (/^[45]/.test(status) && (json?.schema as Json | undefined)?.$ref === '#/components/schemas/ErrorEnvelope') json!.example = errorExample(status);
   }
   const byStatus = Object.entries(responses).sort(([a], [b]) => (a === 'default' ? 1 : b === 'default' ? -1 : Number(a) - Number(b)));
-  const parameters = (operation.parameters as Json[]).map((p) =>
-    p.in === 'path' && !p.description ? { ...p, description: `The ${String(p.name)} of the resource.` } : p,
+  const parameters = operation.parameters?.map((p) =>
+    'in' in p && p.in === 'path' && !p.description ? { ...p, description: `The ${p.name} of the resource.` } : p,
   );
   return {
     ...operation,
@@ -222,7 +225,7 @@ export function buildOpenApiDocument(): Json {
         },
       },
     },
-    { setOperationId: true, operationMapper: (op, route) => mapOperation(op as Json, route) as never },
+    { setOperationId: true, operationMapper: mapOperation },
   );
   const normalized = normalizeSchemas(doc) as Json;
   nullableRefs(normalized, (normalized.components as { schemas: Record<string, Json> }).schemas);

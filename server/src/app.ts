@@ -86,7 +86,7 @@ export function createApp(deps: AppDeps, extend?: (app: Express) => void): Expre
     proposals: proposalsRoutes(deps),
   });
   createExpressEndpoints(contract, router, app, {
-    requestValidationErrorHandler: requestValidationErrorHandler as never,
+    requestValidationErrorHandler,
     responseValidation: false,
     logInitialization: false,
   });

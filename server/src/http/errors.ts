@@ -13,7 +13,7 @@ export function fieldsFromZod(issues: ZodIssue[], prefix?: string): Record<strin
   return fields;
 }
 
-export function sendError(req: Request, res: Response, err: DomainError): void {
+export function sendError(req: Pick<Request, 'id'>, res: Response, err: DomainError): void {
   if (res.headersSent) return;
   for (const [name, value] of Object.entries(err.headers ?? {})) res.setHeader(name, value);
   res.status(err.status).json({
@@ -26,7 +26,7 @@ export function sendError(req: Request, res: Response, err: DomainError): void {
 }
 
 /** ts-rest's validation failures (params, query, headers, body) become one invalid_request. */
-export function requestValidationErrorHandler(err: RequestValidationError, req: Request, res: Response, _next: NextFunction): void {
+export function requestValidationErrorHandler(err: RequestValidationError, req: Pick<Request, 'id'>, res: Response, _next: NextFunction): void {
   const fields = {
     ...(err.pathParams ? fieldsFromZod(err.pathParams.issues) : {}),
     ...(err.headers ? fieldsFromZod(err.headers.issues, 'headers') : {}),
@@ -40,8 +40,14 @@ export const notFoundHandler: RequestHandler = (req, res) => {
   sendError(req, res, new DomainError('not_found', `No route for ${req.method} ${req.path}`));
 };
 
-/** Errors thrown by body-parser carry a `type`; map the ones a client can cause. */
-function fromBodyParser(err: { type?: string; status?: number; message?: string }): DomainError | null {
+/** Errors thrown by body-parser carry a `type` (and a `status`); map the ones a client can cause. */
+function fromBodyParser(thrown: unknown): DomainError | null {
+  if (typeof thrown !== 'object' || thrown === null) return null;
+  const err = {
+    type: 'type' in thrown ? thrown.type : undefined,
+    status: 'status' in thrown && typeof thrown.status === 'number' ? thrown.status : undefined,
+    message: 'message' in thrown && typeof thrown.message === 'string' ? thrown.message : undefined,
+  };
   switch (err.type) {
     case 'entity.parse.failed':
       return new DomainError('invalid_request', 'The body is not valid JSON.', { fields: { body: 'malformed JSON' } });
@@ -64,7 +70,7 @@ export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next)
   let domain: DomainError;
   if (err instanceof DomainError) domain = err;
   else if (err instanceof ZodError) domain = new DomainError('invalid_request', 'The request is invalid; see fields.', { fields: fieldsFromZod(err.issues) });
-  else domain = fromBodyParser(err as never) ?? fromDatabaseInput(err) ?? internal(req, err);
+  else domain = fromBodyParser(err) ?? fromDatabaseInput(err) ?? internal(req, err);
   sendError(req, res, domain);
 };
 

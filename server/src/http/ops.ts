@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import express, { type Express, type RequestHandler } from 'express';
 import { z } from 'zod';
-import { SettableClock } from '../clock.js';
+import type { SettableClock } from '../clock.js';
 import { DomainError } from '../domain/errors.js';
 import { openApiFile } from '../paths.js';
 import type { AppDeps } from '../deps.js';
@@ -15,17 +15,17 @@ export function mountHealth(app: Express, deps: AppDeps): void {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.get('/readyz', async (req, res) => {
-    try {
-      await Promise.race([
-        deps.db.ping(),
-        new Promise((_, reject) => setTimeout(() => reject(new Error('database ping timed out')), 2000).unref()),
-      ]);
-      res.json({ status: 'ready' });
-    } catch (err) {
-      req.log.warn({ err }, 'readiness check failed');
-      sendError(req, res, new DomainError('service_unavailable', 'The database is not reachable.', { headers: { 'Retry-After': '1' } }));
-    }
+  app.get('/readyz', (req, res) => {
+    Promise.race([
+      deps.db.ping(),
+      new Promise((_, reject) => setTimeout(() => reject(new Error('database ping timed out')), 2000).unref()),
+    ]).then(
+      () => res.json({ status: 'ready' }),
+      (err: unknown) => {
+        req.log.warn({ err }, 'readiness check failed');
+        sendError(req, res, new DomainError('service_unavailable', 'The database is not reachable.', { headers: { 'Retry-After': '1' } }));
+      },
+    );
   });
 }
 
@@ -36,16 +36,21 @@ export function metricsMiddleware(metrics: ServiceMetrics): { record: RequestHan
       const end = metrics.requestDuration.startTimer();
       res.on('finish', () => {
         // The matched route pattern keeps label cardinality bounded (never the raw URL).
-        const route = (req.route?.path as string | undefined) ?? 'unmatched';
+        const route = routePattern(req.route) ?? 'unmatched';
         end({ method: req.method, route, status: String(res.statusCode) });
       });
       next();
     },
-    serve: async (_req, res) => {
+    serve: (_req, res, next) => {
       res.setHeader('Content-Type', metrics.registry.contentType);
-      res.send(await metrics.registry.metrics());
+      metrics.registry.metrics().then((text) => res.send(text), next);
     },
   };
+}
+
+/** The path pattern of the route Express matched (`req.route`, typed `any` by Express). */
+function routePattern(route: unknown): string | undefined {
+  return typeof route === 'object' && route !== null && 'path' in route && typeof route.path === 'string' ? route.path : undefined;
 }
 
 /** /openapi.yaml and an interactive API reference at /docs (swagger-ui, served locally). */
@@ -71,18 +76,13 @@ const ClockRequest = z.union([
 
 /** POST /__test__/clock: only with SERVICE_TEST_CLOCK=1 (docs/development.md). */
 export function mountTestClock(app: Express, deps: AppDeps, clock: SettableClock, tick: () => Promise<void>): void {
-  app.post('/__test__/clock', express.json(), async (req, res, next) => {
-    try {
-      const parsed = ClockRequest.safeParse(req.body);
-      if (!parsed.success) {
-        return sendError(req, res, new DomainError('invalid_request', 'Send {"advanceSeconds": n} or {"now": iso}.', { fields: fieldsFromZod(parsed.error.issues) }));
-      }
-      if ('advanceSeconds' in parsed.data) clock.advance(parsed.data.advanceSeconds);
-      else clock.set(new Date(parsed.data.now));
-      await tick();
-      res.json({ now: deps.clock.now().toISOString() });
-    } catch (err) {
-      next(err);
+  app.post('/__test__/clock', express.json(), (req, res, next) => {
+    const parsed = ClockRequest.safeParse(req.body);
+    if (!parsed.success) {
+      return sendError(req, res, new DomainError('invalid_request', 'Send {"advanceSeconds": n} or {"now": iso}.', { fields: fieldsFromZod(parsed.error.issues) }));
     }
+    if ('advanceSeconds' in parsed.data) clock.advance(parsed.data.advanceSeconds);
+    else clock.set(new Date(parsed.data.now));
+    tick().then(() => res.json({ now: deps.clock.now().toISOString() }), next);
   });
 }

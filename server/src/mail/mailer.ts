@@ -75,7 +75,7 @@ export class SmtpMailer implements Mailer {
           connectionTimeout: 10_000,
           greetingTimeout: 10_000,
           socketTimeout: 30_000,
-        }) as unknown as Transport,
+        }),
     );
     return this.transport;
   }

@@ -1,4 +1,4 @@
-import type client from 'prom-client';
+import client from 'prom-client';
 
 /** One label set's counts, bound once: observing is a bucket search and three additions. */
 export class LatencySeries {
@@ -57,8 +57,7 @@ export class LatencyHistogram<L extends string> {
     this.help = options.help;
     this.labelNames = options.labelNames;
     this.bounds = [...options.buckets].sort((a, b) => a - b);
-    // The registry only reads name, help, type, aggregator, get(), getForPromString() and reset().
-    for (const registry of options.registers) registry.registerMetric(this as unknown as client.Metric<string>);
+    for (const registry of options.registers) registry.registerMetric(new RegisteredLatencyHistogram(this, options));
   }
 
   /** The series of one label set (label values in `labelNames` order), created on first use. */
@@ -108,5 +107,30 @@ export class LatencyHistogram<L extends string> {
   async get(): Promise<{ name: string; help: string; type: 'histogram'; aggregator: 'sum'; values: Sample[] }> {
     const metric = await this.getForPromString();
     return { ...metric, values: metric.values.map(({ sharedLabels, ...sample }) => ({ ...sample, labels: { ...sample.labels, ...sharedLabels } })) };
+  }
+}
+
+/**
+ * What a registry holds for a LatencyHistogram: a prom-client Histogram (so the registry takes it
+ * as one of its own) that is never observed itself and reads its exposition from the
+ * LatencyHistogram. The registry only reads name, help, type, aggregator, get() and
+ * getForPromString(); the LatencyHistogram is reset on its own.
+ */
+class RegisteredLatencyHistogram extends client.Histogram {
+  constructor(
+    private readonly source: LatencyHistogram<string>,
+    options: LatencyHistogramOptions<string>,
+  ) {
+    super({ name: options.name, help: options.help, labelNames: options.labelNames, buckets: [...options.buckets], registers: [] });
+  }
+
+  /** prom-client's own description of the metric, with the LatencyHistogram's samples. */
+  override async get(): Promise<client.MetricObjectWithValues<client.MetricValueWithName<string>>> {
+    const [base, { values }] = await Promise.all([super.get(), this.source.get()]);
+    return { ...base, values };
+  }
+
+  getForPromString(): ReturnType<LatencyHistogram<string>['getForPromString']> {
+    return this.source.getForPromString();
   }
 }

@@ -1,6 +1,9 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { id, jsonb, timestamp, type JsonValue } from './common.js';
 
+/** An RFC 6902 JSON Patch: the change from an audit row's previous value to its new one. */
+export type JsonPatch = Array<{ op: string; path: string; value?: unknown; from?: string }>;
+
 /**
  * Append-only audit log. No foreign keys on purpose: rows outlive the projects,
  * environments and users they mention.
@@ -27,7 +30,7 @@ export const AuditEventEntity = defineEntity({
     reason: p.text().nullable(),
     previousValue: jsonb<JsonValue>().nullable(),
     newValue: jsonb<JsonValue>().nullable(),
-    diff: jsonb<JsonValue>().nullable(),
+    diff: jsonb<JsonPatch>().nullable(),
   }),
   indexes: [
     // The audit list pages newest first: ORDER BY created_at DESC, id DESC within an org.

@@ -149,9 +149,10 @@ export function ipAllowed(ip: string, allowlist: string[]): boolean {
   return allowlist.some((entry) => {
     try {
       const [range, bits] = entry.includes('/') ? ipaddr.parseCIDR(entry) : [ipaddr.process(entry), null];
-      const r = range.kind() === 'ipv6' && (range as ipaddr.IPv6).isIPv4MappedAddress() ? (range as ipaddr.IPv6).toIPv4Address() : range;
-      if (r.kind() !== addr.kind()) return false;
-      return addr.match(r as never, bits ?? (r.kind() === 'ipv4' ? 32 : 128));
+      const r = range instanceof ipaddr.IPv6 && range.isIPv4MappedAddress() ? range.toIPv4Address() : range;
+      if (addr instanceof ipaddr.IPv4 && r instanceof ipaddr.IPv4) return addr.match(r, bits ?? 32);
+      if (addr instanceof ipaddr.IPv6 && r instanceof ipaddr.IPv6) return addr.match(r, bits ?? 128);
+      return false;
     } catch {
       return false;
     }

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import fastJsonPatch from 'fast-json-patch';
 import { v7 as uuidv7 } from 'uuid';
-import { AuditEventEntity, type AuditEvent, type JsonValue } from '../../db/entities/index.js';
+import { AuditEventEntity, type AuditEvent, type JsonPatch, type JsonValue } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Actor, Caller } from '../access/authorize.js';
 
@@ -20,14 +20,14 @@ export interface AuditEntry {
 }
 
 /** RFC 6902 patch from previous to new; scalars and type changes become one root replace. */
-export function jsonDiff(previous: unknown, next: unknown): JsonValue {
+export function jsonDiff(previous: unknown, next: unknown): JsonPatch {
   const isContainer = (v: unknown) => v !== null && typeof v === 'object';
-  if (previous === undefined || previous === null) return next == null ? [] : [{ op: 'add', path: '', value: next as JsonValue }];
+  if (previous === undefined || previous === null) return next == null ? [] : [{ op: 'add', path: '', value: next }];
   if (isContainer(previous) && isContainer(next) && Array.isArray(previous) === Array.isArray(next)) {
-    return fastJsonPatch.compare(previous as object, next as object) as unknown as JsonValue;
+    return fastJsonPatch.compare(previous as object, next as object);
   }
   if (next === undefined || next === null) return [{ op: 'remove', path: '' }];
-  return JSON.stringify(previous) === JSON.stringify(next) ? [] : [{ op: 'replace', path: '', value: next as JsonValue }];
+  return JSON.stringify(previous) === JSON.stringify(next) ? [] : [{ op: 'replace', path: '', value: next }];
 }
 
 /**

@@ -47,7 +47,8 @@ export class PgNotifyEnvChangeBus implements EnvChangeBus {
   }
 
   private get knexClient(): KnexClient {
-    return (this.db.orm.em.getKnex() as unknown as { client: KnexClient }).client;
+    // knex declares its client untyped.
+    return this.db.orm.em.getKnex().client as KnexClient;
   }
 
   private async listen(): Promise<void> {

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import { statementPoolOf } from '../../db/statement-pool.js';
 
 /**
@@ -7,9 +7,9 @@ import { statementPoolOf } from '../../db/statement-pool.js';
  * MikroORM's own `execute` interpolates values into the SQL text on the
  * client, which is wrong for large arrays; bulk target-ID statements use this.
  */
-export async function rawQuery<T = Record<string, unknown>>(em: EntityManager, sql: string, bindings: unknown[] = []): Promise<{ rows: T[]; rowCount: number }> {
+export async function rawQuery<T = Record<string, unknown>>(em: EntityManager, sql: string, bindings: readonly Knex.RawBinding[] = []): Promise<{ rows: T[]; rowCount: number }> {
   const knex = (em.getTransactionContext() as ReturnType<EntityManager['getKnex']> | undefined) ?? em.getKnex();
-  const result = (await knex.raw(sql, bindings as never)) as { rows: T[]; rowCount: number | null };
+  const result = (await knex.raw(sql, bindings)) as { rows: T[]; rowCount: number | null };
   return { rows: result.rows, rowCount: result.rowCount ?? 0 };
 }
 
@@ -44,7 +44,7 @@ export async function preparedQuery<T = Record<string, unknown>>(em: EntityManag
  * connection inside (where a write commits with the transaction). `text` uses `$1…`
  * placeholders, each once and in order.
  */
-export async function hotQuery<T = Record<string, unknown>>(em: EntityManager, name: string, text: string, values: unknown[]): Promise<T[]> {
+export async function hotQuery<T = Record<string, unknown>>(em: EntityManager, name: string, text: string, values: Knex.RawBinding[]): Promise<T[]> {
   if (!em.getTransactionContext()) return preparedQuery<T>(em, name, text, values);
   return (await rawQuery<T>(em, text.replace(/\$\d+/g, '?'), values)).rows;
 }
