@@ -1,7 +1,7 @@
 import * as operations from './generated/sdk.gen.js';
 import { createClient as createFetchClient, createConfig } from './generated/client/index.js';
 import type { Client as FetchClient } from './generated/client/index.js';
-import { GradualApiError } from './errors.js';
+import { envelopeOf, GradualApiError } from './errors.js';
 
 export interface ClientOptions {
   /** Origin of the Gradual server, e.g. `http://localhost:8080`. */
@@ -70,7 +70,7 @@ export function createClient(options: ClientOptions): GradualClient {
       throw new GradualApiError(0, { message: `no response: ${reason}` }, undefined, { cause });
     }
     if (!result.response.ok) {
-      throw new GradualApiError(result.response.status, result.error as never, result.response);
+      throw new GradualApiError(result.response.status, envelopeOf(result.error), result.response);
     }
     return { data: result.data, response: result.response };
   };

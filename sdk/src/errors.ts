@@ -35,6 +35,25 @@ export class GradualApiError extends Error {
   }
 }
 
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The error envelope's fields found in a non-2xx body (parsed JSON of any shape, or nothing).
+ * `code` is taken as the server sent it: the catalog's union names every code this SDK knows.
+ */
+export function envelopeOf(body: unknown): Partial<ErrorEnvelope> | undefined {
+  if (!isRecord(body)) return undefined;
+  const { code, message, fields, details, requestId } = body;
+  const stringFields = isRecord(fields) ? Object.fromEntries(Object.entries(fields).filter((e): e is [string, string] => typeof e[1] === 'string')) : undefined;
+  return {
+    ...(typeof code === 'string' ? { code: code as ErrorCode } : {}),
+    ...(typeof message === 'string' ? { message } : {}),
+    ...(stringFields ? { fields: stringFields } : {}),
+    ...(isRecord(details) ? { details } : {}),
+    ...(typeof requestId === 'string' ? { requestId } : {}),
+  };
+}
+
 export function isGradualApiError(err: unknown): err is GradualApiError {
   return err instanceof GradualApiError;
 }

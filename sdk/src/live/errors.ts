@@ -1,4 +1,4 @@
-import { GradualApiError } from '../errors.js';
+import { envelopeOf, GradualApiError } from '../errors.js';
 
 /**
  * What went wrong while keeping the ruleset in sync:
@@ -79,11 +79,7 @@ export async function httpError(res: Response, source: FlagClientErrorSource): P
   } catch {
     envelope = undefined;
   }
-  const apiError = new GradualApiError(
-    res.status,
-    envelope !== null && typeof envelope === 'object' ? (envelope as never) : undefined,
-    res,
-  );
+  const apiError = new GradualApiError(res.status, envelopeOf(envelope), res);
   const code: FlagClientErrorCode =
     res.status === 401
       ? 'unauthorized'

@@ -208,7 +208,7 @@ export function gradualHandlers(options: GradualHandlersOptions): GradualMock {
       if (!env.ruleset) return HttpResponse.json({ version: 0, results: {} });
       env.compiled ??= compileRuleset(env.ruleset);
       const results = env.compiled.evaluateAll(context as Record<string, unknown>, keys as string[] | undefined);
-      return HttpResponse.json({ version: env.ruleset.version, results } satisfies EvaluateBody as never);
+      return HttpResponse.json({ version: env.ruleset.version, results } satisfies EvaluateBody);
     }),
   ];
 
