@@ -179,7 +179,7 @@ function nullableRefs(node: unknown, schemas: Record<string, Json>): void {
   const obj = node as Json;
   const allOf = obj.allOf as Json[] | undefined;
   if (obj.nullable === true && allOf?.length === 1 && typeof allOf[0]!.$ref === 'string') {
-    const target = schemas[(allOf[0]!.$ref as string).split('/').pop()!];
+    const target = schemas[(allOf[0]!.$ref).split('/').pop()!];
     const type = (obj.type ?? target?.type) as string | undefined;
     delete obj.nullable;
     delete obj.allOf;

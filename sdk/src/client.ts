@@ -66,7 +66,7 @@ export function createClient(options: ClientOptions): GradualClient {
     if (!result.response) {
       // fetch threw (network error, abort…): the generated client hands its error back as `error`.
       const cause = result.error;
-      const reason = cause instanceof Error ? cause.message : cause !== undefined ? String(cause) : 'unknown error';
+      const reason = cause instanceof Error ? cause.message : typeof cause === 'string' ? cause : 'unknown error';
       throw new GradualApiError(0, { message: `no response: ${reason}` }, undefined, { cause });
     }
     if (!result.response.ok) {

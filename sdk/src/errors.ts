@@ -26,7 +26,7 @@ export class GradualApiError extends Error {
     super(envelope?.message ?? `HTTP ${status}`, options && 'cause' in options ? { cause: options.cause } : undefined);
     this.status = status;
     this.response = response;
-    this.code = (envelope?.code ?? (status === 0 ? 'service_unavailable' : status >= 500 ? 'internal' : 'invalid_request')) as ErrorCode;
+    this.code = (envelope?.code ?? (status === 0 ? 'service_unavailable' : status >= 500 ? 'internal' : 'invalid_request'));
     this.fields = envelope?.fields;
     this.details = envelope?.details;
     this.requestId = envelope?.requestId ?? response?.headers.get('x-request-id') ?? undefined;

@@ -83,13 +83,17 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
     if (testClock) mountTestClock(app, deps, testClock, () => scheduler.tick().then(() => undefined));
   });
   // The fast paths answer warm ruleset polls and target-ID checks before Express; all else goes to the app.
-  const fastPath = fastPaths(deps, (req, res) => app(req, res));
+  const fastPath = fastPaths(deps, (req, res) => {
+    app(req, res);
+  });
   const http = createServer((req, res) => {
     const answered = fastPath(req, res);
     if (answered === true) return;
     if (answered === false) return void app(req, res);
     answered.then(
-      (done) => done || app(req, res),
+      (done) => {
+        if (!done) app(req, res);
+      },
       (err: unknown) => {
         logger.error({ err }, 'fast path failed; answering through the full route');
         if (!res.headersSent) app(req, res);

@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import onHeaders from 'on-headers';
 import type { ApiKey } from '../db/entities/index.js';
 import { DomainError } from '../domain/errors.js';

@@ -7,7 +7,6 @@ import type { AppDeps } from '../deps.js';
 import { chargeApiKey } from './api-rate-limit.js';
 
 declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface Request {
       /** This request's unit of work (a fork of the root EntityManager). */

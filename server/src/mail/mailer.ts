@@ -22,7 +22,7 @@ export interface Mailer {
 }
 
 /** Control characters (a newline in an org name) would split the log line or a header. */
-const oneLine = (s: string) => s.replace(/[\u0000-\u001f\u007f]+/g, ' ');
+const oneLine = (s: string) => s.replace(/\p{Cc}+/gu, ' ');
 
 /**
  * SMTP_URL unset: each mail becomes exactly one line on stdout,
@@ -32,8 +32,9 @@ const oneLine = (s: string) => s.replace(/[\u0000-\u001f\u007f]+/g, ' ');
 export class StdoutMailer implements Mailer {
   constructor(private readonly write: (line: string) => void = (line) => void process.stdout.write(line)) {}
 
-  async send(message: MailMessage): Promise<void> {
+  send(message: MailMessage): Promise<void> {
     this.write(`mail to=${oneLine(message.to)} subject=${oneLine(message.subject)} link=${oneLine(message.link)}\n`);
+    return Promise.resolve();
   }
 
   async idle(): Promise<void> {}

@@ -65,7 +65,7 @@ export async function authorize(em: EntityManager, caller: Caller, orgId: string
   if (principal.kind === 'user') {
     const membership = await em.findOne(MembershipEntity, { orgId, userId: principal.userId });
     if (!membership) throw new DomainError('not_found', 'Not found.');
-    const role = membership.role as Role;
+    const role = membership.role;
     if (need.role && roleRank[role] < roleRank[need.role]) {
       throw new DomainError('insufficient_role', `This needs the ${need.role} role or higher.`);
     }

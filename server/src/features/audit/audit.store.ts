@@ -24,7 +24,7 @@ export function jsonDiff(previous: unknown, next: unknown): JsonPatch {
   const isContainer = (v: unknown) => v !== null && typeof v === 'object';
   if (previous === undefined || previous === null) return next == null ? [] : [{ op: 'add', path: '', value: next }];
   if (isContainer(previous) && isContainer(next) && Array.isArray(previous) === Array.isArray(next)) {
-    return fastJsonPatch.compare(previous as object, next as object);
+    return fastJsonPatch.compare(previous, next);
   }
   if (next === undefined || next === null) return [{ op: 'remove', path: '' }];
   return JSON.stringify(previous) === JSON.stringify(next) ? [] : [{ op: 'replace', path: '', value: next }];

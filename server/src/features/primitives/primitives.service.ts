@@ -127,7 +127,7 @@ export async function createPrimitive<K extends PrimitiveKind>(em: EntityManager
           name: input.name,
           description: input.description ?? null,
           valueType: shape.valueType,
-          defaultValue: input.defaultValue as JsonValue,
+          defaultValue: input.defaultValue,
           createdAt: now,
           updatedAt: now,
         });
@@ -136,7 +136,7 @@ export async function createPrimitive<K extends PrimitiveKind>(em: EntityManager
           tx.create(PrimitiveStateEntity, {
             primitiveId: primitive.id,
             envId: env.id,
-            value: input.defaultValue as JsonValue,
+            value: input.defaultValue,
             rules,
             createdAt: now,
             updatedAt: now,

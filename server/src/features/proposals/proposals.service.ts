@@ -75,7 +75,7 @@ export async function propose(em: EntityManager, caller: Caller, t: OpTarget, op
   // The env (and its version) is read before the state the checks look at, so a write in between
   // can only make the proposal look older than it is (apply refuses it), never newer.
   const { env, primitive, actor } = await checkOp(em, caller, t, op);
-  return em.transactional(async (tx) => {
+  return em.transactional((tx) => {
     const proposal = tx.create(ProposalEntity, {
       // Time-ordered, so proposals made in the same instant still list newest first.
       id: uuidv7(),

@@ -8,8 +8,8 @@ import { statementPoolOf } from '../../db/statement-pool.js';
  * client, which is wrong for large arrays; bulk target-ID statements use this.
  */
 export async function rawQuery<T = Record<string, unknown>>(em: EntityManager, sql: string, bindings: readonly Knex.RawBinding[] = []): Promise<{ rows: T[]; rowCount: number }> {
-  const knex = (em.getTransactionContext() as ReturnType<EntityManager['getKnex']> | undefined) ?? em.getKnex();
-  const result = (await knex.raw(sql, bindings)) as { rows: T[]; rowCount: number | null };
+  const knex = em.getTransactionContext<Knex.Transaction>() ?? em.getKnex();
+  const result = await knex.raw<{ rows: T[]; rowCount: number | null }>(sql, bindings);
   return { rows: result.rows, rowCount: result.rowCount ?? 0 };
 }
 
