@@ -399,8 +399,10 @@ async function typecheck(repo: string): Promise<Typecheck> {
       const m = ERROR_LINE.exec(line);
       if (!m?.[1] && !/^error TS\d+:/.test(line)) continue;
       found++;
-      if (seen.has(line)) continue;
-      seen.add(line);
+      // The same error from both programs may print types differently: one error per position and code.
+      const key = m?.[0] ?? line;
+      if (seen.has(key)) continue;
+      seen.add(key);
       errors.push({ area: m?.[1] ? areaOf(m[1]) : 'other', line });
     }
     if (!r.ok && found === 0) broken = `${projects[i]}: ${r.output.trim().slice(0, 2000) || 'tsc failed without output'}`;
