@@ -8,6 +8,7 @@ import type { AppDeps } from './deps.js';
 import { requestContext } from './http/request-context.js';
 import { errorHandler, notFoundHandler, requestValidationErrorHandler } from './http/errors.js';
 import { originCheck } from './http/csrf.js';
+import { responseCheck } from './http/response-check.js';
 import { jsonBodyVerify, textGuard } from './http/text-guard.js';
 import { metricsMiddleware, mountDocs, mountHealth } from './http/ops.js';
 import { authRoutes, unmountedAuthRoutes } from './http/routes/auth.routes.js';
@@ -65,6 +66,7 @@ export function createApp(deps: AppDeps, extend?: (app: Express) => void): Expre
     req.em = deps.db.em();
     next();
   });
+  if (deps.config.checkResponses) app.use('/api', responseCheck());
 
   const s = initServer();
   const router = s.router(contract, {

@@ -20,6 +20,7 @@ const EnvSchema = z
     SERVICE_PUBLIC_SIGNUP: flag,
     PUBLIC_URL: z.string().url().optional(),
     SERVICE_TEST_CLOCK: flag,
+    SERVICE_CHECK_RESPONSES: flag,
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
     ORG_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(6000),
@@ -52,6 +53,8 @@ export interface Config {
   /** Whether PUBLIC_URL was set: then only its origin may send session mutations (http/csrf.ts). */
   publicUrlConfigured: boolean;
   testClock: boolean;
+  /** SERVICE_CHECK_RESPONSES: every JSON answer of a contract route is checked against the contract (http/response-check.ts); tests turn it on. */
+  checkResponses: boolean;
   logLevel: string;
   /** LOG_FORMAT; unset: human-readable when stdout is a terminal, JSON lines otherwise (logger.ts). */
   logFormat: 'json' | 'pretty' | undefined;
@@ -86,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.PUBLIC_URL === undefined ? localUrl(e.PORT) : e.PUBLIC_URL.replace(/\/+$/, ''),
     publicUrlConfigured: e.PUBLIC_URL !== undefined,
     testClock: e.SERVICE_TEST_CLOCK,
+    checkResponses: e.SERVICE_CHECK_RESPONSES,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     orgRateLimitPerMin: e.ORG_RATE_LIMIT_PER_MIN,

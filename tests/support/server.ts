@@ -41,6 +41,8 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
     PORT: '0',
     HOST: '127.0.0.1',
     SERVICE_TEST_CLOCK: '1',
+    // Every JSON answer is checked against the contract: a handler that drifts fails its test with a 500.
+    SERVICE_CHECK_RESPONSES: '1',
     LOG_LEVEL: 'silent',
     NODE_ENV: 'test',
     ...env,

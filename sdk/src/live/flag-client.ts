@@ -25,6 +25,7 @@
  * Browser-compatible: fetch, web streams, AbortController and timers only.
  */
 import { createParser } from 'eventsource-parser';
+import type { Ruleset as ServedRuleset } from '../generated/types.gen.js';
 import { compileRuleset, type CompiledRuleset, type EvaluationContext, type EvaluationReason, type PrimitiveKind, type Ruleset } from '../evaluation/index.js';
 import { TypedEmitter } from './emitter.js';
 import { FlagClientError, httpError, networkError } from './errors.js';
@@ -577,7 +578,10 @@ class LiveFlagClient implements FlagClient {
         if (problem) throw new FlagClientError('invalid_response', `ruleset: the body is not a ruleset (${problem})`, { source: 'ruleset', status: res.status });
         if (this.closed) return { ok: true };
         try {
-          this.install(body as Ruleset, 'server');
+          // The ruleset as the API describes it (generated from openapi.yaml) is what the evaluator
+          // compiles: the assignment fails to compile if the two ever disagree.
+          const served: Ruleset = body as ServedRuleset;
+          this.install(served, 'server');
         } catch (err) {
           throw new FlagClientError('invalid_response', `ruleset: cannot compile it (${String(err)})`, { source: 'ruleset', status: res.status, cause: err });
         }

@@ -2,6 +2,7 @@ import { http, HttpResponse, type HttpHandler } from 'msw';
 import { compileRuleset, type CompiledRuleset } from '../evaluation/evaluate.js';
 import { murmur3 } from '../evaluation/murmur3.js';
 import type { EvaluationResult, Ruleset } from '../evaluation/types.js';
+import type { EvaluateRequest } from '../generated/types.gen.js';
 import type { RulesetBuilder } from './ruleset-builder.js';
 
 /** A ruleset, or a builder whose `build()` gives one. */
@@ -197,7 +198,7 @@ export function gradualHandlers(options: GradualHandlersOptions): GradualMock {
       } catch {
         return error(400, 'invalid_request', 'The body is not valid JSON.');
       }
-      const { context, keys } = (input ?? {}) as { context?: unknown; keys?: unknown };
+      const { context, keys } = (input ?? {}) as Partial<Record<keyof EvaluateRequest, unknown>>;
       if (!context || typeof context !== 'object' || Array.isArray(context)) {
         return error(400, 'invalid_request', 'Invalid request.', { fields: { context: 'Expected object' } });
       }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
+import type { ErrorEnvelope } from '@gradual/contract';
 
 /**
  * Requests Node's HTTP parser refuses (a bare CR or NUL in a header, headers
@@ -21,7 +22,8 @@ export function answerClientError(logger: Logger) {
     const message =
       status === 431 ? 'The request headers are too large.' : status === 408 ? 'The request took too long to arrive.' : 'The request is not valid HTTP.';
     logger.debug({ err: { code: err.code, message: err.message }, requestId }, 'refused malformed request');
-    const body = JSON.stringify({ code: 'invalid_request', message, requestId });
+    const envelope: ErrorEnvelope = { code: 'invalid_request', message, requestId };
+    const body = JSON.stringify(envelope);
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
         'Content-Type: application/json; charset=utf-8\r\n' +

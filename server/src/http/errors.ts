@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import { ZodError, type ZodIssue } from 'zod';
 import type { RequestValidationError } from '@ts-rest/express';
+import type { ErrorEnvelope } from '@gradual/contract';
 import { DomainError } from '../domain/errors.js';
 
 /** Zod issues → `fields` keyed by dotted path (`rampSteps.0.percent`); the first message per path wins. */
@@ -16,13 +17,14 @@ export function fieldsFromZod(issues: ZodIssue[], prefix?: string): Record<strin
 export function sendError(req: Pick<Request, 'id'>, res: Response, err: DomainError): void {
   if (res.headersSent) return;
   for (const [name, value] of Object.entries(err.headers ?? {})) res.setHeader(name, value);
-  res.status(err.status).json({
+  const envelope: ErrorEnvelope = {
     code: err.code,
     message: err.message,
     ...(err.fields ? { fields: err.fields } : {}),
     ...(err.details ? { details: err.details } : {}),
     requestId: req.id,
-  });
+  };
+  res.status(err.status).json(envelope);
 }
 
 /** ts-rest's validation failures (params, query, headers, body) become one invalid_request. */
