@@ -19,13 +19,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
-interface Vector {
+/** One reference vector: the seed, the id, the 32-bit hash of `seed:id` and its bucket. */
+export interface Vector {
   seed: string;
   id: string;
   hash: number;
   bucket: number;
 }
-interface VectorFile {
+export interface VectorFile {
   algorithm: string;
   vectors: Vector[];
 }

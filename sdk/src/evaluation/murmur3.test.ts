@@ -2,18 +2,8 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bucket, createBucketer } from './bucket.js';
+import type { VectorFile } from '../../scripts/bucketing-vectors.js';
 import { murmur3, murmur3Prefix, murmur3WithPrefix } from './murmur3.js';
-
-interface Vector {
-  seed: string;
-  id: string;
-  hash: number;
-  bucket: number;
-}
-interface VectorFile {
-  algorithm: string;
-  vectors: Vector[];
-}
 
 const vectorFile = JSON.parse(
   readFileSync(new URL('../../fixtures/bucketing.json', import.meta.url), 'utf8'),
