@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { etagListMatches, etagOf } from '../features/shared/etag.js';
+import { etagListMatches, etagOf } from '../features/common/etag.js';
 
 /**
  * Sends the ETag and answers whether the client's copy is current

@@ -49,7 +49,7 @@ export function responseCheck(): RequestHandler {
     const json = res.json.bind(res);
     let failed = false;
     res.json = (body: unknown) => {
-      // Express types the matched route as any: read its path as unknown.
+      // Express leaves the matched route untyped: read its path as unknown.
       const matched: unknown = req.route;
       const path = typeof matched === 'object' && matched !== null && 'path' in matched ? matched.path : undefined;
       const route = typeof path === 'string' ? routes.get(`${req.method} ${path}`) : undefined;

@@ -1,5 +1,5 @@
 import type { ApiKey } from '../../db/entities/index.js';
-import { RefreshAheadMap, type RefreshAheadOptions } from '../shared/refresh-ahead-map.js';
+import { RefreshAheadMap, type RefreshAheadOptions } from '../common/refresh-ahead-map.js';
 
 /**
  * API keys by token hash, remembered for a moment so that the hot read paths (ruleset polls,

@@ -6,7 +6,7 @@ import { DomainError, invalid } from '../../domain/errors.js';
 import { generateToken, hashToken } from '../../domain/secrets.js';
 import { authorize, type Caller } from '../access/authorize.js';
 import { recordAudit } from '../audit/audit.store.js';
-import { findOrgBySlug, isUuid, iso } from '../shared/lookup.js';
+import { findOrgBySlug, isUuid, iso } from '../common/lookup.js';
 
 export const DEFAULT_RATE_LIMIT_PER_MIN = 600;
 const TOKEN_PREFIX_LENGTH = 8; // "svc_" + 4 characters: enough to recognise a key in a list

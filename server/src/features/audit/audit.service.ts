@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AuditEventEntity, type AuditEvent } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
 import { authorize, type Caller } from '../access/authorize.js';
-import { findOrgBySlug, isUuid, iso } from '../shared/lookup.js';
+import { findOrgBySlug, isUuid, iso } from '../common/lookup.js';
 import { listAudit, type AuditFilter } from './audit.store.js';
 
 export const DEFAULT_AUDIT_LIMIT = 50;

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { findEnvironment } from '../shared/lookup.js';
-import { RefreshAheadMap, type RefreshAheadOptions } from '../shared/refresh-ahead-map.js';
+import { findEnvironment } from '../common/lookup.js';
+import { RefreshAheadMap, type RefreshAheadOptions } from '../common/refresh-ahead-map.js';
 import type { EnvChangeBus } from './env-changes.js';
 
 /** What the hot read paths need to know about an environment. */

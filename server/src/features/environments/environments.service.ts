@@ -3,7 +3,7 @@ import type { Environment as EnvironmentDto } from '@gradual/contract';
 import { EnvironmentEntity, PrimitiveEntity, PrimitiveStateEntity, type Environment } from '../../db/entities/index.js';
 import { authorize, tokenSees, type Caller } from '../access/authorize.js';
 import { recordAudit } from '../audit/audit.store.js';
-import { findEnvironment, findProject, iso, keyInUse, mapUniqueViolation } from '../shared/lookup.js';
+import { findEnvironment, findProject, iso, keyInUse, mapUniqueViolation } from '../common/lookup.js';
 import { bumpEnvVersion, type EnvChangeBus } from './env-changes.js';
 
 export const toEnvironmentDto = (e: Environment): EnvironmentDto => ({

@@ -2,7 +2,7 @@ import { IsolationLevel } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ruleset } from '@gradual/contract';
 import { EnvironmentEntity, PrimitiveEntity, PrimitiveStateEntity, RolloutEntity, type Environment } from '../../db/entities/index.js';
-import { rawQuery } from '../shared/raw-sql.js';
+import { rawQuery } from '../common/raw-sql.js';
 
 /**
  * Reads everything an SDK needs to evaluate one environment: every flag and

@@ -10,7 +10,7 @@ import { authorize, type Actor, type Caller } from '../access/authorize.js';
 import { recordAudit } from '../audit/audit.store.js';
 import { isOneTimeTokenShaped, newOneTimeToken, retryOnUniqueViolation } from '../auth/one-time-tokens.js';
 import { createSession, sessionBody } from '../auth/session.service.js';
-import { findOrgBySlug, isUuid, iso } from '../shared/lookup.js';
+import { findOrgBySlug, isUuid, iso } from '../common/lookup.js';
 import { lockOrg } from './members.service.js';
 
 export const INVITATION_TTL_DAYS = 7;

@@ -5,7 +5,7 @@ import { MembershipEntity, OrgEntity, UserEntity, type Membership, type Org, typ
 import { DomainError } from '../../domain/errors.js';
 import { authorize, type Actor, type Caller } from '../access/authorize.js';
 import { recordAudit } from '../audit/audit.store.js';
-import { findOrgBySlug, isUuid, iso } from '../shared/lookup.js';
+import { findOrgBySlug, isUuid, iso } from '../common/lookup.js';
 
 /**
  * Role rules (LaunchDarkly-like):

@@ -14,7 +14,7 @@ import {
 import { DomainError } from '../../domain/errors.js';
 import { authorize, requireUser, userActor, type Caller } from '../access/authorize.js';
 import { recordAudit } from '../audit/audit.store.js';
-import { findOrgBySlug, iso, mapUniqueViolation } from '../shared/lookup.js';
+import { findOrgBySlug, iso, mapUniqueViolation } from '../common/lookup.js';
 
 export const toOrgDto = (o: Org): OrgDto => ({ id: o.id, slug: o.slug, name: o.name, createdAt: iso(o.createdAt) });
 

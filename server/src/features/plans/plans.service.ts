@@ -3,10 +3,10 @@ import type { RolloutPlan as RolloutPlanDto } from '@gradual/contract';
 import { RolloutEntity, RolloutPlanEntity, type Project, type RolloutPlan } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
 import { validatePlan, type PlanInput } from '../../domain/rollouts/plan-validation.js';
-import { checkIfMatch } from '../shared/etag.js';
+import { checkIfMatch } from '../common/etag.js';
 import { authorize, type Actor, type Caller } from '../access/authorize.js';
 import { recordAudit } from '../audit/audit.store.js';
-import { findProject, iso, mapUniqueViolation } from '../shared/lookup.js';
+import { findProject, iso, mapUniqueViolation } from '../common/lookup.js';
 
 export const toPlanDto = (p: RolloutPlan): RolloutPlanDto => ({
   id: p.id,

@@ -9,7 +9,7 @@ import { authorize, type Actor, type Caller } from '../access/authorize.js';
 import type { EnvWriteBatch } from '../environments/env-changes.js';
 import { commitTransition } from '../rollouts/commit-transition.js';
 import { newRolloutRow } from '../rollouts/rollouts.store.js';
-import { findOrgBySlug } from '../shared/lookup.js';
+import { findOrgBySlug } from '../common/lookup.js';
 
 export interface LegacyRule {
   rolloutPercent?: number | undefined;

@@ -18,11 +18,11 @@ import { DomainError, invalid } from '../../domain/errors.js';
 import { authorize, tokenSees, type Caller } from '../access/authorize.js';
 import { recordAudit } from '../audit/audit.store.js';
 import { EnvWriteBatch, type EnvChangeBus } from '../environments/env-changes.js';
-import { checkIfMatch } from '../shared/etag.js';
+import { checkIfMatch } from '../common/etag.js';
 import { toRolloutDto } from '../rollouts/rollout.mapper.js';
 import { findCurrentRollout, findCurrentRollouts } from '../rollouts/rollouts.store.js';
 import { hoistLegacyRollouts, splitLegacyRules, type LegacyRule } from './legacy-import.js';
-import { findEnvironment, findProject, iso, keyInUse, mapUniqueViolation } from '../shared/lookup.js';
+import { findEnvironment, findProject, iso, keyInUse, mapUniqueViolation } from '../common/lookup.js';
 
 /** The API's shapes of each kind's definition and per-environment state. */
 interface PrimitiveDtos {

@@ -4,7 +4,7 @@ import type { Project as ProjectDto } from '@gradual/contract';
 import { ProjectEntity, type Project } from '../../db/entities/index.js';
 import { authorize, type Caller } from '../access/authorize.js';
 import { recordAudit } from '../audit/audit.store.js';
-import { findOrgBySlug, findProject, iso, keyInUse, mapUniqueViolation } from '../shared/lookup.js';
+import { findOrgBySlug, findProject, iso, keyInUse, mapUniqueViolation } from '../common/lookup.js';
 
 export const DEFAULT_TARGET_ID_FIELD = 'userId';
 

@@ -13,7 +13,7 @@ import {
 import type { PrimitiveKind } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
 import { applyCommand } from '../../domain/rollouts/state-machine.js';
-import { checkIfMatch } from '../shared/etag.js';
+import { checkIfMatch } from '../common/etag.js';
 import type { Caller } from '../access/authorize.js';
 import type { EnvChangeBus } from '../environments/env-changes.js';
 import { toRolloutDto, toState } from '../rollouts/rollout.mapper.js';

@@ -7,8 +7,8 @@ import { DomainError } from '../../domain/errors.js';
 import { authorize, systemActor, tokenSees, type Actor, type Caller } from '../access/authorize.js';
 import { recordAudit } from '../audit/audit.store.js';
 import type { EnvChange, EnvChangeBus } from '../environments/env-changes.js';
-import { findOrgBySlug, isUuid, iso } from '../shared/lookup.js';
-import { rawQuery } from '../shared/raw-sql.js';
+import { findOrgBySlug, isUuid, iso } from '../common/lookup.js';
+import { rawQuery } from '../common/raw-sql.js';
 import { checkOp, executeOp, opOf, type DivertibleOp, type OpTarget } from './divertible.js';
 
 /** Pending proposals expire this long after they were made (docs/rollouts.md). */

@@ -22,7 +22,7 @@ import { EnvWriteBatch, type EnvChangeBus } from '../environments/env-changes.js
 import { commitTransition } from '../rollouts/commit-transition.js';
 import { toRolloutDto, toState } from '../rollouts/rollout.mapper.js';
 import { findCurrentRollout, lockCurrentRollout } from '../rollouts/rollouts.store.js';
-import { isUuid } from '../shared/lookup.js';
+import { isUuid } from '../common/lookup.js';
 import { parseMonitorUrl } from './alert-url.js';
 
 export const MAX_FIRE_BODY_BYTES = 16_384;

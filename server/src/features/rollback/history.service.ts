@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { RollbackFireEntity, RollbackSecretEntity, type PrimitiveKind, type RollbackFire } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
 import { authorize, type Caller } from '../access/authorize.js';
-import { findEnvironment, isUuid, iso } from '../shared/lookup.js';
+import { findEnvironment, isUuid, iso } from '../common/lookup.js';
 
 export const DEFAULT_FIRE_PAGE = 50;
 

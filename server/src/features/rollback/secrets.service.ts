@@ -4,7 +4,7 @@ import { DomainError } from '../../domain/errors.js';
 import { generateToken, hashToken } from '../../domain/secrets.js';
 import { authorize, type Caller } from '../access/authorize.js';
 import { recordAudit } from '../audit/audit.store.js';
-import { findEnvironment, isUuid, iso, mapUniqueViolation } from '../shared/lookup.js';
+import { findEnvironment, isUuid, iso, mapUniqueViolation } from '../common/lookup.js';
 
 export const MAX_LIVE_SECRETS_PER_ENV = 20;
 export const ROLLBACK_TOKEN_PREFIX = 'svcrb_';

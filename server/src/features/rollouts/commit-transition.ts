@@ -5,8 +5,8 @@ import type { Transition } from '../../domain/rollouts/types.js';
 import type { Actor, Caller } from '../access/authorize.js';
 import { auditRow } from '../audit/audit.store.js';
 import type { EnvWriteBatch } from '../environments/env-changes.js';
-import { BoundRows } from '../shared/bound-rows.js';
-import { hotQuery, rawQuery } from '../shared/raw-sql.js';
+import { BoundRows } from '../common/bound-rows.js';
+import { hotQuery, rawQuery } from '../common/raw-sql.js';
 import { applyState, toRolloutDto } from './rollout.mapper.js';
 
 export interface TransitionContext {

@@ -1,7 +1,7 @@
 import type { Rollout as RolloutDto } from '@gradual/contract';
 import type { Rollout } from '../../db/entities/index.js';
 import type { RolloutState } from '../../domain/rollouts/types.js';
-import { iso } from '../shared/lookup.js';
+import { iso } from '../common/lookup.js';
 
 /** Row → the pure state the state machine works on. */
 export function toState(r: Rollout): RolloutState {

@@ -15,7 +15,7 @@ import {
 import { DomainError, invalid } from '../../domain/errors.js';
 import { applyCommand, createRollout } from '../../domain/rollouts/state-machine.js';
 import type { PlanSnapshot, PutRollout, RolloutCommand } from '../../domain/rollouts/types.js';
-import { checkIfMatch } from '../shared/etag.js';
+import { checkIfMatch } from '../common/etag.js';
 import { authorize, type Actor, type Caller } from '../access/authorize.js';
 import { EnvWriteBatch, type EnvChangeBus } from '../environments/env-changes.js';
 import { commitIfUnchanged, commitTransition } from './commit-transition.js';

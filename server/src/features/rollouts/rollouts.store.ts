@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { EnvironmentEntity, PrimitiveEntity, RolloutEntity, type Environment, type Primitive, type PrimitiveKind, type Rollout } from '../../db/entities/index.js';
-import { BoundRows } from '../shared/bound-rows.js';
-import { isUuid } from '../shared/lookup.js';
-import { hotQuery, preparedQuery, rawQuery } from '../shared/raw-sql.js';
+import { BoundRows } from '../common/bound-rows.js';
+import { isUuid } from '../common/lookup.js';
+import { hotQuery, preparedQuery, rawQuery } from '../common/raw-sql.js';
 
 /**
  * A new, detached rollout row for (primitive, env). Its state fields are placeholders: the

@@ -4,7 +4,7 @@ import { contract } from '@gradual/contract';
 import { callerOf } from '../caller.js';
 import type { AppDeps } from '../../deps.js';
 import { authorize } from '../../features/access/authorize.js';
-import { findEnvironment } from '../../features/shared/lookup.js';
+import { findEnvironment } from '../../features/common/lookup.js';
 import { DomainError } from '../../domain/errors.js';
 import { currentRuleset, evaluateContext } from '../../features/evaluation/evaluation.service.js';
 import { ifNoneMatchHits } from '../../features/evaluation/ruleset.cache.js';
