@@ -30,6 +30,42 @@ const IO_MODULES =
   '^(?:(?:node:)?(?:fs|net|http|https|http2|child_process)|pg|pg-[\\w-]+|@mikro-orm/[\\w-]+|express|ioredis|nodemailer|pino|pino-[\\w-]+)(?:/.*)?$';
 
 /**
+ * A regex matching relative import specifiers of one of server/src's top-level files (`../deps.js`,
+ * `../../app.js`), by base name.
+ */
+const relativeToRootFile = (/** @type {string[]} */ names) => `^(?:\\.\\./)+(?:${names.join('|')})\\.js$`;
+
+/** The HTTP framework and the contract's Express binding, as a regex over the import specifier. */
+const HTTP_PACKAGES = '^(?:express|express-serve-static-core|@ts-rest/[\\w-]+)(?:/.*)?$';
+
+/**
+ * server/src/domain is the innermost layer: a file `depth` directories below server/src/domain
+ * must not climb more than `depth` levels (it imports nothing else from server/src), and imports
+ * no package that does I/O. Its tests are held to the same rule.
+ */
+const domainBoundary = (/** @type {number} */ depth) => ({
+  files: [`server/src/domain/${'*/'.repeat(depth)}*.ts`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            regex: IO_MODULES,
+            message: 'server/src/domain is pure domain logic: it does no I/O and imports no database, HTTP, mail or logging package.',
+          },
+          {
+            regex: `^(?:\\.\\./){${depth + 1}}`,
+            message:
+              'server/src/domain is the innermost layer: it imports only its own modules, @gradual/contract and pure libraries, nothing else from server/src (the outer layers import it).',
+          },
+        ],
+      },
+    ],
+  },
+});
+
+/**
  * sdk/src/evaluation may import only its own modules: a file `depth` directories below
  * sdk/src/evaluation must not climb more than `depth` levels, and imports no package at all.
  */
@@ -80,8 +116,8 @@ export default defineConfig(
         // Each file is checked against the nearest tsconfig.json that includes it.
         projectService: {
           // Files outside both tsconfigs: plain JavaScript run by Node (scripts, worker threads,
-          // benchmark servers) and two config files. They get a default project.
-          allowDefaultProject: ['*.js', 'scripts/*.{mjs,ts}', 'bench/lib/*.mjs', 'server/src/db/*.js', 'sdk/tsup.config.ts'],
+          // benchmark servers) and three config files. They get a default project.
+          allowDefaultProject: ['*.js', '.dependency-cruiser.cjs', 'scripts/*.{mjs,ts}', 'bench/lib/*.mjs', 'server/src/db/*.js', 'sdk/tsup.config.ts'],
           maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 16,
         },
         tsconfigRootDir: import.meta.dirname,
@@ -134,28 +170,8 @@ export default defineConfig(
 
   // ---- Import boundaries ------------------------------------------------------------------------
 
-  {
-    files: ['server/src/domain/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: IO_MODULES,
-              message:
-                'server/src/domain is pure domain logic: it does no I/O and imports no database, HTTP, mail or logging package.',
-            },
-            {
-              regex: relativeInto(['db', 'http', 'features']),
-              message:
-                'server/src/domain is the innermost layer: it imports nothing from server/src/db, server/src/http or server/src/features (they import it).',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  domainBoundary(0),
+  domainBoundary(1),
 
   {
     files: ['server/src/features/**/*.ts'],
@@ -168,6 +184,33 @@ export default defineConfig(
               regex: relativeInto(['http']),
               message:
                 'Feature slices (server/src/features) import nothing from server/src/http: the HTTP layer calls the features, not the other way round.',
+            },
+            {
+              regex: relativeToRootFile(['app', 'server', 'main', 'deps']),
+              message:
+                'Feature slices (server/src/features) import none of the entry files (app.ts, server.ts, main.ts, deps.ts): a service receives what it needs as parameters.',
+            },
+            {
+              regex: HTTP_PACKAGES,
+              message:
+                'Feature slices (server/src/features) know nothing of HTTP: no express, no @ts-rest/* (types included); requests are read and responses written in server/src/http.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+
+  {
+    files: ['server/src/http/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: relativeToRootFile(['app', 'server', 'main']),
+              message: 'server/src/http is mounted by app.ts: it does not import app.ts, server.ts or main.ts.',
             },
           ],
         },
