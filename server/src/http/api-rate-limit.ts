@@ -29,7 +29,7 @@ export async function chargeApiKey(deps: AppDeps, res: Response, key: ApiKey, no
     const denied = tokenBucket.retryAfterSeconds >= orgBucket.retryAfterSeconds ? tokenBucket : orgBucket;
     writeRateLimitHeaders(res, denied);
     throw new DomainError('token_rate_limit', 'Rate limit exceeded for this API key; retry later.', {
-      headers: { 'Retry-After': String(denied.retryAfterSeconds) },
+      retryAfterSeconds: denied.retryAfterSeconds,
       details: { retryAfterSeconds: denied.retryAfterSeconds, bucket: denied === tokenBucket ? 'token' : 'org' },
     });
   }

@@ -1,8 +1,8 @@
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import { ZodError, type ZodIssue } from 'zod';
 import type { RequestValidationError } from '@ts-rest/express';
-import type { ErrorEnvelope } from '@gradual/contract';
-import { DomainError } from '../domain/errors.js';
+import { errorCatalog, type ErrorEnvelope } from '@gradual/contract';
+import { DomainError, type BodyRefusal } from '../domain/errors.js';
 
 /** Zod issues → `fields` keyed by dotted path (`rampSteps.0.percent`); the first message per path wins. */
 export function fieldsFromZod(issues: ZodIssue[], prefix?: string): Record<string, string> {
@@ -14,9 +14,28 @@ export function fieldsFromZod(issues: ZodIssue[], prefix?: string): Record<strin
   return fields;
 }
 
+/**
+ * The one table from a service error to HTTP: the status is the contract's errorCatalog entry for
+ * the code, except where a fact about the request decides it (a body refused unread: 413 too
+ * large, 415 unsupported encoding); headers come from the facts a client acts on.
+ */
+const REFUSED_BODY_STATUS: Record<BodyRefusal, number> = { too_large: 413, unsupported_encoding: 415 };
+const FACT_HEADERS: ReadonlyArray<(err: DomainError) => [string, string] | null> = [
+  (err) => (err.retryAfterSeconds === undefined ? null : ['Retry-After', String(err.retryAfterSeconds)]),
+  (err) => (err.closeConnection ? ['Connection', 'close'] : null),
+];
+
+/** The status and headers that answer `err`. */
+export function httpAnswerOf(err: DomainError): { status: number; headers: [string, string][] } {
+  const status = err.bodyRefused ? REFUSED_BODY_STATUS[err.bodyRefused] : errorCatalog[err.code];
+  const headers = FACT_HEADERS.map((header) => header(err)).filter((header) => header !== null);
+  return { status, headers };
+}
+
 export function sendError(req: Pick<Request, 'id'>, res: Response, err: DomainError): void {
   if (res.headersSent) return;
-  for (const [name, value] of Object.entries(err.headers ?? {})) res.setHeader(name, value);
+  const { status, headers } = httpAnswerOf(err);
+  for (const [name, value] of headers) res.setHeader(name, value);
   const envelope: ErrorEnvelope = {
     code: err.code,
     message: err.message,
@@ -24,7 +43,7 @@ export function sendError(req: Pick<Request, 'id'>, res: Response, err: DomainEr
     ...(err.details ? { details: err.details } : {}),
     requestId: req.id,
   };
-  res.status(err.status).json(envelope);
+  res.status(status).json(envelope);
 }
 
 /** ts-rest's validation failures (params, query, headers, body) become one invalid_request. */
@@ -54,10 +73,10 @@ function fromBodyParser(thrown: unknown): DomainError | null {
     case 'entity.parse.failed':
       return new DomainError('invalid_request', 'The body is not valid JSON.', { fields: { body: 'malformed JSON' } });
     case 'entity.too.large':
-      return new DomainError('invalid_request', 'The request body is too large.', { status: 413, fields: { body: 'too large' } });
+      return new DomainError('invalid_request', 'The request body is too large.', { bodyRefused: 'too_large', fields: { body: 'too large' } });
     case 'encoding.unsupported':
     case 'charset.unsupported':
-      return new DomainError('invalid_request', 'Unsupported body encoding.', { status: 415 });
+      return new DomainError('invalid_request', 'Unsupported body encoding.', { bodyRefused: 'unsupported_encoding' });
     case 'request.aborted':
       return new DomainError('invalid_request', 'The request was aborted.');
     default:
@@ -98,7 +117,7 @@ function internal(req: Request, err: unknown): DomainError {
   const unavailable = isConnectionError(err);
   req.log?.error({ err }, unavailable ? 'database unavailable' : 'unhandled error');
   return unavailable
-    ? new DomainError('service_unavailable', 'The database is unavailable; retry shortly.', { headers: { 'Retry-After': '1' } })
+    ? new DomainError('service_unavailable', 'The database is unavailable; retry shortly.', { retryAfterSeconds: 1 })
     : new DomainError('internal', 'Internal server error.');
 }
 

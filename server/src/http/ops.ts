@@ -23,7 +23,7 @@ export function mountHealth(app: Express, deps: AppDeps): void {
       () => res.json({ status: 'ready' }),
       (err: unknown) => {
         req.log.warn({ err }, 'readiness check failed');
-        sendError(req, res, new DomainError('service_unavailable', 'The database is not reachable.', { headers: { 'Retry-After': '1' } }));
+        sendError(req, res, new DomainError('service_unavailable', 'The database is not reachable.', { retryAfterSeconds: 1 }));
       },
     );
   });

@@ -24,21 +24,23 @@ export interface RulesetSources {
 export async function currentRuleset(em: EntityManager, caller: Caller, sources: RulesetSources, envId: string): Promise<CachedRuleset> {
   const env = await readableEnv(em, caller, sources, envId);
   if (env.version === 0) {
-    throw new DomainError('ruleset_not_cached', 'This environment has no ruleset until its first write.', { headers: { 'Retry-After': '1' } });
+    throw new DomainError('ruleset_not_cached', 'This environment has no ruleset until its first write.', { retryAfterSeconds: 1 });
   }
   return visibleRuleset(em, caller, sources, env);
 }
 
+/** The evaluation's answer, and the ruleset it was evaluated against (null before the environment's first write). */
 export async function evaluateContext(
   em: EntityManager,
   caller: Caller,
   sources: RulesetSources,
   envId: string,
   input: { context: Record<string, unknown>; keys?: string[] | undefined },
-): Promise<{ version: number; results: Record<string, EvaluationResult> }> {
+): Promise<{ entry: CachedRuleset | null; answer: { version: number; results: Record<string, EvaluationResult> } }> {
   const env = await readableEnv(em, caller, sources, envId);
-  if (env.version === 0) return { version: 0, results: {} };
-  return evaluateWith(await visibleRuleset(em, caller, sources, env), input);
+  if (env.version === 0) return { entry: null, answer: { version: 0, results: {} } };
+  const entry = await visibleRuleset(em, caller, sources, env);
+  return { entry, answer: evaluateWith(entry, input) };
 }
 
 /** One context against a materialized ruleset: `keys` (default every primitive); unknown keys are left out. */

@@ -128,7 +128,7 @@ export async function fireRollback(deps: FireDeps, req: FireRequest): Promise<Fi
   await touchLastFired(em, secret, req.now);
   if (req.tooLarge) {
     await record('error_invalid_request', { secret });
-    throw new DomainError('invalid_request', `The body is larger than ${MAX_FIRE_BODY_BYTES} bytes.`, { fields: { body: 'at most 16 KiB' }, headers: { Connection: 'close' } });
+    throw new DomainError('invalid_request', `The body is larger than ${MAX_FIRE_BODY_BYTES} bytes.`, { fields: { body: 'at most 16 KiB' }, closeConnection: true });
   }
   const { ok, payload } = readPayload(req.body, req.contentType);
   if (!ok) {
@@ -150,7 +150,7 @@ export async function fireRollback(deps: FireDeps, req: FireRequest): Promise<Fi
     await record('error_rate_limited', { secret, rolloutId: current.id, monitorUrl });
     const retryAfter = perRollout.resetSeconds;
     throw new DomainError('rollback_rate_limited', 'Too many rollback fires; retry later.', {
-      headers: { 'Retry-After': String(retryAfter) },
+      retryAfterSeconds: retryAfter,
       details: { retryAfterSeconds: retryAfter },
     });
   }
