@@ -9,7 +9,8 @@ import { recordAudit } from '../audit/audit.store.js';
 import type { EnvChange, EnvChangeBus } from '../environments/env-changes.js';
 import { findOrgBySlug, isUuid, iso } from '../common/lookup.js';
 import { rawQuery } from '../common/raw-sql.js';
-import { checkOp, executeOp, opOf, type DivertibleOp, type OpTarget } from './divertible.js';
+import { rolloutOperations, type OpTarget, type RolloutOp } from '../rollouts/operations.js';
+import { opOf } from './divertible.js';
 
 /** Pending proposals expire this long after they were made (docs/rollouts.md). */
 export const PROPOSAL_LIFETIME_MS = 7 * 24 * 3600 * 1000;
@@ -66,15 +67,15 @@ async function projectIdOf(tx: EntityManager, envId: string): Promise<string | n
 
 /**
  * Diverts a mutation of an approval-required API key: checks it as the direct
- * call would (see checkOp), then stores it with the environment's version as
+ * call would (rolloutOperations.check), then stores it with the environment's version as
  * its base. Nothing else changes: no env version bump, no rollout change.
  */
-export async function propose(em: EntityManager, caller: Caller, t: OpTarget, op: DivertibleOp, request: ProposalRequest): Promise<ProposalDto> {
+export async function propose(em: EntityManager, caller: Caller, t: OpTarget, op: RolloutOp, request: ProposalRequest): Promise<ProposalDto> {
   if (caller.principal?.kind !== 'token') throw new Error('only API keys make proposals');
   const tokenId = caller.principal.key.id;
   // The env (and its version) is read before the state the checks look at, so a write in between
   // can only make the proposal look older than it is (apply refuses it), never newer.
-  const { env, primitive, actor } = await checkOp(em, caller, t, op);
+  const { env, primitive, actor } = await rolloutOperations.check(em, caller, t, op);
   return em.transactional((tx) => {
     const proposal = tx.create(ProposalEntity, {
       // Time-ordered, so proposals made in the same instant still list newest first.
@@ -224,7 +225,7 @@ export async function applyProposal(em: EntityManager, caller: Caller, bus: EnvC
     // and its approval requirement; actions, environments and resources are checked again.
     const asKey: Caller = { principal: { kind: 'token', key }, ip: caller.ip, reason: `proposal:${p.id}`, now: caller.now, approverUserId };
     const target = { primitiveKind: p.resourceType as PrimitiveKind, envId: p.envId, key: p.resourceKey };
-    const result = await executeOp(tx, asKey, collected, target, opOf(p.kind as ProposalKind, p.request));
+    const result = await rolloutOperations.execute(tx, asKey, collected, target, opOf(p.kind as ProposalKind, p.request));
     const produced = collected.changes.find((c) => c.envId === p.envId)?.version ?? null;
     if (produced !== null && produced !== p.baseVersion + 1) throw drift(produced - 1, p.baseVersion);
     p.status = 'applied';

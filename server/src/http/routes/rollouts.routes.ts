@@ -3,8 +3,9 @@ import { API_PREFIX, contract, type Proposal } from '@gradual/contract';
 import type { Request, Response } from 'express';
 import type { PrimitiveKind } from '../../db/entities/index.js';
 import type { AppDeps } from '../../deps.js';
-import { executeOp, mustPropose, storedRequest, type DivertibleOp, type OpKind, type OpResults } from '../../features/proposals/divertible.js';
+import { mustPropose, storedRequest } from '../../features/proposals/divertible.js';
 import { propose } from '../../features/proposals/proposals.service.js';
+import { rolloutOperations, type OpKind, type OpResults, type RolloutOp } from '../../features/rollouts/operations.js';
 import { getRollout } from '../../features/rollouts/rollouts.service.js';
 import { containsTargetId, listTargetIds } from '../../features/rollouts/target-ids.service.js';
 import { callerOf, type CallerRequest } from '../caller.js';
@@ -24,12 +25,12 @@ async function divert<K extends OpKind>(
   deps: AppDeps,
   kind: PrimitiveKind,
   { req, res, params }: Input,
-  // Both views of the one operation: of its own kind (what executeOp answers) and of any kind.
-  op: DivertibleOp<K> & DivertibleOp,
+  // Both views of the one operation: of its own kind (what execute answers) and of any kind.
+  op: RolloutOp<K> & RolloutOp,
 ): Promise<OpResults[K] | { status: 202; body: Proposal }> {
   const caller = await callerOf(req, deps);
   const target = { primitiveKind: kind, envId: params.envId, key: params.key };
-  if (!mustPropose(caller)) return executeOp<K>(req.em, caller, deps.bus, target, op);
+  if (!mustPropose(caller)) return rolloutOperations.execute<K>(req.em, caller, deps.bus, target, op);
   const method = req.method === 'PUT' || req.method === 'DELETE' ? req.method : 'POST';
   const proposal = await propose(req.em, caller, target, op, storedRequest({ method, path: req.path, reason: caller.reason }, op));
   res.setHeader('Location', `${API_PREFIX}/proposals/${proposal.id}`);
@@ -49,7 +50,7 @@ function handlers(deps: AppDeps, kind: PrimitiveKind) {
       const body = await getRollout(req.em, await callerOf(req, deps), kind, params.envId, params.key);
       return notModified(req, res, body) ? { status: 304 as const, body: undefined } : { status: 200 as const, body };
     },
-    put: (input: Input & { body: DivertibleOp<'rollout.put'>['body']; headers: { 'if-match'?: string | undefined } }) =>
+    put: (input: Input & { body: RolloutOp<'rollout.put'>['body']; headers: { 'if-match'?: string | undefined } }) =>
       divert<'rollout.put'>(deps, kind, input, { kind: 'rollout.put', body: input.body, ifMatch: input.headers['if-match'] }),
     delete: (input: Input) => divert<'rollout.delete'>(deps, kind, input, { kind: 'rollout.delete' }),
     pause: command('rollout.pause'),
