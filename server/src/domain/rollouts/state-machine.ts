@@ -30,9 +30,12 @@ import type {
 
 export type CreateRolloutInput = Omit<PutRollout, 'type'> & { defaultSeed: string; defaultBucketField: string };
 
-/** A rollout that still acts on evaluation (active or paused); completed and cancelled are terminal. */
+/** The statuses of a rollout that still acts on evaluation; completed and cancelled are terminal. */
+export const LIVE_STATUSES = ['active', 'paused'] as const satisfies readonly RolloutStatus[];
+
+/** A rollout that still acts on evaluation (LIVE_STATUSES). */
 export function isLive(status: RolloutStatus): boolean {
-  return status === 'active' || status === 'paused';
+  return (LIVE_STATUSES as readonly RolloutStatus[]).includes(status);
 }
 
 /** The percent the ramp position refers to (see the file comment). */
