@@ -1,4 +1,4 @@
-import { c } from './routes/common.js';
+import { API_PREFIX, c } from './routes/common.js';
 import { authContract } from './routes/auth.js';
 import { environmentsContract, orgsContract, projectsContract } from './routes/orgs.js';
 import { configsContract, flagsContract } from './routes/primitives.js';
@@ -10,8 +10,6 @@ import { evaluationContract } from './routes/evaluation.js';
 import { rollbackContract } from './routes/rollback.js';
 import { invitationsContract, membersContract } from './routes/members.js';
 import { proposalsContract } from './routes/proposals.js';
-
-export const API_PREFIX = '/api/v1';
 
 /** The whole API. Top-level keys become OpenAPI tags; route keys become operationIds. */
 export const contract = c.router(
@@ -38,6 +36,7 @@ export const contract = c.router(
 export type Contract = typeof contract;
 
 export * from './errors.js';
+export * from './limits.js';
 export * from './routes/common.js';
 export * from './schemas/common.js';
 export * from './schemas/auth.js';

@@ -2,7 +2,7 @@ import { generateOpenApi } from '@ts-rest/open-api';
 import type { AppRoute } from '@ts-rest/core';
 import { errorCatalog } from './errors.js';
 import { contract } from './index.js';
-import type { RouteMetadata } from './routes/common.js';
+import { API_PREFIX, type RouteMetadata } from './routes/common.js';
 
 const statusText: Record<string, string> = {
   '200': 'OK',
@@ -104,7 +104,7 @@ function mapOperation(operation: Operation, route: AppRoute): Operation {
   }
   if (responses['202']) {
     responses['202'].headers = {
-      Location: { description: 'The proposal: `/api/v1/proposals/{id}`.', schema: { type: 'string' } },
+      Location: { description: `The proposal: \`${API_PREFIX}/proposals/{id}\`.`, schema: { type: 'string' } },
     };
   }
   if (meta.etag && responses['200']) {

@@ -3,6 +3,9 @@ import { z } from 'zod';
 
 export const c = initContract();
 
+/** The base path of every route of the API (the contract's `pathPrefix`). */
+export const API_PREFIX = '/api/v1';
+
 /**
  * Who may call a route. Drives the OpenAPI `security` of each operation and is
  * read by nothing else: the server enforces authentication in its handlers.

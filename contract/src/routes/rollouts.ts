@@ -12,12 +12,12 @@ import {
   TargetIdsRequest,
 } from '../schemas/rollouts.js';
 import { Proposal } from '../schemas/proposals.js';
-import { c, ConditionalGetHeaders, ConditionalMutationHeaders, MutationHeaders, type RouteMetadata } from './common.js';
+import { API_PREFIX, c, ConditionalGetHeaders, ConditionalMutationHeaders, MutationHeaders, type RouteMetadata } from './common.js';
 
 const etag = { etag: true } satisfies RouteMetadata;
 
 /** Mutations an approval-required API key makes are diverted to a proposal (202, Location: /api/v1/proposals/{id}). */
-const diverted = ' An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.';
+const diverted = ` An approval-required API key gets \`202\` with the stored proposal instead (\`Location: ${API_PREFIX}/proposals/{id}\`); nothing changes until an admin applies it.`;
 
 /**
  * The rollout family of one primitive kind. Flags and configs get the same

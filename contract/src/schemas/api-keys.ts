@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { KEY_MAX_LENGTH } from '../limits.js';
 import { named } from '../openapi-meta.js';
 import { Id, Timestamp } from './common.js';
 
@@ -18,7 +19,7 @@ export const CreateApiKeyRequest = named(
     kind: ApiKeyKind.optional(),
     actions: z.array(TokenAction).min(1).max(2).optional(),
     environments: z.array(Id).max(1000).optional(),
-    resources: z.array(z.string().min(1).max(128)).max(1000).optional(),
+    resources: z.array(z.string().min(1).max(KEY_MAX_LENGTH)).max(1000).optional(),
     ipAllowlist: z.array(Cidr).max(100).optional(),
     rateLimitPerMin: z.number().int().min(1).max(100_000).optional(),
     ttlSeconds: z.number().int().min(3600).max(31_536_000).optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { KEY_MAX_LENGTH } from '../limits.js';
 import { example, named } from '../openapi-meta.js';
 
 export const Id = example(z.string().uuid(), '3f1c1f0e-8a43-4f6e-9b1a-2c8a5d8f4b10');
@@ -9,7 +10,7 @@ export const JsonValue = z.unknown();
 
 /** Keys of projects, environments, flags and configs. */
 export const ResourceKey = example(
-  z.string().min(1).max(128).regex(/^[A-Za-z0-9._-]+$/, 'only letters, digits, ".", "_" and "-"'),
+  z.string().min(1).max(KEY_MAX_LENGTH).regex(/^[A-Za-z0-9._-]+$/, 'only letters, digits, ".", "_" and "-"'),
   'new-checkout',
 );
 export const ProjectKey = example(

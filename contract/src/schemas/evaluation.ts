@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { KEY_MAX_LENGTH } from '../limits.js';
 import { example, named } from '../openapi-meta.js';
 import { Id, JsonValue } from './common.js';
 import { Rule } from './primitives.js';
@@ -65,7 +66,7 @@ export const EvaluateRequest = example(
     'EvaluateRequest',
     z.object({
       context: z.record(JsonValue),
-      keys: z.array(z.string().min(1).max(128)).max(1000).optional(),
+      keys: z.array(z.string().min(1).max(KEY_MAX_LENGTH)).max(1000).optional(),
     }),
     'Omit `keys` to evaluate every flag and config of the environment.',
   ),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ATTRIBUTE_NAME_MAX_LENGTH } from '../limits.js';
 import { named } from '../openapi-meta.js';
 import { Id, Name, Slug, Timestamp } from './common.js';
 
@@ -21,7 +22,7 @@ export const Project = named(
 );
 export type Project = z.infer<typeof Project>;
 
-export const AttributeName = z.string().min(1).max(128);
+export const AttributeName = z.string().min(1).max(ATTRIBUTE_NAME_MAX_LENGTH);
 
 export const CreateProjectRequest = named(
   'CreateProjectRequest',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ATTRIBUTE_NAME_MAX_LENGTH } from '../limits.js';
 import { example, named } from '../openapi-meta.js';
 import { Id, JsonValue, Name, ResourceKey, Timestamp } from './common.js';
 import { Percent, Rollout } from './rollouts.js';
@@ -12,7 +13,7 @@ export const Condition = example(
   named(
     'Condition',
     z.object({
-      attribute: z.string().min(1).max(128),
+      attribute: z.string().min(1).max(ATTRIBUTE_NAME_MAX_LENGTH),
       operator: ConditionOperator,
       values: z.array(z.union([z.string().max(1024), z.number()])).min(1).max(1000),
     }),

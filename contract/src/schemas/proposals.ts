@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { named } from '../openapi-meta.js';
+import { API_PREFIX } from '../routes/common.js';
 import { Id, JsonValue, Timestamp } from './common.js';
 import { PrimitiveKind } from './rollouts.js';
 
@@ -31,7 +32,7 @@ export const ProposalRequest = named(
     body: JsonValue.optional(),
     headers: z.record(z.string()).optional(),
   }),
-  'The request the API key sent: method, path (under /api/v1), validated body, and its If-Match and X-Audit-Reason headers when present.',
+  `The request the API key sent: method, path (under ${API_PREFIX}), validated body, and its If-Match and X-Audit-Reason headers when present.`,
 );
 export type ProposalRequest = z.infer<typeof ProposalRequest>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ATTRIBUTE_NAME_MAX_LENGTH, TARGET_ID_MAX_LENGTH } from '../limits.js';
 import { named } from '../openapi-meta.js';
 import { Id, JsonValue, Timestamp } from './common.js';
 
@@ -18,9 +19,24 @@ export const RampStep = named(
   }),
 );
 
-export const RolloutStatus = named('RolloutStatus', z.enum(['active', 'paused', 'completed', 'cancelled']));
+/** Every status of a rollout. */
+export const ROLLOUT_STATUSES = ['active', 'paused', 'completed', 'cancelled'] as const;
+export const RolloutStatus = named('RolloutStatus', z.enum(ROLLOUT_STATUSES));
+export type RolloutStatus = z.infer<typeof RolloutStatus>;
+
+/**
+ * The statuses of a live rollout: an environment has at most one live rollout per flag or config,
+ * and the ruleset serves it. `completed` and `cancelled` rollouts are history.
+ */
+export const LIVE_STATUSES = ['active', 'paused'] as const satisfies readonly RolloutStatus[];
+export type LiveStatus = (typeof LIVE_STATUSES)[number];
+
+/** Whether a rollout in this status is live (active or paused). */
+export const isLiveStatus = (status: RolloutStatus): status is LiveStatus => LIVE_STATUSES.some((live) => live === status);
 export const PausedReason = named('PausedReason', z.enum(['user', 'approval_gate', 'auto_rollback']));
+export type PausedReason = z.infer<typeof PausedReason>;
 export const Cadence = named('Cadence', z.enum(['auto', 'manual']));
+export type Cadence = z.infer<typeof Cadence>;
 export const PrimitiveKind = named('PrimitiveKind', z.enum(['flag', 'config']));
 export type PrimitiveKind = z.infer<typeof PrimitiveKind>;
 
@@ -74,7 +90,7 @@ export const PutRolloutRequest = named(
     percent: Percent,
     planKey: PlanKey.nullable().optional(),
     seed: z.string().min(1).max(256).optional(),
-    bucketField: z.string().min(1).max(128).optional(),
+    bucketField: z.string().min(1).max(ATTRIBUTE_NAME_MAX_LENGTH).optional(),
     newValue: JsonValue.optional(),
   }),
   'Creates the rollout, or edits the live one. `planKey: null` detaches the plan; omitting it keeps the attachment. Omitting `newValue` on a primitive with rules makes the rollout gate those rules.',
@@ -138,7 +154,7 @@ export const RolloutPlan = named(
 );
 export type RolloutPlan = z.infer<typeof RolloutPlan>;
 
-export const TargetId = z.string().min(1).max(256);
+export const TargetId = z.string().min(1).max(TARGET_ID_MAX_LENGTH);
 export const TargetIdsRequest = named('TargetIdsRequest', z.object({ targetIds: z.array(TargetId).max(100_000) }));
 export const ReplaceTargetIdsRequest = named(
   'ReplaceTargetIdsRequest',

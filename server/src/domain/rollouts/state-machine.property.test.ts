@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../errors.js';
 import { validateRampSteps } from './plan-validation.js';
-import { applyCommand, createRollout, effectivePercent, isLive } from './state-machine.js';
+import { isLiveStatus as isLive } from '@gradual/contract';
+import { effectivePercent } from './ramp-position.js';
+import { applyCommand, createRollout } from './state-machine.js';
 import type { Cadence, JsonValue, PlanSnapshot, PutRollout, RampStep, RolloutCommand, RolloutState, Transition } from './types.js';
 
 // ---------------------------------------------------------------------------

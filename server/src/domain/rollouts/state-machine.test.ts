@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../errors.js';
-import { applyCommand, createRollout, effectivePercent, isLive, nextStepIndex } from './state-machine.js';
+import { isLiveStatus as isLive } from '@gradual/contract';
+import { effectivePercent, nextStepIndex } from './ramp-position.js';
+import { applyCommand, createRollout } from './state-machine.js';
 import type { PlanSnapshot, PutRollout, RolloutAuditAction, RolloutCommand, RolloutState } from './types.js';
 
 // ---------------------------------------------------------------------------

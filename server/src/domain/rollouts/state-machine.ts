@@ -1,76 +1,20 @@
 /**
  * The rollout state machine: (rollout, command, now) → next rollout + audit
  * actions. Pure: no I/O, no clock (time is `now`). Services load the row, call
- * this, and store the result together with one audit row per action.
- *
- * Vocabulary used below:
- * - effective percent: the percent the ramp position refers to. For an active
- *   or user/approval paused rollout it is `percent` (= `pausedAtPercent` when
- *   paused); for an auto-rolled-back one it is `rolledBackFromPercent` (its
- *   live `percent` is 0).
- * - `rampStepIdx` is the first step whose percent ≥ the effective percent. When
- *   the effective percent is below that step's percent the step is being
- *   "approached": it is the next one to enter. Otherwise the next step is
- *   `rampStepIdx + 1`. `nextStepIndex` implements this rule for advance, tick
- *   and resume.
+ * this, and store the result together with one audit row per action. The ramp
+ * vocabulary (effective percent, approached step) is defined in ramp-position.ts.
  */
+import { isLiveStatus } from '@gradual/contract';
 import { DomainError } from '../errors.js';
+import { attachPlan, effectivePercent, enterStep, nextStepIndex, scheduleFor } from './ramp-position.js';
+import { assertPercent, cloneJson, deepEqual, resolvedPlan } from './rollout-values.js';
 import { isBlackout, nextNonBlackoutStart } from './schedule.js';
-import type {
-  JsonValue,
-  PlanSnapshot,
-  PutRollout,
-  RampStep,
-  RolloutAuditAction,
-  RolloutCommand,
-  RolloutState,
-  RolloutStatus,
-  Transition,
-} from './types.js';
+import type { PutRollout, RolloutAuditAction, RolloutCommand, RolloutState, Transition } from './types.js';
+
+/** The live statuses are the contract's; the rollout store builds its SQL filters from them. */
+export { LIVE_STATUSES } from '@gradual/contract';
 
 export type CreateRolloutInput = Omit<PutRollout, 'type'> & { defaultSeed: string; defaultBucketField: string };
-
-/** The statuses of a rollout that still acts on evaluation; completed and cancelled are terminal. */
-export const LIVE_STATUSES = ['active', 'paused'] as const satisfies readonly RolloutStatus[];
-
-/** A rollout that still acts on evaluation (LIVE_STATUSES). */
-export function isLive(status: RolloutStatus): boolean {
-  return (LIVE_STATUSES as readonly RolloutStatus[]).includes(status);
-}
-
-/** The percent the ramp position refers to (see the file comment). */
-export function effectivePercent(r: RolloutState): number {
-  if (r.status === 'paused') {
-    if (r.pausedReason === 'auto_rollback') return r.rolledBackFromPercent ?? 0;
-    return r.pausedAtPercent ?? r.percent;
-  }
-  return r.percent;
-}
-
-/** Index of the first step whose percent ≥ `percent`; null when `percent` is above the final step. */
-export function stepIndexFor(steps: readonly RampStep[], percent: number): number | null {
-  const idx = steps.findIndex((s) => s.percent >= percent);
-  return idx === -1 ? null : idx;
-}
-
-/**
- * The step advance, tick and an approval resume move to: the approached step
- * (effective percent below `rampStepIdx`'s percent), else `rampStepIdx + 1`;
- * null without a plan or past the final step.
- */
-export function nextStepIndex(r: RolloutState): number | null {
-  if (!r.plan || r.rampStepIdx === null) return null;
-  const steps = r.plan.rampSteps;
-  const current = steps[r.rampStepIdx];
-  if (!current) return null;
-  if (effectivePercent(r) < current.percent) return r.rampStepIdx;
-  return r.rampStepIdx + 1 < steps.length ? r.rampStepIdx + 1 : null;
-}
-
-/** Deep equality of rollout states: Dates by instant, JSON objects regardless of key order. */
-export function sameRolloutState(a: RolloutState, b: RolloutState): boolean {
-  return deepEqual(a, b);
-}
 
 // ---------------------------------------------------------------------------
 // Creation
@@ -146,7 +90,7 @@ export function applyCommand(current: RolloutState, command: RolloutCommand, now
  *   otherwise rollout.updated (+ rollout.completed).
  */
 function put(current: RolloutState, cmd: PutRollout, now: Date): Transition {
-  if (!isLive(current.status)) {
+  if (!isLiveStatus(current.status)) {
     throw new Error(`applyCommand(put) on a ${current.status} rollout: the service must create a new rollout`);
   }
   assertPercent(cmd.percent);
@@ -228,7 +172,7 @@ function resume(current: RolloutState, now: Date): Transition {
 
 /** cancel: active or paused → cancelled (percent kept for the record, pause fields and schedule cleared). Terminal: no-op. */
 function cancel(current: RolloutState): Transition {
-  if (!isLive(current.status)) return noop(current);
+  if (!isLiveStatus(current.status)) return noop(current);
   return finish(
     {
       ...current,
@@ -252,7 +196,7 @@ function cancel(current: RolloutState): Transition {
  * Audit rollout.advanced (+ rollout.completed when an active rollout reaches 100).
  */
 function advance(current: RolloutState, now: Date): Transition {
-  const target = isLive(current.status) ? nextStepIndex(current) : null;
+  const target = isLiveStatus(current.status) ? nextStepIndex(current) : null;
   const step = target === null ? undefined : current.plan?.rampSteps[target];
   if (target === null || !step) {
     throw new DomainError('rollout_already_at_final_step', 'The rollout has no next ramp step.');
@@ -323,7 +267,7 @@ function tick(current: RolloutState, now: Date): Transition {
  * maps these to noop_already_rolled_back / noop_terminal_state).
  */
 function fire(current: RolloutState): Transition {
-  if (!isLive(current.status) || current.pausedReason === 'auto_rollback') return noop(current);
+  if (!isLiveStatus(current.status) || current.pausedReason === 'auto_rollback') return noop(current);
   const from = current.status === 'paused' ? (current.pausedAtPercent ?? current.percent) : current.percent;
   return finish(
     {
@@ -368,93 +312,4 @@ function finish(next: RolloutState, actions: RolloutAuditAction[]): Transition {
     };
   }
   return { rollout: next, actions, changed: true };
-}
-
-/**
- * When the scheduler next acts: only for an active rollout on an auto plan.
- * Approaching rampStepIdx's step (percent below it) → now (due at the next
- * tick); at the step → now + its hold; at the final step → null.
- */
-function scheduleFor(r: RolloutState, now: Date): Date | null {
-  if (r.status !== 'active' || !r.plan || r.plan.cadence !== 'auto' || r.rampStepIdx === null) return null;
-  const steps = r.plan.rampSteps;
-  const step = steps[r.rampStepIdx];
-  if (!step) return null;
-  if (r.percent < step.percent) return new Date(now.getTime());
-  if (r.rampStepIdx === steps.length - 1) return null;
-  return new Date(now.getTime() + step.holdForSeconds * 1000);
-}
-
-/** Sets `plan` and positions the rollout on it by its effective percent (invalid_request above the final step). */
-function attachPlan(r: RolloutState, plan: PlanSnapshot, now: Date): RolloutState {
-  const idx = stepIndexFor(plan.rampSteps, effectivePercent(r));
-  if (idx === null) {
-    const final = plan.rampSteps[plan.rampSteps.length - 1]?.percent;
-    throw new DomainError('invalid_request', 'The percent is above the plan\u2019s final step.', {
-      fields: { percent: `must be at most the plan's final step percent (${final})` },
-    });
-  }
-  const positioned: RolloutState = { ...r, plan, rampStepIdx: idx };
-  return { ...positioned, nextStepAt: scheduleFor(positioned, now) };
-}
-
-/** Enters step `idx` of an active rollout's plan: its percent, and the hold starting now. */
-function enterStep(r: RolloutState, idx: number, now: Date): RolloutState {
-  const step = r.plan?.rampSteps[idx];
-  if (!step) throw new Error(`enterStep: no ramp step ${idx}`);
-  const entered: RolloutState = { ...r, percent: step.percent, rampStepIdx: idx };
-  return { ...entered, nextStepAt: scheduleFor(entered, now) };
-}
-
-function resolvedPlan(planKey: string, plan: PlanSnapshot | undefined): PlanSnapshot {
-  if (!plan || plan.key !== planKey) {
-    throw new Error(`put: planKey ${planKey} needs the resolved plan snapshot with that key`);
-  }
-  return clonePlan(plan);
-}
-
-function clonePlan(plan: PlanSnapshot): PlanSnapshot {
-  return {
-    key: plan.key,
-    rampSteps: plan.rampSteps.map((s) => ({ ...s })),
-    cadence: plan.cadence,
-    blackoutDaysOfWeek: [...plan.blackoutDaysOfWeek],
-    blackoutTimezone: plan.blackoutTimezone,
-  };
-}
-
-function assertPercent(percent: number): void {
-  if (!(Number.isFinite(percent) && percent >= 0 && percent <= 100)) {
-    throw new DomainError('invalid_request', 'The percent is out of range.', {
-      fields: { percent: 'must be a number from 0 to 100' },
-    });
-  }
-}
-
-function cloneJson(value: JsonValue): JsonValue {
-  if (Array.isArray(value)) return value.map(cloneJson);
-  if (value !== null && typeof value === 'object') {
-    const out: { [key: string]: JsonValue } = {};
-    for (const [k, v] of Object.entries(value)) out[k] = cloneJson(v);
-    return out;
-  }
-  return value;
-}
-
-function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a instanceof Date || b instanceof Date) {
-    return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
-  }
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a) && Array.isArray(b)) {
-    return a.length === b.length && a.every((v, i) => deepEqual(v, b[i]));
-  }
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  // A property holding undefined counts as absent (newValue undefined = no candidate).
-  const keys = new Set([...Object.keys(ao), ...Object.keys(bo)]);
-  for (const k of keys) if (!deepEqual(ao[k], bo[k])) return false;
-  return true;
 }

@@ -1,13 +1,15 @@
 /**
  * The rollout domain, as pure data. The state machine (state-machine.ts) maps
  * (rollout, command, now) to the next rollout and its audit actions, with no
- * I/O; services load and store these values around it.
+ * I/O; services load and store these values around it. Rollout statuses, pause reasons and
+ * cadences are the contract's (@gradual/contract); which statuses are live is its
+ * LIVE_STATUSES / isLiveStatus.
  */
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+import type { Cadence, PausedReason, RolloutStatus } from '@gradual/contract';
 
-export type RolloutStatus = 'active' | 'paused' | 'completed' | 'cancelled';
-export type PausedReason = 'user' | 'approval_gate' | 'auto_rollback';
-export type Cadence = 'auto' | 'manual';
+export type { Cadence, PausedReason, RolloutStatus };
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 export interface RampStep {
   percent: number;

@@ -1,0 +1,82 @@
+/**
+ * Where a rollout stands on its plan's ramp, derived from its state. Pure.
+ *
+ * Vocabulary:
+ * - effective percent: the percent the ramp position refers to. For an active
+ *   or user/approval paused rollout it is `percent` (= `pausedAtPercent` when
+ *   paused); for an auto-rolled-back one it is `rolledBackFromPercent` (its
+ *   live `percent` is 0).
+ * - `rampStepIdx` is the first step whose percent ≥ the effective percent. When
+ *   the effective percent is below that step's percent the step is being
+ *   "approached": it is the next one to enter. Otherwise the next step is
+ *   `rampStepIdx + 1`. `nextStepIndex` implements this rule for advance, tick
+ *   and resume.
+ */
+import { DomainError } from '../errors.js';
+import type { PlanSnapshot, RampStep, RolloutState } from './types.js';
+
+/** The percent the ramp position refers to (see the file comment). */
+export function effectivePercent(r: RolloutState): number {
+  if (r.status === 'paused') {
+    if (r.pausedReason === 'auto_rollback') return r.rolledBackFromPercent ?? 0;
+    return r.pausedAtPercent ?? r.percent;
+  }
+  return r.percent;
+}
+
+/** Index of the first step whose percent ≥ `percent`; null when `percent` is above the final step. */
+export function stepIndexFor(steps: readonly RampStep[], percent: number): number | null {
+  const idx = steps.findIndex((s) => s.percent >= percent);
+  return idx === -1 ? null : idx;
+}
+
+/**
+ * The step advance, tick and an approval resume move to: the approached step
+ * (effective percent below `rampStepIdx`'s percent), else `rampStepIdx + 1`;
+ * null without a plan or past the final step.
+ */
+export function nextStepIndex(r: RolloutState): number | null {
+  if (!r.plan || r.rampStepIdx === null) return null;
+  const steps = r.plan.rampSteps;
+  const current = steps[r.rampStepIdx];
+  if (!current) return null;
+  if (effectivePercent(r) < current.percent) return r.rampStepIdx;
+  return r.rampStepIdx + 1 < steps.length ? r.rampStepIdx + 1 : null;
+}
+
+
+/**
+ * When the scheduler next acts: only for an active rollout on an auto plan.
+ * Approaching rampStepIdx's step (percent below it) → now (due at the next
+ * tick); at the step → now + its hold; at the final step → null.
+ */
+export function scheduleFor(r: RolloutState, now: Date): Date | null {
+  if (r.status !== 'active' || !r.plan || r.plan.cadence !== 'auto' || r.rampStepIdx === null) return null;
+  const steps = r.plan.rampSteps;
+  const step = steps[r.rampStepIdx];
+  if (!step) return null;
+  if (r.percent < step.percent) return new Date(now.getTime());
+  if (r.rampStepIdx === steps.length - 1) return null;
+  return new Date(now.getTime() + step.holdForSeconds * 1000);
+}
+
+/** Sets `plan` and positions the rollout on it by its effective percent (invalid_request above the final step). */
+export function attachPlan(r: RolloutState, plan: PlanSnapshot, now: Date): RolloutState {
+  const idx = stepIndexFor(plan.rampSteps, effectivePercent(r));
+  if (idx === null) {
+    const final = plan.rampSteps[plan.rampSteps.length - 1]?.percent;
+    throw new DomainError('invalid_request', 'The percent is above the plan\u2019s final step.', {
+      fields: { percent: `must be at most the plan's final step percent (${final})` },
+    });
+  }
+  const positioned: RolloutState = { ...r, plan, rampStepIdx: idx };
+  return { ...positioned, nextStepAt: scheduleFor(positioned, now) };
+}
+
+/** Enters step `idx` of an active rollout's plan: its percent, and the hold starting now. */
+export function enterStep(r: RolloutState, idx: number, now: Date): RolloutState {
+  const step = r.plan?.rampSteps[idx];
+  if (!step) throw new Error(`enterStep: no ramp step ${idx}`);
+  const entered: RolloutState = { ...r, percent: step.percent, rampStepIdx: idx };
+  return { ...entered, nextStepAt: scheduleFor(entered, now) };
+}
