@@ -1,13 +1,13 @@
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { InvitationEntity, MagicLinkEntity, MembershipEntity, OrgEntity, UserEntity, type MagicLink } from '../../db/entities/index.js';
+import type { Logger } from 'pino';
+import { MagicLinkEntity, MembershipEntity, OrgEntity, UserEntity, type MagicLink } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
 import { digestsEqual, hashToken } from '../../domain/secrets.js';
-import type { AppDeps } from '../../deps.js';
+import type { Mailer } from '../../mail/mailer.js';
 import { signInMail, signupMail } from '../../mail/templates.js';
+import type { RateLimits } from '../../rate-limits/rate-limits.js';
 import type { Actor, Caller } from '../access/authorize.js';
 import { recordAudit } from '../audit/audit.store.js';
-import { joinByInvitation } from '../members/invitations.service.js';
 import { slugify } from '../orgs/orgs.service.js';
 import { isOneTimeTokenShaped, newOneTimeToken, retryOnUniqueViolation } from './one-time-tokens.js';
 import { createSession } from './session.service.js';
@@ -31,10 +31,36 @@ class LinkFailed extends Error {
   }
 }
 
+/**
+ * What sign-in needs of invitations: an address without an account may sign in
+ * only through its fresh pending invitations. The members slice implements it
+ * (`pendingInvitations`); the HTTP layer passes it in.
+ */
+export interface PendingInvitations {
+  /** Whether the address has a pending, unexpired invitation. */
+  exist(em: EntityManager, email: string, now: Date): Promise<boolean>;
+  /**
+   * In `tx`: creates the user of a new address and accepts every fresh pending
+   * invitation of it, each with its role, as POST /invitations/{token}/accept would
+   * (the rows locked). The new user's id, or null when there is no such invitation.
+   */
+  join(tx: EntityManager, caller: Caller, email: string): Promise<string | null>;
+}
+
+/** What the magic-link service needs besides the database. */
+export interface MagicLinkInputs {
+  mailer: Mailer;
+  /** The server's public origin, for the link in the mail. */
+  publicUrl: string;
+  limits: RateLimits;
+  logger: Logger;
+  invitations: PendingInvitations;
+}
+
 export const magicLinkUrl = (publicUrl: string, token: string) => `${publicUrl}/api/v1/auth/link?t=${token}`;
 
 /** Counts one mail request against both buckets; false once either is spent. */
-async function withinMailLimits(deps: AppDeps, caller: Caller, email: string): Promise<boolean> {
+async function withinMailLimits(deps: MagicLinkInputs, caller: Caller, email: string): Promise<boolean> {
   const { perEmail, perIp } = MAGIC_LINK_LIMITS;
   const byIp = await deps.limits.consume('magic-link-ip', caller.ip || 'unknown', perIp.points, perIp.durationSeconds);
   if (!byIp.allowed) return false;
@@ -56,20 +82,12 @@ function issueLink(em: EntityManager, caller: Caller, email: string, purpose: Ma
   return token;
 }
 
-/** Pending, unexpired invitations for an address. */
-const freshInvitations = (em: EntityManager, email: string, now: Date, lock = false) =>
-  em.find(
-    InvitationEntity,
-    { email, status: 'pending', expiresAt: { $gt: now } },
-    { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], ...(lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {}) },
-  );
-
 /**
  * POST /auth/magic-link. The answer never depends on the address: a link is
  * mailed to an existing user or to an address with a pending invitation,
  * and nothing to anyone else (docs/auth.md) or over the limits.
  */
-export async function requestMagicLink(deps: AppDeps, em: EntityManager, caller: Caller, rawEmail: string): Promise<void> {
+export async function requestMagicLink(deps: MagicLinkInputs, em: EntityManager, caller: Caller, rawEmail: string): Promise<void> {
   const email = rawEmail.toLowerCase();
   const log = deps.logger.child({ purpose: 'signin' });
   if (!(await withinMailLimits(deps, caller, email))) {
@@ -77,14 +95,14 @@ export async function requestMagicLink(deps: AppDeps, em: EntityManager, caller:
     return;
   }
   const user = await em.findOne(UserEntity, { email });
-  const eligible = user ? !user.deletedAt : (await freshInvitations(em, email, caller.now)).length > 0;
+  const eligible = user ? !user.deletedAt : await deps.invitations.exist(em, email, caller.now);
   if (!eligible) {
     log.info({ email }, 'magic link not sent: no account and no pending invitation for this address');
     return;
   }
   const token = issueLink(em, caller, email, 'signin', null);
   await em.flush();
-  void deps.mailer.send(signInMail(email, magicLinkUrl(deps.config.publicUrl, token), MAGIC_LINK_TTL_MINUTES));
+  void deps.mailer.send(signInMail(email, magicLinkUrl(deps.publicUrl, token), MAGIC_LINK_TTL_MINUTES));
 }
 
 /**
@@ -92,7 +110,7 @@ export async function requestMagicLink(deps: AppDeps, em: EntityManager, caller:
  * The slug is derived now and must be free now; it is derived again at redemption.
  */
 export async function requestSignup(
-  deps: AppDeps,
+  deps: MagicLinkInputs,
   em: EntityManager,
   caller: Caller,
   input: { email: string; displayName: string; orgName: string },
@@ -116,7 +134,7 @@ export async function requestSignup(
   }
   const token = issueLink(em, caller, email, 'signup', { displayName: input.displayName, orgName: input.orgName, orgSlug });
   await em.flush();
-  void deps.mailer.send(signupMail(email, magicLinkUrl(deps.config.publicUrl, token), input.orgName, MAGIC_LINK_TTL_MINUTES));
+  void deps.mailer.send(signupMail(email, magicLinkUrl(deps.publicUrl, token), input.orgName, MAGIC_LINK_TTL_MINUTES));
 }
 
 export type Redemption = { ok: true; token: string; expiresAt: Date } | { ok: false; code: LinkFailure };
@@ -127,7 +145,7 @@ export type Redemption = { ok: true; token: string; expiresAt: Date } | { ok: fa
  * redemptions exactly one gets a session; then the sign-in or signup it was
  * issued for happens. A failure rolls everything back, the claim included.
  */
-export async function redeemMagicLink(deps: AppDeps, em: EntityManager, caller: Caller, token: string | undefined): Promise<Redemption> {
+export async function redeemMagicLink(deps: MagicLinkInputs, em: EntityManager, caller: Caller, token: string | undefined): Promise<Redemption> {
   if (!isOneTimeTokenShaped(token)) return { ok: false, code: 'magic_link_invalid' };
   const hash = hashToken(token);
   const now = caller.now;
@@ -138,7 +156,7 @@ export async function redeemMagicLink(deps: AppDeps, em: EntityManager, caller: 
         const link = await tx.findOne(MagicLinkEntity, { tokenHash: hash });
         if (!link || !digestsEqual(link.tokenHash, hash)) throw new LinkFailed('magic_link_invalid');
         if (claimed !== 1) throw new LinkFailed(link.usedAt ? 'magic_link_already_used' : 'magic_link_expired');
-        const userId = link.purpose === 'signup' ? await completeSignup(tx, caller, link) : await signIn(tx, caller, link.email);
+        const userId = link.purpose === 'signup' ? await completeSignup(tx, caller, link) : await signIn(tx, caller, link.email, deps.invitations);
         return createSession(tx, userId, now);
       }),
     );
@@ -154,26 +172,18 @@ export async function redeemMagicLink(deps: AppDeps, em: EntityManager, caller: 
 
 /**
  * A sign-in link: an existing user signs in. A new address signs in only
- * through its pending invitations: the user is created (display name from
- * the address) and accepts every fresh pending invitation, each with its
- * role, as POST /invitations/{token}/accept would. Otherwise `no_invitation`.
+ * through its pending invitations (see PendingInvitations.join). Otherwise
+ * `no_invitation`.
  */
-async function signIn(tx: EntityManager, caller: Caller, email: string): Promise<string> {
+async function signIn(tx: EntityManager, caller: Caller, email: string, invitations: PendingInvitations): Promise<string> {
   const user = await tx.findOne(UserEntity, { email });
   if (user) {
     if (user.deletedAt) throw new LinkFailed('no_invitation');
     return user.id;
   }
-  const invitations = await freshInvitations(tx, email, caller.now, true);
-  if (!invitations.length) throw new LinkFailed('no_invitation');
-  const created = tx.create(UserEntity, { email, displayName: email.split('@')[0]!, createdAt: caller.now, deletedAt: null });
-  const joined = new Set<string>();
-  for (const invitation of invitations) {
-    if (joined.has(invitation.orgId)) continue; // one fresh invitation per org; stay safe anyway
-    joined.add(invitation.orgId);
-    joinByInvitation(tx, caller, invitation, created);
-  }
-  return created.id;
+  const joined = await invitations.join(tx, caller, email);
+  if (!joined) throw new LinkFailed('no_invitation');
+  return joined;
 }
 
 /** A signup link: the user (if new), the org and the owner membership, with their audit rows. */

@@ -4,11 +4,12 @@ import type { Invitation as InvitationDto, InvitationPreview, Role, Session } fr
 import { InvitationEntity, MembershipEntity, OrgEntity, UserEntity, type Invitation, type User } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
 import { digestsEqual, hashToken } from '../../domain/secrets.js';
-import type { AppDeps } from '../../deps.js';
+import type { Mailer } from '../../mail/mailer.js';
 import { invitationMail } from '../../mail/templates.js';
 import { authorize, type Actor, type Caller } from '../access/authorize.js';
 import { recordAudit } from '../audit/audit.store.js';
 import { isOneTimeTokenShaped, newOneTimeToken, retryOnUniqueViolation } from '../auth/one-time-tokens.js';
+import type { PendingInvitations } from '../auth/magic-link.service.js';
 import { createSession, sessionBody } from '../auth/session.service.js';
 import { findOrgBySlug, isUuid, iso } from '../common/lookup.js';
 import { lockOrg } from './members.service.js';
@@ -38,8 +39,14 @@ const auditValue = (inv: Invitation, now: Date) => ({ ...toInvitationDto(inv, no
 /** The invitation URL in the mail: the dashboard's accept page. */
 export const invitationUrl = (publicUrl: string, token: string) => `${publicUrl}/app/invite/${token}`;
 
+/** Where invitation mails go out, and the server's public origin for their link. */
+export interface InvitationMail {
+  mailer: Mailer;
+  publicUrl: string;
+}
+
 export async function createInvitation(
-  deps: AppDeps,
+  mail: InvitationMail,
   em: EntityManager,
   caller: Caller,
   slug: string,
@@ -87,7 +94,7 @@ export async function createInvitation(
   });
   // After the commit, off the request path: a mail failure never undoes the invitation.
   const inviter = caller.principal?.kind === 'user' ? caller.principal.displayName : (actor.actorEmail ?? 'Someone');
-  void deps.mailer.send(invitationMail(email, invitationUrl(deps.config.publicUrl, token), org.name, input.role, inviter, INVITATION_TTL_DAYS));
+  void mail.mailer.send(invitationMail(email, invitationUrl(mail.publicUrl, token), org.name, input.role, inviter, INVITATION_TTL_DAYS));
   return toInvitationDto(invitation, now);
 }
 
@@ -152,7 +159,7 @@ export async function previewInvitation(em: EntityManager, caller: Caller, token
 /**
  * In `tx`: `user` joins the invitation's org with its role, the invitation
  * becomes used, and both get their audit row (the joining user is the actor).
- * Shared by invitation accept and by a first magic-link sign-in.
+ * Shared by invitation accept and by a first magic-link sign-in (pendingInvitations).
  */
 export function joinByInvitation(tx: EntityManager, caller: Caller, invitation: Invitation, user: User): void {
   const now = caller.now;
@@ -208,3 +215,32 @@ export async function acceptInvitation(
   );
   return { session: await sessionBody(em, result.userId), token: result.token, expiresAt: result.expiresAt };
 }
+
+/** Pending, unexpired invitations for an address, oldest first. */
+const freshInvitations = (em: EntityManager, email: string, now: Date, lock = false) =>
+  em.find(
+    InvitationEntity,
+    { email, status: 'pending', expiresAt: { $gt: now } },
+    { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], ...(lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {}) },
+  );
+
+/**
+ * The sign-in port of features/auth: a new address's first magic link creates
+ * the user (display name from the address) and accepts every fresh pending
+ * invitation of it, each with its role.
+ */
+export const pendingInvitations: PendingInvitations = {
+  exist: async (em, email, now) => (await freshInvitations(em, email, now)).length > 0,
+  async join(tx, caller, email) {
+    const invitations = await freshInvitations(tx, email, caller.now, true);
+    if (!invitations.length) return null;
+    const created = tx.create(UserEntity, { email, displayName: email.split('@')[0]!, createdAt: caller.now, deletedAt: null });
+    const joined = new Set<string>();
+    for (const invitation of invitations) {
+      if (joined.has(invitation.orgId)) continue; // one fresh invitation per org; stay safe anyway
+      joined.add(invitation.orgId);
+      joinByInvitation(tx, caller, invitation, created);
+    }
+    return created.id;
+  },
+};

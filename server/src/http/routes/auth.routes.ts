@@ -10,8 +10,9 @@ import { sendError } from '../errors.js';
 import { requireUser } from '../../features/access/authorize.js';
 import { SESSION_COOKIE } from '../../features/access/principal.js';
 import { claimInstall, isClaimed } from '../../features/auth/install.service.js';
-import { redeemMagicLink, requestMagicLink, requestSignup } from '../../features/auth/magic-link.service.js';
+import { redeemMagicLink, requestMagicLink, requestSignup, type MagicLinkInputs } from '../../features/auth/magic-link.service.js';
 import { deleteSession, sessionBody } from '../../features/auth/session.service.js';
+import { pendingInvitations } from '../../features/members/invitations.service.js';
 
 const s = initServer();
 const notMounted = () => new DomainError('not_found', 'Not found.');
@@ -32,14 +33,21 @@ export function unmountedAuthRoutes(deps: AppDeps): RequestHandler {
   };
 }
 
-export const authRoutes = (deps: AppDeps) =>
-  s.router(contract.auth, {
+export const authRoutes = (deps: AppDeps) => {
+  const links: MagicLinkInputs = {
+    mailer: deps.mailer,
+    publicUrl: deps.config.publicUrl,
+    limits: deps.limits,
+    logger: deps.logger,
+    invitations: pendingInvitations,
+  };
+  return s.router(contract.auth, {
     requestMagicLink: async ({ req, body }) => {
-      await requestMagicLink(deps, req.em, anonymousCaller(req, deps), body.email);
+      await requestMagicLink(links, req.em, anonymousCaller(req, deps), body.email);
       return { status: 200, body: { sent: true } };
     },
     redeemMagicLink: async ({ req, res, query }) => {
-      const outcome = await redeemMagicLink(deps, req.em, anonymousCaller(req, deps), query.t);
+      const outcome = await redeemMagicLink(links, req.em, anonymousCaller(req, deps), query.t);
       // The URL carried a credential: keep it out of caches and of the next page's Referer.
       res.setHeader('Cache-Control', 'no-store');
       res.setHeader('Referrer-Policy', 'no-referrer');
@@ -53,7 +61,7 @@ export const authRoutes = (deps: AppDeps) =>
     },
     signup: async ({ req, body }) => {
       if (!signupMounted(deps.config)) throw notMounted();
-      await requestSignup(deps, req.em, anonymousCaller(req, deps), body);
+      await requestSignup(links, req.em, anonymousCaller(req, deps), body);
       return { status: 200, body: { sent: true } };
     },
     getInstallState: async ({ req }) => {
@@ -82,3 +90,4 @@ export const authRoutes = (deps: AppDeps) =>
       return { status: 204, body: undefined };
     },
   });
+};

@@ -24,7 +24,7 @@ export const invitationsRoutes = (deps: AppDeps) =>
   s.router(contract.invitations, {
     createInvitation: async ({ req, params, body }) => ({
       status: 201,
-      body: await createInvitation(deps, req.em, await callerOf(req, deps), params.slug, body),
+      body: await createInvitation({ mailer: deps.mailer, publicUrl: deps.config.publicUrl }, req.em, await callerOf(req, deps), params.slug, body),
     }),
     listInvitations: async ({ req, params }) => ({
       status: 200,
