@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { parse as parseCookie } from 'cookie';
 import type { Request, Response } from 'express';
 import type { Config } from '../config.js';
 import type { Caller } from '../features/access/authorize.js';
-import { resolvePrincipal, SESSION_COOKIE } from '../features/access/principal.js';
+import { resolvePrincipal } from '../features/access/principal.js';
 import type { AppDeps } from '../deps.js';
-import { chargeApiKey } from './api-rate-limit.js';
 
 declare global {
   namespace Express {
@@ -16,21 +16,26 @@ declare global {
   }
 }
 
-/** What a caller is resolved from: any route's request has these, whatever its params, body and query. */
-export type CallerRequest = Pick<Request, 'headers' | 'ip' | 'socket' | 'em' | 'callerPromise'> & { res?: Response | undefined };
+/** The dashboard's session cookie. */
+export const SESSION_COOKIE = 'svc_session';
 
-/** The caller of this request, resolved once (principal lookup is a database read). */
+/** What a caller is resolved from: any route's request has these, whatever its params, body and query. */
+export type CallerRequest = Pick<Request, 'headers' | 'ip' | 'socket' | 'em' | 'callerPromise'>;
+
+/** The session token of the request's cookie, if it carries one. */
+export function sessionTokenOf(req: Pick<Request, 'headers'>): string | undefined {
+  const cookie = req.headers.cookie;
+  return cookie ? parseCookie(cookie)[SESSION_COOKIE] : undefined;
+}
+
+/**
+ * Who is calling, resolved once per request (principal lookup is a database read). Only reads:
+ * charging an API key's rate limits and renewing a session are the admission step (http/admission.ts).
+ */
 export function callerOf(req: CallerRequest, deps: AppDeps): Promise<Caller> {
   req.callerPromise ??= (async () => {
     const now = deps.clock.now();
-    const principal = await resolvePrincipal(req.em, req.headers, now, deps.apiKeys);
-    if (principal?.kind === 'token') {
-      if (!req.res) throw new Error('an API request without its response');
-      await chargeApiKey(deps, req.res, principal.key, now);
-    }
-    if (principal?.kind === 'user' && principal.renewedUntil && req.res) {
-      setSessionCookie(req.res, deps.config, principal.sessionToken, principal.renewedUntil);
-    }
+    const principal = await resolvePrincipal(req.em, { authorization: req.headers.authorization, sessionToken: sessionTokenOf(req) }, now, deps.apiKeys);
     const reason = req.headers['x-audit-reason'];
     return {
       principal,

@@ -1,11 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { parse as parseCookie } from 'cookie';
 import { ApiKeyEntity, SessionEntity, UserEntity, type ApiKey } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
 import { digestsEqual, hashToken } from '../../domain/secrets.js';
 import type { ApiKeyCache } from './api-key-cache.js';
 
-export const SESSION_COOKIE = 'svc_session';
 export const SESSION_LIFETIME_MS = 14 * 24 * 3600 * 1000;
 /** A session with less than this left is renewed (sliding lifetime). */
 export const SESSION_RENEW_BELOW_MS = 7 * 24 * 3600 * 1000;
@@ -17,8 +15,8 @@ export interface UserPrincipal {
   displayName: string;
   sessionId: string;
   sessionToken: string;
-  /** Set when the session was extended during this request; the cookie must be re-sent. */
-  renewedUntil: Date | null;
+  /** The session has less than SESSION_RENEW_BELOW_MS left: renewSession extends it. */
+  renewalDue: boolean;
 }
 export interface TokenPrincipal {
   kind: 'token';
@@ -26,22 +24,27 @@ export interface TokenPrincipal {
 }
 export type Principal = UserPrincipal | TokenPrincipal;
 
+/** What a request presents as credentials: the Authorization header's value and the session cookie's token. */
+export interface Credentials {
+  authorization?: string | undefined;
+  sessionToken?: string | undefined;
+}
+
 /**
- * Who is calling. A bearer token wins over the session cookie (spec rule 1).
+ * Who is calling; reads only. A bearer token wins over the session cookie (spec rule 1).
  * An invalid, expired or revoked bearer token is 401 even if a cookie is present.
  */
-export async function resolvePrincipal(
-  em: EntityManager,
-  headers: { authorization?: string | undefined; cookie?: string | undefined },
-  now: Date,
-  keys: ApiKeyCache,
-): Promise<Principal | null> {
-  const authorization = headers.authorization;
+export async function resolvePrincipal(em: EntityManager, credentials: Credentials, now: Date, keys: ApiKeyCache): Promise<Principal | null> {
+  const { authorization, sessionToken } = credentials;
   if (authorization !== undefined) return { kind: 'token', key: await resolveApiKey(em, authorization, now, keys) };
-  const cookieHeader = headers.cookie;
-  if (!cookieHeader) return null;
-  const token = parseCookie(cookieHeader)[SESSION_COOKIE];
-  return token ? resolveSession(em, token, now) : null;
+  return sessionToken ? resolveSession(em, sessionToken, now) : null;
+}
+
+/** Extends a session due for renewal (sliding lifetime) by SESSION_LIFETIME_MS from `now`; answers its new expiry. */
+export async function renewSession(em: EntityManager, principal: UserPrincipal, now: Date): Promise<Date> {
+  const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
+  await em.nativeUpdate(SessionEntity, { id: principal.sessionId }, { expiresAt, lastSeenAt: now });
+  return expiresAt;
 }
 
 /** The SHA-256 of the API key in an `Authorization: Bearer svc_…` header; null when it is not one. */
@@ -69,11 +72,6 @@ async function resolveSession(em: EntityManager, token: string, now: Date): Prom
   if (session.expiresAt.getTime() <= now.getTime()) return null;
   const user = await em.findOne(UserEntity, { id: session.userId });
   if (!user || user.deletedAt) return null;
-  let renewedUntil: Date | null = null;
-  if (session.expiresAt.getTime() - now.getTime() < SESSION_RENEW_BELOW_MS) {
-    renewedUntil = new Date(now.getTime() + SESSION_LIFETIME_MS);
-    await em.nativeUpdate(SessionEntity, { id: session.id }, { expiresAt: renewedUntil, lastSeenAt: now });
-  }
   return {
     kind: 'user',
     userId: user.id,
@@ -81,6 +79,6 @@ async function resolveSession(em: EntityManager, token: string, now: Date): Prom
     displayName: user.displayName,
     sessionId: session.id,
     sessionToken: token,
-    renewedUntil,
+    renewalDue: session.expiresAt.getTime() - now.getTime() < SESSION_RENEW_BELOW_MS,
   };
 }

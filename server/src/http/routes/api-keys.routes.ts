@@ -1,6 +1,6 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '@gradual/contract';
-import { callerOf } from '../caller.js';
+import { admit } from '../admission.js';
 import type { AppDeps } from '../../deps.js';
 import { listApiKeys, mintApiKey, revokeApiKey } from '../../features/api-keys/api-keys.service.js';
 
@@ -8,13 +8,13 @@ const s = initServer();
 
 export const apiKeysRoutes = (deps: AppDeps) =>
   s.router(contract.apiKeys, {
-    createApiKey: async ({ req, params, body }) => ({
+    createApiKey: async ({ req, res, params, body }) => ({
       status: 201,
-      body: await mintApiKey(req.em, await callerOf(req, deps), params.slug, body),
+      body: await mintApiKey(req.em, await admit(req, res, deps), params.slug, body),
     }),
-    listApiKeys: async ({ req, params }) => ({ status: 200, body: await listApiKeys(req.em, await callerOf(req, deps), params.slug) }),
-    revokeApiKey: async ({ req, params }) => {
-      await revokeApiKey(req.em, await callerOf(req, deps), params.slug, params.id);
+    listApiKeys: async ({ req, res, params }) => ({ status: 200, body: await listApiKeys(req.em, await admit(req, res, deps), params.slug) }),
+    revokeApiKey: async ({ req, res, params }) => {
+      await revokeApiKey(req.em, await admit(req, res, deps), params.slug, params.id);
       deps.apiKeys.forgetKey(params.id);
       return { status: 204, body: undefined };
     },

@@ -1,6 +1,6 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '@gradual/contract';
-import { callerOf } from '../caller.js';
+import { admit } from '../admission.js';
 import type { AppDeps } from '../../deps.js';
 import { createEnvironment, getEnvironment, listEnvironments } from '../../features/environments/environments.service.js';
 
@@ -8,16 +8,16 @@ const s = initServer();
 
 export const environmentsRoutes = (deps: AppDeps) =>
   s.router(contract.environments, {
-    createEnvironment: async ({ req, params, body }) => ({
+    createEnvironment: async ({ req, res, params, body }) => ({
       status: 201,
-      body: await createEnvironment(req.em, await callerOf(req, deps), deps.bus, params.id, body),
+      body: await createEnvironment(req.em, await admit(req, res, deps), deps.bus, params.id, body),
     }),
-    listEnvironments: async ({ req, params }) => ({
+    listEnvironments: async ({ req, res, params }) => ({
       status: 200,
-      body: await listEnvironments(req.em, await callerOf(req, deps), params.id),
+      body: await listEnvironments(req.em, await admit(req, res, deps), params.id),
     }),
-    getEnvironment: async ({ req, params }) => ({
+    getEnvironment: async ({ req, res, params }) => ({
       status: 200,
-      body: await getEnvironment(req.em, await callerOf(req, deps), params.envId),
+      body: await getEnvironment(req.em, await admit(req, res, deps), params.envId),
     }),
   });

@@ -1,6 +1,6 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '@gradual/contract';
-import { callerOf } from '../caller.js';
+import { admit } from '../admission.js';
 import type { AppDeps } from '../../deps.js';
 import { notModified } from '../etag.js';
 import { listMigrationWarnings } from '../../features/primitives/legacy-import.js';
@@ -10,22 +10,22 @@ const s = initServer();
 
 export const plansRoutes = (deps: AppDeps) =>
   s.router(contract.rolloutPlans, {
-    listRolloutPlans: async ({ req, params }) => ({ status: 200, body: await listPlans(req.em, await callerOf(req, deps), params.id) }),
-    createRolloutPlan: async ({ req, params, body }) => ({ status: 201, body: await createPlan(req.em, await callerOf(req, deps), params.id, body) }),
+    listRolloutPlans: async ({ req, res, params }) => ({ status: 200, body: await listPlans(req.em, await admit(req, res, deps), params.id) }),
+    createRolloutPlan: async ({ req, res, params, body }) => ({ status: 201, body: await createPlan(req.em, await admit(req, res, deps), params.id, body) }),
     getRolloutPlan: async ({ req, res, params }) => {
-      const body = await getPlan(req.em, await callerOf(req, deps), params.id, params.planKey);
+      const body = await getPlan(req.em, await admit(req, res, deps), params.id, params.planKey);
       return notModified(req, res, body) ? { status: 304, body: undefined } : { status: 200, body };
     },
-    updateRolloutPlan: async ({ req, params, body, headers }) => ({
+    updateRolloutPlan: async ({ req, res, params, body, headers }) => ({
       status: 200,
-      body: await updatePlan(req.em, await callerOf(req, deps), params.id, params.planKey, body, headers['if-match']),
+      body: await updatePlan(req.em, await admit(req, res, deps), params.id, params.planKey, body, headers['if-match']),
     }),
-    deleteRolloutPlan: async ({ req, params }) => {
-      await deletePlan(req.em, await callerOf(req, deps), params.id, params.planKey);
+    deleteRolloutPlan: async ({ req, res, params }) => {
+      await deletePlan(req.em, await admit(req, res, deps), params.id, params.planKey);
       return { status: 204, body: undefined };
     },
-    listRolloutMigrationWarnings: async ({ req, params }) => ({
+    listRolloutMigrationWarnings: async ({ req, res, params }) => ({
       status: 200,
-      body: await listMigrationWarnings(req.em, await callerOf(req, deps), params.slug),
+      body: await listMigrationWarnings(req.em, await admit(req, res, deps), params.slug),
     }),
   });

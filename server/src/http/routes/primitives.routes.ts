@@ -1,6 +1,6 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '@gradual/contract';
-import { callerOf } from '../caller.js';
+import { admit } from '../admission.js';
 import type { AppDeps } from '../../deps.js';
 import { notModified } from '../etag.js';
 import { createPrimitive, getState, listPrimitives, listStates, setRules, setValue } from '../../features/primitives/primitives.service.js';
@@ -13,56 +13,56 @@ const s = initServer();
  */
 export const flagsRoutes = (deps: AppDeps) =>
   s.router(contract.flags, {
-    createFlag: async ({ req, params, body }) => ({
+    createFlag: async ({ req, res, params, body }) => ({
       status: 201,
-      body: await createPrimitive(req.em, await callerOf(req, deps), deps.bus, 'flag', params.id, body),
+      body: await createPrimitive(req.em, await admit(req, res, deps), deps.bus, 'flag', params.id, body),
     }),
-    listFlags: async ({ req, params }) => ({
+    listFlags: async ({ req, res, params }) => ({
       status: 200,
-      body: await listPrimitives(req.em, await callerOf(req, deps), 'flag', params.id),
+      body: await listPrimitives(req.em, await admit(req, res, deps), 'flag', params.id),
     }),
-    listFlagStates: async ({ req, params }) => ({
+    listFlagStates: async ({ req, res, params }) => ({
       status: 200,
-      body: await listStates(req.em, await callerOf(req, deps), 'flag', params.envId),
+      body: await listStates(req.em, await admit(req, res, deps), 'flag', params.envId),
     }),
     getFlagState: async ({ req, res, params }) => {
-      const body = await getState(req.em, await callerOf(req, deps), 'flag', params.envId, params.key);
+      const body = await getState(req.em, await admit(req, res, deps), 'flag', params.envId, params.key);
       return notModified(req, res, body) ? { status: 304, body: undefined } : { status: 200, body };
     },
-    setFlagValue: async ({ req, params, body, headers }) => ({
+    setFlagValue: async ({ req, res, params, body, headers }) => ({
       status: 200,
-      body: await setValue(req.em, await callerOf(req, deps), deps.bus, 'flag', params.envId, params.key, body.value, headers['if-match']),
+      body: await setValue(req.em, await admit(req, res, deps), deps.bus, 'flag', params.envId, params.key, body.value, headers['if-match']),
     }),
-    setFlagRules: async ({ req, params, body, headers }) => ({
+    setFlagRules: async ({ req, res, params, body, headers }) => ({
       status: 200,
-      body: await setRules(req.em, await callerOf(req, deps), deps.bus, 'flag', params.envId, params.key, body.rules, headers['if-match']),
+      body: await setRules(req.em, await admit(req, res, deps), deps.bus, 'flag', params.envId, params.key, body.rules, headers['if-match']),
     }),
   });
 
 export const configsRoutes = (deps: AppDeps) =>
   s.router(contract.configs, {
-    createConfig: async ({ req, params, body }) => ({
+    createConfig: async ({ req, res, params, body }) => ({
       status: 201,
-      body: await createPrimitive(req.em, await callerOf(req, deps), deps.bus, 'config', params.id, body),
+      body: await createPrimitive(req.em, await admit(req, res, deps), deps.bus, 'config', params.id, body),
     }),
-    listConfigs: async ({ req, params }) => ({
+    listConfigs: async ({ req, res, params }) => ({
       status: 200,
-      body: await listPrimitives(req.em, await callerOf(req, deps), 'config', params.id),
+      body: await listPrimitives(req.em, await admit(req, res, deps), 'config', params.id),
     }),
-    listConfigStates: async ({ req, params }) => ({
+    listConfigStates: async ({ req, res, params }) => ({
       status: 200,
-      body: await listStates(req.em, await callerOf(req, deps), 'config', params.envId),
+      body: await listStates(req.em, await admit(req, res, deps), 'config', params.envId),
     }),
     getConfigState: async ({ req, res, params }) => {
-      const body = await getState(req.em, await callerOf(req, deps), 'config', params.envId, params.key);
+      const body = await getState(req.em, await admit(req, res, deps), 'config', params.envId, params.key);
       return notModified(req, res, body) ? { status: 304, body: undefined } : { status: 200, body };
     },
-    setConfigValue: async ({ req, params, body, headers }) => ({
+    setConfigValue: async ({ req, res, params, body, headers }) => ({
       status: 200,
-      body: await setValue(req.em, await callerOf(req, deps), deps.bus, 'config', params.envId, params.key, body.value, headers['if-match']),
+      body: await setValue(req.em, await admit(req, res, deps), deps.bus, 'config', params.envId, params.key, body.value, headers['if-match']),
     }),
-    setConfigRules: async ({ req, params, body, headers }) => ({
+    setConfigRules: async ({ req, res, params, body, headers }) => ({
       status: 200,
-      body: await setRules(req.em, await callerOf(req, deps), deps.bus, 'config', params.envId, params.key, body.rules, headers['if-match']),
+      body: await setRules(req.em, await admit(req, res, deps), deps.bus, 'config', params.envId, params.key, body.rules, headers['if-match']),
     }),
   });

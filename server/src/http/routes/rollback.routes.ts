@@ -2,7 +2,7 @@ import { initServer } from '@ts-rest/express';
 import { contract } from '@gradual/contract';
 import type { Request } from 'express';
 import type { PrimitiveKind } from '../../db/entities/index.js';
-import { callerOf } from '../caller.js';
+import { admit } from '../admission.js';
 import type { AppDeps } from '../../deps.js';
 import { fireRollback } from '../../features/rollback/fire.service.js';
 import { listFires } from '../../features/rollback/history.service.js';
@@ -29,29 +29,29 @@ export const rollbackRoutes = (deps: AppDeps) => {
     ),
   });
   return s.router(contract.rollback, {
-    createRollbackSecret: async ({ req, params, body }) => ({
+    createRollbackSecret: async ({ req, res, params, body }) => ({
       status: 201,
-      body: await mintRollbackSecret(req.em, await callerOf(req, deps), params.envId, body.name),
+      body: await mintRollbackSecret(req.em, await admit(req, res, deps), params.envId, body.name),
     }),
-    listRollbackSecrets: async ({ req, params }) => ({ status: 200, body: await listRollbackSecrets(req.em, await callerOf(req, deps), params.envId) }),
-    revokeRollbackSecret: async ({ req, params }) => {
-      await revokeRollbackSecret(req.em, await callerOf(req, deps), params.envId, params.id);
+    listRollbackSecrets: async ({ req, res, params }) => ({ status: 200, body: await listRollbackSecrets(req.em, await admit(req, res, deps), params.envId) }),
+    revokeRollbackSecret: async ({ req, res, params }) => {
+      await revokeRollbackSecret(req.em, await admit(req, res, deps), params.envId, params.id);
       return { status: 204, body: undefined };
     },
     fireFlagRollback: fire('flag'),
     fireConfigRollback: fire('config'),
-    listRollbackFires: async ({ req, params, query }) => ({ status: 200, body: await listFires(req.em, await callerOf(req, deps), params.envId, {}, query) }),
-    listRollbackSecretFires: async ({ req, params, query }) => ({
+    listRollbackFires: async ({ req, res, params, query }) => ({ status: 200, body: await listFires(req.em, await admit(req, res, deps), params.envId, {}, query) }),
+    listRollbackSecretFires: async ({ req, res, params, query }) => ({
       status: 200,
-      body: await listFires(req.em, await callerOf(req, deps), params.envId, { secretId: params.id }, query),
+      body: await listFires(req.em, await admit(req, res, deps), params.envId, { secretId: params.id }, query),
     }),
-    listFlagRollbackFires: async ({ req, params, query }) => ({
+    listFlagRollbackFires: async ({ req, res, params, query }) => ({
       status: 200,
-      body: await listFires(req.em, await callerOf(req, deps), params.envId, { primitiveKind: 'flag', primitiveKey: params.flagKey }, query),
+      body: await listFires(req.em, await admit(req, res, deps), params.envId, { primitiveKind: 'flag', primitiveKey: params.flagKey }, query),
     }),
-    listConfigRollbackFires: async ({ req, params, query }) => ({
+    listConfigRollbackFires: async ({ req, res, params, query }) => ({
       status: 200,
-      body: await listFires(req.em, await callerOf(req, deps), params.envId, { primitiveKind: 'config', primitiveKey: params.configKey }, query),
+      body: await listFires(req.em, await admit(req, res, deps), params.envId, { primitiveKind: 'config', primitiveKey: params.configKey }, query),
     }),
   });
 };

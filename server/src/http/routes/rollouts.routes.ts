@@ -8,14 +8,14 @@ import { propose } from '../../features/proposals/proposals.service.js';
 import { rolloutOperations, type OpKind, type OpResults, type RolloutOp } from '../../features/rollouts/operations.js';
 import { getRollout } from '../../features/rollouts/rollouts.service.js';
 import { containsTargetId, listTargetIds } from '../../features/rollouts/target-ids.service.js';
-import { callerOf, type CallerRequest } from '../caller.js';
+import { admit, type AdmissionRequest } from '../admission.js';
 import { notModified } from '../etag.js';
 
 const s = initServer();
 
 type Params = { envId: string; key: string };
 /** What every rollout route's handler receives (the request as ts-rest types it is a subtype). */
-type Input = { req: CallerRequest & Pick<Request, 'method' | 'path'>; res: Response; params: Params };
+type Input = { req: AdmissionRequest & Pick<Request, 'method' | 'path'>; res: Response; params: Params };
 
 /**
  * The divertible mutations' one entry: an approval-required API key gets `202` + Location with
@@ -28,7 +28,7 @@ async function divert<K extends OpKind>(
   // Both views of the one operation: of its own kind (what execute answers) and of any kind.
   op: RolloutOp<K> & RolloutOp,
 ): Promise<OpResults[K] | { status: 202; body: Proposal }> {
-  const caller = await callerOf(req, deps);
+  const caller = await admit(req, res, deps);
   const target = { primitiveKind: kind, envId: params.envId, key: params.key };
   if (!mustPropose(caller)) return rolloutOperations.execute<K>(req.em, caller, deps.bus, target, op);
   const method = req.method === 'PUT' || req.method === 'DELETE' ? req.method : 'POST';
@@ -47,7 +47,7 @@ function handlers(deps: AppDeps, kind: PrimitiveKind) {
   type EditInput = Input & { body: { targetIds: string[] } };
   return {
     get: async ({ req, res, params }: Input) => {
-      const body = await getRollout(req.em, await callerOf(req, deps), kind, params.envId, params.key);
+      const body = await getRollout(req.em, await admit(req, res, deps), kind, params.envId, params.key);
       return notModified(req, res, body) ? { status: 304 as const, body: undefined } : { status: 200 as const, body };
     },
     put: (input: Input & { body: RolloutOp<'rollout.put'>['body']; headers: { 'if-match'?: string | undefined } }) =>
@@ -60,13 +60,13 @@ function handlers(deps: AppDeps, kind: PrimitiveKind) {
     addTargetIds: ({ body, ...input }: EditInput) => divert<'target_ids.add'>(deps, kind, input, { kind: 'target_ids.add', body: { targetIds: body.targetIds } }),
     removeTargetIds: ({ body, ...input }: EditInput) => divert<'target_ids.remove'>(deps, kind, input, { kind: 'target_ids.remove', body: { targetIds: body.targetIds } }),
     replaceTargetIds: ({ body, ...input }: EditInput) => divert<'target_ids.replace'>(deps, kind, input, { kind: 'target_ids.replace', body: { targetIds: body.targetIds } }),
-    list: async ({ req, params, query }: Input & { query: { cursor?: string | undefined; limit?: number | undefined } }) => ({
+    list: async ({ req, res, params, query }: Input & { query: { cursor?: string | undefined; limit?: number | undefined } }) => ({
       status: 200 as const,
-      body: await listTargetIds(req.em, await callerOf(req, deps), kind, params.envId, params.key, query),
+      body: await listTargetIds(req.em, await admit(req, res, deps), kind, params.envId, params.key, query),
     }),
-    contains: async ({ req, params }: Omit<Input, 'params'> & { params: Params & { targetId: string } }) => ({
+    contains: async ({ req, res, params }: Omit<Input, 'params'> & { params: Params & { targetId: string } }) => ({
       status: 200 as const,
-      body: await containsTargetId(req.em, await callerOf(req, deps), kind, params.envId, params.key, params.targetId),
+      body: await containsTargetId(req.em, await admit(req, res, deps), kind, params.envId, params.key, params.targetId),
     }),
   };
 }

@@ -1,5 +1,5 @@
 import express, { type RequestHandler } from 'express';
-import { MAX_FIRE_BODY_BYTES } from './fire.service.js';
+import { MAX_FIRE_BODY_BYTES } from '../features/rollback/fire.service.js';
 
 declare global {
   namespace Express {
