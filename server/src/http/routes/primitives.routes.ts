@@ -1,68 +1,81 @@
 import { initServer } from '@ts-rest/express';
-import { contract } from '@gradual/contract';
-import { admit } from '../admission.js';
+import { contract, type Rule } from '@gradual/contract';
+import type { Response } from 'express';
+import { callerOf, type CallerRequest } from '../caller.js';
 import type { AppDeps } from '../../deps.js';
+import type { PrimitiveKind } from '../../db/entities/index.js';
 import { notModified } from '../etag.js';
-import { createPrimitive, getState, listPrimitives, listStates, setRules, setValue } from '../../features/primitives/primitives.service.js';
+import {
+  createPrimitive,
+  getState,
+  listPrimitives,
+  listStates,
+  setRules,
+  setValue,
+  type CreatePrimitiveInput,
+} from '../../features/primitives/primitives.service.js';
 
 const s = initServer();
 
-/*
- * Flags and configs are served by the same service functions with `kind` fixed;
- * the two routers below differ only in which contract routes they bind.
- */
-export const flagsRoutes = (deps: AppDeps) =>
-  s.router(contract.flags, {
-    createFlag: async ({ req, res, params, body }) => ({
-      status: 201,
-      body: await createPrimitive(req.em, await admit(req, res, deps), deps.bus, 'flag', params.id, body),
-    }),
-    listFlags: async ({ req, res, params }) => ({
-      status: 200,
-      body: await listPrimitives(req.em, await admit(req, res, deps), 'flag', params.id),
-    }),
-    listFlagStates: async ({ req, res, params }) => ({
-      status: 200,
-      body: await listStates(req.em, await admit(req, res, deps), 'flag', params.envId),
-    }),
-    getFlagState: async ({ req, res, params }) => {
-      const body = await getState(req.em, await admit(req, res, deps), 'flag', params.envId, params.key);
-      return notModified(req, res, body) ? { status: 304, body: undefined } : { status: 200, body };
-    },
-    setFlagValue: async ({ req, res, params, body, headers }) => ({
-      status: 200,
-      body: await setValue(req.em, await admit(req, res, deps), deps.bus, 'flag', params.envId, params.key, body.value, headers['if-match']),
-    }),
-    setFlagRules: async ({ req, res, params, body, headers }) => ({
-      status: 200,
-      body: await setRules(req.em, await admit(req, res, deps), deps.bus, 'flag', params.envId, params.key, body.rules, headers['if-match']),
-    }),
-  });
+/** What a flag or config route's handler receives (the request as ts-rest types it is a subtype). */
+type Input<P> = { req: CallerRequest; res: Response; params: P };
+type InEnv = { envId: string; key: string };
+type Mutation<B> = Input<InEnv> & { body: B; headers: { 'if-match'?: string | undefined } };
 
-export const configsRoutes = (deps: AppDeps) =>
-  s.router(contract.configs, {
-    createConfig: async ({ req, res, params, body }) => ({
-      status: 201,
-      body: await createPrimitive(req.em, await admit(req, res, deps), deps.bus, 'config', params.id, body),
+/**
+ * The handlers of one primitive kind: flags and configs are served by these same handlers
+ * with `kind` fixed; the two routers below bind them to their own contract routes, which
+ * check every handler's request and answer types.
+ */
+function handlers<K extends PrimitiveKind>(deps: AppDeps, kind: K) {
+  return {
+    create: async ({ req, params, body }: Input<{ id: string }> & { body: CreatePrimitiveInput }) => ({
+      status: 201 as const,
+      body: await createPrimitive(req.em, await callerOf(req, deps), deps.bus, kind, params.id, body),
     }),
-    listConfigs: async ({ req, res, params }) => ({
-      status: 200,
-      body: await listPrimitives(req.em, await admit(req, res, deps), 'config', params.id),
+    list: async ({ req, params }: Input<{ id: string }>) => ({
+      status: 200 as const,
+      body: await listPrimitives(req.em, await callerOf(req, deps), kind, params.id),
     }),
-    listConfigStates: async ({ req, res, params }) => ({
-      status: 200,
-      body: await listStates(req.em, await admit(req, res, deps), 'config', params.envId),
+    listStates: async ({ req, params }: Input<{ envId: string }>) => ({
+      status: 200 as const,
+      body: await listStates(req.em, await callerOf(req, deps), kind, params.envId),
     }),
-    getConfigState: async ({ req, res, params }) => {
-      const body = await getState(req.em, await admit(req, res, deps), 'config', params.envId, params.key);
-      return notModified(req, res, body) ? { status: 304, body: undefined } : { status: 200, body };
+    getState: async ({ req, res, params }: Input<InEnv>) => {
+      const body = await getState(req.em, await callerOf(req, deps), kind, params.envId, params.key);
+      return notModified(req, res, body) ? { status: 304 as const, body: undefined } : { status: 200 as const, body };
     },
-    setConfigValue: async ({ req, res, params, body, headers }) => ({
-      status: 200,
-      body: await setValue(req.em, await admit(req, res, deps), deps.bus, 'config', params.envId, params.key, body.value, headers['if-match']),
+    setValue: async ({ req, params, body, headers }: Mutation<{ value?: unknown }>) => ({
+      status: 200 as const,
+      body: await setValue(req.em, await callerOf(req, deps), deps.bus, kind, params.envId, params.key, body.value, headers['if-match']),
     }),
-    setConfigRules: async ({ req, res, params, body, headers }) => ({
-      status: 200,
-      body: await setRules(req.em, await admit(req, res, deps), deps.bus, 'config', params.envId, params.key, body.rules, headers['if-match']),
+    setRules: async ({ req, params, body, headers }: Mutation<{ rules: Rule[] }>) => ({
+      status: 200 as const,
+      body: await setRules(req.em, await callerOf(req, deps), deps.bus, kind, params.envId, params.key, body.rules, headers['if-match']),
     }),
+  };
+}
+
+export const flagsRoutes = (deps: AppDeps) => {
+  const h = handlers(deps, 'flag');
+  return s.router(contract.flags, {
+    createFlag: h.create,
+    listFlags: h.list,
+    listFlagStates: h.listStates,
+    getFlagState: h.getState,
+    setFlagValue: h.setValue,
+    setFlagRules: h.setRules,
   });
+};
+
+export const configsRoutes = (deps: AppDeps) => {
+  const h = handlers(deps, 'config');
+  return s.router(contract.configs, {
+    createConfig: h.create,
+    listConfigs: h.list,
+    listConfigStates: h.listStates,
+    getConfigState: h.getState,
+    setConfigValue: h.setValue,
+    setConfigRules: h.setRules,
+  });
+};
