@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { Rollout, RolloutPlan } from '@gradual/sdk';
+import { isLiveStatus } from '@gradual/sdk/evaluation';
 import { errorMessage } from '../api';
 import { formatJson, formatPercent, formatTime, relativeTime } from '../format';
 import { useAction, useNow } from '../hooks';
@@ -18,13 +19,11 @@ export interface RolloutPanelProps {
   onChange: (rollout: Rollout) => void;
 }
 
-const isLive = (r: Rollout | null): boolean => r?.status === 'active' || r?.status === 'paused';
-
 /** Status, the operator's buttons (with a reason for the audit log), the approval prompt and the ramp. */
 export function RolloutPanel(props: RolloutPanelProps) {
   const { ops } = props;
   const last = props.rollout;
-  const rollout = isLive(last) ? last : null;
+  const rollout = last && isLiveStatus(last.status) ? last : null;
   const [editing, setEditing] = useState(false);
   const [reason, setReason] = useState('');
   const [confirmCancel, setConfirmCancel] = useState(false);

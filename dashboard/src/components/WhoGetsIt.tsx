@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { bucket, evaluatePrimitive, type EvaluationResult, type RulesetPrimitive } from '@gradual/sdk/evaluation';
+import { bucket, evaluatePrimitive, isLiveStatus, type EvaluationResult, type RulesetPrimitive } from '@gradual/sdk/evaluation';
 import type { Rollout, Rule } from '@gradual/sdk';
 import { errorMessage } from '../api';
 import { formatJson, formatPercent } from '../format';
@@ -41,7 +41,7 @@ export function WhoGetsIt(props: WhoGetsItProps) {
   const [answer, setAnswer] = useState<Answer>();
   const action = useAction();
   const r = props.rollout;
-  const live = r && (r.status === 'active' || r.status === 'paused') ? r : null;
+  const live = r && isLiveStatus(r.status) ? r : null;
   const field = live?.bucketField ?? props.defaultBucketField;
 
   const check = async (e: FormEvent) => {

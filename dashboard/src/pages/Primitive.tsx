@@ -1,5 +1,6 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import type { ConfigState, FlagState, Rollout, Rule } from '@gradual/sdk';
+import { isLiveStatus } from '@gradual/sdk/evaluation';
 import { api, errorMessage, fieldErrors } from '../api';
 import { RollbackBanner } from '../components/RollbackBanner';
 import { RolloutPanel } from '../components/RolloutPanel';
@@ -48,7 +49,7 @@ export function PrimitivePage(props: { slug: string; projectId: string; envId: s
   if (!state.data) return <Loading />;
   const s = state.data;
   const rollout = s.rollout;
-  const live = rollout && (rollout.status === 'active' || rollout.status === 'paused') ? rollout : null;
+  const live = rollout && isLiveStatus(rollout.status) ? rollout : null;
   const defaultBucketField = project.data?.targetIdField ?? 'userId';
 
   return (

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { MintedRollbackWebhookSecret, RollbackFireEvent } from '@gradual/sdk';
+import { API_PREFIX, type MintedRollbackWebhookSecret, type RollbackFireEvent } from '@gradual/sdk';
 import { api, fieldErrors } from '../api';
 import { CopyButton, Empty, ErrorNote, Loading, PageHeader, Section, TextField } from '../components/ui';
 import { formatTime } from '../format';
@@ -19,7 +19,7 @@ const OUTCOMES: Record<string, string> = {
 };
 
 export function fireUrl(envId: string, kind: 'flags' | 'configs', key: string): string {
-  return `${window.location.origin}/api/v1/webhooks/rollback/envs/${seg(envId)}/${kind}/${seg(key)}`;
+  return `${window.location.origin}${API_PREFIX}/webhooks/rollback/envs/${seg(envId)}/${kind}/${seg(key)}`;
 }
 
 /** Rollback webhook secrets of one environment and its fire history. */

@@ -34,13 +34,14 @@
  */
 import { murmur3Continue, murmur3Prefix } from './murmur3.js';
 import { canonicalString, compileRule, firstMatchingRule, type CompiledRule } from './rules.js';
-import type {
-  EvaluationContext,
-  EvaluationReason,
-  EvaluationResult,
-  PrimitiveKind,
-  Ruleset,
-  RulesetPrimitive,
+import {
+  isLiveStatus,
+  type EvaluationContext,
+  type EvaluationReason,
+  type EvaluationResult,
+  type PrimitiveKind,
+  type Ruleset,
+  type RulesetPrimitive,
 } from './types.js';
 
 const TWO_POW_32 = 4294967296;
@@ -96,7 +97,7 @@ class CompiledPrimitiveImpl implements CompiledPrimitive {
     this.base = p.value;
     this.rules = (p.rules ?? []).map(compileRule);
     const r = p.rollout;
-    this.live = r != null && (r.status === 'active' || r.status === 'paused');
+    this.live = r != null && isLiveStatus(r.status);
     this.gated = r != null && r.newValue === undefined;
     this.candidate = r?.newValue;
     this.percent = r != null ? r.percent : 0;

@@ -18,9 +18,11 @@ export {
   type CompiledPrimitive,
   type CompiledRuleset,
 } from './evaluate.js';
+export { ROLLOUT_STATUSES, LIVE_STATUSES, isLiveStatus } from './types.js';
 export type {
   PrimitiveKind,
   RolloutStatus,
+  LiveStatus,
   ConditionOperator,
   Condition,
   Rule,

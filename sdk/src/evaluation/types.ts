@@ -2,7 +2,8 @@
  * Shapes of the ruleset (`GET /envs/{envId}/ruleset`, docs/bucketing.md) and of one
  * evaluation result (`POST /envs/{envId}/evaluate`).
  *
- * Written by hand so the evaluator has no dependency on generated code; they
+ * Written by hand so the evaluator has no dependency on generated code (and ships the status
+ * lists at runtime); they
  * are meant to be structurally compatible with the types generated from
  * `openapi.yaml` (a generated `Ruleset` must be assignable to this one).
  * For that reason the JSON-valued fields (`value`, `newValue`) are optional:
@@ -14,7 +15,19 @@
 
 export type PrimitiveKind = 'flag' | 'config';
 
-export type RolloutStatus = 'active' | 'paused' | 'completed' | 'cancelled';
+/** Every status of a rollout (the contract's `RolloutStatus`). */
+export const ROLLOUT_STATUSES = ['active', 'paused', 'completed', 'cancelled'] as const;
+export type RolloutStatus = (typeof ROLLOUT_STATUSES)[number];
+
+/**
+ * The statuses of a live rollout, the one the ruleset serves and evaluation applies (the
+ * contract's `LIVE_STATUSES`); completed and cancelled rollouts are history.
+ */
+export const LIVE_STATUSES = ['active', 'paused'] as const satisfies readonly RolloutStatus[];
+export type LiveStatus = (typeof LIVE_STATUSES)[number];
+
+/** Whether a rollout in this status is live (active or paused). */
+export const isLiveStatus = (status: RolloutStatus): status is LiveStatus => LIVE_STATUSES.some((live) => live === status);
 
 export type ConditionOperator =
   | 'in'

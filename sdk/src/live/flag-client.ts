@@ -25,6 +25,7 @@
  * Browser-compatible: fetch, web streams, AbortController and timers only.
  */
 import { createParser } from 'eventsource-parser';
+import { API_PREFIX } from '../api-prefix.js';
 import type { Ruleset as ServedRuleset } from '../generated/types.gen.js';
 import { compileRuleset, type CompiledRuleset, type EvaluationContext, type EvaluationReason, type PrimitiveKind, type Ruleset } from '../evaluation/index.js';
 import { TypedEmitter } from './emitter.js';
@@ -286,7 +287,7 @@ class LiveFlagClient implements FlagClient {
     this.streamRetryMs = this.initialBackoffMs;
     this.logger = options.logger === undefined ? console : options.logger;
     this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    const base = `${options.baseUrl.replace(/\/+$/, '')}/api/v1/envs/${encodeURIComponent(options.envId)}/ruleset`;
+    const base = `${options.baseUrl.replace(/\/+$/, '')}${API_PREFIX}/envs/${encodeURIComponent(options.envId)}/ruleset`;
     this.rulesetUrl = base;
     this.streamUrl = `${base}/stream`;
     this.headers = { ...(options.headers ?? {}) };

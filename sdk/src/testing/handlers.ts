@@ -1,4 +1,5 @@
 import { http, HttpResponse, type HttpHandler } from 'msw';
+import { API_PREFIX } from '../api-prefix.js';
 import { compileRuleset, type CompiledRuleset } from '../evaluation/evaluate.js';
 import { murmur3 } from '../evaluation/murmur3.js';
 import type { EvaluationResult, Ruleset } from '../evaluation/types.js';
@@ -89,7 +90,7 @@ function build(source: RulesetLike): Ruleset {
  * ```
  */
 export function gradualHandlers(options: GradualHandlersOptions): GradualMock {
-  const api = `${options.baseUrl.replace(/\/+$/, '')}/api/v1`;
+  const api = `${options.baseUrl.replace(/\/+$/, '')}${API_PREFIX}`;
   const envs = new Map<string, EnvState>();
   const streams = new Set<Stream>();
   let requestSeq = 0;
