@@ -9,9 +9,10 @@
  * package.json files) and of every output. One stat per file (~1 ms) decides; any change, a
  * missing file or a missing manifest rebuilds, so `npm start` after an edit runs the edit.
  *
- * Output: main.js (the entry), embedded-worker.js (the embedded database's thread, see
- * server/src/db/embedded.ts) and chunk-*.js: code splitting turns each dynamic import into a
- * chunk of its own, which main.ts uses to start the database before loading the rest.
+ * Output: main.js (the entry), pglite-worker.js (the embedded database's thread: the file of that
+ * name in packages/pglite-server/src, which its start() loads from beside its own code) and
+ * chunk-*.js: code splitting turns each dynamic import into a chunk of its own, which main.ts
+ * uses to start the database before loading the rest.
  *
  * npm packages stay external, and most are loaded with require() rather than import: see
  * loadsWithRequire().
@@ -23,10 +24,10 @@
  * (an install without dev dependencies) the server serves whatever dist exists, or a placeholder.
  *
  * `--prepare` (npm's postinstall): build both when stale and cache the embedded database's initdb
- * template (server/src/db/pglite-template.js), then exit. Never fails the install: a problem is
+ * template (packages/pglite-server/src/template.js), then exit. Never fails the install: a problem is
  * reported, and `npm start` does the same work later.
  */
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -48,6 +49,7 @@ const SETTINGS_FILES = [
   'server/package.json',
   'contract/package.json',
   'sdk/package.json',
+  'packages/pglite-server/package.json',
   'package-lock.json',
   'node_modules/.package-lock.json',
 ];
@@ -149,7 +151,7 @@ async function bundle() {
   const builtins = new Set(builtinModules);
   const result = await build({
     absWorkingDir: root,
-    entryPoints: { main: 'server/src/main.ts', 'embedded-worker': 'server/src/db/embedded-worker.js' },
+    entryPoints: { main: 'server/src/main.ts', 'pglite-worker': 'packages/pglite-server/src/pglite-worker.js' },
     outdir,
     bundle: true,
     splitting: true,
@@ -214,12 +216,8 @@ async function prepare() {
   }
   if (!dashboardIsFresh()) await buildDashboard();
   try {
-    const { buildTemplate, saveTemplate, templatePath } = await import('../server/src/db/pglite-template.js');
-    const path = templatePath();
-    if (path && !existsSync(path)) {
-      const { PGlite } = await import('@electric-sql/pglite');
-      await saveTemplate(await buildTemplate(PGlite), path);
-    }
+    const { prepareTemplate } = await import('@gradual/pglite-server/template');
+    await prepareTemplate();
   } catch (err) {
     console.warn(`gradual: could not cache the embedded database template (the first start will): ${err.message}`);
   }

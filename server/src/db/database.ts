@@ -1,15 +1,23 @@
 import { resolve } from 'node:path';
 import type { EntityManager, MikroORM, Options } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { EMBEDDED_STATEMENT_CONNECTIONS, isMemoryDataDir, MEMORY_DATA_DIR, startEmbedded, type EmbeddedServer, type StartingEmbedded } from './embedded.js';
+import { isMemoryDataDir, MEMORY_DATA_DIR, start, type PGliteServer, type StartingServer } from '@gradual/pglite-server';
 import { registerStatementPool, StatementPool } from './statement-pool.js';
 
 // Light on purpose: MikroORM (~0.5 s to load) and the entities are imported inside
 // openDatabase(), after the embedded database's thread has started, so both proceed at once.
 // main.ts relies on this to open the database before loading the rest of the server.
+// The embedded database is @gradual/pglite-server (packages/pglite-server).
 
-export { DataDirLockedError } from './data-dir-lock.js';
-export { MEMORY_DATA_DIR } from './embedded.js';
+export { DataDirLockedError, MEMORY_DATA_DIR } from '@gradual/pglite-server';
+
+/** Connections of the statement pool (statement-pool.ts), beside MikroORM's one. */
+const EMBEDDED_STATEMENT_CONNECTIONS = 3;
+/**
+ * The embedded server's connection limit: every connection twice over, as a pool can open a new
+ * connection before the server has seen the old one's close.
+ */
+const EMBEDDED_MAX_CONNECTIONS = 2 * (1 + EMBEDDED_STATEMENT_CONNECTIONS);
 
 export interface DatabaseOptions {
   /** postgres://… — unset means the embedded database (PGlite) in `dataDir`. */
@@ -70,13 +78,13 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   const phase = (name: string) => (phases[name] = Math.round(performance.now() - started));
 
   // Embedded: take the data dir lock (fails fast) and boot PGlite in its thread first.
-  let starting: StartingEmbedded | undefined;
+  let starting: StartingServer | undefined;
   if (!opts.databaseUrl) {
     const dataDir = isMemoryDataDir(opts.dataDir) ? MEMORY_DATA_DIR : resolve(opts.dataDir);
-    starting = startEmbedded({ dataDir, loadDataDir: opts.loadDataDir, logger: log });
+    starting = start({ dataDir, loadDataDir: opts.loadDataDir, maxConnections: EMBEDDED_MAX_CONNECTIONS, logger: log });
     starting.ready.then(() => phase('pglite'), () => {}); // failures are handled where it is awaited
   }
-  let embedded: EmbeddedServer | undefined;
+  let embedded: PGliteServer | undefined;
   let statements: StatementPool | undefined;
 
   const connect = async (): Promise<MikroORM> => {

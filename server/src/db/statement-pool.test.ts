@@ -1,22 +1,26 @@
-import type { PGlite } from '@electric-sql/pglite';
+import { PGlite } from '@electric-sql/pglite';
+import { serve, type WireServer } from '@gradual/pglite-server';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPGliteSocket } from '../../../tests/support/pglite-socket.js';
 import { DatabaseUnavailableError, StatementPool } from './statement-pool.js';
 
-// The statement pool against the embedded database's real parts: PGlite, pglite-socket with
-// batching, and pg. PGlite is one session for every connection, which is what these test.
+// The statement pool against the embedded database's real parts: an in-memory PGlite behind
+// @gradual/pglite-server's wire server (in this thread), and pg. PGlite is one session for every
+// connection, which is what these test.
 
 let db: PGlite;
+let server: WireServer | undefined;
 let port: number;
-let stop: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  ({ db, port, stop } = await startPGliteSocket({ maxConnections: 8 }));
+  db = await PGlite.create();
+  server = await serve({ db, maxConnections: 8 });
+  port = server.port!;
 }, 60_000);
 
 afterAll(async () => {
-  await stop?.();
+  await server?.stop();
+  await db?.close();
 });
 
 const newPool = (size: number, timeoutMs = 10_000) => new StatementPool({ host: '127.0.0.1', port, size, timeoutMs });

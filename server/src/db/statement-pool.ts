@@ -8,10 +8,10 @@ import type { Logger } from 'pino';
  * Why: with one connection, the database thread sat idle from the moment it answered a
  * statement until the main thread had read that answer and released the connection to the next
  * request, which then sent its statement; under load that handover, not PGlite, bounded the
- * rate. With a few connections the next statements already wait in pglite-socket's queue and
+ * rate. With a few connections the next statements already wait in the wire server's queue and
  * PGlite runs them back to back. PGlite still runs one statement at a time, and while a
- * transaction on another connection is open the queue holds them back (pglite-socket keeps
- * connections apart; pglite-batching.js keeps a statement's own implicit transaction whole).
+ * transaction on another connection is open the queue holds them back (@gradual/pglite-server
+ * keeps connections apart, and a statement's own implicit transaction whole).
  *
  * PGlite is one PostgreSQL session for all its connections, so a prepared statement's name is
  * visible to every connection and preparing it twice fails (42P05): each connection here names

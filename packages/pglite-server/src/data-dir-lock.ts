@@ -26,7 +26,7 @@ export class DataDirLockedError extends Error {
     readonly dataDir: string,
     detail: string,
   ) {
-    super(`Data directory ${dataDir} is already in use (${detail}). Stop the other server or point DATA_DIR elsewhere.`);
+    super(`Data directory ${dataDir} is already in use (${detail}). Stop the other server or use another data directory.`);
     this.name = 'DataDirLockedError';
   }
 }
@@ -37,7 +37,7 @@ interface LockInfo {
   createdAt: string;
 }
 
-/** Directories locked by this process: a second openDatabase on the same dir must fail too. */
+/** Directories locked by this process: a second start() on the same dir must fail too. */
 const heldHere = new Set<string>();
 
 export interface DataDirLock {

@@ -1,20 +1,17 @@
 import { existsSync, lstatSync, mkdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { Logger } from 'pino';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
 
 /**
- * The embedded database: PGlite (PostgreSQL 18 compiled to WASM), served over the PostgreSQL
- * wire protocol by pglite-socket so MikroORM's ordinary driver can use it.
+ * Starts the server: PGlite (PostgreSQL 18 compiled to WASM) and its wire-protocol server in a
+ * worker thread of their own (pglite-worker.js), like a database server in a process of its own:
+ * PGlite's start-up (WASM compile, initdb or recovery, ~0.5–4 s of CPU) runs on another core
+ * while the caller loads its own modules, and queries do not block the caller's event loop. This
+ * module imports no database package, so a caller can start the database before loading anything
+ * heavy. The data dir lock stays in the calling thread.
  *
- * Both run in a worker thread of their own (embedded-worker.js), like a database server in a
- * process of its own: PGlite's start-up (WASM compile, initdb or recovery, ~0.5–4 s of CPU) runs
- * on the second core while the main thread loads Express and MikroORM, and queries no longer
- * block the HTTP event loop. This module imports no database package, so a caller can start the
- * database before loading anything heavy (see main.ts). The data dir lock stays in this thread.
- *
- * Data dir layout (`dataDir` is DATA_DIR):
+ * Data dir layout (`dataDir`):
  *   pg/               PGlite's PostgreSQL data directory
  *   .s.PGSQL.5432     the Unix socket, named as libpq/pg expect (host = dataDir, port = 5432)
  *   gradual.lock      see data-dir-lock.ts
@@ -25,51 +22,58 @@ export const MEMORY_DATA_DIR = 'memory://';
 const SOCKET_PORT = 5432;
 /** sun_path holds 108 bytes on Linux (104 on macOS); longer paths fall back to TCP. */
 const MAX_SOCKET_PATH = 100;
-/** Connections of the statement pool (statement-pool.ts), beside MikroORM's one. */
-export const EMBEDDED_STATEMENT_CONNECTIONS = 3;
+const DEFAULT_MAX_CONNECTIONS = 8;
+
 /**
- * Every connection twice over: a pool can open a new connection before the server has processed
- * the old one's close. Over the limit, Node drops the connection (the client sees ECONNRESET).
+ * The worker's code. Run from the sources it is the file beside this one; a bundle must emit it
+ * under the same name beside the code of this module (Gradual's scripts/start.mjs does).
  */
-const MAX_SOCKET_CONNECTIONS = 2 * (1 + EMBEDDED_STATEMENT_CONNECTIONS);
+const WORKER_URL = new URL('./pglite-worker.js', import.meta.url);
 
-/** The worker's code; in the esbuild output it sits beside the bundle (scripts/start.mjs). */
-const WORKER_URL = new URL('./embedded-worker.js', import.meta.url);
-
-export interface EmbeddedTarget {
-  /** Connection target for pg: a directory (Unix socket) or 127.0.0.1. */
+/** Where the server listens; clients connect as user `postgres` to database `postgres`, no password. */
+export interface ServerTarget {
+  /** A directory (the Unix socket's, as libpq and pg take it) or 127.0.0.1. */
   host: string;
-  /** The socket's port number, or undefined until the server listens (TCP on a random port). */
+  /** 5432 for the socket; for TCP the random port, undefined until the server listens. */
   port: number | undefined;
 }
 
-export interface EmbeddedServer {
+export interface PGliteServer {
   host: string;
   port: number;
   /** true when the data dir had no database yet */
   created: boolean;
   /** How a new database was made: from `loadDataDir`, the cached initdb template, or initdb. */
   createdFrom?: 'dump' | 'template' | 'initdb';
-  /** A tarball of the whole database (PGlite's dumpDataDir). */
+  /** A tarball of the whole database (PGlite's dumpDataDir), loadable through `loadDataDir`. */
   dumpDataDir(compression: 'gzip' | 'none'): Promise<Blob>;
   /** Stops the socket server and PGlite (a clean shutdown), then releases the data dir lock. */
   stop(): Promise<void>;
 }
 
-export interface EmbeddedOptions {
-  /** absolute path, or MEMORY_DATA_DIR */
+/** The part of a pino-style logger used here: an object of fields, then the message. */
+export interface ServerLogger {
+  debug(fields: object, msg: string): void;
+  warn(fields: object, msg: string): void;
+  error(fields: object, msg: string): void;
+}
+
+export interface StartOptions {
+  /** absolute path (created if missing), or MEMORY_DATA_DIR */
   dataDir: string;
   /** initial contents (a dumpDataDir() tarball); only used when there is no database yet */
   loadDataDir?: Blob;
-  logger?: Logger;
+  /** Client connections beyond this many are refused (SQLSTATE 53300). Default 8. */
+  maxConnections?: number;
+  logger?: ServerLogger;
 }
 
-export interface StartingEmbedded {
+export interface StartingServer {
   /** Where the server will listen, known before it is ready (undefined port: TCP, see above). */
-  target: EmbeddedTarget;
+  target: ServerTarget;
   created: boolean;
   /** Resolves once PGlite accepts connections; on failure everything is already cleaned up. */
-  ready: Promise<EmbeddedServer>;
+  ready: Promise<PGliteServer>;
 }
 
 export function isMemoryDataDir(dataDir: string): boolean {
@@ -77,7 +81,7 @@ export function isMemoryDataDir(dataDir: string): boolean {
 }
 
 type FromWorker =
-  | { type: 'ready'; port?: number; createdFrom?: EmbeddedServer['createdFrom'] }
+  | { type: 'ready'; port?: number; createdFrom?: PGliteServer['createdFrom'] }
   | { type: 'failed'; error: PlainError }
   | { type: 'log'; level: 'debug' | 'warn'; msg: string; err?: PlainError }
   | { type: 'dumped'; id: number; data?: ArrayBuffer; error?: PlainError }
@@ -90,7 +94,7 @@ interface PlainError {
 }
 
 function toError(e: PlainError): Error {
-  const err = new Error(e.message) as Error & { code?: string };
+  const err: Error & { code?: string } = new Error(e.message);
   err.name = e.name;
   if (e.stack) err.stack = e.stack;
   if (e.code) err.code = e.code;
@@ -101,7 +105,7 @@ function toError(e: PlainError): Error {
  * Takes the data dir lock and starts the database thread. Throws at once (DataDirLockedError)
  * when another server holds the dir; everything slower is reported through `ready`.
  */
-export function startEmbedded(opts: EmbeddedOptions): StartingEmbedded {
+export function start(opts: StartOptions): StartingServer {
   const log = opts.logger;
   const memory = isMemoryDataDir(opts.dataDir);
   let lock: DataDirLock | undefined;
@@ -109,7 +113,7 @@ export function startEmbedded(opts: EmbeddedOptions): StartingEmbedded {
   let socketPath: string | undefined;
   if (!memory) {
     mkdirSync(opts.dataDir, { recursive: true }); // PGlite does not create parent dirs
-    lock = acquireDataDirLock(opts.dataDir, (msg, extra) => log?.warn(extra, msg));
+    lock = acquireDataDirLock(opts.dataDir, (msg, extra) => log?.warn(extra ?? {}, msg));
     try {
       pgDir = join(opts.dataDir, 'pg');
       const candidate = join(opts.dataDir, `.s.PGSQL.${SOCKET_PORT}`);
@@ -123,20 +127,20 @@ export function startEmbedded(opts: EmbeddedOptions): StartingEmbedded {
       throw err;
     }
   }
-  const created = memory || !existsSync(join(pgDir!, 'PG_VERSION'));
+  const created = pgDir === undefined || !existsSync(join(pgDir, 'PG_VERSION'));
   const pgDirExisted = pgDir !== undefined && existsSync(pgDir);
-  const target: EmbeddedTarget = socketPath ? { host: opts.dataDir, port: SOCKET_PORT } : { host: '127.0.0.1', port: undefined };
-  return { target, created, ready: runWorker({ pgDir, pgDirExisted, socketPath, created, lock, target, ...opts }) };
+  const target: ServerTarget = socketPath ? { host: opts.dataDir, port: SOCKET_PORT } : { host: '127.0.0.1', port: undefined };
+  return { target, created, ready: runWorker({ ...opts, pgDir, pgDirExisted, socketPath, created, lock, target }) };
 }
 
-async function runWorker(opts: EmbeddedOptions & {
+async function runWorker(opts: StartOptions & {
   pgDir: string | undefined;
   pgDirExisted: boolean;
   socketPath: string | undefined;
   created: boolean;
   lock: DataDirLock | undefined;
-  target: EmbeddedTarget;
-}): Promise<EmbeddedServer> {
+  target: ServerTarget;
+}): Promise<PGliteServer> {
   const log = opts.logger;
   let worker: Worker;
   try {
@@ -151,7 +155,7 @@ async function runWorker(opts: EmbeddedOptions & {
         created: opts.created,
         socketPath: opts.socketPath,
         loadDataDir,
-        maxConnections: MAX_SOCKET_CONNECTIONS,
+        maxConnections: opts.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
       },
       transferList: loadDataDir ? [loadDataDir] : [],
     });
@@ -166,17 +170,17 @@ async function runWorker(opts: EmbeddedOptions & {
   let nextDump = 1;
   let onStopped: (() => void) | undefined;
   type Ready = Extract<FromWorker, { type: 'ready' }>;
-  let settle: { resolve(msg: Ready): void; reject(err: Error): void };
+  let settle: { resolve(msg: Ready): void; reject(err: Error): void } | undefined;
   const ready = new Promise<Ready>((resolve, reject) => (settle = { resolve, reject }));
 
   worker.on('message', (msg: FromWorker) => {
     switch (msg.type) {
       case 'ready':
         state = 'ready';
-        settle.resolve(msg);
+        settle?.resolve(msg);
         break;
       case 'failed':
-        settle.reject(toError(msg.error));
+        settle?.reject(toError(msg.error));
         break;
       case 'log':
         log?.[msg.level](msg.err ? { err: toError(msg.err) } : {}, msg.msg);
@@ -185,7 +189,8 @@ async function runWorker(opts: EmbeddedOptions & {
         const pending = dumps.get(msg.id);
         dumps.delete(msg.id);
         if (msg.error) pending?.reject(toError(msg.error));
-        else pending?.resolve(new Blob([msg.data!]));
+        else if (msg.data) pending?.resolve(new Blob([msg.data]));
+        else pending?.reject(new Error('embedded database: an empty dump'));
         break;
       }
       case 'stopped':
@@ -195,13 +200,13 @@ async function runWorker(opts: EmbeddedOptions & {
   });
   // An uncaught error in the worker (e.g. a WASM abort) ends the thread: the database is gone.
   worker.on('error', (err) => {
-    if (state === 'starting') settle.reject(err);
+    if (state === 'starting') settle?.reject(err);
     else log?.error({ err }, 'embedded database: the database thread failed');
   });
   void exited.then((code) => {
     const wasRunning = state === 'ready';
     state = 'stopped';
-    settle.reject(new Error(`embedded database thread exited during start-up (code ${code})`));
+    settle?.reject(new Error(`embedded database thread exited during start-up (code ${code})`));
     for (const pending of dumps.values()) pending.reject(new Error('embedded database stopped'));
     dumps.clear();
     if (wasRunning) log?.error({ code }, 'embedded database: the database thread exited unexpectedly');
@@ -232,9 +237,14 @@ async function runWorker(opts: EmbeddedOptions & {
       }
     })());
 
+  const port = opts.target.port ?? started.port;
+  if (port === undefined) {
+    await stop();
+    throw new Error('embedded database: the server reported no port');
+  }
   return {
     host: opts.target.host,
-    port: opts.target.port ?? started.port!,
+    port,
     created: opts.created,
     createdFrom: started.createdFrom,
     stop,
@@ -249,7 +259,7 @@ async function runWorker(opts: EmbeddedOptions & {
   };
 }
 
-function removeStaleSocket(path: string, log?: Logger): void {
+function removeStaleSocket(path: string, log?: ServerLogger): void {
   try {
     if (!lstatSync(path).isSocket()) throw new Error(`${path} exists and is not a socket; refusing to remove it`);
     unlinkSync(path);

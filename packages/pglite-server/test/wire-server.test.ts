@@ -1,31 +1,39 @@
 import { connect, type Socket } from 'node:net';
+import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPGliteSocket } from '../../../tests/support/pglite-socket.js';
+import { serve, type ServedPGlite, type WireServer } from '../src/index.js';
 
-// pglite-batching.js through the real socket server, PGlite and the `pg` client MikroORM uses.
+// The wire server (wire-server.js) with a real PGlite and the `pg` client.
 
+let db: PGlite;
+let server: WireServer;
 let port: number;
-let stop: (() => Promise<void>) | undefined;
 /** PGlite calls since the last reset, by the first byte of each call's input. */
 let calls: string[] = [];
+/** What the server logged at warn level. */
+const warnings: string[] = [];
 
 beforeAll(async () => {
-  ({ port, stop } = await startPGliteSocket({
-    maxConnections: 4,
-    async prepare(db) {
-      const run = db.execProtocolRawStream.bind(db);
-      db.execProtocolRawStream = (message, options) => {
-        calls.push(String.fromCharCode(message[0]!));
-        return run(message, options);
-      };
-      await db.exec('create table items (id int primary key, note text)');
+  db = await PGlite.create();
+  await db.exec('create table items (id int primary key, note text)');
+  // The server sees PGlite through this object, which records each call's first byte.
+  const counted: ServedPGlite = {
+    execProtocolRawStream: (message, options) => {
+      calls.push(String.fromCharCode(message[0]!));
+      return db.execProtocolRawStream(message, options);
     },
-  }));
+    runExclusive: (fn) => db.runExclusive(fn),
+    isInTransaction: () => db.isInTransaction(),
+    exec: (sql, options) => db.exec(sql, options),
+  };
+  server = await serve({ db: counted, maxConnections: 4, log: (level, msg) => level === 'warn' && warnings.push(msg) });
+  port = server.port!;
 }, 60_000);
 
 afterAll(async () => {
-  await stop?.();
+  await server?.stop();
+  await db?.close();
 });
 
 async function client(): Promise<pg.Client> {
@@ -122,14 +130,14 @@ function messages(buf: Buffer): Array<{ type: string; value?: string }> {
   return out;
 }
 
-describe('pglite-socket with batching', () => {
+describe('wire server', () => {
   it('runs a prepared query (Bind, Describe, Execute, Sync) as one PGlite call', async () => {
     await withClient(async (c) => {
       const q = { name: 'add_one', text: 'select $1::int + 1 as n', values: [41] };
       expect((await c.query(q)).rows).toEqual([{ n: 42 }]); // Parse too: prepares it
       calls = [];
       expect((await c.query({ ...q, values: [1] })).rows).toEqual([{ n: 2 }]);
-      expect(calls).toEqual(['B']); // per message, this was ['B', 'D', 'E', 'S']
+      expect(calls).toEqual(['B']); // one call for Bind, Describe, Execute and Sync
     });
   });
 
@@ -217,6 +225,50 @@ describe('pglite-socket with batching', () => {
     } finally {
       await a.end();
       await b.end();
+    }
+  });
+
+  it('rolls back the open transaction of a connection that goes away, and lets the others run', async () => {
+    const raw = await rawConnection();
+    raw.socket.write(Buffer.concat([query('begin'), query("insert into items values (10, 'never committed')")]));
+    await raw.readyCount(3);
+    raw.socket.destroy(); // no Terminate, no commit
+    await raw.closed;
+    await withClient(async (b) => {
+      expect((await b.query('select count(*)::int as n from items where id = $1', [10])).rows).toEqual([{ n: 0 }]);
+    });
+  });
+
+  it('answers an SSLRequest with N, then serves the connection unencrypted', async () => {
+    const socket = connect({ host: '127.0.0.1', port });
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    const ssl = Buffer.alloc(8);
+    ssl.writeInt32BE(8, 0);
+    ssl.writeInt32BE(80877103, 4);
+    const answer = new Promise<Buffer>((resolve) => socket.once('data', resolve));
+    socket.write(ssl);
+    expect((await answer).toString()).toBe('N');
+    const ready = new Promise<void>((resolve) => {
+      let got = Buffer.alloc(0);
+      socket.on('data', (d: Buffer) => {
+        got = Buffer.concat([got, d]);
+        if (messages(got).some((m) => m.type === 'Z')) resolve();
+      });
+    });
+    socket.write(startupPacket());
+    await ready;
+    socket.destroy();
+  });
+
+  it('refuses a connection over maxConnections with SQLSTATE 53300, and the others keep working', async () => {
+    const open = await Promise.all([client(), client(), client(), client()]);
+    try {
+      const refused = await client().catch((err: unknown) => err);
+      expect(refused).toMatchObject({ code: '53300' });
+      expect(warnings.some((w) => w.includes('connection refused'))).toBe(true);
+      expect((await open[0]!.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+    } finally {
+      await Promise.all(open.map((c) => c.end()));
     }
   });
 });

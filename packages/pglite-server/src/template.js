@@ -1,12 +1,12 @@
 // A new PGlite cluster (what initdb makes), cached as a tarball per PGlite version in
-// node_modules/.cache/gradual/. Creating a database by loading it takes ~0.5–1 s; running initdb
-// takes 3–4 s, most of a first start. `npm install` makes it (postinstall: scripts/start.mjs
-// --prepare), and so does the first database created without it. Anything wrong with the cache
-// (absent, unreadable, unwritable, refused by PGlite) falls back to initdb.
+// node_modules/.cache/pglite-server/. Creating a database by loading it takes ~0.5–1 s; running
+// initdb takes 3–4 s, most of a first start. prepareTemplate() makes it ahead of time (an
+// install step), and so does the first database created without it. Anything wrong with the
+// cache (absent, unreadable, unwritable, refused by PGlite) falls back to initdb.
 //
-// Plain JavaScript: used by the embedded database's thread (embedded-worker.js) and by
-// scripts/start.mjs, neither of which loads TypeScript.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+// Plain JavaScript: used by the database's worker thread (pglite-worker.js) and by install
+// scripts, neither of which loads TypeScript. Types: template.d.ts.
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
 
@@ -24,7 +24,7 @@ export function templatePath() {
       if (pkg.name !== '@electric-sql/pglite') continue;
       const nodeModules = dir.slice(0, dir.lastIndexOf(`${sep}node_modules${sep}`) + `${sep}node_modules`.length);
       if (!nodeModules.endsWith('node_modules')) return undefined;
-      return join(nodeModules, '.cache', 'gradual', `pglite-${pkg.version}-initdb.tar`);
+      return join(nodeModules, '.cache', 'pglite-server', `pglite-${pkg.version}-initdb.tar`);
     }
   } catch {
     // PGlite not resolvable from here: no template
@@ -71,4 +71,12 @@ export async function saveTemplate(template, path = templatePath()) {
   for (const name of readdirSync(dir)) {
     if (/^pglite-.+-initdb\.tar$/.test(name) && join(dir, name) !== path) rmSync(join(dir, name), { force: true });
   }
+}
+
+/** Makes and caches the template unless it is cached already (an install step). */
+export async function prepareTemplate() {
+  const path = templatePath();
+  if (!path || existsSync(path)) return;
+  const { PGlite } = await import('@electric-sql/pglite');
+  await saveTemplate(await buildTemplate(PGlite), path);
 }
