@@ -16,7 +16,7 @@ import { pino } from 'pino';
 import { SettableClock } from '../server/src/clock.js';
 import { InProcessEnvChangeBus } from '../server/src/features/environments/env-changes.js';
 import { runSchedulerTick, SCHEDULER_BATCH } from '../server/src/features/rollouts/scheduler.js';
-import { rawQuery } from '../server/src/features/common/raw-sql.js';
+import { rawQuery } from '../server/src/features/common/sql.js';
 import { startBenchServer, type Backend } from './lib/backends.js';
 import { applied, setUpTenant, type Tenant } from './lib/instance.js';
 import type { TestServer } from '../tests/support/server.js';

@@ -16,7 +16,7 @@
  * UUIDs (new rows in random key order, the harder case for the primary key index).
  */
 import { randomUUID } from 'node:crypto';
-import { rawQuery } from '../server/src/features/common/raw-sql.js';
+import { rawQuery } from '../server/src/features/common/sql.js';
 import { startBenchServer, type Backend } from './lib/backends.js';
 import { profileCpu, renderCpu } from './lib/cpu-profile.js';
 import { cpuSince, cpuSnapshot } from './lib/cpu-time.js';

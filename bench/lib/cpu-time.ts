@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Database } from '../../server/src/db/database.js';
 import { withAdminConnection } from '../../server/src/db/admin.js';
-import { rawQuery } from '../../server/src/features/common/raw-sql.js';
+import { rawQuery } from '../../server/src/features/common/sql.js';
 
 const TICKS_PER_S = 100; // USER_HZ on Linux
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claim, expectApiError, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
-import { rawQuery } from '../../server/src/features/common/raw-sql.js';
+import { rawQuery } from '../../server/src/features/common/sql.js';
 import { scrapeMetrics } from '../support/metrics.js';
 import { rolloutOps, type Kind } from '../support/rollout-ops.js';
 

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../tests/support/database.js';
-import { preparedQuery } from '../features/common/raw-sql.js';
+import { preparedQuery } from '../features/common/sql.js';
 import { createDatabase, databaseUrlFor, dropDatabases } from './admin.js';
 import { DataDirLockedError, openDatabase, type Database } from './database.js';
 import { migrationsList } from './migrations/index.js';

@@ -1,21 +1,24 @@
 import { EventEmitter } from 'node:events';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { AuditEventEntity, RolloutEntity, type AuditEvent, type Rollout } from '../../db/entities/index.js';
+import type { Actor, Caller } from '../access/authorize.js';
+import { auditRow, type AuditEntry } from '../audit/audit.store.js';
+import { BoundRows, builtOnce, hotQuery, numbered, rawQuery } from '../common/sql.js';
 
-/**
- * Advances an environment's version inside the caller's transaction and returns
- * the new value. The row lock taken by the UPDATE serializes concurrent writers,
- * so versions are gap-free and every audit row gets a distinct one.
+/*
+ * The one module that changes environments. A change to what an SDK evaluates in an environment
+ * (a flag's or config's value or rules, a rollout, an allow-list, a new environment's states)
+ * happens inside a transaction with an EnvChangeSet: the caller applies its change, tells the set
+ * which environments it changed and what to audit, and the set writes the version bump (once per
+ * environment per transaction) and the audit rows in the same transaction, then announces the
+ * new versions on the bus after the commit.
+ *
+ *   changeEnvironments(em, bus, now, async (changes) => { …; changes.change(envId); changes.audit(caller, actor, entry); })
+ *
+ * The scheduler's tick is the bulk form: one set for a batch of rollouts across many
+ * environments, written with one statement. changeRolloutIfUnchanged is the same write without
+ * a transaction, for an optimistic rollout edit.
  */
-export async function bumpEnvVersion(tx: EntityManager, envId: string, now: Date): Promise<number> {
-  // tx.execute runs on the transaction's connection (getConnection().execute would not).
-  const rows = await tx.execute<Array<{ version: number }>>(
-    'update environments set version = version + 1, updated_at = ? where id = ? returning version',
-    [now, envId],
-  );
-  const version = rows[0]?.version;
-  if (version === undefined) throw new Error(`environment ${envId} vanished during a write`);
-  return version;
-}
 
 export interface EnvChange {
   envId: string;
@@ -47,43 +50,158 @@ export class InProcessEnvChangeBus implements EnvChangeBus {
 }
 
 /**
- * Env versions for one transaction: the first write to an environment bumps
- * its version, later writes in the same transaction share it (one commit is
- * one write). After commit, `publish` announces every touched environment.
+ * Runs `work` in a transaction of `em` (a savepoint when `em` is in one already) with a change
+ * set; writes the set before the commit and publishes the versions it produced on `bus` after.
  */
-export class EnvWriteBatch {
+export async function changeEnvironments<T>(em: EntityManager, bus: EnvChangeBus, now: Date, work: (changes: EnvChangeSet) => Promise<T>): Promise<T> {
+  let changes!: EnvChangeSet;
+  const result = await em.transactional(async (tx) => {
+    changes = new EnvChangeSet(tx, now);
+    const result = await work(changes);
+    await changes.write();
+    return result;
+  });
+  for (const change of changes.changes()) bus.publish(change);
+  return result;
+}
+
+const boundRows = (em: EntityManager) => ({
+  rollouts: BoundRows.of<Rollout>(em, RolloutEntity.meta.className),
+  audits: BoundRows.of<AuditEvent>(em, AuditEventEntity.meta.className),
+});
+
+/**
+ * The set's write: new and changed rollouts, the bumps (environments locked in id order, so two
+ * writers never wait on each other's environments crosswise) and the audit rows, an env-scoped
+ * row without a version taking its environment's new one.
+ */
+const writeStatement = (em: EntityManager) =>
+  builtOnce('env_change_write', () => {
+    const { rollouts, audits } = boundRows(em);
+    return `with new_rollouts as (${rollouts.insertStatement()}),
+            changed_rollouts as (${rollouts.updateStatement()}),
+            locked as (select id from environments where id = any(?::uuid[]) order by id for update),
+            bumped as (update environments e set version = e.version + 1, updated_at = ?::timestamptz from locked where e.id = locked.id returning e.id, e.version),
+            audit as (${audits.insertStatement({ expressions: { version: 'coalesce(r."version", bumped.version)' }, join: 'left join bumped on bumped.id = r."env_id"' })})
+       select id, version from bumped`;
+  });
+
+/**
+ * One transaction's environment changes (see the file comment). The caller applies its own
+ * change in `tx` (entities through the unit of work, or rollout rows handed to `rollout`); the
+ * set bumps each changed environment's version once and writes the audit rows, all with one
+ * statement when written.
+ */
+export class EnvChangeSet {
   private readonly versions = new Map<string, number>();
+  private readonly toBump = new Set<string>();
+  private readonly inserted = new Set<Rollout>();
+  private readonly updated = new Set<Rollout>();
+  private readonly auditRows: AuditEvent[] = [];
 
   constructor(
-    private readonly tx: EntityManager,
+    readonly tx: EntityManager,
     readonly now: Date,
   ) {}
 
-  async version(envId: string): Promise<number> {
-    let version = this.versions.get(envId);
-    if (version === undefined) {
-      version = await bumpEnvVersion(this.tx, envId, this.now);
-      this.versions.set(envId, version);
-    }
-    return version;
+  /** The environment's ruleset changed: its version advances (once in this transaction). */
+  change(envId: string): void {
+    if (!this.versions.has(envId)) this.toBump.add(envId);
   }
 
-  /** The version this transaction already gave the environment, if it wrote there. */
-  known(envId: string): number | undefined {
+  /** An audit row, written with the change. An env-scoped row without a version carries its changed environment's new version. */
+  audit(caller: Pick<Caller, 'reason' | 'now' | 'approverUserId'>, actor: Actor, entry: AuditEntry): void {
+    this.auditRows.push(auditRow(caller, actor, entry));
+  }
+
+  /** An audit row already built (auditRow). */
+  auditEvent(row: AuditEvent): void {
+    this.auditRows.push(row);
+  }
+
+  /** A detached rollout row (read with BoundRows) to insert or write back with the change. */
+  rollout(row: Rollout, isNew: boolean): void {
+    if (isNew) this.inserted.add(row);
+    else if (!this.inserted.has(row)) this.updated.add(row); // a row inserted by this set goes in with its final state
+  }
+
+  /**
+   * Writes what was recorded since the last write, as one statement. changeEnvironments calls
+   * it before the commit; a caller that needs a version inside the transaction calls it first.
+   */
+  async write(): Promise<void> {
+    const inserted = [...this.inserted];
+    const updated = [...this.updated];
+    const toBump = [...this.toBump];
+    const audit = this.auditRows.splice(0);
+    this.inserted.clear();
+    this.updated.clear();
+    this.toBump.clear();
+    if (!inserted.length && !updated.length && !audit.length && !toBump.length) return;
+    for (const row of audit) if (row.envId && row.version === null) row.version = this.versions.get(row.envId) ?? null;
+    const { rollouts, audits } = boundRows(this.tx);
+    const { rows } = await rawQuery<{ id: string; version: number }>(this.tx, writeStatement(this.tx), [
+      rollouts.toJson(inserted),
+      rollouts.toJson(updated),
+      toBump,
+      this.now.toISOString(),
+      audits.toJson(audit),
+    ]);
+    for (const { id, version } of rows) this.versions.set(id, version);
+    if (rows.length !== toBump.length) throw new Error('an environment vanished during a write');
+  }
+
+  /** The version this transaction gave the environment (after write), if it changed it. */
+  version(envId: string): number | undefined {
     return this.versions.get(envId);
-  }
-
-  /** A version bumped by a statement of the caller's own (TransitionWrites folds the bump into its write). */
-  record(envId: string, version: number): void {
-    if (this.versions.has(envId)) throw new Error(`environment ${envId} bumped twice in one transaction`);
-    this.versions.set(envId, version);
   }
 
   changes(): EnvChange[] {
     return [...this.versions].map(([envId, version]) => ({ envId, version }));
   }
+}
 
-  publishTo(bus: EnvChangeBus): void {
-    for (const change of this.changes()) bus.publish(change);
-  }
+/** The optimistic write: the rollout row only if it is still the version read; the bump and audit rows only if it was written. */
+const ifUnchangedStatement = (em: EntityManager) =>
+  builtOnce('env_change_if_unchanged', () => {
+    const { rollouts, audits } = boundRows(em);
+    return numbered(`with changed as (${rollouts.updateStatement()} and t.xmin = ?::xid returning t.id),
+          bumped as (update environments e set version = e.version + 1, updated_at = ?::timestamptz
+                      where e.id = ? and ?::boolean and exists (select 1 from changed) returning e.version),
+          audit as (${audits.insertStatement({ expressions: { version: 'bumped.version' }, join: 'join bumped on true' })})
+     select (select count(*) from changed)::int as changed, (select version from bumped) as version`);
+  });
+
+/**
+ * A rollout edit without a transaction or a lock: one statement writes `row` (an existing
+ * rollout, detached), bumps its environment and inserts `audit` (rows of that environment,
+ * without a version: they take the new one), and does nothing at all unless the stored row is
+ * still the version that was read (`rowVersion`, its xmin). No audit rows: the row is saved
+ * without a bump (a change nothing evaluates). Publishes the new version on `bus`.
+ *
+ * Returns null when the row changed since it was read (the caller reads it again), else the
+ * environment version written (null when nothing was bumped).
+ */
+export async function changeRolloutIfUnchanged(
+  em: EntityManager,
+  bus: EnvChangeBus,
+  now: Date,
+  row: Rollout,
+  rowVersion: string,
+  audit: AuditEvent[],
+): Promise<{ version: number | null } | null> {
+  const { rollouts, audits } = boundRows(em);
+  const [written] = await hotQuery<{ changed: number; version: number | null }>(em, 'gradual_rollout_commit_if_unchanged', ifUnchangedStatement(em), [
+    rollouts.toJson([row]),
+    rowVersion,
+    now.toISOString(),
+    row.envId,
+    audit.length > 0,
+    audits.toJson(audit),
+  ]);
+  const result = written!; // the statement always answers one row
+  if (result.changed === 0) return null;
+  if (audit.length && result.version === null) throw new Error(`environment ${row.envId} vanished during a write`);
+  if (result.version !== null) bus.publish({ envId: row.envId, version: result.version });
+  return { version: result.version };
 }

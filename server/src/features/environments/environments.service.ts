@@ -2,9 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Environment as EnvironmentDto } from '@gradual/contract';
 import { EnvironmentEntity, PrimitiveEntity, PrimitiveStateEntity, type Environment } from '../../db/entities/index.js';
 import { authorize, tokenSees, type Caller } from '../access/authorize.js';
-import { recordAudit } from '../audit/audit.store.js';
 import { findEnvironment, findProject, iso, keyInUse, mapUniqueViolation } from '../common/lookup.js';
-import { bumpEnvVersion, type EnvChangeBus } from './env-changes.js';
+import { changeEnvironments, type EnvChangeBus } from './env-changes.js';
 
 export const toEnvironmentDto = (e: Environment): EnvironmentDto => ({
   id: e.id,
@@ -32,7 +31,8 @@ export async function createEnvironment(
   const now = caller.now;
   const env = await mapUniqueViolation(
     () =>
-      em.transactional(async (tx) => {
+      changeEnvironments(em, bus, now, async (changes) => {
+        const { tx } = changes;
         if (await tx.findOne(EnvironmentEntity, { projectId, key: input.key })) throw keyInUse('environment', input.key);
         const env = tx.create(EnvironmentEntity, {
           projectId,
@@ -50,9 +50,11 @@ export async function createEnvironment(
         }
         if (primitives.length) {
           await tx.flush();
-          env.version = await bumpEnvVersion(tx, env.id, now);
+          changes.change(env.id);
+          await changes.write();
+          env.version = changes.version(env.id)!;
         }
-        recordAudit(tx, caller, actor, {
+        changes.audit(caller, actor, {
           orgId: project.orgId,
           projectId,
           envId: env.id,
@@ -67,7 +69,6 @@ export async function createEnvironment(
       }),
     () => keyInUse('environment', input.key),
   );
-  if (env.version > 0) bus.publish({ envId: env.id, version: env.version });
   return toEnvironmentDto(env);
 }
 

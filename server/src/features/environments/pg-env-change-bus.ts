@@ -1,32 +1,21 @@
 import { EventEmitter } from 'node:events';
+import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/database.js';
 import type { EnvChange, EnvChangeBus } from './env-changes.js';
 
 export const ENV_CHANGE_CHANNEL = 'gradual_env_changes';
 
-interface PgClient {
-  query(sql: string): Promise<unknown>;
-  on(event: 'notification', fn: (msg: { channel: string; payload?: string }) => void): void;
-  on(event: 'error' | 'end', fn: (err?: Error) => void): void;
-  removeAllListeners(event?: string): void;
-}
-
-interface KnexClient {
-  acquireConnection(): Promise<PgClient>;
-  releaseConnection(conn: PgClient): Promise<unknown>;
-}
-
 /**
  * Environment changes shared by every instance on one PostgreSQL database:
- * `publish` delivers locally at once and sends a NOTIFY; one pooled connection
- * per instance LISTENs and hands other instances' notifications to local
+ * `publish` delivers locally at once and sends a NOTIFY; one connection of its
+ * own per instance (pg's client, with the ORM's connection settings) LISTENs and hands other instances' notifications to local
  * subscribers (each version once). A lost
  * listening connection is re-established with backoff.
  */
 export class PgNotifyEnvChangeBus implements EnvChangeBus {
   private readonly emitter = new EventEmitter().setMaxListeners(0);
-  private client: PgClient | null = null;
+  private client: pg.Client | null = null;
   private readonly delivered = new Map<string, number>();
   private closed = false;
 
@@ -46,13 +35,21 @@ export class PgNotifyEnvChangeBus implements EnvChangeBus {
     return bus;
   }
 
-  private get knexClient(): KnexClient {
-    // knex declares its client untyped.
-    return this.db.orm.em.getKnex().client as KnexClient;
+  /** The database the ORM connects to: its pg connection options (driverOptions.connection), else its client URL. */
+  private connectionConfig(): pg.ClientConfig {
+    const { connection } = this.db.orm.config.get<'driverOptions', { connection?: pg.ClientConfig }>('driverOptions');
+    return connection ?? { connectionString: this.db.orm.config.getClientUrl() };
   }
 
   private async listen(): Promise<void> {
-    const client = await this.knexClient.acquireConnection();
+    const client = new pg.Client(this.connectionConfig());
+    client.on('error', () => {}); // until the handlers below take over
+    try {
+      await client.connect();
+    } catch (err) {
+      await client.end().catch(() => {});
+      throw err;
+    }
     client.on('notification', (msg) => {
       if (msg.channel !== ENV_CHANGE_CHANNEL || !msg.payload) return;
       try {
@@ -68,7 +65,7 @@ export class PgNotifyEnvChangeBus implements EnvChangeBus {
       void this.reconnect(1);
     };
     client.on('error', lost);
-    client.on('end', lost);
+    client.on('end', () => lost());
     await client.query(`LISTEN ${ENV_CHANGE_CHANNEL}`);
     this.client = client;
   }
@@ -117,10 +114,6 @@ export class PgNotifyEnvChangeBus implements EnvChangeBus {
     this.client = null;
     if (!client) return;
     client.removeAllListeners();
-    try {
-      await client.query(`UNLISTEN ${ENV_CHANGE_CHANNEL}`);
-    } finally {
-      await this.knexClient.releaseConnection(client);
-    }
+    await client.end();
   }
 }

@@ -2,7 +2,8 @@ import { IsolationLevel } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ruleset } from '@gradual/contract';
 import { EnvironmentEntity, PrimitiveEntity, PrimitiveStateEntity, RolloutEntity, type Environment } from '../../db/entities/index.js';
-import { rawQuery } from '../common/raw-sql.js';
+import { LIVE_STATUSES } from '../../domain/rollouts/state-machine.js';
+import { rawQuery } from '../common/sql.js';
 
 /**
  * Reads everything an SDK needs to evaluate one environment: every flag and
@@ -16,7 +17,7 @@ export async function readRuleset(em: EntityManager, envId: string): Promise<Rul
       const env: Environment = await tx.findOneOrFail(EnvironmentEntity, { id: envId });
       const primitives = await tx.find(PrimitiveEntity, { projectId: env.projectId }, { orderBy: { kind: 'asc', key: 'asc' } });
       const states = await tx.find(PrimitiveStateEntity, { envId });
-      const rollouts = await tx.find(RolloutEntity, { envId, status: { $in: ['active', 'paused'] } });
+      const rollouts = await tx.find(RolloutEntity, { envId, status: { $in: [...LIVE_STATUSES] } });
       const withTargets = rollouts.filter((r) => r.targetIdsCount > 0).map((r) => r.id);
       const targets = new Map<string, string[]>();
       if (withTargets.length) {

@@ -3,6 +3,7 @@ import type { RolloutPlan as RolloutPlanDto } from '@gradual/contract';
 import { RolloutEntity, RolloutPlanEntity, type Project, type RolloutPlan } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
 import { validatePlan, type PlanInput } from '../../domain/rollouts/plan-validation.js';
+import { LIVE_STATUSES } from '../../domain/rollouts/state-machine.js';
 import { checkIfMatch } from '../common/etag.js';
 import { authorize, type Actor, type Caller } from '../access/authorize.js';
 import { recordAudit } from '../audit/audit.store.js';
@@ -148,7 +149,7 @@ export async function deletePlan(em: EntityManager, caller: Caller, projectId: s
       if (deleted > 0) return;
       throw new DomainError('not_found', `No rollout plan "${key}" in this project.`);
     }
-    const inUse = await tx.count(RolloutEntity, { projectId: project.id, planKey: key, status: { $in: ['active', 'paused'] } });
+    const inUse = await tx.count(RolloutEntity, { projectId: project.id, planKey: key, status: { $in: [...LIVE_STATUSES] } });
     if (inUse > 0) {
       throw new DomainError('rollout_plan_in_use', `${inUse} live rollout(s) use plan "${key}"; cancel or detach them first.`, {
         details: { liveRollouts: inUse },

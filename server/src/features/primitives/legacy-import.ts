@@ -5,9 +5,8 @@ import {
   type Primitive,
 } from '../../db/entities/index.js';
 import { createRollout } from '../../domain/rollouts/state-machine.js';
-import { authorize, type Actor, type Caller } from '../access/authorize.js';
-import type { EnvWriteBatch } from '../environments/env-changes.js';
-import { commitTransition } from '../rollouts/commit-transition.js';
+import { authorize, type Caller } from '../access/authorize.js';
+import { commitTransition, type TransitionContext } from '../rollouts/commit-transition.js';
 import { newRolloutRow } from '../rollouts/rollouts.store.js';
 import { findOrgBySlug } from '../common/lookup.js';
 
@@ -34,8 +33,7 @@ export function splitLegacyRules<R extends LegacyRule>(rules: R[]): { rules: Omi
  * migration warning records which were not hoisted.
  */
 export async function hoistLegacyRollouts(
-  tx: EntityManager,
-  ctx: { batch: EnvWriteBatch; actor: Actor; caller: Caller },
+  ctx: TransitionContext,
   primitive: Primitive,
   envs: Environment[],
   targetIdField: string,
@@ -48,9 +46,9 @@ export async function hoistLegacyRollouts(
       ctx.caller.now,
     );
     const row = newRolloutRow(env, primitive, ctx.caller.now);
-    await commitTransition({ tx, ...ctx }, row, primitive, transition, null);
+    await commitTransition(ctx, row, primitive, transition, null);
     if (split.percentRuleIndices.length > 1) {
-      tx.create(RolloutMigrationWarningEntity, {
+      ctx.changes.tx.create(RolloutMigrationWarningEntity, {
         orgId: env.orgId,
         envId: env.id,
         flagKey: primitive.key,

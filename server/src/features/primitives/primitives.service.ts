@@ -16,8 +16,7 @@ import {
 } from '../../db/entities/index.js';
 import { DomainError, invalid } from '../../domain/errors.js';
 import { authorize, tokenSees, type Caller } from '../access/authorize.js';
-import { recordAudit } from '../audit/audit.store.js';
-import { EnvWriteBatch, type EnvChangeBus } from '../environments/env-changes.js';
+import { changeEnvironments, type EnvChangeBus } from '../environments/env-changes.js';
 import { checkIfMatch } from '../common/etag.js';
 import { toRolloutDto } from '../rollouts/rollout.mapper.js';
 import { findCurrentRollout, findCurrentRollouts } from '../rollouts/rollouts.store.js';
@@ -113,11 +112,10 @@ export async function createPrimitive<K extends PrimitiveKind>(em: EntityManager
   const rules = split.rules as Rule[];
   checkRules(shape, rules);
   const now = caller.now;
-  let batch!: EnvWriteBatch;
   const primitive = await mapUniqueViolation(
     () =>
-      em.transactional(async (tx) => {
-        batch = new EnvWriteBatch(tx, now);
+      changeEnvironments(em, bus, now, async (changes) => {
+        const { tx } = changes;
         if (await tx.findOne(PrimitiveEntity, { projectId, kind, key: input.key })) throw keyInUse(kind, input.key);
         const primitive = tx.create(PrimitiveEntity, {
           orgId: project.orgId,
@@ -143,12 +141,12 @@ export async function createPrimitive<K extends PrimitiveKind>(em: EntityManager
           });
         }
         await tx.flush();
-        for (const env of envs) await batch.version(env.id);
+        for (const env of envs) changes.change(env.id);
         if (split.hoistedPercent !== null) {
           const project = await tx.findOneOrFail(ProjectEntity, { id: projectId });
-          await hoistLegacyRollouts(tx, { batch, actor, caller }, primitive, envs, project.targetIdField, split);
+          await hoistLegacyRollouts({ changes, actor, caller }, primitive, envs, project.targetIdField, split);
         }
-        recordAudit(tx, caller, actor, {
+        changes.audit(caller, actor, {
           orgId: project.orgId,
           projectId,
           action: `${kind}.created`,
@@ -161,7 +159,6 @@ export async function createPrimitive<K extends PrimitiveKind>(em: EntityManager
       }),
     () => keyInUse(kind, input.key),
   );
-  batch.publishTo(bus);
   return toDefinitionDto(kind, primitive);
 }
 
@@ -226,18 +223,18 @@ async function updateState<K extends PrimitiveKind>(
   if (change.field === 'value') checkValue(primitive, change.next, 'value');
   else checkRules(primitive, change.next);
   const now = caller.now;
-  const result = await em.transactional(async (tx) => {
+  const result = await changeEnvironments(em, bus, now, async (changes) => {
+    const { tx } = changes;
     const state = await tx.findOneOrFail(PrimitiveStateEntity, { primitiveId: primitive.id, envId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const rollout = await findCurrentRollout(tx, envId, primitive.id);
     checkIfMatch(ifMatch, toStateDto(kind, primitive, state, rollout));
     const previous = state[change.field];
-    if (isDeepStrictEqual(previous, change.next)) return { state, rollout, version: null };
+    if (isDeepStrictEqual(previous, change.next)) return { state, rollout };
     if (change.field === 'value') state.value = change.next;
     else state.rules = change.next;
     state.updatedAt = now;
-    await tx.flush();
-    const version = await new EnvWriteBatch(tx, now).version(envId);
-    recordAudit(tx, caller, actor, {
+    changes.change(envId);
+    changes.audit(caller, actor, {
       orgId: env.orgId,
       projectId: env.projectId,
       envId,
@@ -245,13 +242,11 @@ async function updateState<K extends PrimitiveKind>(
       resourceType: kind,
       resourceKey: key,
       resourceId: primitive.id,
-      version,
       previousValue: previous,
       newValue: change.next,
     });
-    return { state, rollout, version };
+    return { state, rollout };
   });
-  if (result.version !== null) bus.publish({ envId, version: result.version });
   return toStateDto(kind, primitive, result.state, result.rollout);
 }
 

@@ -8,7 +8,7 @@ import { authorize, systemActor, tokenSees, type Actor, type Caller } from '../a
 import { recordAudit } from '../audit/audit.store.js';
 import type { EnvChange, EnvChangeBus } from '../environments/env-changes.js';
 import { findOrgBySlug, isUuid, iso } from '../common/lookup.js';
-import { rawQuery } from '../common/raw-sql.js';
+import { rawQuery } from '../common/sql.js';
 import { rolloutOperations, type OpTarget, type RolloutOp } from '../rollouts/operations.js';
 import { opOf } from './divertible.js';
 

@@ -18,10 +18,10 @@ import { applyCommand } from '../../domain/rollouts/state-machine.js';
 import type { RolloutStatus } from '../../domain/rollouts/types.js';
 import type { RateLimits } from '../../rate-limits/rate-limits.js';
 import type { Actor } from '../access/authorize.js';
-import { EnvWriteBatch, type EnvChangeBus } from '../environments/env-changes.js';
+import { changeEnvironments, type EnvChangeBus } from '../environments/env-changes.js';
 import { commitTransition } from '../rollouts/commit-transition.js';
 import { toRolloutDto, toState } from '../rollouts/rollout.mapper.js';
-import { findCurrentRollout, lockCurrentRollout } from '../rollouts/rollouts.store.js';
+import { findCurrentRollout } from '../rollouts/rollouts.store.js';
 import { isUuid } from '../common/lookup.js';
 import { parseMonitorUrl } from './alert-url.js';
 
@@ -156,12 +156,11 @@ export async function fireRollback(deps: FireDeps, req: FireRequest): Promise<Fi
   }
 
   const actor: Actor = { actorType: 'rollback_webhook', actorId: secret.id, actorEmail: null, delegatorUserId: null, role: null };
-  let batch!: EnvWriteBatch;
   let settled!: RollbackOutcome;
-  const response = await em.transactional(async (tx) => {
-    batch = new EnvWriteBatch(tx, req.now);
+  const response = await changeEnvironments(em, deps.bus, req.now, async (changes) => {
+    const { tx } = changes;
     // The row lock makes concurrent fires take turns: exactly one transitions, the rest see it paused.
-    const row = (await lockCurrentRollout(tx, env.id, primitive.id))!;
+    const row = (await findCurrentRollout(tx, env.id, primitive.id, true))!;
     const currentStatus = row.status;
     const transition = applyCommand(toState(row), { type: 'fire' }, req.now);
     let outcome: RollbackOutcome;
@@ -169,7 +168,7 @@ export async function fireRollback(deps: FireDeps, req: FireRequest): Promise<Fi
       outcome = 'transitioned';
       const before = toRolloutDto(row);
       row.lastAutoRollback = { firedAt: req.now.toISOString(), secretId: secret.id, secretName: secret.name, parsedMonitorUrl: monitorUrl };
-      await commitTransition({ tx, batch, actor, caller: { reason: AUTO_ROLLBACK_REASON, now: req.now } }, row, primitive, transition, before);
+      await commitTransition({ changes, actor, caller: { reason: AUTO_ROLLBACK_REASON, now: req.now } }, row, primitive, transition, before);
     } else {
       outcome = currentStatus === 'paused' ? 'noop_already_rolled_back' : 'noop_terminal_state';
     }
@@ -177,7 +176,6 @@ export async function fireRollback(deps: FireDeps, req: FireRequest): Promise<Fi
     settled = outcome;
     return transition.changed ? { noop: false, currentStatus, newStatus: row.status } : { noop: true, currentStatus };
   });
-  batch.publishTo(deps.bus);
   deps.metrics?.rollbackFires.inc({ outcome: settled });
   return response;
 }

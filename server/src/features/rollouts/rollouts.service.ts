@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Rollout as RolloutDto } from '@gradual/contract';
+import { isLiveStatus, type Rollout as RolloutDto } from '@gradual/contract';
 import {
   PrimitiveStateEntity,
   ProjectEntity,
@@ -17,10 +17,10 @@ import { applyCommand, createRollout } from '../../domain/rollouts/state-machine
 import type { PlanSnapshot, PutRollout, RolloutCommand } from '../../domain/rollouts/types.js';
 import { checkIfMatch } from '../common/etag.js';
 import { authorize, type Actor, type Caller } from '../access/authorize.js';
-import { EnvWriteBatch, type EnvChangeBus } from '../environments/env-changes.js';
+import { changeEnvironments, type EnvChangeBus } from '../environments/env-changes.js';
 import { commitIfUnchanged, commitTransition } from './commit-transition.js';
 import { toRolloutDto, toState as toStateOf } from './rollout.mapper.js';
-import { findRolloutTarget, lockCurrentRollout, newRolloutRow, readCurrentRollout, type ReadRollout } from './rollouts.store.js';
+import { findCurrentRollout, findRolloutTarget, newRolloutRow, readCurrentRollout, type ReadRollout } from './rollouts.store.js';
 
 export interface RolloutTarget {
   env: Environment;
@@ -125,15 +125,14 @@ export async function putRollout(
   if (edited.done) return edited.dto;
   if (edited.current && !isLive(edited.current) && repeatsCompleted(edited.current)) return toRolloutDto(edited.current);
 
-  const attempt = async () => {
-    let batch!: EnvWriteBatch;
-    const row = await em.transactional(async (tx) => {
-      batch = new EnvWriteBatch(tx, caller.now);
-      const current = await lockCurrentRollout(tx, env.id, primitive.id);
+  const attempt = () =>
+    changeEnvironments(em, bus, caller.now, async (changes) => {
+      const { tx } = changes;
+      const current = await findCurrentRollout(tx, env.id, primitive.id, true);
       checkIfMatch(ifMatch, current ? toRolloutDto(current) : null);
       const live = current && isLive(current) ? current : null;
       const put = command(needsPlan(live) ? await loadPlanSnapshot(tx, env.projectId, body.planKey as string) : undefined);
-      const ctx = { tx, batch, actor, caller };
+      const ctx = { changes, actor, caller };
       if (!live && repeatsCompleted(current)) return current!;
       if (live) {
         const transition = applyCommand(toStateOf(live), put, caller.now);
@@ -154,9 +153,6 @@ export async function putRollout(
       await commitTransition(ctx, row, primitive, transition, null);
       return row;
     });
-    batch.publishTo(bus);
-    return row;
-  };
   try {
     return toRolloutDto(await attempt());
   } catch (err) {
@@ -166,7 +162,7 @@ export async function putRollout(
   }
 }
 
-const isLive = (r: Rollout) => r.status === 'active' || r.status === 'paused';
+const isLive = (r: Rollout) => isLiveStatus(r.status);
 
 /** Reads of a row that keeps changing under an optimistic edit before it takes the row lock instead. */
 const OPTIMISTIC_READS = 3;
@@ -206,9 +202,8 @@ async function editOptimistically(
     if (!command) break;
     const transition = applyCommand(toStateOf(found.row), command, caller.now);
     if (transition.actions.includes('rollout.completed') && transition.rollout.newValue !== undefined) break;
-    const written = await commitIfUnchanged(em, actor, caller, found.row, found.rowVersion, transition, before);
+    const written = await commitIfUnchanged({ bus, actor, caller }, em, found.row, found.rowVersion, transition, before);
     if (!written) continue; // changed since the read: read it again
-    if (written.version !== null) bus.publish({ envId, version: written.version });
     return { done: true, dto: toRolloutDto(found.row) };
   }
   return { done: false, current };
@@ -240,15 +235,12 @@ export async function commandRollout(
   const edited = await editOptimistically(em, caller, bus, actor, env.id, primitive.id, current, undefined, () => command);
   if (edited.done) return edited.dto;
   if (!edited.current) throw noRollout();
-  let batch!: EnvWriteBatch;
-  const row = await em.transactional(async (tx) => {
-    batch = new EnvWriteBatch(tx, caller.now);
-    const current = await lockCurrentRollout(tx, env.id, primitive.id);
+  const row = await changeEnvironments(em, bus, caller.now, async (changes) => {
+    const current = await findCurrentRollout(changes.tx, env.id, primitive.id, true);
     if (!current) throw noRollout();
     const transition = applyCommand(toStateOf(current), command, caller.now);
-    await commitTransition({ tx, batch, actor, caller }, current, primitive, transition, toRolloutDto(current));
+    await commitTransition({ changes, actor, caller }, current, primitive, transition, toRolloutDto(current));
     return current;
   });
-  batch.publishTo(bus);
   return toRolloutDto(row);
 }

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { EnvironmentEntity, PrimitiveEntity, RolloutEntity, type Environment, type Primitive, type PrimitiveKind, type Rollout } from '../../db/entities/index.js';
-import { BoundRows } from '../common/bound-rows.js';
+import { LIVE_STATUSES } from '../../domain/rollouts/state-machine.js';
 import { isUuid } from '../common/lookup.js';
-import { hotQuery, preparedQuery, rawQuery } from '../common/raw-sql.js';
+import { BoundRows, hotQuery, preparedQuery, rawQuery } from '../common/sql.js';
 
 /**
  * A new, detached rollout row for (primitive, env). Its state fields are placeholders: the
@@ -41,53 +40,45 @@ export function newRolloutRow(env: Pick<Environment, 'id' | 'orgId' | 'projectId
   };
 }
 
-/**
- * The rollout a (primitive, environment) pair answers with: the live one
- * (active or paused; at most one exists), else the most recent ended one.
- * `lock` takes a row lock so concurrent commands on one rollout serialize.
- */
-export async function findCurrentRollout(em: EntityManager, envId: string, primitiveId: string, lock = false): Promise<Rollout | null> {
-  const options = lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {};
-  const live = await em.findOne(RolloutEntity, { envId, primitiveId, status: { $in: ['active', 'paused'] } }, options);
-  if (live) return live;
-  return em.findOne(RolloutEntity, { envId, primitiveId }, { orderBy: { createdAt: 'desc', id: 'desc' }, ...options });
-}
-
 const boundRollouts = (em: EntityManager) => BoundRows.of<Rollout>(em, RolloutEntity.meta.className);
 
-/** A rollout read without a lock, with its row version (PostgreSQL's xmin: every update of the row changes it) for commitIfUnchanged. */
+/** A detached rollout with its row version (PostgreSQL's xmin: every update of the row changes it) for commitIfUnchanged. */
 export interface ReadRollout {
   row: Rollout;
   rowVersion: string;
 }
 
-/** The current rollout first: the live one (at most one), else the most recent ended one. */
-const CURRENT_ROLLOUT_ORDER = `order by (x.status in ('active', 'paused')) desc, x.created_at desc, x.id desc limit 1`;
+/** The live statuses (domain's LIVE_STATUSES) as an SQL list. */
+export const LIVE_STATUSES_SQL = `(${LIVE_STATUSES.map((s) => `'${s}'`).join(', ')})`;
 
 /**
- * findCurrentRollout for a state-machine transition, in one statement: the current rollout,
- * row-locked (concurrent commands on one rollout take turns) and detached, for
- * commitTransition to write back.
+ * The one definition of a (primitive, environment) pair's current rollout: the live one (active
+ * or paused; at most one exists), else the most recent ended one. A subquery over `rollouts x`
+ * for the environment and primitive ids given as SQL expressions, answering all of the row's
+ * columns and its xmin; every current-rollout lookup embeds it (lateral joins included).
  */
-export async function lockCurrentRollout(tx: EntityManager, envId: string, primitiveId: string): Promise<Rollout | null> {
-  const rows = boundRollouts(tx);
-  const { rows: found } = await rawQuery(
-    tx,
-    `select ${rows.selectList} from rollouts x where x.env_id = ? and x.primitive_id = ? ${CURRENT_ROLLOUT_ORDER} for update`,
-    [envId, primitiveId],
-  );
-  return found[0] ? rows.fromRow(found[0]) : null;
+export const currentRolloutSql = (envId: string, primitiveId: string) =>
+  `select x.*, x.xmin from rollouts x where x.env_id = ${envId} and x.primitive_id = ${primitiveId}
+    order by (x.status in ${LIVE_STATUSES_SQL}) desc, x.created_at desc, x.id desc limit 1`;
+
+/**
+ * The current rollout (currentRolloutSql), detached, with its row version. `lock` (inside a
+ * transaction) takes the row lock, so concurrent commands on one rollout take turns; the row
+ * is then written back through the change set (commitTransition).
+ */
+export async function readCurrentRollout(em: EntityManager, envId: string, primitiveId: string, opts: { lock?: boolean } = {}): Promise<ReadRollout | null> {
+  type Found = { row: Record<string, unknown>; row_version: string };
+  const select = (env: string, primitive: string, lock: string) =>
+    `select to_jsonb(r) as row, r.xmin::text as row_version from (${currentRolloutSql(env, primitive)}${lock}) r`;
+  const [found] = opts.lock
+    ? (await rawQuery<Found>(em, select('?', '?', ' for update'), [envId, primitiveId])).rows
+    : await hotQuery<Found>(em, 'gradual_current_rollout', select('$1', '$2', ''), [envId, primitiveId]);
+  return found ? { row: boundRollouts(em).fromRow(found.row), rowVersion: found.row_version } : null;
 }
 
-/** The current rollout (findCurrentRollout's rule), unlocked and detached, with its row version. */
-export async function readCurrentRollout(em: EntityManager, envId: string, primitiveId: string): Promise<ReadRollout | null> {
-  const [found] = await hotQuery<{ row: Record<string, unknown>; row_version: string }>(
-    em,
-    'gradual_current_rollout',
-    `select to_jsonb(x) as row, x.xmin::text as row_version from rollouts x where x.env_id = $1 and x.primitive_id = $2 ${CURRENT_ROLLOUT_ORDER}`,
-    [envId, primitiveId],
-  );
-  return found ? { row: boundRollouts(em).fromRow(found.row), rowVersion: found.row_version } : null;
+/** readCurrentRollout's row alone. */
+export async function findCurrentRollout(em: EntityManager, envId: string, primitiveId: string, lock = false): Promise<Rollout | null> {
+  return (await readCurrentRollout(em, envId, primitiveId, { lock }))?.row ?? null;
 }
 
 /**
@@ -127,7 +118,7 @@ export async function findRolloutTarget(
     `select to_jsonb(e) as env, to_jsonb(p) as primitive, to_jsonb(r) as rollout, r.xmin::text as row_version
        from environments e
        left join primitives p on p.project_id = e.project_id and p.kind = $1 and p.key = $2::text
-       left join lateral (select x.*, x.xmin from rollouts x where x.env_id = e.id and x.primitive_id = p.id ${CURRENT_ROLLOUT_ORDER}) r on true
+       left join lateral (${currentRolloutSql('e.id', 'p.id')}) r on true
       where e.id = $3`,
     [kind, key, envId],
   );
@@ -159,8 +150,7 @@ export interface RolloutPathRow {
 /**
  * Environment, primitive, current rollout and (optionally) one allow-list
  * membership in a single statement: the hot read path of `contains`, which
- * would otherwise cost five sequential round trips. Same "current rollout"
- * rule as findCurrentRollout. Returns null when the environment does not exist.
+ * would otherwise cost five sequential round trips. Current rollout: currentRolloutSql. Returns null when the environment does not exist.
  */
 export async function findRolloutPath(em: EntityManager, envId: string, kind: PrimitiveKind, key: string, targetId: string | null): Promise<RolloutPathRow | null> {
   if (!isUuid(envId)) return null;
@@ -181,11 +171,7 @@ export async function findRolloutPath(em: EntityManager, envId: string, kind: Pr
                  else exists (select 1 from rollout_target_ids t where t.rollout_id = r.id and t.target_id = $1::text) end as contains
        from environments e
        left join primitives p on p.project_id = e.project_id and p.kind = $2 and p.key = $3
-       left join lateral (
-         select x.id, x.target_ids_version, x.target_ids_count from rollouts x
-          where x.env_id = e.id and x.primitive_id = p.id
-          ${CURRENT_ROLLOUT_ORDER}
-       ) r on true
+       left join lateral (${currentRolloutSql('e.id', 'p.id')}) r on true
       where e.id = $4`,
     [targetId, kind, key, envId],
   );
@@ -203,15 +189,19 @@ export async function findRolloutPath(em: EntityManager, envId: string, kind: Pr
   };
 }
 
-/** Current rollouts of many primitives in one environment (for state lists). */
+/** Current rollouts (currentRolloutSql) of many primitives in one environment, for state lists; detached. */
 export async function findCurrentRollouts(em: EntityManager, envId: string, primitiveIds: string[]): Promise<Map<string, Rollout>> {
   const out = new Map<string, Rollout>();
   if (!primitiveIds.length) return out;
-  const rows = await em.find(RolloutEntity, { envId, primitiveId: { $in: primitiveIds } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
-  for (const r of rows) {
-    const seen = out.get(r.primitiveId);
-    const seenLive = seen && (seen.status === 'active' || seen.status === 'paused');
-    if (!seenLive) out.set(r.primitiveId, r);
+  const { rows } = await rawQuery<{ row: Record<string, unknown> }>(
+    em,
+    `select to_jsonb(r) as row from unnest(?::uuid[]) as p(id) cross join lateral (${currentRolloutSql('?::uuid', 'p.id')}) r`,
+    [primitiveIds, envId],
+  );
+  const mapping = boundRollouts(em);
+  for (const { row } of rows) {
+    const rollout = mapping.fromRow(row);
+    out.set(rollout.primitiveId, rollout);
   }
   return out;
 }

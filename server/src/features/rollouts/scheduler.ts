@@ -4,8 +4,8 @@ import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/database.js';
 import { applyCommand } from '../../domain/rollouts/state-machine.js';
 import { systemActor } from '../access/authorize.js';
-import { EnvWriteBatch, type EnvChangeBus } from '../environments/env-changes.js';
-import { commitTransition, TransitionWrites } from './commit-transition.js';
+import { changeEnvironments, type EnvChangeBus } from '../environments/env-changes.js';
+import { commitTransition } from './commit-transition.js';
 import { claimDueRollouts } from './rollouts.store.js';
 import { toRolloutDto, toState } from './rollout.mapper.js';
 
@@ -38,17 +38,15 @@ export async function runSchedulerTick(deps: SchedulerDeps, batchSize = SCHEDULE
   const now = deps.clock.now();
   const result: TickResult = { due: 0, transitioned: 0 };
   for (;;) {
-    let batch!: EnvWriteBatch;
     let claimed = 0;
     let changed = 0;
-    await deps.db.em().transactional(async (tx) => {
-      batch = new EnvWriteBatch(tx, now);
-      const due = await claimDueRollouts(tx, now, batchSize);
+    // The bulk form of an environment change: the batch's rollout rows, version bumps (every
+    // environment it touched, once) and audit rows go in with the change set's one statement.
+    await changeEnvironments(deps.db.em(), deps.bus, now, async (changes) => {
+      const due = await claimDueRollouts(changes.tx, now, batchSize);
       claimed = due.length;
       if (!claimed) return;
-      // The batch's rollout rows, version bumps and audit rows go in with one statement (TransitionWrites).
-      const writes = new TransitionWrites();
-      const ctx = { tx, batch, actor: systemActor, caller: { reason: null, now }, writes };
+      const ctx = { changes, actor: systemActor, caller: { reason: null, now } };
       for (const row of due) {
         const transition = applyCommand(toState(row), { type: 'tick' }, now);
         if (!transition.changed) continue;
@@ -58,9 +56,7 @@ export async function runSchedulerTick(deps: SchedulerDeps, batchSize = SCHEDULE
         const primitive = { id: row.primitiveId, kind: row.primitiveKind, key: row.primitiveKey };
         await commitTransition(ctx, row, primitive, transition, toRolloutDto(row));
       }
-      await writes.write(tx, batch);
     });
-    batch.publishTo(deps.bus);
     result.due += claimed;
     // A short batch means nothing else is due; a batch that changed nothing would only repeat itself.
     if (claimed < batchSize || changed === 0) return result;

@@ -3,8 +3,7 @@ import type { TargetIdsAdded, TargetIdsCount, TargetIdsRemoved } from '@gradual/
 import type { PrimitiveKind, Rollout } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
 import { authorize, type Caller } from '../access/authorize.js';
-import { recordAudit } from '../audit/audit.store.js';
-import { EnvWriteBatch, type EnvChangeBus } from '../environments/env-changes.js';
+import { changeEnvironments, type EnvChangeBus } from '../environments/env-changes.js';
 import { resolveTarget } from './rollouts.service.js';
 import { findCurrentRollout, findRolloutPath } from './rollouts.store.js';
 import * as store from './target-ids.store.js';
@@ -28,9 +27,9 @@ const editResult: { [E in TargetIdEdit]: (changed: number, count: number) => Edi
 };
 
 /**
- * Changes the allow-list of the current rollout: the IDs, the rollout's
- * targetIdsCount, the env version and an audit row (counts, not the IDs)
- * commit together.
+ * Changes the allow-list of the current rollout: the IDs, then (one statement, the change
+ * set's) the rollout's targetIdsCount, the env version and an audit row (counts, not the IDs);
+ * all commit together.
  */
 export async function editTargetIds<E extends TargetIdEdit>(
   em: EntityManager,
@@ -43,9 +42,8 @@ export async function editTargetIds<E extends TargetIdEdit>(
   ids: string[],
 ): Promise<EditResults[E]> {
   const { env, primitive, actor } = await resolveTarget(em, caller, kind, envId, key, 'write');
-  let batch!: EnvWriteBatch;
-  const result = await em.transactional(async (tx) => {
-    batch = new EnvWriteBatch(tx, caller.now);
+  return changeEnvironments(em, bus, caller.now, async (changes) => {
+    const { tx } = changes;
     const rollout: Rollout | null = await findCurrentRollout(tx, env.id, primitive.id, true);
     if (!rollout) throw noRollout();
     const before = rollout.targetIdsCount;
@@ -63,8 +61,9 @@ export async function editTargetIds<E extends TargetIdEdit>(
     if (changed > 0) {
       rollout.updatedAt = caller.now;
       rollout.targetIdsVersion += 1; // in-memory copies of the list are stale from this commit
-
-      recordAudit(tx, caller, actor, {
+      changes.rollout(rollout, false);
+      changes.change(env.id);
+      changes.audit(caller, actor, {
         orgId: env.orgId,
         projectId: env.projectId,
         envId: env.id,
@@ -72,15 +71,12 @@ export async function editTargetIds<E extends TargetIdEdit>(
         resourceType: 'rollout',
         resourceKey: primitive.key,
         resourceId: rollout.id,
-        version: await batch.version(env.id),
         previousValue: { targetIdsCount: before },
         newValue: { targetIdsCount: rollout.targetIdsCount, requested: ids.length, ...(edit !== 'replace' ? { [edit === 'add' ? 'added' : 'removed']: changed } : {}) },
       });
     }
     return editResult[edit](changed, rollout.targetIdsCount);
   });
-  batch.publishTo(bus);
-  return result;
 }
 
 function decodeCursor(cursor: string): string {

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { preparedQuery, rawQuery } from '../common/raw-sql.js';
+import { preparedQuery, rawQuery } from '../common/sql.js';
 import { findRolloutPath } from './rollouts.store.js';
 import type { TargetIdSource } from './target-id-index.js';
 

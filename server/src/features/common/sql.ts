@@ -1,5 +1,89 @@
 import { ReferenceKind, type EntityMetadata, type EntityProperty } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, Knex } from '@mikro-orm/postgresql';
+import { statementPoolOf } from '../../db/statement-pool.js';
+
+/*
+ * The server's typed SQL: the one place statements are sent to the database other than through
+ * MikroORM's entities. Entities and their CRUD go through MikroORM's unit of work; the bulk and
+ * hot paths (allow-list edits, rollout transitions and their environment changes, the
+ * current-rollout lookups) send bound-parameter SQL through the functions here:
+ *
+ * - rawQuery: a statement on the unit of work's connection, inside its transaction if any.
+ * - preparedQuery: a named statement outside any unit of work (the hot reads and one-statement
+ *   writes); hotQuery picks it or rawQuery by whether a transaction is open.
+ * - BoundRows: an entity's rows read and written as bound JSON (jsonb_to_recordset), with the
+ *   column list taken from MikroORM's metadata.
+ * - builtOnce: statement text built once (from metadata) and reused.
+ *
+ * Connections come only from public APIs: knex's `raw` (the ORM's knex, or its transaction) and,
+ * on the embedded database, the statement pool the database opened for it.
+ */
+
+/**
+ * Runs SQL with real bound parameters (`?` placeholders, values sent apart from the text) on
+ * the unit of work's connection, inside its transaction when there is one. MikroORM's own
+ * `execute` interpolates values into the SQL text on the client, which is wrong for large
+ * arrays; bulk target-ID statements use this.
+ */
+export async function rawQuery<T = Record<string, unknown>>(em: EntityManager, sql: string, bindings: readonly Knex.RawBinding[] = []): Promise<{ rows: T[]; rowCount: number }> {
+  const knex = em.getTransactionContext<Knex.Transaction>() ?? em.getKnex();
+  const result = await knex.raw<{ rows: T[]; rowCount: number | null }>(sql, bindings);
+  return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+}
+
+/**
+ * A named statement (`$1…` placeholders, each may repeat) outside any unit of work: for the hot
+ * paths that run one statement thousands of times a second. Reads, or a write that is one
+ * statement committing on its own; never from inside a transaction (a write there would escape
+ * the transaction, and on the embedded database the statement would wait for that transaction
+ * to end). On the embedded database it runs on the database's statement pool, prepared once per
+ * connection (PostgreSQL parses and plans it once); elsewhere on the ORM's pool through knex.
+ */
+export async function preparedQuery<T = Record<string, unknown>>(em: EntityManager, name: string, text: string, values: readonly Knex.RawBinding[]): Promise<T[]> {
+  if (em.getTransactionContext()) throw new Error(`preparedQuery(${name}) inside a transaction`);
+  const statements = statementPoolOf(em.config);
+  if (statements) return statements.query<T>(name, text, [...values]);
+  const { sql, bindings } = positional(text, values);
+  return (await rawQuery<T>(em, sql, bindings)).rows;
+}
+
+/**
+ * One statement on a hot path that sometimes runs inside a transaction (a proposal applies a
+ * rollout PUT in its own): preparedQuery outside one, the same statement on the transaction's
+ * connection inside (where a write commits with the transaction).
+ */
+export async function hotQuery<T = Record<string, unknown>>(em: EntityManager, name: string, text: string, values: readonly Knex.RawBinding[]): Promise<T[]> {
+  if (!em.getTransactionContext()) return preparedQuery<T>(em, name, text, values);
+  const { sql, bindings } = positional(text, values);
+  return (await rawQuery<T>(em, sql, bindings)).rows;
+}
+
+/** `$n` placeholders as knex's `?` ones, with the values in the order they appear (a `$n` may repeat). */
+function positional(text: string, values: readonly Knex.RawBinding[]): { sql: string; bindings: Knex.RawBinding[] } {
+  const bindings: Knex.RawBinding[] = [];
+  const sql = text.replace(/\$(\d+)/g, (_, n: string) => {
+    const index = Number(n) - 1;
+    if (index >= values.length) throw new Error(`no value for $${n}`);
+    bindings.push(values[index]!);
+    return '?';
+  });
+  return { sql, bindings };
+}
+
+/** `?` placeholders (as the statement builders write them) numbered `$1…` in order, for a named statement. */
+export function numbered(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
+
+const built = new Map<string, string>();
+
+/** Statement text built on first use and kept: statements built from entity metadata never change at run time. */
+export function builtOnce(name: string, build: () => string): string {
+  let text = built.get(name);
+  if (text === undefined) built.set(name, (text = build()));
+  return text;
+}
 
 /**
  * Column types a row can pass through JSON (jsonb_to_recordset) and come back from a raw select
