@@ -174,7 +174,7 @@ class Connection {
         return EMPTY;
       } else if (code >>> 16 === 3) {
         this.startup = false;
-        this.call(message);
+        void this.call(message);
       } else {
         return this.refuse('0A000', `unsupported frontend protocol ${code >>> 16}.${code & 0xffff}`);
       }

@@ -266,7 +266,7 @@ describe('wire server', () => {
       const refused = await client().catch((err: unknown) => err);
       expect(refused).toMatchObject({ code: '53300' });
       expect(warnings.some((w) => w.includes('connection refused'))).toBe(true);
-      expect((await open[0]!.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+      expect((await open[0].query('select 1 as one')).rows).toEqual([{ one: 1 }]);
     } finally {
       await Promise.all(open.map((c) => c.end()));
     }
