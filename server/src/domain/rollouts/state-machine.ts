@@ -9,7 +9,8 @@ import { DomainError } from '../errors.js';
 import { attachPlan, effectivePercent, enterStep, nextStepIndex, scheduleFor } from './ramp-position.js';
 import { assertPercent, cloneJson, deepEqual, resolvedPlan } from './rollout-values.js';
 import { isBlackout, nextNonBlackoutStart } from './schedule.js';
-import type { PutRollout, RolloutAuditAction, RolloutCommand, RolloutState, Transition } from './types.js';
+import { finish, noop } from './transition-results.js';
+import type { PutRollout, RolloutCommand, RolloutState, Transition } from './types.js';
 
 /** The live statuses are the contract's; the rollout store builds its SQL filters from them. */
 export { LIVE_STATUSES } from '@gradual/contract';
@@ -281,35 +282,4 @@ function fire(current: RolloutState): Transition {
     },
     ['rollout.auto_rollback'],
   );
-}
-
-// ---------------------------------------------------------------------------
-// Helpers
-
-function noop(current: RolloutState): Transition {
-  return { rollout: current, actions: [], changed: false };
-}
-
-/**
- * Completion: an active rollout whose percent reaches 100 becomes completed in
- * the same transition (schedule and pause fields cleared), with
- * rollout.completed as the last action.
- */
-function finish(next: RolloutState, actions: RolloutAuditAction[]): Transition {
-  if (next.status === 'active' && next.percent >= 100) {
-    return {
-      rollout: {
-        ...next,
-        status: 'completed',
-        percent: 100,
-        pausedAtPercent: null,
-        pausedReason: null,
-        rolledBackFromPercent: null,
-        nextStepAt: null,
-      },
-      actions: [...actions, 'rollout.completed'],
-      changed: true,
-    };
-  }
-  return { rollout: next, actions, changed: true };
 }
