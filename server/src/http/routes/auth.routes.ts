@@ -1,14 +1,13 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '@gradual/contract';
-import { parse as parseCookie } from 'cookie';
 import type { RequestHandler } from 'express';
 import { signupMounted } from '../../config.js';
 import { DomainError } from '../../domain/errors.js';
-import { anonymousCaller, callerOf, clearSessionCookie, setSessionCookie } from '../caller.js';
+import { admit } from '../admission.js';
+import { anonymousCaller, clearSessionCookie, sessionTokenOf, setSessionCookie } from '../caller.js';
 import type { AppDeps } from '../../deps.js';
 import { sendError } from '../errors.js';
 import { requireUser } from '../../features/access/authorize.js';
-import { SESSION_COOKIE } from '../../features/access/principal.js';
 import { claimInstall, isClaimed } from '../../features/auth/install.service.js';
 import { redeemMagicLink, requestMagicLink, requestSignup, type MagicLinkInputs } from '../../features/auth/magic-link.service.js';
 import { deleteSession, sessionBody } from '../../features/auth/session.service.js';
@@ -74,17 +73,17 @@ export const authRoutes = (deps: AppDeps) => {
     },
     claimInstall: async ({ req, res, body }) => {
       if (deps.config.topology !== 'self-hosted') throw notMounted();
-      const caller = await callerOf(req, deps);
+      const caller = await admit(req, res, deps);
       const claimed = await claimInstall(req.em, caller, body);
       setSessionCookie(res, deps.config, claimed.token, claimed.expiresAt);
       return { status: 200, body: claimed.session };
     },
-    getSession: async ({ req }) => {
-      const user = requireUser(await callerOf(req, deps));
+    getSession: async ({ req, res }) => {
+      const user = requireUser(await admit(req, res, deps));
       return { status: 200, body: await sessionBody(req.em, user.userId) };
     },
     logout: async ({ req, res }) => {
-      const token = req.headers.cookie ? parseCookie(req.headers.cookie)[SESSION_COOKIE] : undefined;
+      const token = sessionTokenOf(req);
       if (token) await deleteSession(req.em, token);
       clearSessionCookie(res, deps.config);
       return { status: 204, body: undefined };

@@ -1,6 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '@gradual/contract';
-import { anonymousCaller, callerOf, setSessionCookie } from '../caller.js';
+import { admit } from '../admission.js';
+import { anonymousCaller, setSessionCookie } from '../caller.js';
 import type { AppDeps } from '../../deps.js';
 import { acceptInvitation, createInvitation, listInvitations, previewInvitation, revokeInvitation } from '../../features/members/invitations.service.js';
 import { listMembers, removeMember, updateMember } from '../../features/members/members.service.js';
@@ -9,29 +10,29 @@ const s = initServer();
 
 export const membersRoutes = (deps: AppDeps) =>
   s.router(contract.members, {
-    listMembers: async ({ req, params }) => ({ status: 200, body: await listMembers(req.em, await callerOf(req, deps), params.slug) }),
-    updateMember: async ({ req, params, body }) => ({
+    listMembers: async ({ req, res, params }) => ({ status: 200, body: await listMembers(req.em, await admit(req, res, deps), params.slug) }),
+    updateMember: async ({ req, res, params, body }) => ({
       status: 200,
-      body: await updateMember(req.em, await callerOf(req, deps), params.slug, params.userId, body.role),
+      body: await updateMember(req.em, await admit(req, res, deps), params.slug, params.userId, body.role),
     }),
-    removeMember: async ({ req, params }) => {
-      await removeMember(req.em, await callerOf(req, deps), params.slug, params.userId);
+    removeMember: async ({ req, res, params }) => {
+      await removeMember(req.em, await admit(req, res, deps), params.slug, params.userId);
       return { status: 204, body: undefined };
     },
   });
 
 export const invitationsRoutes = (deps: AppDeps) =>
   s.router(contract.invitations, {
-    createInvitation: async ({ req, params, body }) => ({
+    createInvitation: async ({ req, res, params, body }) => ({
       status: 201,
-      body: await createInvitation({ mailer: deps.mailer, publicUrl: deps.config.publicUrl }, req.em, await callerOf(req, deps), params.slug, body),
+      body: await createInvitation({ mailer: deps.mailer, publicUrl: deps.config.publicUrl }, req.em, await admit(req, res, deps), params.slug, body),
     }),
-    listInvitations: async ({ req, params }) => ({
+    listInvitations: async ({ req, res, params }) => ({
       status: 200,
-      body: await listInvitations(req.em, await callerOf(req, deps), params.slug),
+      body: await listInvitations(req.em, await admit(req, res, deps), params.slug),
     }),
-    revokeInvitation: async ({ req, params }) => {
-      await revokeInvitation(req.em, await callerOf(req, deps), params.slug, params.id);
+    revokeInvitation: async ({ req, res, params }) => {
+      await revokeInvitation(req.em, await admit(req, res, deps), params.slug, params.id);
       return { status: 204, body: undefined };
     },
     getInvitation: async ({ req, params }) => ({

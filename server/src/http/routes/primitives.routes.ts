@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { contract, type Rule } from '@gradual/contract';
 import type { Response } from 'express';
-import { callerOf, type CallerRequest } from '../caller.js';
+import { admit, type AdmissionRequest } from '../admission.js';
 import type { AppDeps } from '../../deps.js';
 import type { PrimitiveKind } from '../../db/entities/index.js';
 import { notModified } from '../etag.js';
@@ -18,7 +18,7 @@ import {
 const s = initServer();
 
 /** What a flag or config route's handler receives (the request as ts-rest types it is a subtype). */
-type Input<P> = { req: CallerRequest; res: Response; params: P };
+type Input<P> = { req: AdmissionRequest; res: Response; params: P };
 type InEnv = { envId: string; key: string };
 type Mutation<B> = Input<InEnv> & { body: B; headers: { 'if-match'?: string | undefined } };
 
@@ -29,29 +29,29 @@ type Mutation<B> = Input<InEnv> & { body: B; headers: { 'if-match'?: string | un
  */
 function handlers<K extends PrimitiveKind>(deps: AppDeps, kind: K) {
   return {
-    create: async ({ req, params, body }: Input<{ id: string }> & { body: CreatePrimitiveInput }) => ({
+    create: async ({ req, res, params, body }: Input<{ id: string }> & { body: CreatePrimitiveInput }) => ({
       status: 201 as const,
-      body: await createPrimitive(req.em, await callerOf(req, deps), deps.bus, kind, params.id, body),
+      body: await createPrimitive(req.em, await admit(req, res, deps), deps.bus, kind, params.id, body),
     }),
-    list: async ({ req, params }: Input<{ id: string }>) => ({
+    list: async ({ req, res, params }: Input<{ id: string }>) => ({
       status: 200 as const,
-      body: await listPrimitives(req.em, await callerOf(req, deps), kind, params.id),
+      body: await listPrimitives(req.em, await admit(req, res, deps), kind, params.id),
     }),
-    listStates: async ({ req, params }: Input<{ envId: string }>) => ({
+    listStates: async ({ req, res, params }: Input<{ envId: string }>) => ({
       status: 200 as const,
-      body: await listStates(req.em, await callerOf(req, deps), kind, params.envId),
+      body: await listStates(req.em, await admit(req, res, deps), kind, params.envId),
     }),
     getState: async ({ req, res, params }: Input<InEnv>) => {
-      const body = await getState(req.em, await callerOf(req, deps), kind, params.envId, params.key);
+      const body = await getState(req.em, await admit(req, res, deps), kind, params.envId, params.key);
       return notModified(req, res, body) ? { status: 304 as const, body: undefined } : { status: 200 as const, body };
     },
-    setValue: async ({ req, params, body, headers }: Mutation<{ value?: unknown }>) => ({
+    setValue: async ({ req, res, params, body, headers }: Mutation<{ value?: unknown }>) => ({
       status: 200 as const,
-      body: await setValue(req.em, await callerOf(req, deps), deps.bus, kind, params.envId, params.key, body.value, headers['if-match']),
+      body: await setValue(req.em, await admit(req, res, deps), deps.bus, kind, params.envId, params.key, body.value, headers['if-match']),
     }),
-    setRules: async ({ req, params, body, headers }: Mutation<{ rules: Rule[] }>) => ({
+    setRules: async ({ req, res, params, body, headers }: Mutation<{ rules: Rule[] }>) => ({
       status: 200 as const,
-      body: await setRules(req.em, await callerOf(req, deps), deps.bus, kind, params.envId, params.key, body.rules, headers['if-match']),
+      body: await setRules(req.em, await admit(req, res, deps), deps.bus, kind, params.envId, params.key, body.rules, headers['if-match']),
     }),
   };
 }
