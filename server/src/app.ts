@@ -23,7 +23,7 @@ import { configRolloutsRoutes, flagRolloutsRoutes } from './http/routes/rollouts
 import { plansRoutes } from './http/routes/plans.routes.js';
 import { evaluationRoutes } from './http/routes/evaluation.routes.js';
 import { rollbackRoutes } from './http/routes/rollback.routes.js';
-import { fireBodyReader } from './features/rollback/fire-body.js';
+import { fireBodyReader } from './http/fire-body.js';
 import { proposalsRoutes } from './http/routes/proposals.routes.js';
 
 /** JSON bodies are capped at 1 MiB, target-ID lists at 64 MiB (docs/api.md); larger ones get 413 with the envelope. */
