@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { initServer } from '@ts-rest/express';
 import { contract } from '@gradual/contract';
-import { callerOf } from '../caller.js';
+import { admit } from '../admission.js';
 import type { AppDeps } from '../../deps.js';
 import { authorize } from '../../features/access/authorize.js';
 import { findEnvironment } from '../../features/common/lookup.js';
@@ -14,7 +14,7 @@ const s = initServer();
 export const evaluationRoutes = (deps: AppDeps) =>
   s.router(contract.evaluation, {
     getRuleset: async ({ req, res, params }) => {
-      const entry = await currentRuleset(req.em, await callerOf(req, deps), deps, params.envId);
+      const entry = await currentRuleset(req.em, await admit(req, res, deps), deps, params.envId);
       const gzip = req.acceptsEncodings('gzip', 'identity') === 'gzip';
       // The same headers as the fast path's 304 (http/fast-paths.ts).
       res.setHeader('Vary', 'Accept-Encoding');
@@ -34,9 +34,9 @@ export const evaluationRoutes = (deps: AppDeps) =>
     streamRuleset: async ({ req, res, params }) => {
       if (deps.streams.closing) {
         // Shutting down: a reconnecting client must go to another instance (or retry here later).
-        throw new DomainError('service_unavailable', 'This instance is shutting down.', { headers: { 'Retry-After': '1', Connection: 'close' } });
+        throw new DomainError('service_unavailable', 'This instance is shutting down.', { retryAfterSeconds: 1, closeConnection: true });
       }
-      const caller = await callerOf(req, deps);
+      const caller = await admit(req, res, deps);
       const env = await findEnvironment(req.em, params.envId);
       await authorize(req.em, caller, env.orgId, { action: 'read', envId: env.id });
       res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
@@ -49,8 +49,8 @@ export const evaluationRoutes = (deps: AppDeps) =>
       });
       return { status: 200, body: stream };
     },
-    evaluate: async ({ req, params, body }) => ({
+    evaluate: async ({ req, res, params, body }) => ({
       status: 200,
-      body: await evaluateContext(req.em, await callerOf(req, deps), deps, params.envId, body),
+      body: (await evaluateContext(req.em, await admit(req, res, deps), deps, params.envId, body)).answer,
     }),
   });
