@@ -5,6 +5,7 @@ import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import { contract } from '@gradual/contract';
 import { dashboardDir } from './paths.js';
 import type { AppDeps } from './deps.js';
+import type { AnswerCache } from './http/answer-cache.js';
 import { requestContext } from './http/request-context.js';
 import { errorHandler, notFoundHandler, requestValidationErrorHandler } from './http/errors.js';
 import { originCheck } from './http/csrf.js';
@@ -38,7 +39,7 @@ const JSON_TYPES = ['application/json', 'application/*+json'];
  * endpoints, the contract's routes under /api/v1, the dashboard under /app,
  * and finally the 404 and error handlers that write the envelope.
  */
-export function createApp(deps: AppDeps, extend?: (app: Express) => void): Express {
+export function createApp(deps: AppDeps, answers: AnswerCache, extend?: (app: Express) => void): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy ?? false);
@@ -81,7 +82,7 @@ export function createApp(deps: AppDeps, extend?: (app: Express) => void): Expre
     flagRollouts: flagRolloutsRoutes(deps),
     configRollouts: configRolloutsRoutes(deps),
     rolloutPlans: plansRoutes(deps),
-    evaluation: evaluationRoutes(deps),
+    evaluation: evaluationRoutes(deps, answers),
     rollback: rollbackRoutes(deps),
     apiKeys: apiKeysRoutes(deps),
     audit: auditRoutes(deps),

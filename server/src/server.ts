@@ -13,7 +13,8 @@ import { mountTestClock } from './http/ops.js';
 import { Scheduler } from './features/rollouts/scheduler.js';
 import { PgNotifyEnvChangeBus } from './features/environments/pg-env-change-bus.js';
 import { ServiceMetrics } from './metrics/metrics.js';
-import { fastPaths } from './http/fast-paths.js';
+import { AnswerCache } from './http/answer-cache.js';
+import { takeApiKeyTokens } from './http/api-rate-limit.js';
 import { ApiKeyCache } from './features/access/api-key-cache.js';
 import { ApiKeyEntity, EnvironmentEntity } from './db/entities/index.js';
 import { EnvDirectory } from './features/environments/env-directory.js';
@@ -79,15 +80,19 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
   // Production ticks on an interval; under the test clock, each clock move runs exactly one tick.
   const scheduler = new Scheduler(deps);
   if (!testClock) scheduler.start(config.schedulerIntervalMs);
-  const app = createApp(deps, (app) => {
+  // Repeated API-key polls and evaluations are answered from memory with what their route decided
+  // (http/answer-cache.ts); everything else goes to the app.
+  const answers = new AnswerCache({
+    clock,
+    logger,
+    requestDuration: metrics.requestDuration,
+    take: (key, now) => takeApiKeyTokens(deps, key, now),
+  });
+  const app = createApp(deps, answers, (app) => {
     if (testClock) mountTestClock(app, deps, testClock, () => scheduler.tick().then(() => undefined));
   });
-  // The fast paths answer warm ruleset polls and target-ID checks before Express; all else goes to the app.
-  const fastPath = fastPaths(deps, (req, res) => {
-    app(req, res);
-  });
   const http = createServer((req, res) => {
-    const answered = fastPath(req, res);
+    const answered = answers.tryAnswer(req, res);
     if (answered === true) return;
     if (answered === false) return void app(req, res);
     answered.then(
@@ -95,7 +100,7 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
         if (!done) app(req, res);
       },
       (err: unknown) => {
-        logger.error({ err }, 'fast path failed; answering through the full route');
+        logger.error({ err }, 'answering from memory failed; answering through the route');
         if (!res.headersSent) app(req, res);
       },
     );

@@ -47,20 +47,20 @@ export class ServiceMetrics {
 
   readonly rulesetPollsFromMemory = new client.Counter({
     name: 'gradual_ruleset_polls_from_memory_total',
-    help: 'Ruleset polls answered 304 by the fast path, from memory, without the database.',
+    help: 'Ruleset polls answered 304 from memory before the router, replaying their route’s answer (http/answer-cache.ts).',
     registers: [this.registry],
   });
 
   readonly targetIdChecksFast = new client.Counter({
     name: 'gradual_target_id_checks_fast_total',
-    help: 'Target-ID checks (contains) answered by the fast path, by source: memory (an in-memory allow-list) or database (one statement).',
+    help: 'Target-ID checks (contains) answered by source: memory (an in-memory allow-list as of the environment’s current version) or database (one statement).',
     labelNames: ['source'] as const,
     registers: [this.registry],
   });
 
   readonly evaluationsFast = new client.Counter({
     name: 'gradual_evaluations_fast_total',
-    help: 'Server-side evaluations (POST evaluate) answered by the fast path from the cached ruleset, without the router.',
+    help: 'Server-side evaluations (POST evaluate) answered from memory before the router, against the ruleset their route answered from (http/answer-cache.ts).',
     registers: [this.registry],
   });
 

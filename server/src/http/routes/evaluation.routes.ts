@@ -1,35 +1,58 @@
+import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
+import accepts from 'accepts';
 import { initServer } from '@ts-rest/express';
 import { contract } from '@gradual/contract';
 import { admit } from '../admission.js';
 import type { AppDeps } from '../../deps.js';
-import { authorize } from '../../features/access/authorize.js';
+import { authorize, lastUsedDue, type Caller } from '../../features/access/authorize.js';
 import { findEnvironment } from '../../features/common/lookup.js';
 import { DomainError } from '../../domain/errors.js';
-import { currentRuleset, evaluateContext } from '../../features/evaluation/evaluation.service.js';
-import { ifNoneMatchHits } from '../../features/evaluation/ruleset.cache.js';
+import { currentRuleset, evaluateContext, evaluateWith } from '../../features/evaluation/evaluation.service.js';
+import { ifNoneMatchHits, type CachedRuleset } from '../../features/evaluation/ruleset.cache.js';
+import type { AnswerCache, ReplayAnswer } from '../answer-cache.js';
+import { bodyProblem, hasSuspectEscapes } from '../text-guard.js';
 
 const s = initServer();
 
-export const evaluationRoutes = (deps: AppDeps) =>
-  s.router(contract.evaluation, {
+const RULESET_ROUTE = '/api/v1/envs/:envId/ruleset';
+const EVALUATE_ROUTE = '/api/v1/envs/:envId/evaluate';
+/** Evaluate bodies a replay reads itself; larger ones (legal up to 1 MiB) go to the route unread. */
+const MAX_REPLAYED_BODY = 16 * 1024;
+const JSON_CONTENT_TYPE = /^application\/json\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
+const EVALUATE_BODY = contract.evaluation.evaluate.body;
+
+export const evaluationRoutes = (deps: AppDeps, answers: AnswerCache) => {
+  /**
+   * What an API key's read of `envId` at `entry`'s version depended on: the key (keys change only
+   * by revocation; expiry and the last-used write are checked against the clock) and the
+   * environment still at that version. Keys with an IP allow-list or limited to some resources
+   * are decided per request by the route.
+   */
+  const replayable = (caller: Caller, envId: string, entry: CachedRuleset) => {
+    const key = caller.principal?.kind === 'token' ? caller.principal.key : null;
+    if (!key || key.ipAllowlist || key.resources) return null;
+    const admit = (now: Date) => {
+      const current = deps.apiKeys.get(key.tokenHash);
+      if (!current || current.id !== key.id || current.revokedAt || (current.expiresAt && current.expiresAt.getTime() <= now.getTime()) || lastUsedDue(current, now)) return null;
+      return deps.envs.peek(envId)?.version === entry.version && deps.rulesets.peek(envId, entry.version) === entry ? current : null;
+    };
+    return { admit };
+  };
+
+  const countPoll = (status: number) => status === 304 && deps.metrics.rulesetPollsFromMemory.inc();
+  const countEvaluation = () => deps.metrics.evaluationsFast.inc();
+
+  return s.router(contract.evaluation, {
     getRuleset: async ({ req, res, params }) => {
-      const entry = await currentRuleset(req.em, await admit(req, res, deps), deps, params.envId);
-      const gzip = req.acceptsEncodings('gzip', 'identity') === 'gzip';
-      // The same headers as the fast path's 304 (http/fast-paths.ts).
-      res.setHeader('Vary', 'Accept-Encoding');
-      res.setHeader('Cache-Control', 'no-cache');
-      res.setHeader('ETag', gzip ? entry.gzipEtag : entry.etag);
-      const ifNoneMatch = req.headers['if-none-match'];
-      if (ifNoneMatch && ifNoneMatchHits(ifNoneMatch, entry)) {
-        return { status: 304, body: undefined };
-      }
-      const bytes = gzip ? entry.gzip : entry.json;
-      res.setHeader('Content-Type', 'application/json; charset=utf-8');
-      res.setHeader('Content-Length', String(bytes.length));
-      if (gzip) res.setHeader('Content-Encoding', 'gzip');
+      const caller = await admit(req, res, deps);
+      const entry = await currentRuleset(req.em, caller, deps, params.envId);
+      const answer = rulesetAnswer(req, entry);
+      for (let i = 0; i < answer.headers.length; i += 2) res.setHeader(answer.headers[i]!, answer.headers[i + 1]!);
+      const replay = replayable(caller, params.envId, entry);
+      if (replay) answers.remember(req, { ...replay, route: RULESET_ROUTE, answer: (next) => rulesetAnswer(next, entry), onAnswered: countPoll });
       // A stream body makes ts-rest send these exact bytes (cached JSON or its gzip).
-      return { status: 200, body: Readable.from([bytes]) };
+      return answer.body ? { status: 200, body: Readable.from([answer.body]) } : { status: 304, body: undefined };
     },
     streamRuleset: async ({ req, res, params }) => {
       if (deps.streams.closing) {
@@ -49,8 +72,61 @@ export const evaluationRoutes = (deps: AppDeps) =>
       });
       return { status: 200, body: stream };
     },
-    evaluate: async ({ req, res, params, body }) => ({
-      status: 200,
-      body: (await evaluateContext(req.em, await admit(req, res, deps), deps, params.envId, body)).answer,
-    }),
+    evaluate: async ({ req, res, params, body }) => {
+      const caller = await admit(req, res, deps);
+      const { entry, answer } = await evaluateContext(req.em, caller, deps, params.envId, body);
+      const replay = entry && replayable(caller, params.envId, entry);
+      if (replay) {
+        answers.remember(req, { ...replay, route: EVALUATE_ROUTE, maxBody: MAX_REPLAYED_BODY, answer: (next, raw) => evaluateAnswer(next, raw, entry), onAnswered: countEvaluation });
+      }
+      return { status: 200, body: answer };
+    },
   });
+};
+
+/** The poll's answer for this request: 304 when If-None-Match names the ruleset, else its bytes (gzip when accepted). */
+function rulesetAnswer(req: IncomingMessage, entry: CachedRuleset): ReplayAnswer & { body?: Buffer } {
+  const gzip = acceptsGzip(req);
+  const headers = ['Vary', 'Accept-Encoding', 'Cache-Control', 'no-cache', 'ETag', gzip ? entry.gzipEtag : entry.etag];
+  const ifNoneMatch = req.headers['if-none-match'];
+  if (ifNoneMatch && ifNoneMatchHits(ifNoneMatch, entry)) return { status: 304, headers };
+  const bytes = gzip ? entry.gzip : entry.json;
+  headers.push('Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(bytes.length));
+  if (gzip) headers.push('Content-Encoding', 'gzip');
+  return { status: 200, headers, body: bytes };
+}
+
+/**
+ * A replayed evaluation: the body evaluated against the ruleset the route answered from, when
+ * the route would take it as it is (JSON without the escapes the text guard inspects, nested no
+ * deeper than it allows, valid for the contract's schema); null for anything else, which the
+ * route then answers with its own error.
+ */
+function evaluateAnswer(req: IncomingMessage, raw: Buffer | undefined, entry: CachedRuleset): ReplayAnswer | null {
+  const encoding = req.headers['content-encoding'];
+  if (!raw || !JSON_CONTENT_TYPE.test(req.headers['content-type'] ?? '') || (encoding && encoding !== 'identity') || hasSuspectEscapes(raw)) return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return null;
+  }
+  if (bodyProblem(json, false)) return null;
+  const input = EVALUATE_BODY.safeParse(json);
+  if (!input.success) return null;
+  const body = JSON.stringify(evaluateWith(entry, input.data));
+  return { status: 200, headers: ['Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(Buffer.byteLength(body))], body };
+}
+
+/** Whether the request takes gzip, per distinct Accept-Encoding value (pollers send a handful). */
+const gzipByHeader = new Map<string | undefined, boolean>();
+function acceptsGzip(req: IncomingMessage): boolean {
+  const header = req.headers['accept-encoding'];
+  let gzip = gzipByHeader.get(header);
+  if (gzip === undefined) {
+    gzip = accepts(req).encodings(['gzip', 'identity']) === 'gzip';
+    if (gzipByHeader.size >= 64) gzipByHeader.clear();
+    gzipByHeader.set(header, gzip);
+  }
+  return gzip;
+}
