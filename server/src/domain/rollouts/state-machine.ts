@@ -12,9 +12,6 @@ import { isBlackout, nextNonBlackoutStart } from './schedule.js';
 import { finish, noop } from './transition-results.js';
 import type { PutRollout, RolloutCommand, RolloutState, Transition } from './types.js';
 
-/** The live statuses are the contract's; the rollout store builds its SQL filters from them. */
-export { LIVE_STATUSES } from '@gradual/contract';
-
 export type CreateRolloutInput = Omit<PutRollout, 'type'> & { defaultSeed: string; defaultBucketField: string };
 
 // ---------------------------------------------------------------------------

@@ -1,8 +1,7 @@
 import { IsolationLevel } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Ruleset } from '@gradual/contract';
+import { LIVE_STATUSES, type Ruleset } from '@gradual/contract';
 import { EnvironmentEntity, PrimitiveEntity, PrimitiveStateEntity, RolloutEntity, type Environment } from '../../db/entities/index.js';
-import { LIVE_STATUSES } from '../../domain/rollouts/state-machine.js';
 import { rawQuery } from '../common/sql.js';
 
 /**

@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { RolloutPlan as RolloutPlanDto } from '@gradual/contract';
+import { LIVE_STATUSES, type RolloutPlan as RolloutPlanDto } from '@gradual/contract';
 import { RolloutEntity, RolloutPlanEntity, type Project, type RolloutPlan } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
 import { validatePlan, type PlanInput } from '../../domain/rollouts/plan-validation.js';
-import { LIVE_STATUSES } from '../../domain/rollouts/state-machine.js';
 import { checkIfMatch } from '../common/etag.js';
 import { authorize, type Actor, type Caller } from '../access/authorize.js';
 import { recordAudit } from '../audit/audit.store.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { EnvironmentEntity, PrimitiveEntity, RolloutEntity, type Environment, type Primitive, type PrimitiveKind, type Rollout } from '../../db/entities/index.js';
-import { LIVE_STATUSES } from '../../domain/rollouts/state-machine.js';
+import { LIVE_STATUSES } from '@gradual/contract';
 import { isUuid } from '../common/lookup.js';
 import { BoundRows, hotQuery, preparedQuery, rawQuery } from '../common/sql.js';
 
@@ -48,7 +48,7 @@ export interface ReadRollout {
   rowVersion: string;
 }
 
-/** The live statuses (domain's LIVE_STATUSES) as an SQL list. */
+/** The live statuses (the contract's LIVE_STATUSES) as an SQL list. */
 export const LIVE_STATUSES_SQL = `(${LIVE_STATUSES.map((s) => `'${s}'`).join(', ')})`;
 
 /**
