@@ -20,7 +20,8 @@ export function writeRateLimitHeaders(res: { setHeader(name: string, value: stri
  * (rateLimitPerMin) and its org's aggregate (ORG_RATE_LIMIT_PER_MIN), shared
  * by every instance through Redis when configured. The X-RateLimit headers
  * report the more restrictive bucket (on 429, the one that refused) and are
- * sent on 2xx, 304 and 429 only; session requests never carry them.
+ * sent on 2xx, 304 and 429 only; session requests never carry them. Charged once per request by
+ * the admission step (admission.ts).
  */
 export async function chargeApiKey(deps: AppDeps, res: Response, key: ApiKey, now: Date): Promise<void> {
   const decision = await takeApiKeyTokens(deps, key, now);
