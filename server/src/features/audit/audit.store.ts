@@ -31,9 +31,9 @@ export function jsonDiff(previous: unknown, next: unknown): JsonPatch {
 }
 
 /**
- * One audit row, built but not written: recordAudit persists it through the unit of work; hot
- * write paths insert many with one bound statement (TransitionWrites). The reason and, when a
- * proposal is being applied, the approver come from the caller.
+ * One audit row, built but not written: recordAudit persists it through the unit of work; an
+ * environment change writes its rows with its version bump (environments/env-changes.ts). The
+ * reason and, when a proposal is being applied, the approver come from the caller.
  */
 export function auditRow(caller: Pick<Caller, 'reason' | 'now' | 'approverUserId'>, actor: Actor, entry: AuditEntry): AuditEvent {
   const previousValue = entry.previousValue === undefined ? null : (entry.previousValue as JsonValue);
