@@ -174,7 +174,7 @@ export async function benchContains(backend: Backend, log: (msg: string) => void
       if (before !== null && after !== null) cpu[side].push((after - before + (pg ?? 0)) / reqs.length);
     };
     const histogramBefore = await serverHistogram(server.url);
-    const fromMemoryBefore = await serverMetric(server.url, 'gradual_target_id_checks_fast_total{source="memory"}');
+    const fromMemoryBefore = await serverMetric(server.url, 'gradual_target_id_checks_total{source="memory"}');
     for (let r = 0; r < ROUNDS; r++) {
       const reqs = requests(PER_ROUND, 100 + r);
       const round = { sdk: { api: [] as number[], bare: [] as number[] }, lean: { api: [] as number[], bare: [] as number[] } };
@@ -196,7 +196,7 @@ export async function benchContains(backend: Backend, log: (msg: string) => void
     // The server's own view of the same requests (handler start to response end): the part of the
     // client's latency that is the service's, without the client and the machine's scheduling.
     const histogramAfter = await serverHistogram(server.url);
-    const fromMemory = (await serverMetric(server.url, 'gradual_target_id_checks_fast_total{source="memory"}')) - fromMemoryBefore;
+    const fromMemory = (await serverMetric(server.url, 'gradual_target_id_checks_total{source="memory"}')) - fromMemoryBefore;
     notes.push(`${((fromMemory / checks) * 100).toFixed(1)}% of the measured checks answered from memory; RSS of the server ${((await serverMetric(server.url, 'process_resident_memory_bytes')) / 2 ** 20).toFixed(0)} MiB with the list held`);
     const serverSide = [...histogramAfter].map(([le, n]) => ({ le, share: (n - (histogramBefore.get(le) ?? 0)) / checks }));
     const serverP99 = serverSide.find((b) => b.share >= 0.99)?.le;

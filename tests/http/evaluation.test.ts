@@ -100,7 +100,7 @@ describe('rulesets, evaluation and the ruleset stream', () => {
     expect(((await fresh.json()) as { version: number }).version).toBe(version + 1);
   });
 
-  it('answers warm polls from memory (fast path) with the full route’s 304, never a stale one', async () => {
+  it('answers warm polls from memory (a replay of the route’s answer) with the route’s 304, never a stale one', async () => {
     const fromMemory = async () => (await scrapeMetrics(t.server.url)).sample('gradual_ruleset_polls_from_memory_total');
     const poll = (tag: string, headers: Record<string, string> = auth()) =>
       fetch(`${t.url}/api/v1/envs/${envId}/ruleset`, { headers: { ...headers, 'if-none-match': tag, 'accept-encoding': 'gzip' } });
@@ -171,8 +171,8 @@ describe('rulesets, evaluation and the ruleset stream', () => {
     await expectApiError(api.evaluate({ path: { envId }, body: { context: 'x' } as never }), 400, 'invalid_request');
   });
 
-  it('answers API-key evaluations on the fast path with the full route’s answers, and leaves every odd body to the full route', async () => {
-    const fastCount = async () => (await scrapeMetrics(t.server.url)).sample('gradual_evaluations_fast_total');
+  it('answers repeated API-key evaluations from memory with the route’s answers, and leaves every odd body to the route', async () => {
+    const fastCount = async () => (await scrapeMetrics(t.server.url)).sample('gradual_evaluations_from_memory_total');
     const url = `${t.url}/api/v1/envs/${envId}/evaluate`;
     const post = (body: string, headers: Record<string, string> = auth()) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
     const viaSession = (body: string, headers: Record<string, string> = {}) => post(body, { cookie: `svc_session=${owner.sessionToken}`, ...headers });
@@ -196,8 +196,8 @@ describe('rulesets, evaluation and the ruleset stream', () => {
       expect(viaKey.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
       expect(Number(viaKey.headers.get('x-ratelimit-limit'))).toBeGreaterThan(0);
     }
-    // Bodies the fast path reads but does not take are replayed to the full route, which answers
-    // exactly as it answers a session (the same status and error code), from the same bytes.
+    // Bodies read in front of the router but not answered there go back on the request for the
+    // route, which answers exactly as it answers a session (the same status and error code).
     const odd: Array<[string, string, Record<string, string>?]> = [
       ['a context that is not an object', '{"context":"x"}'],
       ['keys of the wrong type', '{"context":{},"keys":"checkout"}'],
@@ -205,7 +205,7 @@ describe('rulesets, evaluation and the ruleset stream', () => {
       ['a NUL escape', '{"context":{"userId":"a\\u0000b"}}'],
       ['a lone surrogate escape', '{"context":{"userId":"\\ud800"}}'],
       ['nesting deeper than allowed', `{"context":{"deep":${'['.repeat(120)}${']'.repeat(120)}}}`],
-      ['a body over the fast path’s size', JSON.stringify({ context: { userId: 'vip-1', pad: 'x'.repeat(20_000) } })],
+      ['a body over the size read in front of the router', JSON.stringify({ context: { userId: 'vip-1', pad: 'x'.repeat(20_000) } })],
       ['a charset other than UTF-8', '{"context":{}}', { 'content-type': 'application/json; charset=latin1' }],
       ['another content type', '{"context":{}}', { 'content-type': 'text/plain' }],
     ];
@@ -224,7 +224,7 @@ describe('rulesets, evaluation and the ruleset stream', () => {
     expect(await fastCount()).toBe(before);
     // The replayed request is a whole request: the connection serves the next one normally.
     expect((await post('{"context":{"userId":"vip-1"}}')).status).toBe(200);
-    // An exhausted bucket is the full route's 429 (the fast path read the body and took nothing).
+    // An exhausted bucket is the route's 429 (the body was read in front and no token taken).
     const { token: tight } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'tight-evaluate', actions: ['read'], rateLimitPerMin: 2 } });
     const statuses: number[] = [];
     for (let i = 0; i < 3; i++) statuses.push((await post('{"context":{}}', { authorization: `Bearer ${tight}` })).status);
@@ -278,7 +278,7 @@ describe('rulesets, evaluation and the ruleset stream', () => {
 });
 
 describe('request log lines', () => {
-  it('logs a 304 (a poll that found nothing new) at debug, on the fast path and the full route alike, and a 200 at info', async () => {
+  it('logs a 304 (a poll that found nothing new) at debug, answered from memory or by the route alike, and a 200 at info', async () => {
     const lines: Array<{ level: number; msg: string; req?: { url: string }; res?: { statusCode: number } }> = [];
     const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
     const t = await startTestServer({}, { logger });

@@ -111,7 +111,7 @@ describe.runIf(!!ADMIN_URL)(`${INSTANCES} server processes on one PostgreSQL and
       expect(res.status).toBe(200);
       return ((await res.json()) as { contains: boolean }).contains;
     };
-    const fromMemory = async (s: ProductionServer) => (await scrapeMetrics(s.url)).sample('gradual_target_id_checks_fast_total{source="memory"}', 0);
+    const fromMemory = async (s: ProductionServer) => (await scrapeMetrics(s.url)).sample('gradual_target_id_checks_total{source="memory"}', 0);
     /** Checks `id` on `s` until memory answers it (caches and the list warm up in the background), within 5 s. */
     const answeredFromMemory = async (s: ProductionServer, id: string) => {
       const deadline = Date.now() + 5000;

@@ -51,15 +51,15 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
-  readonly targetIdChecksFast = new client.Counter({
-    name: 'gradual_target_id_checks_fast_total',
+  readonly targetIdChecks = new client.Counter({
+    name: 'gradual_target_id_checks_total',
     help: 'Target-ID checks (contains) answered by source: memory (an in-memory allow-list as of the environment’s current version) or database (one statement).',
     labelNames: ['source'] as const,
     registers: [this.registry],
   });
 
-  readonly evaluationsFast = new client.Counter({
-    name: 'gradual_evaluations_fast_total',
+  readonly evaluationsFromMemory = new client.Counter({
+    name: 'gradual_evaluations_from_memory_total',
     help: 'Server-side evaluations (POST evaluate) answered from memory before the router, against the ruleset their route answered from (http/answer-cache.ts).',
     registers: [this.registry],
   });

@@ -1,9 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TargetIdsAdded, TargetIdsCount, TargetIdsRemoved } from '@gradual/contract';
+import { KEY_MAX_LENGTH, TARGET_ID_MAX_LENGTH, type TargetIdsAdded, type TargetIdsCount, type TargetIdsRemoved } from '@gradual/contract';
 import type { PrimitiveKind, Rollout } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
 import { authorize, type Caller } from '../access/authorize.js';
 import { changeEnvironments, type EnvChangeBus } from '../environments/env-changes.js';
+import type { EnvDirectory } from '../environments/env-directory.js';
+import type { TargetIdIndex } from './target-id-index.js';
 import { resolveTarget } from './rollouts.service.js';
 import { findCurrentRollout, findRolloutPath } from './rollouts.store.js';
 import * as store from './target-ids.store.js';
@@ -105,19 +107,42 @@ export async function listTargetIds(
   return items.length === limit ? { items, nextCursor: Buffer.from(items[items.length - 1]!, 'utf8').toString('base64url') } : { items };
 }
 
+/** What a contains check can answer from besides the database (AppDeps provides both). */
+export interface ContainsSources {
+  envs: EnvDirectory;
+  targetIds: TargetIdIndex;
+}
+
 /**
- * The hot read path (SDK-side checks against million-ID lists): one statement
- * finds environment, primitive, current rollout and the membership; the
- * checks then run in resolveTarget's order (environment, access, primitive,
- * rollout), so the answers match every other rollout path.
+ * The hot read path (SDK-side checks against million-ID lists). From memory when this instance
+ * holds the allow-list as of the environment's current version (only the access check remains);
+ * otherwise one statement finds environment, primitive, current rollout and the membership, and
+ * the checks run in resolveTarget's order (environment, access, primitive, rollout), so the
+ * answers match every other rollout path. `source` says which answered (the route counts them).
  */
-export async function containsTargetId(em: EntityManager, caller: Caller, kind: PrimitiveKind, envId: string, key: string, targetId: string) {
-  // Longer IDs can never be on a list (the add endpoints reject them): no lookup needed.
-  const askable = targetId.length <= 256;
+export async function containsTargetId(
+  em: EntityManager,
+  caller: Caller,
+  sources: ContainsSources,
+  kind: PrimitiveKind,
+  envId: string,
+  key: string,
+  targetId: string,
+): Promise<{ contains: boolean; source: 'memory' | 'database' }> {
+  // Longer keys name nothing and longer IDs are never on a list (the add endpoints reject them).
+  const askable = targetId.length <= TARGET_ID_MAX_LENGTH;
+  const env = sources.envs.peek(envId);
+  const known = env && askable && key.length <= KEY_MAX_LENGTH ? sources.targetIds.lookup(envId, kind, key, env.version, targetId) : undefined;
+  if (known) {
+    await authorize(em, caller, known.orgId, { action: 'read', envId, resourceKey: key });
+    return { contains: known.contains, source: 'memory' };
+  }
   const path = await findRolloutPath(em, envId, kind, key, askable ? targetId : null);
   if (!path) throw new DomainError('not_found', 'Environment not found.');
   await authorize(em, caller, path.orgId, { action: 'read', envId, resourceKey: key });
-  if (!path.primitiveId || key.length > 128) throw new DomainError('not_found', `No ${kind} "${key}" in this project.`);
+  if (!path.primitiveId || key.length > KEY_MAX_LENGTH) throw new DomainError('not_found', `No ${kind} "${key}" in this project.`);
   if (!path.rolloutId) throw noRollout();
-  return { contains: path.contains === true };
+  // The memory path needs the environment's version: the directory learns an environment checked before it was polled.
+  if (!env) void sources.envs.get(em, envId).catch(() => undefined);
+  return { contains: path.contains === true, source: 'database' };
 }

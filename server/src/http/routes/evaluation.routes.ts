@@ -41,7 +41,7 @@ export const evaluationRoutes = (deps: AppDeps, answers: AnswerCache) => {
   };
 
   const countPoll = (status: number) => status === 304 && deps.metrics.rulesetPollsFromMemory.inc();
-  const countEvaluation = () => deps.metrics.evaluationsFast.inc();
+  const countEvaluation = () => deps.metrics.evaluationsFromMemory.inc();
 
   return s.router(contract.evaluation, {
     getRuleset: async ({ req, res, params }) => {

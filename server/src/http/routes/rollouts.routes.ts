@@ -1,3 +1,4 @@
+import type { ServerInferRequest } from '@ts-rest/core';
 import { initServer } from '@ts-rest/express';
 import { API_PREFIX, contract, type Proposal } from '@gradual/contract';
 import type { Request, Response } from 'express';
@@ -13,9 +14,20 @@ import { notModified } from '../etag.js';
 
 const s = initServer();
 
-type Params = { envId: string; key: string };
-/** What every rollout route's handler receives (the request as ts-rest types it is a subtype). */
-type Input = { req: AdmissionRequest & Pick<Request, 'method' | 'path'>; res: Response; params: Params };
+type Req = AdmissionRequest & Pick<Request, 'method' | 'path'>;
+/** What every rollout route's handler receives and `divert` reads (each route's input as ts-rest types it is a subtype). */
+type Target = { req: Req; res: Response; params: { envId: string; key: string } };
+
+type FlagRollouts = typeof contract.flagRollouts;
+type ConfigRollouts = typeof contract.configRollouts;
+/**
+ * What the handler of a flag rollout route `F` and of its config twin `C` receives: the request
+ * as the contract types either route (params, body, query, headers), with Express's request and response.
+ */
+type Input<F extends keyof FlagRollouts, C extends keyof ConfigRollouts> = (ServerInferRequest<FlagRollouts[F]> | ServerInferRequest<ConfigRollouts[C]>) & {
+  req: Req;
+  res: Response;
+};
 
 /**
  * The divertible mutations' one entry: an approval-required API key gets `202` + Location with
@@ -24,7 +36,7 @@ type Input = { req: AdmissionRequest & Pick<Request, 'method' | 'path'>; res: Re
 async function divert<K extends OpKind>(
   deps: AppDeps,
   kind: PrimitiveKind,
-  { req, res, params }: Input,
+  { req, res, params }: Target,
   // Both views of the one operation: of its own kind (what execute answers) and of any kind.
   op: RolloutOp<K> & RolloutOp,
 ): Promise<OpResults[K] | { status: 202; body: Proposal }> {
@@ -43,31 +55,31 @@ async function divert<K extends OpKind>(
  */
 function handlers(deps: AppDeps, kind: PrimitiveKind) {
   type Command = 'rollout.pause' | 'rollout.resume' | 'rollout.cancel' | 'rollout.advance';
-  const command = (opKind: Command) => (input: Input) => divert<Command>(deps, kind, input, { kind: opKind });
-  type EditInput = Input & { body: { targetIds: string[] } };
+  const command = (opKind: Command) => (input: Target) => divert<Command>(deps, kind, input, { kind: opKind });
   return {
-    get: async ({ req, res, params }: Input) => {
+    get: async ({ req, res, params }: Input<'getFlagRollout', 'getConfigRollout'>) => {
       const body = await getRollout(req.em, await admit(req, res, deps), kind, params.envId, params.key);
       return notModified(req, res, body) ? { status: 304 as const, body: undefined } : { status: 200 as const, body };
     },
-    put: (input: Input & { body: RolloutOp<'rollout.put'>['body']; headers: { 'if-match'?: string | undefined } }) =>
+    put: (input: Input<'putFlagRollout', 'putConfigRollout'>) =>
       divert<'rollout.put'>(deps, kind, input, { kind: 'rollout.put', body: input.body, ifMatch: input.headers['if-match'] }),
-    delete: (input: Input) => divert<'rollout.delete'>(deps, kind, input, { kind: 'rollout.delete' }),
+    delete: (input: Target) => divert<'rollout.delete'>(deps, kind, input, { kind: 'rollout.delete' }),
     pause: command('rollout.pause'),
     resume: command('rollout.resume'),
     cancel: command('rollout.cancel'),
     advance: command('rollout.advance'),
-    addTargetIds: ({ body, ...input }: EditInput) => divert<'target_ids.add'>(deps, kind, input, { kind: 'target_ids.add', body: { targetIds: body.targetIds } }),
-    removeTargetIds: ({ body, ...input }: EditInput) => divert<'target_ids.remove'>(deps, kind, input, { kind: 'target_ids.remove', body: { targetIds: body.targetIds } }),
-    replaceTargetIds: ({ body, ...input }: EditInput) => divert<'target_ids.replace'>(deps, kind, input, { kind: 'target_ids.replace', body: { targetIds: body.targetIds } }),
-    list: async ({ req, res, params, query }: Input & { query: { cursor?: string | undefined; limit?: number | undefined } }) => ({
+    addTargetIds: ({ body, ...input }: Input<'addFlagTargetIds', 'addConfigTargetIds'>) => divert<'target_ids.add'>(deps, kind, input, { kind: 'target_ids.add', body: { targetIds: body.targetIds } }),
+    removeTargetIds: ({ body, ...input }: Input<'removeFlagTargetIds', 'removeConfigTargetIds'>) => divert<'target_ids.remove'>(deps, kind, input, { kind: 'target_ids.remove', body: { targetIds: body.targetIds } }),
+    replaceTargetIds: ({ body, ...input }: Input<'replaceFlagTargetIds', 'replaceConfigTargetIds'>) => divert<'target_ids.replace'>(deps, kind, input, { kind: 'target_ids.replace', body: { targetIds: body.targetIds } }),
+    list: async ({ req, res, params, query }: Input<'listFlagTargetIds', 'listConfigTargetIds'>) => ({
       status: 200 as const,
       body: await listTargetIds(req.em, await admit(req, res, deps), kind, params.envId, params.key, query),
     }),
-    contains: async ({ req, res, params }: Omit<Input, 'params'> & { params: Params & { targetId: string } }) => ({
-      status: 200 as const,
-      body: await containsTargetId(req.em, await admit(req, res, deps), kind, params.envId, params.key, params.targetId),
-    }),
+    contains: async ({ req, res, params }: Input<'checkFlagTargetId', 'checkConfigTargetId'>) => {
+      const { contains, source } = await containsTargetId(req.em, await admit(req, res, deps), deps, kind, params.envId, params.key, params.targetId);
+      deps.metrics.targetIdChecks.labels(source).inc();
+      return { status: 200 as const, body: { contains } };
+    },
   };
 }
 
