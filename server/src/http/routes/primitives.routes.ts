@@ -1,26 +1,25 @@
+import type { ServerInferRequest } from '@ts-rest/core';
 import { initServer } from '@ts-rest/express';
-import { contract, type Rule } from '@gradual/contract';
+import { contract } from '@gradual/contract';
 import type { Response } from 'express';
 import { admit, type AdmissionRequest } from '../admission.js';
 import type { AppDeps } from '../../deps.js';
 import type { PrimitiveKind } from '../../db/entities/index.js';
 import { notModified } from '../etag.js';
-import {
-  createPrimitive,
-  getState,
-  listPrimitives,
-  listStates,
-  setRules,
-  setValue,
-  type CreatePrimitiveInput,
-} from '../../features/primitives/primitives.service.js';
+import { createPrimitive, getState, listPrimitives, listStates, setRules, setValue } from '../../features/primitives/primitives.service.js';
 
 const s = initServer();
 
-/** What a flag or config route's handler receives (the request as ts-rest types it is a subtype). */
-type Input<P> = { req: AdmissionRequest; res: Response; params: P };
-type InEnv = { envId: string; key: string };
-type Mutation<B> = Input<InEnv> & { body: B; headers: { 'if-match'?: string | undefined } };
+type Flags = typeof contract.flags;
+type Configs = typeof contract.configs;
+/**
+ * What the handler of a flag route `F` and of its config twin `C` receives: the request as the
+ * contract types either route (params, body, headers), with Express's request and response.
+ */
+type Input<F extends keyof Flags, C extends keyof Configs> = (ServerInferRequest<Flags[F]> | ServerInferRequest<Configs[C]>) & {
+  req: AdmissionRequest;
+  res: Response;
+};
 
 /**
  * The handlers of one primitive kind: flags and configs are served by these same handlers
@@ -29,27 +28,27 @@ type Mutation<B> = Input<InEnv> & { body: B; headers: { 'if-match'?: string | un
  */
 function handlers<K extends PrimitiveKind>(deps: AppDeps, kind: K) {
   return {
-    create: async ({ req, res, params, body }: Input<{ id: string }> & { body: CreatePrimitiveInput }) => ({
+    create: async ({ req, res, params, body }: Input<'createFlag', 'createConfig'>) => ({
       status: 201 as const,
       body: await createPrimitive(req.em, await admit(req, res, deps), deps.bus, kind, params.id, body),
     }),
-    list: async ({ req, res, params }: Input<{ id: string }>) => ({
+    list: async ({ req, res, params }: Input<'listFlags', 'listConfigs'>) => ({
       status: 200 as const,
       body: await listPrimitives(req.em, await admit(req, res, deps), kind, params.id),
     }),
-    listStates: async ({ req, res, params }: Input<{ envId: string }>) => ({
+    listStates: async ({ req, res, params }: Input<'listFlagStates', 'listConfigStates'>) => ({
       status: 200 as const,
       body: await listStates(req.em, await admit(req, res, deps), kind, params.envId),
     }),
-    getState: async ({ req, res, params }: Input<InEnv>) => {
+    getState: async ({ req, res, params }: Input<'getFlagState', 'getConfigState'>) => {
       const body = await getState(req.em, await admit(req, res, deps), kind, params.envId, params.key);
       return notModified(req, res, body) ? { status: 304 as const, body: undefined } : { status: 200 as const, body };
     },
-    setValue: async ({ req, res, params, body, headers }: Mutation<{ value?: unknown }>) => ({
+    setValue: async ({ req, res, params, body, headers }: Input<'setFlagValue', 'setConfigValue'>) => ({
       status: 200 as const,
       body: await setValue(req.em, await admit(req, res, deps), deps.bus, kind, params.envId, params.key, body.value, headers['if-match']),
     }),
-    setRules: async ({ req, res, params, body, headers }: Mutation<{ rules: Rule[] }>) => ({
+    setRules: async ({ req, res, params, body, headers }: Input<'setFlagRules', 'setConfigRules'>) => ({
       status: 200 as const,
       body: await setRules(req.em, await admit(req, res, deps), deps.bus, kind, params.envId, params.key, body.rules, headers['if-match']),
     }),
