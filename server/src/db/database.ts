@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { EntityManager, MikroORM, Options } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { isMemoryDataDir, MEMORY_DATA_DIR, start, type PGliteServer, type StartingServer } from '@gradual/pglite-server';
-import { registerStatementPool, StatementPool } from './statement-pool.js';
+import { StatementPool } from './statement-pool.js';
 
 // Light on purpose: MikroORM (~0.5 s to load) and the entities are imported inside
 // openDatabase(), after the embedded database's thread has started, so both proceed at once.
@@ -43,6 +43,17 @@ export interface DatabaseOptions {
   /** Run pending migrations at open. Default true. */
   migrate?: boolean;
 }
+
+/**
+ * Named statements on connections of their own (`$1…` placeholders, prepared once per
+ * connection): the embedded database's statement pool. The ORM's configuration carries it as the
+ * MikroORM extension PREPARED_STATEMENTS (`em.config.getExtension`), so code that holds only an
+ * EntityManager finds it; absent on PostgreSQL.
+ */
+export interface PreparedStatements {
+  query<T>(name: string, text: string, values: unknown[]): Promise<T[]>;
+}
+export const PREPARED_STATEMENTS = 'gradual.preparedStatements';
 
 export interface Database {
   kind: 'embedded' | 'postgres';
@@ -148,7 +159,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
         timeoutMs: acquireTimeoutMs,
         logger: log,
       });
-      registerStatementPool(orm.config, statements);
+      const pool: PreparedStatements = statements;
+      orm.config.registerExtension(PREPARED_STATEMENTS, () => pool);
     } catch (err) {
       await orm.close(true).catch(() => {});
       throw err;

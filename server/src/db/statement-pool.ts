@@ -81,15 +81,3 @@ export class StatementPool {
     await this.pool.end();
   }
 }
-
-/** Statement pools by the ORM configuration they belong to (every EntityManager fork shares it). */
-const pools = new WeakMap<object, StatementPool>();
-
-export function registerStatementPool(ormConfig: object, pool: StatementPool): void {
-  pools.set(ormConfig, pool);
-}
-
-/** The statement pool of an ORM (embedded database), or undefined: use the ORM's own pool. */
-export function statementPoolOf(ormConfig: object): StatementPool | undefined {
-  return pools.get(ormConfig);
-}

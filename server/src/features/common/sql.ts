@@ -1,6 +1,6 @@
 import { ReferenceKind, type EntityMetadata, type EntityProperty } from '@mikro-orm/core';
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
-import { statementPoolOf } from '../../db/statement-pool.js';
+import { PREPARED_STATEMENTS, type PreparedStatements } from '../../db/database.js';
 
 /*
  * The server's typed SQL: the one place statements are sent to the database other than through
@@ -41,7 +41,7 @@ export async function rawQuery<T = Record<string, unknown>>(em: EntityManager, s
  */
 export async function preparedQuery<T = Record<string, unknown>>(em: EntityManager, name: string, text: string, values: readonly Knex.RawBinding[]): Promise<T[]> {
   if (em.getTransactionContext()) throw new Error(`preparedQuery(${name}) inside a transaction`);
-  const statements = statementPoolOf(em.config);
+  const statements = em.config.getExtension<PreparedStatements>(PREPARED_STATEMENTS);
   if (statements) return statements.query<T>(name, text, [...values]);
   const { sql, bindings } = positional(text, values);
   return (await rawQuery<T>(em, sql, bindings)).rows;
