@@ -24,7 +24,7 @@ import { logRequest } from './request-context.js';
  * sample and log line. No token is taken unless a replay answers.
  */
 export interface Replay {
-  /** The route as the latency histogram labels it (`/api/v1/envs/:envId/ruleset`). */
+  /** The route as the latency histogram labels it: the contract route's path. */
   route: string;
   /**
    * The API key to charge this request to, when everything the regular handler's decision

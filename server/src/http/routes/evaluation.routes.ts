@@ -15,8 +15,8 @@ import { bodyProblem, hasSuspectEscapes } from '../text-guard.js';
 
 const s = initServer();
 
-const RULESET_ROUTE = '/api/v1/envs/:envId/ruleset';
-const EVALUATE_ROUTE = '/api/v1/envs/:envId/evaluate';
+const RULESET_ROUTE = contract.evaluation.getRuleset.path;
+const EVALUATE_ROUTE = contract.evaluation.evaluate.path;
 /** Evaluate bodies a replay reads itself; larger ones (legal up to 1 MiB) go to the route unread. */
 const MAX_REPLAYED_BODY = 16 * 1024;
 const JSON_CONTENT_TYPE = /^application\/json\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
