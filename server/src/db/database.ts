@@ -254,40 +254,15 @@ async function allMigrationsApplied(orm: MikroORM, schema: string): Promise<bool
   }
 }
 
-/** The part of knex's client (typed `any` by knex) that hands out pooled pg connections. */
-interface KnexPool {
-  acquireConnection(): Promise<{ query(sql: string, params?: unknown[]): Promise<unknown> }>;
-  releaseConnection(conn: unknown): Promise<unknown>;
-}
-
-function isKnexPool(client: unknown): client is KnexPool {
-  return (
-    typeof client === 'object' &&
-    client !== null &&
-    'acquireConnection' in client &&
-    typeof client.acquireConnection === 'function' &&
-    'releaseConnection' in client &&
-    typeof client.releaseConnection === 'function'
-  );
-}
-
 /**
- * Runs `fn` while holding a PostgreSQL session advisory lock on a connection of its own
- * (`fn` uses other pooled connections: MikroORM's migrator does not run everything in one
- * transaction, e.g. it creates its log table outside it).
+ * Runs `fn` while holding a PostgreSQL advisory lock, taken in a transaction of its own on one
+ * pooled connection (knex's transaction) and released when that transaction ends (`fn` uses other
+ * pooled connections: MikroORM's migrator does not run everything in one transaction, e.g. it
+ * creates its log table outside it).
  */
 async function withAdvisoryLock<T>(orm: MikroORM, name: string, fn: () => Promise<T>): Promise<T> {
-  const client: unknown = orm.em.getConnection().getKnex().client;
-  if (!isKnexPool(client)) throw new Error('the database driver has no connection pool to take a connection from');
-  const conn = await client.acquireConnection();
-  try {
-    await conn.query('select pg_advisory_lock(hashtext($1))', [name]);
-    try {
-      return await fn();
-    } finally {
-      await conn.query('select pg_advisory_unlock(hashtext($1))', [name]);
-    }
-  } finally {
-    await client.releaseConnection(conn);
-  }
+  return orm.em.getConnection().getKnex().transaction(async (trx) => {
+    await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [name]);
+    return fn();
+  });
 }
