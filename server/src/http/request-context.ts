@@ -25,7 +25,7 @@ function accessLogLevel(status: number): 'error' | 'debug' | 'info' {
   return status >= 500 ? 'error' : status === 304 ? 'debug' : 'info';
 }
 
-/** A finished request's log line, at accessLogLevel's level: written by the full routes and the fast paths alike. */
+/** A finished request's log line, at accessLogLevel's level: written for the routes and the answer cache alike. */
 export function logRequest(logger: Logger, id: string, method: string | undefined, url: string | undefined, status: number, responseTimeMs: number): void {
   const level = accessLogLevel(status);
   if (!logger.isLevelEnabled(level)) return;
@@ -34,8 +34,8 @@ export function logRequest(logger: Logger, id: string, method: string | undefine
 
 /**
  * Request id and logging, first in the chain: X-Request-Id on every answer, `req.log` (a child
- * logger bound to the id), and one line per finished request (logRequest, which the fast paths
- * in http/fast-paths.ts write too). Hand-written rather than pino-http, which built a child
+ * logger bound to the id), and one line per finished request (logRequest, which the answer cache
+ * in http/answer-cache.ts writes too). Hand-written rather than pino-http, which built a child
  * logger and serializers for every request whatever the level: a tenth of the allocations of a
  * typical API request.
  *

@@ -49,7 +49,7 @@ export const RolloutEntity = defineEntity({
     targetIdsCount: p.integer(),
     /**
      * Raised by every edit that changes the allow-list, in the edit's transaction: an in-memory
-     * copy of the list (the contains fast path) is current exactly while this is unchanged.
+     * copy of the list (the target-ID index of the contains check) is current exactly while this is unchanged.
      */
     targetIdsVersion: p.integer().default(0),
     /** The rollback fire that last paused this rollout (banner data), or null. */

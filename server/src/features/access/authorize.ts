@@ -86,8 +86,7 @@ export async function authorize(em: EntityManager, caller: Caller, orgId: string
 
 /**
  * An API key's restrictions, in the spec's order (org, session-only, IP, action, environment,
- * resource, approval): throws the first that refuses. Synchronous, so the fast paths
- * (http/fast-paths.ts) apply exactly these rules too.
+ * resource, approval): throws the first that refuses. Synchronous: no I/O.
  */
 export function checkApiKeyAccess(key: ApiKey, orgId: string, need: AccessRequirement, ip: string, approved: boolean): void {
   if (key.orgId !== orgId) throw new DomainError('not_found', 'Not found.');
