@@ -148,9 +148,9 @@ export interface RolloutPathRow {
 }
 
 /**
- * Environment, primitive, current rollout and (optionally) one allow-list
- * membership in a single statement: the hot read path of `contains`, which
- * would otherwise cost five sequential round trips. Current rollout: currentRolloutSql. Returns null when the environment does not exist.
+ * Environment, primitive, current rollout (currentRolloutSql) and (optionally) one allow-list
+ * membership in a single statement: the hot read path of `contains`, which would otherwise cost
+ * five sequential round trips. Returns null when the environment does not exist.
  */
 export async function findRolloutPath(em: EntityManager, envId: string, kind: PrimitiveKind, key: string, targetId: string | null): Promise<RolloutPathRow | null> {
   if (!isUuid(envId)) return null;
