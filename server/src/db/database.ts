@@ -28,7 +28,8 @@ export interface DatabaseOptions {
   schema?: string;
   logger?: Logger;
   /**
-   * PostgreSQL pool size, default 10, at least 2 (one connection holds the migration lock).
+   * PostgreSQL pool size, default 10, at least 2 (one connection holds the migration lock), and as
+   * many again for prepared single statements (statement-pool.ts).
    * Embedded: always 1 for MikroORM, and 3 for prepared single statements (statement-pool.ts).
    */
   poolMax?: number;
@@ -46,9 +47,9 @@ export interface DatabaseOptions {
 
 /**
  * Named statements on connections of their own (`$1…` placeholders, prepared once per
- * connection): the embedded database's statement pool. The ORM's configuration carries it as the
+ * connection): the statement pool (statement-pool.ts). The ORM's configuration carries it as the
  * MikroORM extension PREPARED_STATEMENTS (`em.config.getExtension`), so code that holds only an
- * EntityManager finds it; absent on PostgreSQL.
+ * EntityManager finds it.
  */
 export interface PreparedStatements {
   query<T>(name: string, text: string, values: unknown[]): Promise<T[]>;
@@ -126,6 +127,14 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
         // The database must exist (creating it needs privileges a service should not have).
         ensureDatabase: false,
       });
+      statements = new StatementPool({
+        server: { url: opts.databaseUrl!, searchPath: schema !== 'public' ? `${schema},public` : undefined },
+        size: Math.max(2, opts.poolMax ?? DEFAULT_POOL_MAX),
+        timeoutMs: acquireTimeoutMs,
+        logger: log,
+      });
+      const pool: PreparedStatements = statements;
+      orm.config.registerExtension(PREPARED_STATEMENTS, () => pool);
       phase('connect');
       return orm;
     }
@@ -153,8 +162,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       embedded ??= await starting.ready;
       await orm.connect();
       statements = new StatementPool({
-        host: starting.target.host,
-        port: starting.target.port ?? embedded.port,
+        server: { host: starting.target.host, port: starting.target.port ?? embedded.port },
         size: EMBEDDED_STATEMENT_CONNECTIONS,
         timeoutMs: acquireTimeoutMs,
         logger: log,

@@ -23,7 +23,7 @@ afterAll(async () => {
   await db?.close();
 });
 
-const newPool = (size: number, timeoutMs = 10_000) => new StatementPool({ host: '127.0.0.1', port, size, timeoutMs });
+const newPool = (size: number, timeoutMs = 10_000) => new StatementPool({ server: { host: '127.0.0.1', port }, size, timeoutMs });
 const addOne = (pool: StatementPool, n: number) => pool.query<{ n: number }>('add_one', 'select $1::int + 1 as n', [n]);
 
 describe('StatementPool', () => {

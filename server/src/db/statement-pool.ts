@@ -2,8 +2,10 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 
 /**
- * The embedded database's connections for prepared single statements (preparedQuery: the hot
- * paths' reads and one-statement writes), apart from MikroORM's pool of one.
+ * Connections for prepared single statements (preparedQuery: the hot paths' reads and
+ * one-statement writes), apart from MikroORM's pool. On PostgreSQL they are named statements
+ * (parsed and planned once per connection) on a pool of pg's own; the rest of this comment is
+ * about the embedded database, where the pool matters most: it runs beside MikroORM's pool of one.
  *
  * Why: with one connection, the database thread sat idle from the moment it answered a
  * statement until the main thread had read that answer and released the connection to the next
@@ -43,20 +45,24 @@ export class StatementPool {
   private readonly pool: pg.Pool;
   private readonly suffixes = new WeakMap<pg.PoolClient, string>();
 
-  constructor(opts: { host: string; port: number; size: number; timeoutMs: number; logger?: Logger | undefined }) {
+  /**
+   * `server`: the embedded database's socket, or a PostgreSQL server's URL with the schema to
+   * put first on the search path (as MikroORM's connections do); PostgreSQL's connections close
+   * when idle for 30 s (the embedded database's are kept, see above).
+   */
+  constructor(opts: { server: { host: string; port: number } | { url: string; searchPath?: string | undefined }; size: number; timeoutMs: number; logger?: Logger | undefined }) {
+    const { server } = opts;
     this.pool = new pg.Pool({
-      host: opts.host,
-      port: opts.port,
-      user: 'postgres',
-      database: 'postgres',
+      ...('url' in server
+        ? { connectionString: server.url, ...(server.searchPath ? { options: `-c search_path=${server.searchPath}` } : {}), idleTimeoutMillis: 30_000 }
+        : { host: server.host, port: server.port, user: 'postgres', database: 'postgres', idleTimeoutMillis: 0 }),
       max: opts.size,
-      idleTimeoutMillis: 0,
       connectionTimeoutMillis: opts.timeoutMs,
       query_timeout: opts.timeoutMs,
     });
     this.pool.on('connect', (client) => this.suffixes.set(client, `_c${++connectionsMade}`));
     // An idle connection that breaks (the database stopping) is replaced on next use.
-    this.pool.on('error', (err) => opts.logger?.debug({ err }, 'embedded database: statement connection lost'));
+    this.pool.on('error', (err) => opts.logger?.debug({ err }, 'database: statement connection lost'));
   }
 
   /** Runs the named statement (`$1…` placeholders), prepared once per connection. */

@@ -15,8 +15,8 @@ import { PREPARED_STATEMENTS, type PreparedStatements } from '../../db/database.
  *   column list taken from MikroORM's metadata.
  * - builtOnce: statement text built once (from metadata) and reused.
  *
- * Connections come only from public APIs: knex's `raw` (the ORM's knex, or its transaction) and,
- * on the embedded database, the statement pool the database opened for it.
+ * Connections come only from public APIs: knex's `raw` (the ORM's knex, or its transaction) and
+ * the statement pool the database opened beside the ORM (pg's own pool).
  */
 
 /**
@@ -36,8 +36,8 @@ export async function rawQuery<T = Record<string, unknown>>(em: EntityManager, s
  * paths that run one statement thousands of times a second. Reads, or a write that is one
  * statement committing on its own; never from inside a transaction (a write there would escape
  * the transaction, and on the embedded database the statement would wait for that transaction
- * to end). On the embedded database it runs on the database's statement pool, prepared once per
- * connection (PostgreSQL parses and plans it once); elsewhere on the ORM's pool through knex.
+ * to end). It runs on the database's statement pool (PREPARED_STATEMENTS), prepared once per
+ * connection (PostgreSQL parses and plans it once); on an ORM opened without one, through knex.
  */
 export async function preparedQuery<T = Record<string, unknown>>(em: EntityManager, name: string, text: string, values: readonly Knex.RawBinding[]): Promise<T[]> {
   if (em.getTransactionContext()) throw new Error(`preparedQuery(${name}) inside a transaction`);
