@@ -45,8 +45,14 @@ const LATENCY_RUNS = Number(process.env.BENCH_LOAD_LATENCY_RUNS ?? 3);
 /** A subset of the scenarios (comma-separated ids), for iterating on one; the soak runs only with all. */
 const ONLY_SCENARIOS = process.env.BENCH_LOAD_SCENARIOS?.split(',').map((x) => x.trim());
 const FLAGS = 20;
-/** API keys (token indexes) the 304 polls rotate over. */
+/**
+ * API keys (token indexes) each read scenario rotates over: at full speed one key's
+ * 100,000-per-minute bucket would run dry. Key 3 makes the rollout PUTs.
+ */
 const POLL_KEYS = [0, 4, 5, 6, 7, 8];
+const RULESET_KEYS = [1, 9, 10, 11, 12, 13];
+const EVALUATE_KEYS = [2, 14, 15, 16, 17, 18];
+const KEY_COUNT = 19;
 const BARE_SERVER = fileURLToPath(new URL('./lib/bare-server.mjs', import.meta.url));
 const PACED_LOAD = fileURLToPath(new URL('./lib/paced-load.mjs', import.meta.url));
 
@@ -211,7 +217,7 @@ export async function setUp(server: ProductionServer) {
     await owner.putFlagRollout({ path: { envId, key }, body: { percent: 10, newValue: true } });
   }
   const tokens: string[] = [];
-  for (let i = 0; i < 4 + POLL_KEYS.length; i++) {
+  for (let i = 0; i < KEY_COUNT; i++) {
     tokens.push((await owner.createApiKey({ path: { slug: 'load' }, body: { name: `load-${i}`, rateLimitPerMin: 100_000 } })).token);
   }
   return { envId, tokens };
@@ -225,14 +231,18 @@ export function scenarios(envId: string, tokens: string[], etag: string): Scenar
     {
       id: 'ruleset-304',
       ok: [304],
-      // Spread over several keys: at full speed one key's 100,000-per-minute bucket would run dry.
       requests: POLL_KEYS.map((i) => ({ method: 'GET' as const, path: ruleset, headers: { ...auth(i), 'accept-encoding': 'gzip', 'if-none-match': etag } })),
     },
-    { id: 'ruleset-200', ok: [200], requests: [{ method: 'GET', path: ruleset, headers: { ...auth(1), 'accept-encoding': 'gzip' } }] },
+    { id: 'ruleset-200', ok: [200], requests: RULESET_KEYS.map((i) => ({ method: 'GET' as const, path: ruleset, headers: { ...auth(i), 'accept-encoding': 'gzip' } })) },
     {
       id: 'evaluate',
       ok: [200],
-      requests: [{ method: 'POST', path: `/api/v1/envs/${envId}/evaluate`, headers: { ...auth(2), ...json }, body: JSON.stringify({ context: { userId: 'user-42', plan: 'pro' } }) }],
+      requests: EVALUATE_KEYS.map((i) => ({
+        method: 'POST' as const,
+        path: `/api/v1/envs/${envId}/evaluate`,
+        headers: { ...auth(i), ...json },
+        body: JSON.stringify({ context: { userId: 'user-42', plan: 'pro' } }),
+      })),
     },
     {
       id: 'rollout-put',
