@@ -1,4 +1,5 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { answerClientError } from './http/client-error.js';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
@@ -91,7 +92,10 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
   const app = createApp(deps, answers, (app) => {
     if (testClock) mountTestClock(app, deps, testClock, () => scheduler.tick().then(() => undefined));
   });
+  // Each connection's latest response, for answering a malformed request that follows it (client-error.ts).
+  const latestResponse = new WeakMap<Duplex, ServerResponse>();
   const http = createServer((req, res) => {
+    latestResponse.set(req.socket, res);
     const answered = answers.tryAnswer(req, res);
     if (answered === true) return;
     if (answered === false) return void app(req, res);
@@ -106,7 +110,7 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
     );
   });
   http.keepAliveTimeout = 65_000;
-  http.on('clientError', answerClientError(logger));
+  http.on('clientError', answerClientError(logger, (socket) => latestResponse.get(socket)));
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(config.port, config.host, () => resolve());

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import type { ErrorEnvelope } from '@gradual/contract';
@@ -8,12 +8,14 @@ import type { ErrorEnvelope } from '@gradual/contract';
  * Requests Node's HTTP parser refuses (a bare CR or NUL in a header, headers
  * over the size limit, a malformed request line) never reach Express. Node
  * would answer them with an empty 400/431; this answers with the envelope
- * instead, like every other error, and closes the connection.
+ * instead, like every other error, and closes the connection. When the socket's latest response
+ * has already begun (`latestResponse`, kept by the server), no second answer can follow it: the
+ * connection is closed.
  */
-export function answerClientError(logger: Logger) {
+export function answerClientError(logger: Logger, latestResponse: (socket: Duplex) => ServerResponse | undefined) {
   return (err: NodeJS.ErrnoException, socket: Duplex): void => {
-    const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-    if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    const inFlight = latestResponse(socket);
+    if (err.code === 'ECONNRESET' || !socket.writable || (inFlight?.headersSent && !inFlight.writableFinished)) {
       socket.destroy();
       return;
     }
