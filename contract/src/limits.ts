@@ -11,3 +11,9 @@ export const ATTRIBUTE_NAME_MAX_LENGTH = 128;
 
 /** Longest target ID on a rollout's allow-list. */
 export const TARGET_ID_MAX_LENGTH = 256;
+
+/**
+ * Longest key kept from a request whatever it names: a rollback fire's key in the rollback
+ * history (longer ones are cut), and the audit log's `resourceKey` filter.
+ */
+export const RECORDED_KEY_MAX_LENGTH = 256;

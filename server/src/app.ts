@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import express, { type Express } from 'express';
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
-import { contract } from '@gradual/contract';
+import { API_PREFIX, contract } from '@gradual/contract';
 import { dashboardDir } from './paths.js';
 import type { AppDeps } from './deps.js';
 import type { AnswerCache } from './http/answer-cache.js';
@@ -30,13 +30,13 @@ import { proposalsRoutes } from './http/routes/proposals.routes.js';
 /** JSON bodies are capped at 1 MiB, target-ID lists at 64 MiB (docs/api.md); larger ones get 413 with the envelope. */
 export const JSON_BODY_LIMIT = '1mb';
 export const TARGET_IDS_BODY_LIMIT = '64mb';
-const TARGET_ID_PATHS = /^\/api\/v1\/envs\/[^/]+\/(?:flags|configs)\/[^/]+\/rollout\/target-ids\//;
+const TARGET_ID_PATHS = new RegExp(`^${API_PREFIX}/envs/[^/]+/(?:flags|configs)/[^/]+/rollout/target-ids/`);
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
 
 /**
  * The Express application: request id and logging first, then operational
- * endpoints, the contract's routes under /api/v1, the dashboard under /app,
+ * endpoints, the contract's routes under API_PREFIX, the dashboard under /app,
  * and finally the 404 and error handlers that write the envelope.
  */
 export function createApp(deps: AppDeps, answers: AnswerCache, extend?: (app: Express) => void): Express {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RECORDED_KEY_MAX_LENGTH } from '../limits.js';
 import { named } from '../openapi-meta.js';
 import { Id, JsonValue, Timestamp } from './common.js';
 
@@ -39,7 +40,7 @@ export const AuditEventDetail = named(
 
 export const AuditListQuery = z.object({
   resourceType: z.string().max(64).optional(),
-  resourceKey: z.string().max(256).optional(),
+  resourceKey: z.string().max(RECORDED_KEY_MAX_LENGTH).optional(),
   envId: Id.optional(),
   actorId: z.string().uuid().optional(),
   cursor: z.string().max(512).optional(),

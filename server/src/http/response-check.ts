@@ -3,7 +3,7 @@ import { isAppRoute, isAppRouteNoBody, isAppRouteOtherResponse, isZodType, type 
 import { contract, ErrorEnvelope } from '@gradual/contract';
 import type { RequestHandler } from 'express';
 
-/** Every route of the contract by `METHOD path` (the path as Express matched it, e.g. `/api/v1/envs/:envId/ruleset`). */
+/** Every route of the contract by `METHOD path` (the contract route's path, as Express matched it). */
 function routesOf(router: AppRouter, into = new Map<string, AppRoute>()): Map<string, AppRoute> {
   for (const value of Object.values(router)) {
     if (isAppRoute(value)) into.set(`${value.method} ${value.path}`, value);

@@ -1,9 +1,11 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
+import { LIVE_STATUSES, ROLLOUT_STATUSES } from '@gradual/contract';
 import { id, jsonb, timestamp, type JsonValue } from './common.js';
 import { EnvironmentEntity } from './environment.js';
 import { PrimitiveEntity, PRIMITIVE_KINDS } from './primitive.js';
 
-export const ROLLOUT_STATUSES = ['active', 'paused', 'completed', 'cancelled'] as const;
+/** The live statuses as an SQL list, `('active', 'paused')`: the one live predicate of the index and the queries. */
+export const LIVE_STATUSES_SQL = `(${LIVE_STATUSES.map((status) => `'${status}'`).join(', ')})`;
 export const PAUSED_REASONS = ['user', 'approval_gate', 'auto_rollback'] as const;
 
 /** What a rollout copied from its plan at attach time (see domain/rollouts/types.ts PlanSnapshot). */
@@ -61,7 +63,7 @@ export const RolloutEntity = defineEntity({
     {
       name: 'rollouts_live_unique',
       expression:
-        "create unique index \"rollouts_live_unique\" on \"rollouts\" (\"env_id\", \"primitive_id\") where \"status\" in ('active', 'paused')",
+        `create unique index "rollouts_live_unique" on "rollouts" ("env_id", "primitive_id") where "status" in ${LIVE_STATUSES_SQL}`,
     },
     { properties: ['envId', 'primitiveId', 'createdAt'] },
     {

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { contract } from '@gradual/contract';
 import type { Logger } from 'pino';
 import { MagicLinkEntity, MembershipEntity, OrgEntity, UserEntity, type MagicLink } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
@@ -57,7 +58,7 @@ export interface MagicLinkInputs {
   invitations: PendingInvitations;
 }
 
-export const magicLinkUrl = (publicUrl: string, token: string) => `${publicUrl}/api/v1/auth/link?t=${token}`;
+export const magicLinkUrl = (publicUrl: string, token: string) => `${publicUrl}${contract.auth.redeemMagicLink.path}?t=${token}`;
 
 /** Counts one mail request against both buckets; false once either is spent. */
 async function withinMailLimits(deps: MagicLinkInputs, caller: Caller, email: string): Promise<boolean> {

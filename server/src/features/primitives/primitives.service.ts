@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import { isDeepStrictEqual } from 'node:util';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Config, ConfigState, Flag, FlagState, FlagValueType, Rule } from '@gradual/contract';
+import { KEY_MAX_LENGTH, type Config, type ConfigState, type Flag, type FlagState, type FlagValueType, type Rule } from '@gradual/contract';
 import {
   EnvironmentEntity,
   ProjectEntity,
@@ -186,7 +186,7 @@ export async function listStates<K extends PrimitiveKind>(em: EntityManager, cal
 }
 
 async function findPrimitiveInEnv(em: EntityManager, env: Environment, kind: PrimitiveKind, key: string) {
-  const primitive = key.length <= 128 ? await em.findOne(PrimitiveEntity, { projectId: env.projectId, kind, key }) : null;
+  const primitive = key.length <= KEY_MAX_LENGTH ? await em.findOne(PrimitiveEntity, { projectId: env.projectId, kind, key }) : null;
   if (!primitive) throw new DomainError('not_found', `No ${kind} "${key}" in this project.`);
   return primitive;
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { KEY_MAX_LENGTH, RECORDED_KEY_MAX_LENGTH } from '@gradual/contract';
 import type { Logger } from 'pino';
 import type { ServiceMetrics } from '../../metrics/metrics.js';
 import {
@@ -100,7 +101,7 @@ export async function fireRollback(deps: FireDeps, req: FireRequest): Promise<Fi
     orgId: env?.orgId ?? null,
     envId: req.envId,
     primitiveKind: req.kind,
-    primitiveKey: req.key.slice(0, 256),
+    primitiveKey: req.key.slice(0, RECORDED_KEY_MAX_LENGTH),
     sourceIp: req.sourceIp,
     payloadFingerprint: fingerprint,
     firedAt: req.now,
@@ -137,7 +138,7 @@ export async function fireRollback(deps: FireDeps, req: FireRequest): Promise<Fi
   }
   const monitorUrl = parseMonitorUrl(payload);
 
-  const primitive = req.key.length <= 128 ? await em.findOne(PrimitiveEntity, { projectId: env.projectId, kind: req.kind, key: req.key }) : null;
+  const primitive = req.key.length <= KEY_MAX_LENGTH ? await em.findOne(PrimitiveEntity, { projectId: env.projectId, kind: req.kind, key: req.key }) : null;
   const current = primitive ? await findCurrentRollout(em, env.id, primitive.id) : null;
   if (!primitive || !current) {
     await record('error_not_found', { secret, monitorUrl });

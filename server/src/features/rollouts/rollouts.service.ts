@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { isLiveStatus, type Rollout as RolloutDto } from '@gradual/contract';
+import { isLiveStatus, KEY_MAX_LENGTH, type Rollout as RolloutDto } from '@gradual/contract';
 import {
   PrimitiveStateEntity,
   ProjectEntity,
@@ -44,7 +44,7 @@ export async function resolveTarget(
 ): Promise<RolloutTarget> {
   // One statement for all three reads; errors keep their order: environment, access, primitive.
   // (A key longer than any key can be matches nothing.)
-  const found = await findRolloutTarget(em, envId, kind, key.length <= 128 ? key : null);
+  const found = await findRolloutTarget(em, envId, kind, key.length <= KEY_MAX_LENGTH ? key : null);
   if (!found) throw new DomainError('not_found', 'Environment not found.');
   const { env, primitive, current } = found;
   const need = action === 'propose' ? { action: 'write' as const, proposal: true } : { action };

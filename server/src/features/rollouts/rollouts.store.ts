@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { EnvironmentEntity, PrimitiveEntity, RolloutEntity, type Environment, type Primitive, type PrimitiveKind, type Rollout } from '../../db/entities/index.js';
-import { LIVE_STATUSES } from '@gradual/contract';
+import { EnvironmentEntity, LIVE_STATUSES_SQL, PrimitiveEntity, RolloutEntity, type Environment, type Primitive, type PrimitiveKind, type Rollout } from '../../db/entities/index.js';
 import { isUuid } from '../common/lookup.js';
 import { BoundRows, hotQuery, preparedQuery, rawQuery } from '../common/sql.js';
 
@@ -47,9 +46,6 @@ export interface ReadRollout {
   row: Rollout;
   rowVersion: string;
 }
-
-/** The live statuses (the contract's LIVE_STATUSES) as an SQL list. */
-export const LIVE_STATUSES_SQL = `(${LIVE_STATUSES.map((s) => `'${s}'`).join(', ')})`;
 
 /**
  * The one definition of a (primitive, environment) pair's current rollout: the live one (active

@@ -83,7 +83,7 @@ export async function editTargetIds<E extends TargetIdEdit>(
 
 function decodeCursor(cursor: string): string {
   const id = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!id || id.length > 256 || Buffer.from(id, 'utf8').toString('base64url') !== cursor) {
+  if (!id || id.length > TARGET_ID_MAX_LENGTH || Buffer.from(id, 'utf8').toString('base64url') !== cursor) {
     throw new DomainError('invalid_request', 'The cursor is invalid.', { fields: { cursor: 'invalid cursor' } });
   }
   return id;

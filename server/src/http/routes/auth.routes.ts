@@ -23,8 +23,9 @@ const notMounted = () => new DomainError('not_found', 'Not found.');
  */
 export function unmountedAuthRoutes(deps: AppDeps): RequestHandler {
   const hidden = new Set<string>();
-  if (!signupMounted(deps.config)) hidden.add('POST /api/v1/auth/signup').add('GET /api/v1/auth/install-state');
-  if (deps.config.topology !== 'self-hosted') hidden.add('POST /api/v1/auth/install-claim').add('GET /api/v1/auth/install-claim');
+  const route = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
+  if (!signupMounted(deps.config)) hidden.add(route(contract.auth.signup)).add(route(contract.auth.getInstallState));
+  if (deps.config.topology !== 'self-hosted') hidden.add(route(contract.auth.claimInstall)).add(route(contract.auth.getClaimState));
   return (req, res, next) => {
     const method = req.method === 'HEAD' ? 'GET' : req.method;
     if (hidden.has(`${method} ${req.path.replace(/\/+$/, '')}`)) return sendError(req, res, notMounted());
