@@ -5,6 +5,7 @@ import type { ApiKey } from '../db/entities/index.js';
 import type { Clock } from '../clock.js';
 import type { LatencySeries } from '../metrics/latency-histogram.js';
 import type { BucketDecision } from '../rate-limits/token-buckets.js';
+import { lastUsedDue } from '../features/access/authorize.js';
 import { rateLimitHeaders, tighterBucket } from './api-rate-limit.js';
 import { logRequest } from './request-context.js';
 
@@ -40,6 +41,12 @@ export interface Replay {
   maxBody?: number;
   /** Called after each replayed answer (the route's own counters). */
   onAnswered?(status: number): void;
+  /**
+   * The replay answers every URL made of this prefix and one more path segment (a lookup by
+   * that segment, e.g. a target-ID check), not only the remembered URL. The prefix is the
+   * remembered URL up to its last `/`.
+   */
+  coversLastSegment?: boolean;
 }
 
 export interface ReplayAnswer {
@@ -69,7 +76,8 @@ export class AnswerCache {
 
   /** Called by a route handler after answering `req`: the same request again may be answered by `replay`. */
   remember(req: Pick<IncomingMessage, 'method' | 'headers'> & { originalUrl: string }, replay: Replay): void {
-    const id = identity(req.method, req.originalUrl, req.headers.authorization);
+    const url = replay.coversLastSegment ? `${lastSegmentPrefix(req.originalUrl)}*` : req.originalUrl;
+    const id = identity(req.method, url, req.headers.authorization);
     if (id === null || req.headers.cookie) return;
     this.replays.delete(id);
     this.replays.set(id, replay);
@@ -88,8 +96,12 @@ export class AnswerCache {
    */
   tryAnswer(req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean> {
     if (req.headers.cookie) return false;
-    const id = identity(req.method, req.url, req.headers.authorization);
-    const replay = id === null ? undefined : this.replays.get(id);
+    let id = identity(req.method, req.url, req.headers.authorization);
+    let replay = id === null ? undefined : this.replays.get(id);
+    if (!replay && id !== null) {
+      id = identity(req.method, `${lastSegmentPrefix(req.url!)}*`, req.headers.authorization);
+      replay = this.replays.get(id!);
+    }
     if (!replay) return false;
     const started = performance.now();
     const now = this.deps.clock.now();
@@ -131,6 +143,25 @@ export class AnswerCache {
     if (!series) this.series.set(label, (series = this.deps.requestDuration.labels(method, route, String(status))));
     return series;
   }
+}
+
+/** A URL up to and including its last `/`. */
+function lastSegmentPrefix(url: string): string {
+  return url.slice(0, url.lastIndexOf('/') + 1);
+}
+
+/**
+ * The `admit` of a replay made for an API key: the key as the key cache has it now, while it is
+ * the same key, not revoked or expired, with no last-used write due, and `holds(now)`; else null.
+ * Null (no replay) for keys with an IP allow-list, which the route decides per request.
+ */
+export function keyAdmission(cached: (tokenHash: string) => ApiKey | undefined, key: ApiKey, holds: (now: Date) => boolean): ((now: Date) => ApiKey | null) | null {
+  if (key.ipAllowlist) return null;
+  return (now) => {
+    const current = cached(key.tokenHash);
+    if (!current || current.id !== key.id || current.revokedAt || (current.expiresAt && current.expiresAt.getTime() <= now.getTime()) || lastUsedDue(current, now)) return null;
+    return holds(now) ? current : null;
+  };
 }
 
 function identity(method: string | undefined, url: string | undefined, authorization: string | undefined): string | null {

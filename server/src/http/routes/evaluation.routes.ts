@@ -5,12 +5,12 @@ import { initServer } from '@ts-rest/express';
 import { contract } from '@gradual/contract';
 import { admit } from '../admission.js';
 import type { AppDeps } from '../../deps.js';
-import { authorize, lastUsedDue, type Caller } from '../../features/access/authorize.js';
+import { authorize, type Caller } from '../../features/access/authorize.js';
 import { findEnvironment } from '../../features/common/lookup.js';
 import { DomainError } from '../../domain/errors.js';
 import { currentRuleset, evaluateContext, evaluateWith } from '../../features/evaluation/evaluation.service.js';
 import { ifNoneMatchHits, type CachedRuleset } from '../../features/evaluation/ruleset.cache.js';
-import type { AnswerCache, ReplayAnswer } from '../answer-cache.js';
+import { keyAdmission, type AnswerCache, type ReplayAnswer } from '../answer-cache.js';
 import { bodyProblem, hasSuspectEscapes } from '../text-guard.js';
 
 const s = initServer();
@@ -31,13 +31,9 @@ export const evaluationRoutes = (deps: AppDeps, answers: AnswerCache) => {
    */
   const replayable = (caller: Caller, envId: string, entry: CachedRuleset) => {
     const key = caller.principal?.kind === 'token' ? caller.principal.key : null;
-    if (!key || key.ipAllowlist || key.resources) return null;
-    const admit = (now: Date) => {
-      const current = deps.apiKeys.get(key.tokenHash);
-      if (!current || current.id !== key.id || current.revokedAt || (current.expiresAt && current.expiresAt.getTime() <= now.getTime()) || lastUsedDue(current, now)) return null;
-      return deps.envs.peek(envId)?.version === entry.version && deps.rulesets.peek(envId, entry.version) === entry ? current : null;
-    };
-    return { admit };
+    if (!key || key.resources) return null;
+    const admit = keyAdmission((hash) => deps.apiKeys.get(hash), key, () => deps.envs.peek(envId)?.version === entry.version && deps.rulesets.peek(envId, entry.version) === entry);
+    return admit && { admit };
   };
 
   const countPoll = (status: number) => status === 304 && deps.metrics.rulesetPollsFromMemory.inc();

@@ -1,6 +1,6 @@
 import type { ServerInferRequest } from '@ts-rest/core';
 import { initServer } from '@ts-rest/express';
-import { API_PREFIX, contract, type Proposal } from '@gradual/contract';
+import { API_PREFIX, contract, KEY_MAX_LENGTH, TARGET_ID_MAX_LENGTH, type Proposal } from '@gradual/contract';
 import type { Request, Response } from 'express';
 import type { PrimitiveKind } from '../../db/entities/index.js';
 import type { AppDeps } from '../../deps.js';
@@ -11,10 +11,11 @@ import { getRollout } from '../../features/rollouts/rollouts.service.js';
 import { containsTargetId, listTargetIds } from '../../features/rollouts/target-ids.service.js';
 import { admit, type AdmissionRequest } from '../admission.js';
 import { notModified } from '../etag.js';
+import { keyAdmission, type AnswerCache, type ReplayAnswer } from '../answer-cache.js';
 
 const s = initServer();
 
-type Req = AdmissionRequest & Pick<Request, 'method' | 'path'>;
+type Req = AdmissionRequest & Pick<Request, 'method' | 'path' | 'originalUrl'>;
 /** What every rollout route's handler receives and `divert` reads (each route's input as ts-rest types it is a subtype). */
 type Target = { req: Req; res: Response; params: { envId: string; key: string } };
 
@@ -53,7 +54,8 @@ async function divert<K extends OpKind>(
  * Handlers of the rollout family for one primitive kind. Flags and configs bind the same
  * handlers to their own contract routes below. Every mutation goes through `divert`.
  */
-function handlers(deps: AppDeps, kind: PrimitiveKind) {
+function handlers(deps: AppDeps, answers: AnswerCache, kind: PrimitiveKind) {
+  const countMemoryCheck = () => deps.metrics.targetIdChecks.labels('memory').inc();
   type Command = 'rollout.pause' | 'rollout.resume' | 'rollout.cancel' | 'rollout.advance';
   const command = (opKind: Command) => (input: Target) => divert<Command>(deps, kind, input, { kind: opKind });
   return {
@@ -76,15 +78,29 @@ function handlers(deps: AppDeps, kind: PrimitiveKind) {
       body: await listTargetIds(req.em, await admit(req, res, deps), kind, params.envId, params.key, query),
     }),
     contains: async ({ req, res, params }: Input<'checkFlagTargetId', 'checkConfigTargetId'>) => {
-      const { contains, source } = await containsTargetId(req.em, await admit(req, res, deps), deps, kind, params.envId, params.key, params.targetId);
+      const caller = await admit(req, res, deps);
+      const { contains, source } = await containsTargetId(req.em, caller, deps, kind, params.envId, params.key, params.targetId);
       deps.metrics.targetIdChecks.labels(source).inc();
+      const key = caller.principal?.kind === 'token' ? caller.principal.key : null;
+      const replay = key && keyAdmission((hash) => deps.apiKeys.get(hash), key, () => deps.envs.peek(params.envId) !== undefined);
+      // This key's checks of other IDs on this list: from this instance's copy when it holds the
+      // environment's current version (the access decision above depends on key and list only).
+      if (replay) {
+        answers.remember(req, {
+          admit: replay,
+          route: kind === 'flag' ? contract.flagRollouts.checkFlagTargetId.path : contract.configRollouts.checkConfigTargetId.path,
+          coversLastSegment: true,
+          answer: (next) => containsFromMemory(deps, kind, params.envId, params.key, next.url),
+          onAnswered: countMemoryCheck,
+        });
+      }
       return { status: 200 as const, body: { contains } };
     },
   };
 }
 
-export const flagRolloutsRoutes = (deps: AppDeps) => {
-  const h = handlers(deps, 'flag');
+export const flagRolloutsRoutes = (deps: AppDeps, answers: AnswerCache) => {
+  const h = handlers(deps, answers, 'flag');
   return s.router(contract.flagRollouts, {
     getFlagRollout: h.get,
     putFlagRollout: h.put,
@@ -101,8 +117,8 @@ export const flagRolloutsRoutes = (deps: AppDeps) => {
   });
 };
 
-export const configRolloutsRoutes = (deps: AppDeps) => {
-  const h = handlers(deps, 'config');
+export const configRolloutsRoutes = (deps: AppDeps, answers: AnswerCache) => {
+  const h = handlers(deps, answers, 'config');
   return s.router(contract.configRollouts, {
     getConfigRollout: h.get,
     putConfigRollout: h.put,
@@ -118,3 +134,25 @@ export const configRolloutsRoutes = (deps: AppDeps) => {
     checkConfigTargetId: h.contains,
   });
 };
+
+/**
+ * A target-ID check answered from this instance's copy of the list (the target-ID index, as
+ * containsTargetId reads it), for the ID in the URL's last segment; null (the route answers) when
+ * the copy is not current, the segment is not a plain percent-encoded ID, or it is too long.
+ */
+function containsFromMemory(deps: AppDeps, kind: PrimitiveKind, envId: string, key: string, url: string | undefined): ReplayAnswer | null {
+  const env = deps.envs.peek(envId);
+  const segment = url?.slice(url.lastIndexOf('/') + 1);
+  if (!env || !segment || /[?#]/.test(segment) || key.length > KEY_MAX_LENGTH) return null;
+  let targetId: string;
+  try {
+    targetId = decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+  if (!targetId || targetId.length > TARGET_ID_MAX_LENGTH) return null;
+  const known = deps.targetIds.lookup(envId, kind, key, env.version, targetId);
+  if (!known) return null;
+  const body = known.contains ? '{"contains":true}' : '{"contains":false}';
+  return { status: 200, headers: ['Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(body.length)], body };
+}
