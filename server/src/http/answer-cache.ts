@@ -84,10 +84,6 @@ export class AnswerCache {
     if (this.replays.size > MAX_REPLAYS) this.replays.delete(this.replays.keys().next().value!);
   }
 
-  get size(): number {
-    return this.replays.size;
-  }
-
   /**
    * Answers `req` from a remembered replay: true (answered), false (not answered: Express
    * answers, the request untouched) or a promise of either when a body or a shared rate limit
