@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import ipaddr from 'ipaddr.js';
+import { globMatches } from '../../domain/resource-glob.js';
 import { ApiKeyEntity, MembershipEntity, type ApiKey } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Principal } from './principal.js';
@@ -130,12 +131,9 @@ export function tokenSees(caller: Caller, envId?: string, resourceKey?: string):
   return true;
 }
 
-/** Resource globs: `*` matches any run of characters; everything else is literal. */
+/** Resource globs: `*` matches any run of characters; everything else is literal (domain/resource-glob.ts). */
 export function resourceAllowed(key: string, globs: string[]): boolean {
-  return globs.some((glob) => {
-    const pattern = glob.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*');
-    return new RegExp(`^${pattern}$`).test(key);
-  });
+  return globs.some((glob) => globMatches(glob, key));
 }
 
 export function ipAllowed(ip: string, allowlist: string[]): boolean {
