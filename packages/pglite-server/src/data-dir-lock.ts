@@ -130,8 +130,23 @@ function staleReason(path: string): { stale: boolean; holder: string } {
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'; // exists, owned by someone else
+    return (err as NodeJS.ErrnoException).code === 'EPERM' && !isZombie(pid); // EPERM: exists, owned by someone else
   }
+  // A process killed (kill -9) but not yet reaped by its parent still answers signal 0: a zombie
+  // holds no files and runs nothing, so its lock is stale.
+  return !isZombie(pid);
+}
+
+/** Whether `pid` has exited and waits for its parent to reap it (Linux: state Z in /proc/<pid>/stat). */
+export function isZombie(pid: number): boolean {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return false; // no /proc (macOS) or already reaped
+  }
+  // "pid (comm) state …": comm may hold spaces and parentheses, the state follows the last ')'.
+  const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  return state === 'Z' || state === 'X';
 }

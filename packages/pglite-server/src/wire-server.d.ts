@@ -1,7 +1,7 @@
 import type { ExecProtocolOptionsStream, PGliteInterface } from '@electric-sql/pglite';
 
 /** What the wire server uses of PGlite (a PGlite instance): all public API. */
-export interface ServedPGlite extends Pick<PGliteInterface, 'runExclusive' | 'isInTransaction' | 'exec'> {
+export interface ServedPGlite extends Pick<PGliteInterface, 'runExclusive' | 'isInTransaction' | 'exec' | 'query'> {
   execProtocolRawStream(message: Uint8Array, options: ExecProtocolOptionsStream): Promise<void>;
 }
 

@@ -27,7 +27,7 @@
 // Plain JavaScript: it runs in the database's worker thread (pglite-worker.js), which loads no
 // TypeScript.
 import { createServer } from 'node:net';
-import { CallQueue } from './call-queue.js';
+import { CallQueue, PINNED_PARAMETERS } from './call-queue.js';
 
 const SSL_REQUEST = 80877103;
 const GSSENC_REQUEST = 80877104;
@@ -39,6 +39,8 @@ const HEADER = 5; // type byte + int32 length (which counts itself, not the type
 /** Parse, Bind, Describe, Execute, Close: extended-query messages that wait for their Sync (above). */
 const AWAITS_SYNC = new Set([0x50, 0x42, 0x44, 0x45, 0x43]);
 const ROUTINE_ERRORS = new Set(['ECONNRESET', 'EPIPE']);
+const PARAMETER_STATUS = 0x53; // 'S'
+const PINNED = new Set(PINNED_PARAMETERS);
 const EMPTY = Buffer.alloc(0);
 
 /** A FATAL ErrorResponse: the answer to a connection refused or ended by the server. */
@@ -56,6 +58,8 @@ class Connection {
     this.socket = socket;
     this.queue = queue;
     this.log = log;
+    /** This connection's pinned session settings (call-queue.js): the baseline, then its own. */
+    this.params = new Map(queue.baseline);
     this.startup = true;
     this.closed = false;
     /** Bytes kept for the next read: messages waiting for their Sync, a partial header. */
@@ -166,8 +170,14 @@ class Connection {
       for (const chunk of chunks) this.socket.write(chunk);
       this.socket.uncork();
     };
+    const scanner = new ParameterScanner((name, value) => {
+      if (!PINNED.has(name)) return;
+      this.params.set(name, value);
+      this.queue.reported(name, value);
+    });
     const onData = (answer) => {
       if (!answer.length) return;
+      scanner.push(answer);
       if (!pending) {
         pending = [];
         queueMicrotask(flush);
@@ -179,6 +189,7 @@ class Connection {
       this.queue.push({
         conn: this,
         bytes: message,
+        params: this.params,
         onData,
         settle: (err) => {
           flush();
@@ -202,11 +213,79 @@ class Connection {
 }
 
 /**
+ * Follows one call's answer, which PGlite hands over in pieces that need not end at message
+ * boundaries, and reports each ParameterStatus ('S': a setting's name and new value).
+ */
+class ParameterScanner {
+  constructor(onParameter) {
+    this.onParameter = onParameter;
+    this.header = Buffer.alloc(HEADER);
+    this.headerLength = 0;
+    /** Bytes of the current message still to skip. */
+    this.skip = 0;
+    /** The current ParameterStatus's body, filled up to `filled`. */
+    this.body = undefined;
+    this.filled = 0;
+  }
+
+  push(chunk) {
+    let at = 0;
+    while (at < chunk.length) {
+      if (this.skip > 0) {
+        const n = Math.min(this.skip, chunk.length - at);
+        this.skip -= n;
+        at += n;
+      } else if (this.body) {
+        const n = Math.min(this.body.length - this.filled, chunk.length - at);
+        this.body.set(chunk.subarray(at, at + n), this.filled);
+        this.filled += n;
+        at += n;
+        if (this.filled === this.body.length) {
+          const [name, value] = this.body.toString('utf8').split('\0');
+          this.body = undefined;
+          if (name !== undefined && value !== undefined) this.onParameter(name, value);
+        }
+      } else if (this.headerLength === 0 && chunk.length - at >= HEADER) {
+        this.start(chunk[at], Buffer.from(chunk.buffer, chunk.byteOffset + at + 1, 4).readInt32BE(0) - 4);
+        at += HEADER;
+      } else {
+        const n = Math.min(HEADER - this.headerLength, chunk.length - at);
+        this.header.set(chunk.subarray(at, at + n), this.headerLength);
+        this.headerLength += n;
+        at += n;
+        if (this.headerLength === HEADER) {
+          this.headerLength = 0;
+          this.start(this.header[0], this.header.readInt32BE(1) - 4);
+        }
+      }
+    }
+  }
+
+  start(type, bodyLength) {
+    if (bodyLength <= 0) return;
+    if (type === PARAMETER_STATUS) {
+      this.body = Buffer.alloc(bodyLength);
+      this.filled = 0;
+    } else {
+      this.skip = bodyLength;
+    }
+  }
+}
+
+/** The pinned settings' values in `db`'s session now: what every connection starts with. */
+async function readBaseline(db) {
+  const columns = PINNED_PARAMETERS.map((name, i) => `pg_catalog.current_setting($${i + 1}) as p${i}`);
+  const { rows } = await db.query(`select ${columns.join(', ')}`, PINNED_PARAMETERS);
+  const row = rows[0] ?? {};
+  return new Map(PINNED_PARAMETERS.map((name, i) => [name, String(row[`p${i}`])]));
+}
+
+/**
  * Serves `db` on a Unix socket (`path`) or TCP (`host`, default 127.0.0.1; `port`, default 0: a
  * free one). Resolves once it listens.
  */
 export async function serve({ db, path, host = '127.0.0.1', port = 0, maxConnections = 8, log = () => {} }) {
-  const queue = new CallQueue(db);
+  const queue = new CallQueue(db, await readBaseline(db));
   /** @type {Map<import('node:net').Socket, Connection>} */
   const connections = new Map();
   /** Every open socket, refused ones too: stop() closes them all. */

@@ -1,9 +1,9 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { acquireDataDirLock, DataDirLockedError, LOCK_FILE_NAME } from '../src/data-dir-lock.js';
+import { acquireDataDirLock, DataDirLockedError, isZombie, LOCK_FILE_NAME } from '../src/data-dir-lock.js';
 
 // The data dir lock on its own: who holds it, and when a lock file left behind is stale.
 
@@ -50,6 +50,24 @@ describe('data dir lock', () => {
     expect(stale).toEqual(['removing stale data dir lock']);
     expect(JSON.parse(readFileSync(lockFile(), 'utf8'))).toMatchObject({ pid: process.pid });
     lock.release();
+  });
+
+  it('takes over at once a lock whose process was killed but not yet reaped (a zombie)', async () => {
+    if (process.platform !== 'linux') return;
+    // The shell's background child exits at once; `exec sleep` replaces the shell, and sleep never
+    // reaps the child it inherited: a zombie as long as sleep runs.
+    const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const zombie = await new Promise<number>((resolve) => parent.stdout.once('data', (d: Buffer) => resolve(Number(String(d).trim()))));
+      await expect.poll(() => isZombie(zombie)).toBe(true);
+      writeLock(zombie);
+      const stale: string[] = [];
+      const lock = acquireDataDirLock(dir, (msg) => stale.push(msg));
+      expect(stale).toEqual(['removing stale data dir lock']);
+      lock.release();
+    } finally {
+      parent.kill('SIGKILL');
+    }
   });
 
   it("keeps another host's lock while its heartbeat is fresh, and takes it over once it is old", () => {

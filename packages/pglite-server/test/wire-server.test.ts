@@ -26,6 +26,7 @@ beforeAll(async () => {
     runExclusive: (fn) => db.runExclusive(fn),
     isInTransaction: () => db.isInTransaction(),
     exec: (sql, options) => db.exec(sql, options),
+    query: (sql, params, options) => db.query(sql, params, options),
   };
   server = await serve({ db: counted, maxConnections: 4, log: (level, msg) => level === 'warn' && warnings.push(msg) });
   port = server.port!;
@@ -237,6 +238,34 @@ describe('wire server', () => {
     await withClient(async (b) => {
       expect((await b.query('select count(*)::int as n from items where id = $1', [10])).rows).toEqual([{ n: 0 }]);
     });
+  });
+
+  it("keeps each connection's session settings its own: pg_dump's empty search_path breaks no other client", async () => {
+    const dump = await client();
+    const app = await client();
+    try {
+      await dump.query("select pg_catalog.set_config('search_path', '', false)");
+      await dump.query("set timezone = 'America/New_York'");
+      await dump.query('set statement_timeout = 1');
+      // The other client: its unqualified names and its time zone as before.
+      expect((await app.query('select count(*) > 0 as some from items')).rows).toEqual([{ some: true }]);
+      expect((await app.query('show timezone')).rows).toEqual([{ TimeZone: 'UTC' }]);
+      expect((await app.query('show search_path')).rows).toEqual([{ search_path: 'public' }]);
+      // The client that changed them keeps its own values.
+      expect((await dump.query('show search_path')).rows).toEqual([{ search_path: '' }]);
+      await expect(dump.query('select count(*) from items')).rejects.toThrow(/does not exist/);
+      expect((await dump.query('show timezone')).rows).toEqual([{ TimeZone: 'America/New_York' }]);
+      // A new connection starts from the server's settings, not the last client's.
+      await withClient(async (c) => {
+        expect((await c.query('show search_path')).rows).toEqual([{ search_path: 'public' }]);
+      });
+      await dump.end();
+      // Settings PostgreSQL does not report (statement_timeout) are reset when their connection closes.
+      await expect.poll(async () => (await app.query<{ statement_timeout: string }>('show statement_timeout')).rows[0]).toEqual({ statement_timeout: '0' });
+    } finally {
+      await dump.end().catch(() => {});
+      await app.end();
+    }
   });
 
   it('answers an SSLRequest with N, then serves the connection unencrypted', async () => {
