@@ -55,7 +55,7 @@ export function acquireDataDirLock(dataDir: string, log?: (msg: string, extra?: 
     const info: LockInfo = { pid: process.pid, hostname: hostname(), createdAt: new Date().toISOString() };
     let fd: number;
     try {
-      fd = openSync(path, 'wx'); // O_EXCL: the file system arbitrates between racing openers
+      fd = openSync(path, 'wx', 0o600); // O_EXCL: the file system arbitrates between racing openers
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const stale = staleReason(path);

@@ -11,16 +11,44 @@
 //                 loadDataDir?: ArrayBuffer, maxConnections: number }
 //   to the main thread:   { type: 'ready', port?, createdFrom? } | { type: 'failed', error }
 //                         | { type: 'log', level, msg, err? } | { type: 'dumped', id, data?, error? }
-//                         | { type: 'stopped' }
-//   from the main thread: { type: 'dump', id, compression } | { type: 'stop' }
-import { chmodSync, rmSync } from 'node:fs';
+//                         | { type: 'pong', id, error? } | { type: 'stopped' }
+//   from the main thread: { type: 'dump', id, compression } | { type: 'ping', id } | { type: 'stop' }
+//                         | { type: 'fault', diskFull?, wedge? } (only with faultInjection)
+import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { buildTemplate, readTemplate, saveTemplate } from './template.js';
 import { serve } from './wire-server.js';
 
-const { pgDir, pgDirExisted, created, socketPath, loadDataDir, maxConnections } = workerData;
+const { pgDir, pgDirExisted, created, socketPath, loadDataDir, maxConnections, faultInjection } = workerData;
 const port = parentPort;
+
+// The database's files are private to this user: directories 0700, files 0600, whatever the
+// process's umask (PGlite's file system creates files with mode 0666 and directories 0777, and
+// a worker thread cannot set the umask). Every file this thread creates goes through these.
+const PRIVATE = 0o077;
+const { chmodSync, fchmodSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } = fs;
+fs.mkdirSync = (path, options) =>
+  mkdirSync(path, typeof options === 'object' && options !== null ? { ...options, mode: (options.mode ?? 0o777) & ~PRIVATE } : (options ?? 0o777) & ~PRIVATE);
+fs.writeFileSync = (path, data, options) =>
+  writeFileSync(path, data, typeof options === 'string' ? { encoding: options, mode: 0o600 } : { ...options, mode: (options?.mode ?? 0o666) & ~PRIVATE });
+fs.openSync = (path, flags, mode) => openSync(path, flags, (mode ?? 0o666) & ~PRIVATE);
+fs.chmodSync = (path, mode) => chmodSync(path, mode & ~PRIVATE);
+fs.fchmodSync = (fd, mode) => fchmodSync(fd, mode & ~PRIVATE);
+
+syncBuiltinESMExports(); // `import * as fs` namespaces (PGlite's NodeFS) see them too
+
+// Fault injection (tests only, start({ faultInjection: true })): a full disk (every write fails
+// with ENOSPC, as PGlite's file system sees it) or a wedged thread (it stops answering).
+const faults = { diskFull: false };
+if (faultInjection) {
+  fs.writeSync = (...args) => {
+    if (faults.diskFull) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
+    return writeSync(...args);
+  };
+  syncBuiltinESMExports();
+}
 
 /** Errors cross the thread boundary as plain objects (the main thread rebuilds an Error). */
 function plainError(err) {
@@ -92,6 +120,17 @@ async function onMessage(msg) {
     } catch (err) {
       port.postMessage({ type: 'dumped', id: msg.id, error: plainError(err) });
     }
+  } else if (msg.type === 'ping') {
+    // The watchdog's query: answered once PGlite runs it (a wedged thread never answers).
+    try {
+      await pglite.query('select 1');
+      port.postMessage({ type: 'pong', id: msg.id });
+    } catch (err) {
+      port.postMessage({ type: 'pong', id: msg.id, error: plainError(err) });
+    }
+  } else if (msg.type === 'fault' && faultInjection) {
+    if (msg.diskFull !== undefined) faults.diskFull = msg.diskFull;
+    if (msg.wedge) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); // for ever
   } else if (msg.type === 'stop') {
     await stop();
     port.postMessage({ type: 'stopped' });

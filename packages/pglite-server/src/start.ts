@@ -1,4 +1,5 @@
-import { existsSync, lstatSync, mkdirSync, unlinkSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
@@ -11,18 +12,26 @@ import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
  * module imports no database package, so a caller can start the database before loading anything
  * heavy. The data dir lock stays in the calling thread.
  *
- * Data dir layout (`dataDir`):
+ * Data dir layout (`dataDir`, mode 0700; PostgreSQL's files 0600):
  *   pg/               PGlite's PostgreSQL data directory
  *   .s.PGSQL.5432     the Unix socket, named as libpq/pg expect (host = dataDir, port = 5432)
  *   gradual.lock      see data-dir-lock.ts
  * The socket and lock live beside, not inside, pg/ so dumpDataDir() tarballs only PostgreSQL files.
+ *
+ * The socket is the only way in, and it admits only this user (mode 0600; trust authentication):
+ * never TCP, where any local user could connect as the superuser. When the data dir's path is
+ * too long for a socket path (sun_path), and for an in-memory database, the socket is in a
+ * private directory (0700) of its own under os.tmpdir(), removed on stop.
  */
 
 export const MEMORY_DATA_DIR = 'memory://';
 const SOCKET_PORT = 5432;
-/** sun_path holds 108 bytes on Linux (104 on macOS); longer paths fall back to TCP. */
-const MAX_SOCKET_PATH = 100;
+const SOCKET_NAME = `.s.PGSQL.${SOCKET_PORT}`;
+/** sun_path holds 108 bytes on Linux, 104 on macOS (with its NUL). */
+const MAX_SOCKET_PATH = process.platform === 'linux' ? 107 : 103;
 const DEFAULT_MAX_CONNECTIONS = 8;
+/** How long stop() waits for the database thread to shut PGlite down before terminating it. */
+const STOP_TIMEOUT_MS = 5_000;
 
 /**
  * The worker's code. Run from the sources it is the file beside this one; a bundle must emit it
@@ -47,6 +56,14 @@ export interface PGliteServer {
   createdFrom?: 'dump' | 'template' | 'initdb';
   /** A tarball of the whole database (PGlite's dumpDataDir), loadable through `loadDataDir`. */
   dumpDataDir(compression: 'gzip' | 'none'): Promise<Blob>;
+  /**
+   * Runs `select 1` in the database thread: resolves when PGlite answered (rejects with its
+   * error, or at once when the thread is gone). A wedged thread never answers: the caller sets
+   * the deadline (a watchdog).
+   */
+  ping(): Promise<void>;
+  /** Tests only (`faultInjection`): a full disk (every write fails with ENOSPC) on or off, or a thread that stops answering. */
+  injectFault(fault: { diskFull?: boolean; wedge?: boolean }): void;
   /** Stops the socket server and PGlite (a clean shutdown), then releases the data dir lock. */
   stop(): Promise<void>;
 }
@@ -66,6 +83,8 @@ export interface StartOptions {
   /** Client connections beyond this many are refused (SQLSTATE 53300). Default 8. */
   maxConnections?: number;
   logger?: ServerLogger;
+  /** Tests only: enables `injectFault()` (the worker then checks every write). */
+  faultInjection?: boolean;
 }
 
 export interface StartingServer {
@@ -85,6 +104,7 @@ type FromWorker =
   | { type: 'failed'; error: PlainError }
   | { type: 'log'; level: 'debug' | 'warn'; msg: string; err?: PlainError }
   | { type: 'dumped'; id: number; data?: ArrayBuffer; error?: PlainError }
+  | { type: 'pong'; id: number; error?: PlainError }
   | { type: 'stopped' };
 interface PlainError {
   name: string;
@@ -111,26 +131,86 @@ export function start(opts: StartOptions): StartingServer {
   let lock: DataDirLock | undefined;
   let pgDir: string | undefined;
   let socketPath: string | undefined;
+  let privateSocketDir: string | undefined;
   if (!memory) {
-    mkdirSync(opts.dataDir, { recursive: true }); // PGlite does not create parent dirs
+    mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 }); // PGlite does not create parent dirs
     lock = acquireDataDirLock(opts.dataDir, (msg, extra) => log?.warn(extra ?? {}, msg));
     try {
+      makePrivate(opts.dataDir, log);
       pgDir = join(opts.dataDir, 'pg');
-      const candidate = join(opts.dataDir, `.s.PGSQL.${SOCKET_PORT}`);
-      if (candidate.length <= MAX_SOCKET_PATH && process.platform !== 'win32') {
-        socketPath = candidate;
+      if (process.platform !== 'win32') {
         // We hold the lock, so a socket file here was left by a crashed server.
-        removeStaleSocket(socketPath, log);
+        removeStaleSocket(join(opts.dataDir, SOCKET_NAME), log);
+        if (join(opts.dataDir, SOCKET_NAME).length <= MAX_SOCKET_PATH) socketPath = join(opts.dataDir, SOCKET_NAME);
+        else {
+          privateSocketDir = makePrivateSocketDir(opts.dataDir);
+          socketPath = join(privateSocketDir, SOCKET_NAME);
+          log?.warn({ dataDir: opts.dataDir, socketDir: privateSocketDir }, `embedded database: the data dir's path is too long for a Unix socket; listening in ${privateSocketDir}`);
+        }
       }
     } catch (err) {
       lock.release();
       throw err;
     }
+  } else if (process.platform !== 'win32') {
+    privateSocketDir = makePrivateSocketDir(undefined);
+    socketPath = join(privateSocketDir, SOCKET_NAME);
   }
   const created = pgDir === undefined || !existsSync(join(pgDir, 'PG_VERSION'));
   const pgDirExisted = pgDir !== undefined && existsSync(pgDir);
-  const target: ServerTarget = socketPath ? { host: opts.dataDir, port: SOCKET_PORT } : { host: '127.0.0.1', port: undefined };
-  return { target, created, ready: runWorker({ ...opts, pgDir, pgDirExisted, socketPath, created, lock, target }) };
+  // Windows has no Unix sockets here: 127.0.0.1 on a random port.
+  const target: ServerTarget = socketPath ? { host: privateSocketDir ?? opts.dataDir, port: SOCKET_PORT } : { host: '127.0.0.1', port: undefined };
+  const cleanup = () => {
+    if (privateSocketDir) rmSync(privateSocketDir, { recursive: true, force: true });
+    lock?.release();
+  };
+  return { target, created, ready: runWorker({ ...opts, pgDir, pgDirExisted, socketPath, created, cleanup, target }) };
+}
+
+/**
+ * A new private directory (0700) under os.tmpdir() for the socket, with a short random name.
+ * Fails with the reason when even that path is too long.
+ */
+function makePrivateSocketDir(dataDir: string | undefined): string {
+  const dir = mkdtempSync(join(tmpdir(), 'gradual-'));
+  if (join(dir, SOCKET_NAME).length > MAX_SOCKET_PATH) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(
+      `embedded database: no Unix socket path fits in ${MAX_SOCKET_PATH} bytes` +
+        (dataDir ? ` (DATA_DIR ${dataDir} is too long, and so is the temporary directory ${tmpdir()})` : ` (the temporary directory ${tmpdir()} is too long)`) +
+        '; use a shorter DATA_DIR or set TMPDIR to a shorter directory',
+    );
+  }
+  return dir;
+}
+
+/**
+ * The data dir and PostgreSQL's files in it are this user's only (0700 / 0600): tightens what an
+ * older version or a wide umask left readable by others.
+ */
+function makePrivate(dataDir: string, log: ServerLogger | undefined): void {
+  let widened = 0;
+  const tighten = (path: string, isDir: boolean) => {
+    const mode = statSync(path).mode & 0o777;
+    if ((mode & 0o077) === 0) return;
+    chmodSync(path, isDir ? 0o700 : 0o600);
+    widened++;
+  };
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        tighten(path, true);
+        walk(path);
+      } else if (entry.isFile()) tighten(path, false);
+    }
+  };
+  tighten(dataDir, true);
+  if (existsSync(join(dataDir, 'pg'))) {
+    tighten(join(dataDir, 'pg'), true);
+    walk(join(dataDir, 'pg'));
+  }
+  if (widened > 0) log?.warn({ dataDir, files: widened }, 'embedded database: made the data dir and its files private to this user (0700/0600)');
 }
 
 async function runWorker(opts: StartOptions & {
@@ -138,7 +218,8 @@ async function runWorker(opts: StartOptions & {
   pgDirExisted: boolean;
   socketPath: string | undefined;
   created: boolean;
-  lock: DataDirLock | undefined;
+  /** Releases the lock and removes a private socket dir. */
+  cleanup: () => void;
   target: ServerTarget;
 }): Promise<PGliteServer> {
   const log = opts.logger;
@@ -156,11 +237,12 @@ async function runWorker(opts: StartOptions & {
         socketPath: opts.socketPath,
         loadDataDir,
         maxConnections: opts.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
+        faultInjection: opts.faultInjection === true,
       },
       transferList: loadDataDir ? [loadDataDir] : [],
     });
   } catch (err) {
-    opts.lock?.release();
+    opts.cleanup();
     throw err;
   }
 
@@ -168,6 +250,8 @@ async function runWorker(opts: StartOptions & {
   let state: 'starting' | 'ready' | 'stopping' | 'stopped' = 'starting';
   const dumps = new Map<number, { resolve(b: Blob): void; reject(e: Error): void }>();
   let nextDump = 1;
+  const pings = new Map<number, { resolve(): void; reject(e: Error): void }>();
+  let nextPing = 1;
   let onStopped: (() => void) | undefined;
   type Ready = Extract<FromWorker, { type: 'ready' }>;
   let settle: { resolve(msg: Ready): void; reject(err: Error): void } | undefined;
@@ -193,6 +277,13 @@ async function runWorker(opts: StartOptions & {
         else pending?.reject(new Error('embedded database: an empty dump'));
         break;
       }
+      case 'pong': {
+        const pending = pings.get(msg.id);
+        pings.delete(msg.id);
+        if (msg.error) pending?.reject(toError(msg.error));
+        else pending?.resolve();
+        break;
+      }
       case 'stopped':
         onStopped?.();
         break;
@@ -207,8 +298,9 @@ async function runWorker(opts: StartOptions & {
     const wasRunning = state === 'ready';
     state = 'stopped';
     settle?.reject(new Error(`embedded database thread exited during start-up (code ${code})`));
-    for (const pending of dumps.values()) pending.reject(new Error('embedded database stopped'));
+    for (const pending of [...dumps.values(), ...pings.values()]) pending.reject(new Error('embedded database stopped'));
     dumps.clear();
+    pings.clear();
     if (wasRunning) log?.error({ code }, 'embedded database: the database thread exited unexpectedly');
   });
 
@@ -217,7 +309,7 @@ async function runWorker(opts: StartOptions & {
     started = await ready;
   } catch (err) {
     await exited; // the worker cleans up after itself before reporting 'failed'
-    opts.lock?.release();
+    opts.cleanup();
     throw err;
   }
 
@@ -229,11 +321,22 @@ async function runWorker(opts: StartOptions & {
           state = 'stopping';
           const stopped = new Promise<void>((resolve) => (onStopped = resolve));
           worker.postMessage({ type: 'stop' });
-          await Promise.race([stopped, exited]);
+          let timer: NodeJS.Timeout | undefined;
+          const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), STOP_TIMEOUT_MS)));
+          const outcome = await Promise.race([stopped, exited, late]);
+          clearTimeout(timer);
+          if (outcome === 'late') {
+            // A thread that does not answer (wedged, or PGlite stuck on a full disk): end it. The
+            // next start replays the WAL, as after a crash.
+            log?.error({ timeoutMs: STOP_TIMEOUT_MS }, 'embedded database: the database thread did not stop in time; terminating it');
+            await worker.terminate();
+          }
+        } else if (state !== 'stopped') {
+          await worker.terminate();
         }
         await exited;
       } finally {
-        opts.lock?.release();
+        opts.cleanup();
       }
     })());
 
@@ -248,6 +351,18 @@ async function runWorker(opts: StartOptions & {
     created: opts.created,
     createdFrom: started.createdFrom,
     stop,
+    ping() {
+      if (state !== 'ready') return Promise.reject(new Error('embedded database is not running'));
+      const id = nextPing++;
+      return new Promise<void>((resolve, reject) => {
+        pings.set(id, { resolve, reject });
+        worker.postMessage({ type: 'ping', id });
+      });
+    },
+    injectFault(fault) {
+      if (!opts.faultInjection) throw new Error('embedded database: started without faultInjection');
+      if (state === 'ready') worker.postMessage({ type: 'fault', ...fault });
+    },
     dumpDataDir(compression) {
       if (state !== 'ready') return Promise.reject(new Error('embedded database is not running'));
       const id = nextDump++;

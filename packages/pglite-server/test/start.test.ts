@@ -1,4 +1,4 @@
-import { lstatSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -66,13 +66,15 @@ describe('start() on a data dir', () => {
 });
 
 describe('start() in memory', () => {
-  it('listens on 127.0.0.1, dumps, and starts a new database from the dump', async () => {
+  it('listens on a socket in a private temporary dir (never TCP), dumps, and starts a new database from the dump', async () => {
     const starting = start({ dataDir: MEMORY_DATA_DIR });
-    expect(starting.target).toEqual({ host: '127.0.0.1', port: undefined });
+    expect(starting.target.port).toBe(5432);
+    expect(starting.target.host.startsWith(tmpdir())).toBe(true);
     const first = await starting.ready;
     let dump: Blob;
     try {
-      expect(first.port).toBeGreaterThan(0);
+      expect(statSync(first.host).mode & 0o777).toBe(0o700);
+      expect(lstatSync(join(first.host, '.s.PGSQL.5432')).isSocket()).toBe(true);
       await withClient(first, (c) => c.query(`create table t as select 42 as answer`));
       dump = await first.dumpDataDir('none');
     } finally {
@@ -88,5 +90,107 @@ describe('start() in memory', () => {
       await second.stop();
     }
     await expect(second.dumpDataDir('none')).rejects.toThrow(/not running/);
+    expect(existsSync(second.host)).toBe(false); // the private socket dir is removed
   });
+});
+
+/** Every mode under `dir`, as `path: mode` for those group or others may use. */
+function widelyReadable(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (path: string) => {
+    const st = lstatSync(path);
+    if (!st.isSocket() && (st.mode & 0o077) !== 0) out.push(`${path}: ${(st.mode & 0o777).toString(8)}`);
+    if (st.isDirectory()) for (const name of readdirSync(path)) walk(join(path, name));
+  };
+  walk(dir);
+  return out;
+}
+
+describe('start(): the socket and the files are private', () => {
+  let root: string;
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'pglite-server-private-'));
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('creates the data dir 0700 and every file 0600, whatever the umask', async () => {
+    const dataDir = join(root, 'modes');
+    const umask = process.umask(0); // the widest: PGlite's own modes would show
+    let server: PGliteServer;
+    try {
+      server = await start({ dataDir }).ready;
+    } finally {
+      process.umask(umask);
+    }
+    try {
+      await withClient(server, (c) => c.query('create table t as select generate_series(1, 1000) as n'));
+      expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+      expect(widelyReadable(dataDir)).toEqual([]);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('with a DATA_DIR too long for a socket path: a socket in a private temporary dir, never TCP', async () => {
+    const dataDir = join(root, 'a'.repeat(60), 'b'.repeat(60), 'data');
+    const starting = start({ dataDir });
+    expect(starting.target.port).toBe(5432);
+    expect(starting.target.host.startsWith(tmpdir())).toBe(true);
+    const server = await starting.ready;
+    try {
+      expect(statSync(server.host).mode & 0o777).toBe(0o700);
+      await withClient(server, async (c) => {
+        expect((await c.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+      });
+    } finally {
+      await server.stop();
+    }
+    expect(existsSync(server.host)).toBe(false);
+  });
+
+  it('fails with the reason when no socket path fits, never falling back to TCP', () => {
+    const tmp = process.env.TMPDIR;
+    process.env.TMPDIR = join(root, 't'.repeat(100));
+    mkdirSync(process.env.TMPDIR);
+    try {
+      expect(() => start({ dataDir: join(root, 'x'.repeat(120)) })).toThrow(/no Unix socket path fits.*set TMPDIR to a shorter directory/);
+    } finally {
+      if (tmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmp;
+    }
+    // The lock was released: a start with a usable path succeeds.
+    expect(existsSync(join(root, 'x'.repeat(120), LOCK_FILE_NAME))).toBe(false);
+  });
+});
+
+describe('start(): faults', () => {
+  it('a full disk fails writes with SQLSTATE 53100; once space returns, writes succeed again', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'pglite-server-full-'));
+    const server = await start({ dataDir: join(root, 'data'), faultInjection: true }).ready;
+    try {
+      await withClient(server, async (c) => {
+        await c.query('create table t (n int, pad text)');
+        server.injectFault({ diskFull: true });
+        await expect(c.query("insert into t select n, repeat('x', 500) from generate_series(1, 20000) n")).rejects.toMatchObject({ code: '53100' });
+        await server.ping(); // the thread still answers
+        server.injectFault({ diskFull: false });
+        await c.query("insert into t select n, repeat('x', 500) from generate_series(1, 20000) n");
+        expect((await c.query('select count(*)::int as n from t')).rows).toEqual([{ n: 20000 }]);
+      });
+    } finally {
+      await server.stop();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('a wedged database thread answers no ping, and stop() ends it in bounded time', async () => {
+    const server = await start({ dataDir: MEMORY_DATA_DIR, faultInjection: true }).ready;
+    await server.ping();
+    server.injectFault({ wedge: true });
+    const answered = await Promise.race([server.ping().then(() => true), new Promise((r) => setTimeout(() => r(false), 500))]);
+    expect(answered).toBe(false);
+    const started = Date.now();
+    await server.stop();
+    expect(Date.now() - started).toBeLessThan(8_000);
+  }, 15_000);
 });
