@@ -54,6 +54,50 @@ describe('API keys and access control', () => {
     expect((await api.listFlags({ path: { id: projectId } })).map((f) => f.key)).toEqual(['checkout-v2', 'checkout-v3']);
   });
 
+  it('a key restricted to environments changes nothing project-wide, and sees only projects it has an environment in', async () => {
+    const { token } = await mint({ name: 'prod-writer', environments: [prod] });
+    const api = t.asToken(token);
+    const other = await owner.session.createProject({ path: { slug: 'acme' }, body: { key: 'api', name: 'API' } });
+    await owner.session.createEnvironment({ path: { id: other.id }, body: { key: 'api-prod', name: 'API prod' } });
+    const before = await owner.session.getProject({ path: { id: projectId } });
+    const envsBefore = await owner.session.listEnvironments({ path: { id: projectId } });
+    // Each of these reaches every environment of the project (staging included), or the org.
+    await expectApiError(api.updateProject({ path: { id: projectId }, body: { targetIdField: 'deviceId' } }), 403, 'token_env_out_of_scope');
+    await expectApiError(api.createEnvironment({ path: { id: projectId }, body: { key: 'sneaky', name: 'S' } }), 403, 'token_env_out_of_scope');
+    await expectApiError(api.createFlag({ path: { id: projectId }, body: { key: 'everywhere', name: 'E', defaultValue: true } }), 403, 'token_env_out_of_scope');
+    await expectApiError(api.createConfig({ path: { id: projectId }, body: { key: 'everywhere', name: 'E', defaultValue: 1 } }), 403, 'token_env_out_of_scope');
+    const plan = { key: 'fast', name: 'Fast', rampSteps: [{ percent: 100, holdForSeconds: 0 }] };
+    await expectApiError(api.createRolloutPlan({ path: { id: projectId }, body: plan }), 403, 'token_env_out_of_scope');
+    await expectApiError(api.createProject({ path: { slug: 'acme' }, body: { key: 'mine', name: 'Mine' } }), 403, 'token_env_out_of_scope');
+    expect(await owner.session.getProject({ path: { id: projectId } })).toEqual(before);
+    expect(await owner.session.listEnvironments({ path: { id: projectId } })).toEqual(envsBefore);
+    expect((await owner.session.listFlags({ path: { id: projectId } })).map((f) => f.key)).not.toContain('everywhere');
+    // Reads: the project it has an environment in, not the other one.
+    expect((await api.listProjects({ path: { slug: 'acme' } })).map((p) => p.key)).toEqual(['web']);
+    expect((await api.getProject({ path: { id: projectId } })).key).toBe('web');
+    await expectApiError(api.getProject({ path: { id: other.id } }), 403, 'token_env_out_of_scope');
+    await expectApiError(api.listEnvironments({ path: { id: other.id } }), 403, 'token_env_out_of_scope');
+    await expectApiError(api.listFlags({ path: { id: other.id } }), 403, 'token_env_out_of_scope');
+    await expectApiError(api.listRolloutPlans({ path: { id: other.id } }), 403, 'token_env_out_of_scope');
+    // Within its environment it still writes.
+    await api.setFlagValue({ path: { envId: prod, key: 'search' }, body: { value: false } });
+  });
+
+  it('a key restricted to resources creates only matching flags and makes no project-wide change', async () => {
+    const { token } = await mint({ name: 'checkout-team', resources: ['checkout-*'] });
+    const api = t.asToken(token);
+    expect((await api.createFlag({ path: { id: projectId }, body: { key: 'checkout-v9', name: 'V9', defaultValue: false } })).key).toBe('checkout-v9');
+    await expectApiError(api.createConfig({ path: { id: projectId }, body: { key: 'pricing', name: 'P', defaultValue: 1 } }), 403, 'token_resource_out_of_scope');
+    await expectApiError(api.updateProject({ path: { id: projectId }, body: { name: 'Renamed' } }), 403, 'token_resource_out_of_scope');
+    await expectApiError(api.createEnvironment({ path: { id: projectId }, body: { key: 'sneaky', name: 'S' } }), 403, 'token_resource_out_of_scope');
+    await expectApiError(api.createProject({ path: { slug: 'acme' }, body: { key: 'mine', name: 'Mine' } }), 403, 'token_resource_out_of_scope');
+    const plan = { key: 'checkout-ramp', name: 'Ramp', rampSteps: [{ percent: 100, holdForSeconds: 0 }] };
+    await expectApiError(api.createRolloutPlan({ path: { id: projectId }, body: plan }), 403, 'token_resource_out_of_scope');
+    expect((await owner.session.getProject({ path: { id: projectId } })).name).toBe('Web');
+    // Plans are read by every key of the project.
+    expect(Array.isArray(await api.listRolloutPlans({ path: { id: projectId } }))).toBe(true);
+  });
+
   it('an IP allow-list is checked first (token_ip_denied)', async () => {
     const denied = await mint({ name: 'office', ipAllowlist: ['10.0.0.0/8'], actions: ['read'] });
     // IP comes before the action check: a read-only key writing from the wrong address is ip-denied.

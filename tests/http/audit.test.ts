@@ -73,4 +73,50 @@ describe('audit log', () => {
     expect((await owner.session.getEnvironment({ path: { envId: prod } })).version).toBe(before.version);
     expect((await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { limit: 200 } })).events.length).toBe(count);
   });
+
+  it('lists to a key restricted to environments only their rows, in full pages with working cursors; other rows are 404', async () => {
+    const { token } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'staging reader', environments: [staging] } });
+    const api = t.asToken(token);
+    const everything = (await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { limit: 200 } })).events;
+    const expected = everything.filter((e) => e.envId === staging).map((e) => e.id);
+    expect(expected.length).toBeGreaterThan(3);
+    expect((await api.listAuditEvents({ path: { slug: 'acme' }, query: { limit: 200 } })).events.map((e) => e.id)).toEqual(expected);
+    // Pages of two: full until the last, in order, never repeating or skipping.
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await api.listAuditEvents({ path: { slug: 'acme' }, query: { limit: 2, ...(cursor ? { cursor } : {}) } });
+      if (page.nextCursor) expect(page.events).toHaveLength(2);
+      seen.push(...page.events.map((e) => e.id));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(seen).toEqual(expected);
+    // Filters narrow within the scope; asking for another environment's rows answers none.
+    expect((await api.listAuditEvents({ path: { slug: 'acme' }, query: { envId: prod } })).events).toEqual([]);
+    const prodRow = everything.find((e) => e.envId === prod)!;
+    const orgRow = everything.find((e) => e.action === 'org.created')!;
+    const projectRow = everything.find((e) => e.action === 'flag.created')!;
+    for (const row of [prodRow, orgRow, projectRow]) await expectApiError(api.getAuditEvent({ path: { id: row.id } }), 404, 'not_found');
+    expect((await api.getAuditEvent({ path: { id: expected[0]! } })).envId).toBe(staging);
+  });
+
+  it('lists to a key restricted to resources only the rows of matching flags and configs ("_" and "%" are literal)', async () => {
+    const project = (await owner.session.listProjects({ path: { slug: 'acme' } }))[0]!;
+    await owner.session.createFlag({ path: { id: project.id }, body: { key: 'b_nner-2', name: 'B', valueType: 'string', defaultValue: 'off' } });
+    await owner.session.setFlagValue({ path: { envId: staging, key: 'b_nner-2' }, body: { value: 'on' } });
+    const { token } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'b_nner team', resources: ['b_nner*', '%'] } });
+    const api = t.asToken(token);
+    const rows = (await api.listAuditEvents({ path: { slug: 'acme' }, query: { limit: 200 } })).events;
+    // 'banner' would match b_nner* and % as LIKE patterns; as globs it matches neither.
+    expect(rows.map((e) => [e.resourceKey, e.action])).toEqual([
+      ['b_nner-2', 'flag.update_value'],
+      ['b_nner-2', 'flag.created'],
+    ]);
+    const page = await api.listAuditEvents({ path: { slug: 'acme' }, query: { limit: 1 } });
+    expect(page.events.map((e) => e.action)).toEqual(['flag.update_value']);
+    const next = await api.listAuditEvents({ path: { slug: 'acme' }, query: { limit: 1, cursor: page.nextCursor! } });
+    expect(next.events.map((e) => e.action)).toEqual(['flag.created']);
+    const banner = (await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { resourceKey: 'banner', limit: 1 } })).events[0]!;
+    await expectApiError(api.getAuditEvent({ path: { id: banner.id } }), 404, 'not_found');
+  });
 });

@@ -146,6 +146,76 @@ describe('members and roles', () => {
   });
 });
 
+describe('API keys of people who leave, are removed or lose the admin role', () => {
+  let t: TestServer;
+  let owner: ClaimedInstance;
+  let orgId: string;
+  let envId: string;
+
+  beforeAll(async () => {
+    t = await startServerWithMail(null);
+    owner = await claim(t);
+    orgId = (await owner.session.getOrg({ path: { slug: 'acme' } })).id;
+    const project = await owner.session.createProject({ path: { slug: 'acme' }, body: { key: 'web', name: 'Web' } });
+    envId = (await owner.session.createEnvironment({ path: { id: project.id }, body: { key: 'prod', name: 'Prod' } })).id;
+    await owner.session.createFlag({ path: { id: project.id }, body: { key: 'checkout', name: 'Checkout', defaultValue: false } });
+  });
+  afterAll(() => t?.close());
+
+  /** A person with `role` who mints a key; the key has polled the ruleset twice (the second poll answered from memory). */
+  const adminWithKey = async (email: string, role: Role) => {
+    const person = await seedUser(t.server.deps.db, email, { orgId, role });
+    const api = t.asSession(person.sessionToken);
+    const key = await api.createApiKey({ path: { slug: 'acme' }, body: { name: `${email} key` } });
+    for (let i = 0; i < 2; i++) expect((await t.asToken(key.token).getRuleset({ path: { envId } })).version).toBeGreaterThan(0);
+    return { ...person, api, key };
+  };
+  const poll = (token: string) => fetch(`${t.url}/api/v1/envs/${envId}/ruleset`, { headers: { authorization: `Bearer ${token}` } });
+
+  it('revokes the keys a removed admin minted at once, with an audit row each; other keys keep working', async () => {
+    const ada = await adminWithKey('ada@example.com', 'admin');
+    const second = await ada.api.createApiKey({ path: { slug: 'acme' }, body: { name: 'ada second' } });
+    const ownKey = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'owner key' } });
+    expect((await poll(ownKey.token)).status).toBe(200);
+
+    await owner.session.removeMember({ path: { slug: 'acme', userId: ada.userId }, headers: { 'x-audit-reason': 'left the company' } });
+    for (const token of [ada.key.token, second.token]) {
+      const res = await poll(token);
+      expect(res.status).toBe(401);
+      expect(((await res.json()) as { code: string }).code).toBe('unauthorized');
+    }
+    await expectApiError(t.asToken(ada.key.token).getOrg({ path: { slug: 'acme' } }), 401, 'unauthorized');
+    expect((await poll(ownKey.token)).status).toBe(200);
+
+    const keys = await owner.session.listApiKeys({ path: { slug: 'acme' } });
+    expect(keys.filter((k) => k.createdByUserId === ada.userId).map((k) => k.revokedAt)).toEqual([expect.any(String), expect.any(String)]);
+    expect(keys.find((k) => k.id === ownKey.id)?.revokedAt).toBeNull();
+    const rows = (await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { resourceType: 'api_token', limit: 200 } })).events;
+    const revoked = rows.filter((e) => e.action === 'api_token.revoked');
+    expect(revoked.map((e) => e.resourceId).sort()).toEqual([ada.key.id, second.id].sort());
+    expect(revoked.every((e) => e.actorId === owner.userId && e.reason === 'left the company')).toBe(true);
+    const detail = await owner.session.getAuditEvent({ path: { id: revoked[0]!.id } });
+    expect(detail).toMatchObject({ previousValue: { revokedAt: null }, newValue: { revokedAt: expect.any(String) } });
+  });
+
+  it('revokes the keys of an admin who leaves, and of one demoted to member; an owner made admin keeps them', async () => {
+    const leaver = await adminWithKey('leaver@example.com', 'admin');
+    await leaver.api.removeMember({ path: { slug: 'acme', userId: leaver.userId } });
+    expect((await poll(leaver.key.token)).status).toBe(401);
+
+    const demoted = await adminWithKey('demoted@example.com', 'admin');
+    await owner.session.updateMember({ path: { slug: 'acme', userId: demoted.userId }, body: { role: 'member' } });
+    expect((await poll(demoted.key.token)).status).toBe(401);
+    // Promoted again, the old key stays revoked.
+    await owner.session.updateMember({ path: { slug: 'acme', userId: demoted.userId }, body: { role: 'admin' } });
+    expect((await poll(demoted.key.token)).status).toBe(401);
+
+    const coOwner = await adminWithKey('co-owner@example.com', 'owner');
+    await owner.session.updateMember({ path: { slug: 'acme', userId: coOwner.userId }, body: { role: 'admin' } });
+    expect((await poll(coOwner.key.token)).status).toBe(200);
+  });
+});
+
 describe('deleting an organization', () => {
   let t: TestServer;
   let owner: ClaimedInstance;

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import ipaddr from 'ipaddr.js';
 import { globMatches } from '../../domain/resource-glob.js';
-import { ApiKeyEntity, MembershipEntity, type ApiKey } from '../../db/entities/index.js';
+import { ApiKeyEntity, EnvironmentEntity, MembershipEntity, type ApiKey } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Principal } from './principal.js';
 
@@ -48,6 +48,24 @@ export interface AccessRequirement {
   /** Primitive key the request touches; checked against a token's resource globs. */
   resourceKey?: string;
   /**
+   * Project the request reads or writes in: a token restricted to environments must hold at
+   * least one of this project's (`token_env_out_of_scope`), so it learns nothing of projects it
+   * has no environment in.
+   */
+  projectId?: string;
+  /**
+   * The write reaches past any one environment (an org's or project's settings, a new
+   * environment, a definition whose state every environment gets): a token restricted to
+   * environments is refused (`token_env_out_of_scope`), since it would change environments
+   * outside its list, production included.
+   */
+  allEnvironments?: boolean;
+  /**
+   * The write is about no single primitive (an org's or project's settings, environments,
+   * rollout plans): a token restricted to resources is refused (`token_resource_out_of_scope`).
+   */
+  allResources?: boolean;
+  /**
    * A write that an approval-required API key may make itself: it becomes (or
    * withdraws) a proposal instead of changing anything. Any other write by such
    * a key is `approval_not_supported`.
@@ -74,7 +92,8 @@ export async function authorize(em: EntityManager, caller: Caller, orgId: string
   }
   const key = principal.key;
   const approved = !!caller.approverUserId;
-  checkApiKeyAccess(key, orgId, need, caller.ip, approved);
+  const projectHeld = need.projectId === undefined || key.orgId !== orgId || !key.environments ? true : await holdsProjectEnvironment(em, key.environments, need.projectId);
+  checkApiKeyAccess(key, orgId, need, caller.ip, approved, projectHeld);
   if (!approved) await touchLastUsed(em, key.id, key.lastUsedAt, caller.now);
   return {
     actorType: key.kind === 'agent' ? 'agent_token' : 'api_token',
@@ -85,11 +104,18 @@ export async function authorize(em: EntityManager, caller: Caller, orgId: string
   };
 }
 
+/** Whether one of `envIds` belongs to the project. */
+async function holdsProjectEnvironment(em: EntityManager, envIds: string[], projectId: string): Promise<boolean> {
+  if (!envIds.length) return false;
+  return (await em.count(EnvironmentEntity, { projectId, id: { $in: envIds } })) > 0;
+}
+
 /**
  * An API key's restrictions, in the spec's order (org, session-only, IP, action, environment,
- * resource, approval): throws the first that refuses. Synchronous: no I/O.
+ * resource, approval): throws the first that refuses. Synchronous: no I/O; `projectHeld` says
+ * whether a key restricted to environments holds one of `need.projectId`'s (authorize reads it).
  */
-export function checkApiKeyAccess(key: ApiKey, orgId: string, need: AccessRequirement, ip: string, approved: boolean): void {
+export function checkApiKeyAccess(key: ApiKey, orgId: string, need: AccessRequirement, ip: string, approved: boolean, projectHeld = true): void {
   if (key.orgId !== orgId) throw new DomainError('not_found', 'Not found.');
   if (need.sessionOnly) throw new DomainError('scope_denied', 'API keys cannot use this endpoint; sign in.');
   if (key.ipAllowlist && !approved && !ipAllowed(ip, key.ipAllowlist)) {
@@ -98,11 +124,22 @@ export function checkApiKeyAccess(key: ApiKey, orgId: string, need: AccessRequir
   if (!key.actions.includes(need.action)) {
     throw new DomainError('token_action_denied', `This API key lacks the ${need.action} action.`);
   }
-  if (need.envId && key.environments && !key.environments.includes(need.envId)) {
-    throw new DomainError('token_env_out_of_scope', 'This API key is not scoped to this environment.');
+  if (key.environments) {
+    if (need.allEnvironments) {
+      throw new DomainError('token_env_out_of_scope', 'This API key is restricted to some environments, and this change reaches every environment of the project.');
+    }
+    if (need.envId && !key.environments.includes(need.envId)) {
+      throw new DomainError('token_env_out_of_scope', 'This API key is not scoped to this environment.');
+    }
+    if (!projectHeld) throw new DomainError('token_env_out_of_scope', 'This API key is scoped to no environment of this project.');
   }
-  if (need.resourceKey !== undefined && key.resources && !resourceAllowed(need.resourceKey, key.resources)) {
-    throw new DomainError('token_resource_out_of_scope', `This API key is not scoped to "${need.resourceKey}".`);
+  if (key.resources) {
+    if (need.allResources) {
+      throw new DomainError('token_resource_out_of_scope', 'This API key is restricted to some flags and configs, and this change is about none of them in particular.');
+    }
+    if (need.resourceKey !== undefined && !resourceAllowed(need.resourceKey, key.resources)) {
+      throw new DomainError('token_resource_out_of_scope', `This API key is not scoped to "${need.resourceKey}".`);
+    }
   }
   if (need.action === 'write' && key.requiresApproval && !need.proposal && !approved) {
     throw new DomainError('approval_not_supported', 'This API key requires approval, and this change cannot become a proposal.');
@@ -129,6 +166,26 @@ export function tokenSees(caller: Caller, envId?: string, resourceKey?: string):
   if (envId && p.key.environments && !p.key.environments.includes(envId)) return false;
   if (resourceKey !== undefined && p.key.resources && !resourceAllowed(resourceKey, p.key.resources)) return false;
   return true;
+}
+
+/** A token's environment and resource restrictions; null for a session or an unrestricted token. */
+export interface TokenScope {
+  environments: string[] | null;
+  resources: string[] | null;
+}
+
+export function tokenScope(caller: Caller): TokenScope | null {
+  const p = caller.principal;
+  if (p?.kind !== 'token' || (!p.key.environments && !p.key.resources)) return null;
+  return { environments: p.key.environments ?? null, resources: p.key.resources ?? null };
+}
+
+/**
+ * A resource glob as a SQL LIKE pattern (backslash escapes): `*` becomes `%`, and `%`, `_` and
+ * `\` are literal, so the database filters a list the way resourceAllowed decides one key.
+ */
+export function resourceGlobAsLike(glob: string): string {
+  return glob.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%');
 }
 
 /** Resource globs: `*` matches any run of characters; everything else is literal (domain/resource-glob.ts). */

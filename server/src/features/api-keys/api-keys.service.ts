@@ -4,7 +4,7 @@ import ipaddr from 'ipaddr.js';
 import { ApiKeyEntity, EnvironmentEntity, type ApiKey } from '../../db/entities/index.js';
 import { DomainError, invalid } from '../../domain/errors.js';
 import { generateToken, hashToken } from '../../domain/secrets.js';
-import { authorize, type Caller } from '../access/authorize.js';
+import { authorize, type Actor, type Caller } from '../access/authorize.js';
 import { recordAudit } from '../audit/audit.store.js';
 import { findOrgBySlug, isUuid, iso } from '../common/lookup.js';
 
@@ -117,16 +117,34 @@ export async function revokeApiKey(em: EntityManager, caller: Caller, slug: stri
     const key = isUuid(id) ? await tx.findOne(ApiKeyEntity, { id, orgId: org.id }) : null;
     if (!key) throw new DomainError('not_found', 'API key not found.');
     if (key.revokedAt) return;
-    const before = toApiKeyDto(key);
-    key.revokedAt = caller.now;
-    recordAudit(tx, caller, actor, {
-      orgId: org.id,
-      action: 'api_token.revoked',
-      resourceType: 'api_token',
-      resourceKey: key.name,
-      resourceId: key.id,
-      previousValue: before,
-      newValue: toApiKeyDto(key),
-    });
+    revoke(tx, caller, actor, key);
   });
+}
+
+/** Marks a live key revoked, with its audit row, in the caller's transaction. */
+function revoke(tx: EntityManager, caller: Caller, actor: Actor, key: ApiKey): void {
+  const before = toApiKeyDto(key);
+  key.revokedAt = caller.now;
+  recordAudit(tx, caller, actor, {
+    orgId: key.orgId,
+    action: 'api_token.revoked',
+    resourceType: 'api_token',
+    resourceKey: key.name,
+    resourceId: key.id,
+    previousValue: before,
+    newValue: toApiKeyDto(key),
+  });
+}
+
+/**
+ * Revokes, in the caller's transaction, the live keys that `userId` minted in the org: a person
+ * who leaves the organization, is removed or loses the role that mints keys takes the authority
+ * of those keys along. One `api_token.revoked` audit row per key, by the caller's actor. Answers
+ * the revoked keys' ids: after the commit the route evicts them from this instance's key cache,
+ * which ends every answer remembered for them (http/answer-cache.ts keyAdmission) at once.
+ */
+export async function revokeKeysMintedBy(tx: EntityManager, caller: Caller, actor: Actor, orgId: string, userId: string): Promise<string[]> {
+  const keys = await tx.find(ApiKeyEntity, { orgId, createdByUserId: userId, revokedAt: null }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  for (const key of keys) revoke(tx, caller, actor, key);
+  return keys.map((k) => k.id);
 }

@@ -3,7 +3,8 @@ import fastJsonPatch from 'fast-json-patch';
 import { v7 as uuidv7 } from 'uuid';
 import { AuditEventEntity, type AuditEvent, type JsonPatch, type JsonValue } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
-import type { Actor, Caller } from '../access/authorize.js';
+import { globMatches } from '../../domain/resource-glob.js';
+import { resourceGlobAsLike, type Actor, type Caller, type TokenScope } from '../access/authorize.js';
 
 export interface AuditEntry {
   orgId: string;
@@ -83,6 +84,42 @@ export interface AuditFilter {
   actorId?: string;
   cursor?: string;
   limit: number;
+  /** An API key's restrictions: only rows inside them are listed (auditRowInScope, as a query). */
+  scope?: TokenScope | null;
+}
+
+/** Resource types whose rows are about one flag or config, keyed by its key. */
+export const PRIMITIVE_RESOURCE_TYPES: readonly string[] = ['flag', 'config', 'rollout', 'proposal'];
+
+/**
+ * Whether a restricted API key sees this row. A key restricted to environments sees the rows of
+ * those environments only: rows of no environment (org and project history: members, keys,
+ * projects, plans, definitions) are about more than its environments. A key restricted to
+ * resources sees the rows of the flags and configs its globs match, and no others.
+ */
+export function auditRowInScope(scope: TokenScope | null, row: Pick<AuditEvent, 'envId' | 'resourceType' | 'resourceKey'>): boolean {
+  if (!scope) return true;
+  if (scope.environments && !(row.envId && scope.environments.includes(row.envId))) return false;
+  if (scope.resources) {
+    if (!PRIMITIVE_RESOURCE_TYPES.includes(row.resourceType) || row.resourceKey == null) return false;
+    if (!scope.resources.some((glob) => globMatches(glob, row.resourceKey!))) return false;
+  }
+  return true;
+}
+
+/** auditRowInScope as query conditions; null when the scope admits no row at all. */
+function scopeConditions(scope: TokenScope): Array<Record<string, unknown>> | null {
+  const conditions: Array<Record<string, unknown>> = [];
+  if (scope.environments) {
+    if (!scope.environments.length) return null;
+    conditions.push({ envId: { $in: scope.environments } });
+  }
+  if (scope.resources) {
+    if (!scope.resources.length) return null;
+    conditions.push({ resourceType: { $in: [...PRIMITIVE_RESOURCE_TYPES] } });
+    conditions.push({ $or: scope.resources.map((glob) => ({ resourceKey: { $like: resourceGlobAsLike(glob) } })) });
+  }
+  return conditions;
 }
 
 function decodeCursor(cursor: string): { createdAt: Date; id: string } {
@@ -96,17 +133,22 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
 
 const encodeCursor = (e: AuditEvent) => Buffer.from(`${e.createdAt.toISOString()}|${e.id}`, 'utf8').toString('base64url');
 
-/** Newest first (created_at desc, id desc); keyset pagination so pages never skip or repeat. */
+/**
+ * Newest first (created_at desc, id desc); keyset pagination so pages never skip or repeat. A
+ * key's scope is part of the query, so pages stay full and cursors stay valid.
+ */
 export async function listAudit(em: EntityManager, orgId: string, f: AuditFilter) {
   const where: Record<string, unknown> = { orgId };
   if (f.resourceType) where.resourceType = f.resourceType;
   if (f.resourceKey) where.resourceKey = f.resourceKey;
   if (f.envId) where.envId = f.envId;
   if (f.actorId) where.actorId = f.actorId;
-  if (f.cursor) {
-    const c = decodeCursor(f.cursor);
-    where.$or = [{ createdAt: { $lt: c.createdAt } }, { createdAt: c.createdAt, id: { $lt: c.id } }];
-  }
+  const cursor = f.cursor ? decodeCursor(f.cursor) : null;
+  const scoped = f.scope ? scopeConditions(f.scope) : [];
+  if (!scoped) return { events: [], nextCursor: null };
+  const and: Array<Record<string, unknown>> = [...scoped];
+  if (cursor) and.push({ $or: [{ createdAt: { $lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { $lt: cursor.id } }] });
+  if (and.length) where.$and = and;
   const rows = await em.find(AuditEventEntity, where, {
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     limit: f.limit + 1,

@@ -27,7 +27,8 @@ export async function createEnvironment(
   input: { key: string; name: string },
 ): Promise<EnvironmentDto> {
   const project = await findProject(em, projectId);
-  const actor = await authorize(em, caller, project.orgId, { action: 'write', role: 'admin' });
+  // A new environment is outside every key's environment list, and it gets the state of every flag and config.
+  const actor = await authorize(em, caller, project.orgId, { action: 'write', role: 'admin', projectId, allEnvironments: true, allResources: true });
   const now = caller.now;
   const env = await mapUniqueViolation(
     () =>
@@ -74,7 +75,7 @@ export async function createEnvironment(
 
 export async function listEnvironments(em: EntityManager, caller: Caller, projectId: string): Promise<EnvironmentDto[]> {
   const project = await findProject(em, projectId);
-  await authorize(em, caller, project.orgId, { action: 'read' });
+  await authorize(em, caller, project.orgId, { action: 'read', projectId });
   const envs = await em.find(EnvironmentEntity, { projectId }, { orderBy: { createdAt: 'asc', key: 'asc' } });
   return envs.filter((e) => tokenSees(caller, e.id)).map(toEnvironmentDto);
 }

@@ -4,6 +4,7 @@ import type { Member as MemberDto, Role } from '@gradual/contract';
 import { MembershipEntity, OrgEntity, UserEntity, type Membership, type Org, type User } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
 import { authorize, type Actor, type Caller } from '../access/authorize.js';
+import { revokeKeysMintedBy } from '../api-keys/api-keys.service.js';
 import { recordAudit } from '../audit/audit.store.js';
 import { findOrgBySlug, isUuid, iso } from '../common/lookup.js';
 
@@ -15,7 +16,20 @@ import { findOrgBySlug, isUuid, iso } from '../common/lookup.js';
  * - anyone may remove themselves (leave), except the last active owner;
  * - the last active owner (a non-deleted user) can be neither demoted nor removed.
  * People management is for signed-in users: API keys get `scope_denied`.
+ * API keys act with the authority of the admin who minted them: when that person leaves, is
+ * removed, or falls below the admin role, the keys they minted in the org are revoked in the
+ * same transaction (revokeKeysMintedBy), and the ids are answered for the key cache.
  */
+
+/** The lowest role that mints API keys (POST /orgs/{slug}/api-keys). */
+const MINTS_KEYS: Role = 'admin';
+const mintsKeys = (role: Role) => role === MINTS_KEYS || role === 'owner';
+
+/** A membership change, and the API keys it revoked (the route evicts them from the key cache). */
+export interface MembershipChange<T> {
+  result: T;
+  revokedKeyIds: string[];
+}
 
 export const toMemberDto = (m: Membership, u: User): MemberDto => ({
   userId: u.id,
@@ -74,14 +88,14 @@ export async function listMembers(em: EntityManager, caller: Caller, slug: strin
     .sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
 }
 
-export async function updateMember(em: EntityManager, caller: Caller, slug: string, userId: string, role: Role): Promise<MemberDto> {
+export async function updateMember(em: EntityManager, caller: Caller, slug: string, userId: string, role: Role): Promise<MembershipChange<MemberDto>> {
   const org = await findOrgBySlug(em, slug);
   return em.transactional(async (tx) => {
     await lockOrg(tx, org.id);
     const actor = await authorize(tx, caller, org.id, { action: 'write', role: 'admin', sessionOnly: true });
     const target = await findTarget(tx, org.id, userId);
     const previous = target.membership.role;
-    if (previous === role) return toMemberDto(target.membership, target.user);
+    if (previous === role) return { result: toMemberDto(target.membership, target.user), revokedKeyIds: [] };
     if (previous === 'owner' || role === 'owner') requireOwnerFor(actor, previous === 'owner' ? "change an owner's role" : 'grant the owner role');
     if (await wouldLeaveNoOwner(tx, org.id, target)) throw lastOwner();
     target.membership.role = role;
@@ -94,14 +108,15 @@ export async function updateMember(em: EntityManager, caller: Caller, slug: stri
       previousValue: { userId: target.user.id, email: target.user.email, role: previous },
       newValue: { userId: target.user.id, email: target.user.email, role },
     });
-    return toMemberDto(target.membership, target.user);
+    const revokedKeyIds = mintsKeys(previous) && !mintsKeys(role) ? await revokeKeysMintedBy(tx, caller, actor, org.id, target.user.id) : [];
+    return { result: toMemberDto(target.membership, target.user), revokedKeyIds };
   });
 }
 
-export async function removeMember(em: EntityManager, caller: Caller, slug: string, userId: string): Promise<void> {
+export async function removeMember(em: EntityManager, caller: Caller, slug: string, userId: string): Promise<MembershipChange<null>> {
   const org = await findOrgBySlug(em, slug);
   const self = caller.principal?.kind === 'user' && caller.principal.userId === userId;
-  await em.transactional(async (tx) => {
+  return em.transactional(async (tx) => {
     await lockOrg(tx, org.id);
     // Leaving needs no role; removing someone else needs admin.
     const actor = await authorize(tx, caller, org.id, { action: 'write', sessionOnly: true, ...(self ? {} : { role: 'admin' as const }) });
@@ -118,5 +133,7 @@ export async function removeMember(em: EntityManager, caller: Caller, slug: stri
       newValue: null,
     });
     tx.remove(target.membership);
+    // Keys minted under any role: a member who minted them as an admin and was demoted since kept none.
+    return { result: null, revokedKeyIds: await revokeKeysMintedBy(tx, caller, actor, org.id, target.user.id) };
   });
 }

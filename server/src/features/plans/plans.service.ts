@@ -27,9 +27,15 @@ const keyConflict = (key: string) =>
     fields: { key: 'already in use' },
   });
 
+/**
+ * A plan belongs to the project, not to one environment or flag: API keys restricted to
+ * environments read the plans of projects they hold an environment in, and no key restricted
+ * to environments or resources changes them (a plan drives rollouts everywhere it is attached).
+ */
 async function projectFor(em: EntityManager, caller: Caller, projectId: string, action: 'read' | 'write'): Promise<{ project: Project; actor: Actor }> {
   const project = await findProject(em, projectId);
-  const actor = await authorize(em, caller, project.orgId, { action });
+  const scope = action === 'write' ? { allEnvironments: true, allResources: true } : {};
+  const actor = await authorize(em, caller, project.orgId, { action, projectId: project.id, ...scope });
   return { project, actor };
 }
 

@@ -105,7 +105,8 @@ export interface CreatePrimitiveInput {
 /** Creates the definition and its state in every environment of the project (each env's version advances). */
 export async function createPrimitive<K extends PrimitiveKind>(em: EntityManager, caller: Caller, bus: EnvChangeBus, kind: K, projectId: string, input: CreatePrimitiveInput): Promise<DefinitionOf<K>> {
   const project = await findProject(em, projectId);
-  const actor = await authorize(em, caller, project.orgId, { action: 'write', resourceKey: input.key });
+  // Every environment of the project gets the new definition's state: a key restricted to some environments may not.
+  const actor = await authorize(em, caller, project.orgId, { action: 'write', resourceKey: input.key, projectId, allEnvironments: true });
   const shape = { kind, valueType: kind === 'flag' ? (input.valueType ?? 'boolean') : ('json' as const) };
   checkValue(shape, input.defaultValue, 'defaultValue');
   const split = splitLegacyRules(input.rules ?? []);
@@ -164,7 +165,7 @@ export async function createPrimitive<K extends PrimitiveKind>(em: EntityManager
 
 export async function listPrimitives<K extends PrimitiveKind>(em: EntityManager, caller: Caller, kind: K, projectId: string): Promise<DefinitionOf<K>[]> {
   const project = await findProject(em, projectId);
-  await authorize(em, caller, project.orgId, { action: 'read' });
+  await authorize(em, caller, project.orgId, { action: 'read', projectId });
   const rows = await em.find(PrimitiveEntity, { projectId, kind }, { orderBy: { key: 'asc' } });
   return rows.filter((p) => tokenSees(caller, undefined, p.key)).map((p) => toDefinitionDto(kind, p));
 }

@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Project as ProjectDto } from '@gradual/contract';
-import { ProjectEntity, type Project } from '../../db/entities/index.js';
-import { authorize, type Caller } from '../access/authorize.js';
+import { EnvironmentEntity, ProjectEntity, type Project } from '../../db/entities/index.js';
+import { authorize, tokenScope, type Caller } from '../access/authorize.js';
 import { recordAudit } from '../audit/audit.store.js';
 import { findOrgBySlug, findProject, iso, keyInUse, mapUniqueViolation } from '../common/lookup.js';
 
@@ -27,7 +27,7 @@ export async function createProject(
   input: { key: string; name: string; targetIdField?: string | undefined },
 ): Promise<ProjectDto> {
   const org = await findOrgBySlug(em, slug);
-  const actor = await authorize(em, caller, org.id, { action: 'write', role: 'admin' });
+  const actor = await authorize(em, caller, org.id, { action: 'write', role: 'admin', allEnvironments: true, allResources: true });
   const now = caller.now;
   const project = await mapUniqueViolation(
     () =>
@@ -57,16 +57,23 @@ export async function createProject(
   return toProjectDto(project);
 }
 
+/** An API key restricted to environments lists the projects those environments belong to. */
 export async function listProjects(em: EntityManager, caller: Caller, slug: string): Promise<ProjectDto[]> {
   const org = await findOrgBySlug(em, slug);
   await authorize(em, caller, org.id, { action: 'read' });
-  const projects = await em.find(ProjectEntity, { orgId: org.id }, { orderBy: { key: 'asc' } });
+  const environments = tokenScope(caller)?.environments;
+  const where: Record<string, unknown> = { orgId: org.id };
+  if (environments) {
+    const held = environments.length ? await em.find(EnvironmentEntity, { orgId: org.id, id: { $in: environments } }, { fields: ['projectId'] }) : [];
+    where.id = { $in: [...new Set(held.map((e) => e.projectId))] };
+  }
+  const projects = await em.find(ProjectEntity, where, { orderBy: { key: 'asc' } });
   return projects.map(toProjectDto);
 }
 
 export async function getProject(em: EntityManager, caller: Caller, id: string): Promise<ProjectDto> {
   const project = await findProject(em, id);
-  await authorize(em, caller, project.orgId, { action: 'read' });
+  await authorize(em, caller, project.orgId, { action: 'read', projectId: project.id });
   return toProjectDto(project);
 }
 
@@ -77,7 +84,8 @@ export async function updateProject(
   patch: { name?: string | undefined; targetIdField?: string | undefined },
 ): Promise<ProjectDto> {
   const found = await findProject(em, id);
-  const actor = await authorize(em, caller, found.orgId, { action: 'write', role: 'admin' });
+  // The target ID field and the name hold for every environment: no key restricted to some environments or resources may change them.
+  const actor = await authorize(em, caller, found.orgId, { action: 'write', role: 'admin', projectId: found.id, allEnvironments: true, allResources: true });
   const updated = await em.transactional(async (tx) => {
     const project = await tx.findOneOrFail(ProjectEntity, { id });
     const before = snapshot(project);

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { RollbackFireEntity, RollbackSecretEntity, type PrimitiveKind, type RollbackFire } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
-import { authorize, type Caller } from '../access/authorize.js';
+import { authorize, resourceGlobAsLike, tokenScope, type Caller } from '../access/authorize.js';
 import { findEnvironment, isUuid, iso } from '../common/lookup.js';
 
 export const DEFAULT_FIRE_PAGE = 50;
@@ -31,7 +31,12 @@ function decodeCursor(cursor: string): { firedAt: Date; id: string } {
   return { firedAt, id };
 }
 
-/** Fire history of an environment, optionally narrowed to a secret or a primitive; newest first, keyset-paged. */
+/**
+ * Fire history of an environment, optionally narrowed to a secret or a primitive; newest first,
+ * keyset-paged. An API key restricted to resources reads one primitive's history only when it
+ * matches, and the other lists hold just the fires of the primitives it matches (in the query,
+ * so pages stay full).
+ */
 export async function listFires(
   em: EntityManager,
   caller: Caller,
@@ -40,17 +45,24 @@ export async function listFires(
   query: { cursor?: string | undefined; limit?: number | undefined },
 ) {
   const env = await findEnvironment(em, envId);
-  await authorize(em, caller, env.orgId, { action: 'read', envId: env.id });
+  await authorize(em, caller, env.orgId, { action: 'read', envId: env.id, ...('primitiveKey' in scope ? { resourceKey: scope.primitiveKey } : {}) });
   if ('secretId' in scope) {
     const secret = isUuid(scope.secretId) ? await em.findOne(RollbackSecretEntity, { id: scope.secretId, envId: env.id }) : null;
     if (!secret) throw new DomainError('not_found', 'Rollback secret not found.');
   }
   const limit = query.limit ?? DEFAULT_FIRE_PAGE;
   const where: Record<string, unknown> = { envId: env.id, ...scope };
+  const and: Array<Record<string, unknown>> = [];
+  const resources = tokenScope(caller)?.resources;
+  if (resources) {
+    if (!resources.length) return { fires: [] };
+    and.push({ $or: resources.map((glob) => ({ primitiveKey: { $like: resourceGlobAsLike(glob) } })) });
+  }
   if (query.cursor) {
     const c = decodeCursor(query.cursor);
-    where.$or = [{ firedAt: { $lt: c.firedAt } }, { firedAt: c.firedAt, id: { $lt: c.id } }];
+    and.push({ $or: [{ firedAt: { $lt: c.firedAt } }, { firedAt: c.firedAt, id: { $lt: c.id } }] });
   }
+  if (and.length) where.$and = and;
   const fires = await em.find(RollbackFireEntity, where, { orderBy: [{ firedAt: 'desc' }, { id: 'desc' }], limit });
   const last = fires[fires.length - 1];
   return {

@@ -11,12 +11,14 @@ const s = initServer();
 export const membersRoutes = (deps: AppDeps) =>
   s.router(contract.members, {
     listMembers: async ({ req, res, params }) => ({ status: 200, body: await listMembers(req.em, await admit(req, res, deps), params.slug) }),
-    updateMember: async ({ req, res, params, body }) => ({
-      status: 200,
-      body: await updateMember(req.em, await admit(req, res, deps), params.slug, params.userId, body.role),
-    }),
+    updateMember: async ({ req, res, params, body }) => {
+      const { result, revokedKeyIds } = await updateMember(req.em, await admit(req, res, deps), params.slug, params.userId, body.role);
+      for (const id of revokedKeyIds) deps.apiKeys.forgetKey(id);
+      return { status: 200, body: result };
+    },
     removeMember: async ({ req, res, params }) => {
-      await removeMember(req.em, await admit(req, res, deps), params.slug, params.userId);
+      const { revokedKeyIds } = await removeMember(req.em, await admit(req, res, deps), params.slug, params.userId);
+      for (const id of revokedKeyIds) deps.apiKeys.forgetKey(id);
       return { status: 204, body: undefined };
     },
   });
