@@ -12,6 +12,7 @@ import { originCheck } from './http/csrf.js';
 import { responseCheck } from './http/response-check.js';
 import { jsonBodyVerify, textGuard } from './http/text-guard.js';
 import { metricsMiddleware, mountDocs, mountHealth } from './http/ops.js';
+import { securityHeaders } from './http/security-headers.js';
 import { authRoutes, unmountedAuthRoutes } from './http/routes/auth.routes.js';
 import { orgsRoutes } from './http/routes/orgs.routes.js';
 import { invitationsRoutes, membersRoutes } from './http/routes/members.routes.js';
@@ -44,6 +45,8 @@ export function createApp(deps: AppDeps, answers: AnswerCache, extend?: (app: Ex
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy ?? false);
   app.set('etag', false);
+  const dashboard = dashboardRoot();
+  app.use(securityHeaders(deps.config, join(dashboard, 'index.html')));
 
   const metrics = metricsMiddleware(deps.metrics);
   requestContext(app, deps.logger);
@@ -94,22 +97,25 @@ export function createApp(deps: AppDeps, answers: AnswerCache, extend?: (app: Ex
     logInitialization: false,
   });
 
-  mountDashboard(app);
+  mountDashboard(app, dashboard);
   app.use(notFoundHandler);
   app.use(errorHandler);
   return app;
 }
 
-/**
- * Serves the built dashboard (dashboard/dist) or, when it has not been built, the placeholder page
- * (dashboard/public). Every other /app/* path gets index.html (the app routes itself), with
- * `no-cache` so a new build is picked up at once; the content-hashed files under /app/assets/ are
- * cached for a year as immutable, and sent pre-compressed (.br/.gz from the build) when the client
- * accepts it. A missing asset is a 404, never the HTML page.
- */
-function mountDashboard(app: Express): void {
+/** The built dashboard (dashboard/dist) or, when it has not been built, the placeholder page (dashboard/public). */
+function dashboardRoot(): string {
   const built = join(dashboardDir, 'dist');
-  const root = existsSync(join(built, 'index.html')) ? built : join(dashboardDir, 'public');
+  return existsSync(join(built, 'index.html')) ? built : join(dashboardDir, 'public');
+}
+
+/**
+ * Serves the dashboard from `root` (dashboardRoot). Every other /app/* path gets index.html (the
+ * app routes itself), with `no-cache` so a new build is picked up at once; the content-hashed
+ * files under /app/assets/ are cached for a year as immutable, and sent pre-compressed (.br/.gz
+ * from the build) when the client accepts it. A missing asset is a 404, never the HTML page.
+ */
+function mountDashboard(app: Express, root: string): void {
   const noCache = (res: express.Response) => res.setHeader('Cache-Control', 'no-cache');
   app.get('/', (_req, res) => res.redirect(302, '/app/'));
   app.use('/app/assets', precompressed(join(root, 'assets')));

@@ -15,6 +15,7 @@ import { Scheduler } from './features/rollouts/scheduler.js';
 import { PgNotifyEnvChangeBus } from './features/environments/pg-env-change-bus.js';
 import { ServiceMetrics } from './metrics/metrics.js';
 import { AnswerCache } from './http/answer-cache.js';
+import { apiSecurityHeaderPairs } from './http/security-headers.js';
 import { takeApiKeyTokens } from './http/api-rate-limit.js';
 import { ApiKeyCache } from './features/access/api-key-cache.js';
 import { ApiKeyEntity, EnvironmentEntity } from './db/entities/index.js';
@@ -88,6 +89,7 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
     logger,
     requestDuration: metrics.requestDuration,
     take: (key, now) => takeApiKeyTokens(deps, key, now),
+    headers: apiSecurityHeaderPairs(config),
   });
   const app = createApp(deps, answers, (app) => {
     if (testClock) mountTestClock(app, deps, testClock, () => scheduler.tick().then(() => undefined));

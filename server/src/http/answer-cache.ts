@@ -63,6 +63,8 @@ export interface AnswerCacheDeps {
   requestDuration: { labels(method: string, route: string, status: string): LatencySeries };
   /** One token from the key's bucket and its org's (both or neither); synchronous when counted in memory. */
   take(key: ApiKey, now: Date): BucketDecision | Promise<BucketDecision>;
+  /** Header pairs every answer carries besides its replay's: the API's security headers (http/security-headers.ts). */
+  headers: readonly string[];
 }
 
 /** Distinct (method, URL, credentials) remembered; past it the oldest go. */
@@ -121,7 +123,7 @@ export class AnswerCache {
     const send = (decision: BucketDecision): boolean => {
       if (!decision.allowed) return false; // nothing was taken: the regular route answers the 429
       const requestId = randomUUID();
-      res.writeHead(answer.status, [...answer.headers, 'X-Request-Id', requestId, ...rateLimitHeaders(tighterBucket(decision))]);
+      res.writeHead(answer.status, [...answer.headers, ...this.deps.headers, 'X-Request-Id', requestId, ...rateLimitHeaders(tighterBucket(decision))]);
       res.end(answer.body);
       const ms = performance.now() - started;
       this.seriesOf(req.method!, replay.route, answer.status).observe(ms / 1000);

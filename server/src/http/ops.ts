@@ -53,7 +53,10 @@ function routePattern(route: unknown): string | undefined {
   return typeof route === 'object' && route !== null && 'path' in route && typeof route.path === 'string' ? route.path : undefined;
 }
 
-/** /openapi.yaml and an interactive API reference at /docs (swagger-ui, served locally). */
+/**
+ * /openapi.yaml and an interactive API reference at /docs (swagger-ui, served locally). No
+ * validator badge (an image from another site, which the page's CSP refuses: http/security-headers.ts).
+ */
 export function mountDocs(app: Express): void {
   const yaml = readFileSync(openApiFile, 'utf8');
   app.get('/openapi.yaml', (_req, res) => {
@@ -63,7 +66,7 @@ export function mountDocs(app: Express): void {
   app.get('/docs', (req, res, next) => (req.path === '/docs' && !req.originalUrl.endsWith('/') ? res.redirect(301, '/docs/') : next()));
   app.get('/docs/swagger-initializer.js', (_req, res) => {
     res.type('application/javascript').send(
-      `window.onload = () => { window.ui = SwaggerUIBundle({ url: '/openapi.yaml', dom_id: '#swagger-ui', deepLinking: true, withCredentials: true }); };`,
+      `window.onload = () => { window.ui = SwaggerUIBundle({ url: '/openapi.yaml', dom_id: '#swagger-ui', deepLinking: true, withCredentials: true, validatorUrl: null }); };`,
     );
   });
   app.use('/docs', express.static(swaggerDir, { index: 'index.html', maxAge: '1h' }));
