@@ -43,7 +43,7 @@ const JSON_TYPES = ['application/json', 'application/*+json'];
 export function createApp(deps: AppDeps, answers: AnswerCache, extend?: (app: Express) => void): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', deps.config.trustProxy ?? false);
+  app.set('trust proxy', deps.config.trustProxy);
   app.set('etag', false);
   const dashboard = dashboardRoot();
   app.use(securityHeaders(deps.config, join(dashboard, 'index.html')));

@@ -1,30 +1,97 @@
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 const flag = z
-  .enum(['0', '1', 'true', 'false', ''])
+  .enum(['0', '1', 'true', 'false'], { errorMap: () => ({ message: 'must be 1 or true (on), 0 or false (off)' }) })
   .optional()
   .transform((v) => v === '1' || v === 'true');
+
+/** A URL with one of `schemes` (e.g. `postgres:`), refused with an example otherwise. */
+function urlWithScheme(schemes: string[], example: string) {
+  const forms = schemes.map((s) => `${s}//`).join(' or ');
+  return z.string().refine((v) => URL.canParse(v) && schemes.includes(new URL(v).protocol), `must be a URL starting with ${forms}, e.g. ${example}`);
+}
+
+/** The address people use: http(s), and nothing a link could not be built on (no query, fragment or credentials). */
+const publicUrl = urlWithScheme(['http:', 'https:'], 'https://flags.example.com').refine((v) => {
+  if (!URL.canParse(v)) return true; // refused above
+  const url = new URL(v);
+  return !url.search && !url.hash && !url.username && !url.password;
+}, 'must be a plain address without a query, fragment or user name, e.g. https://flags.example.com');
+
+/** An IP address (IPv6 without brackets) or a host name. */
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+const host = z
+  .string()
+  .refine(
+    (v) => ipaddr.IPv4.isValidFourPartDecimal(v) || ipaddr.IPv6.isValid(v) || HOST_NAME.test(v),
+    'must be an IP address or a host name, e.g. 0.0.0.0, ::, 127.0.0.1 or localhost (an IPv6 address without brackets)',
+  );
+
+/** A port, in decimal digits only ("8080", not "8080.0", "0x1f90" or "1e3"). */
+const port = z.string().transform((v, ctx) => {
+  if (/^\d{1,5}$/.test(v) && Number(v) <= 65535) return Number(v);
+  ctx.addIssue({ code: 'custom', message: 'must be a port number, 0 to 65535 (0: the system chooses one)' });
+  return z.NEVER;
+});
+
+/**
+ * Express's `trust proxy` setting: how many proxies in front of this server (their hop count), all
+ * or none (true, false), or which proxy addresses are trusted (Express's named sets, addresses and
+ * CIDR ranges). It decides `req.ip`, the client address that IP allow-lists and rate limits use.
+ */
+export type TrustProxy = boolean | number | readonly string[];
+export const TRUST_PROXY_NAMED_SETS = ['loopback', 'linklocal', 'uniquelocal'] as const;
+const TRUST_PROXY_FORMS =
+  'a hop count (0, 1, 2…), true or false, or a comma-separated list of loopback, linklocal, uniquelocal, ' +
+  'IP addresses and CIDR ranges (e.g. "loopback, 10.0.0.0/8")';
+
+function isAddress(v: string): boolean {
+  return ipaddr.IPv4.isValidFourPartDecimal(v) || ipaddr.IPv6.isValid(v);
+}
+
+function isAddressOrRange(entry: string): boolean {
+  const [address = '', bits, ...rest] = entry.split('/');
+  if (!isAddress(address) || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  const max = ipaddr.IPv4.isValidFourPartDecimal(address) ? 32 : 128;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= max;
+}
+
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((v, ctx): TrustProxy => {
+    if (v === undefined || v === 'false') return false;
+    if (v === 'true') return true;
+    if (/^\d+$/.test(v) && Number.isSafeInteger(Number(v))) return Number(v);
+    const entries = v.split(',').map((e) => e.trim());
+    const refused = entries.filter((e) => !(TRUST_PROXY_NAMED_SETS as readonly string[]).includes(e) && !isAddressOrRange(e));
+    if (refused.length === 0) return entries;
+    ctx.addIssue({ code: 'custom', message: `${refused.map((e) => JSON.stringify(e)).join(', ')} is not one of the accepted forms: ${TRUST_PROXY_FORMS}` });
+    return z.NEVER;
+  });
 
 /** Every environment variable the server reads, parsed once at start-up. */
 const EnvSchema = z
   .object({
     NODE_ENV: z.string().default('development'),
-    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-    HOST: z.string().default('0.0.0.0'),
-    DATABASE_URL: z.string().url().optional(),
+    PORT: port.default('8080'),
+    HOST: host.default('0.0.0.0'),
+    DATABASE_URL: urlWithScheme(['postgres:', 'postgresql:'], 'postgres://user:password@db.example.com:5432/gradual').optional(),
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
     DATA_DIR: z.string().default('./.data'),
-    REDIS_URL: z.string().url().optional(),
-    SMTP_URL: z.string().url().optional(),
+    REDIS_URL: urlWithScheme(['redis:', 'rediss:'], 'redis://127.0.0.1:6379').optional(),
+    SMTP_URL: urlWithScheme(['smtp:', 'smtps:'], 'smtps://user:password@mail.example.com:465').optional(),
     SERVICE_TOPOLOGY: z.enum(['self-hosted', 'hosted']).default('self-hosted'),
     SERVICE_PUBLIC_SIGNUP: flag,
-    PUBLIC_URL: z.string().url().optional(),
+    PUBLIC_URL: publicUrl.optional(),
     SERVICE_TEST_CLOCK: flag,
     SERVICE_CHECK_RESPONSES: flag,
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
     ORG_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(6000),
-    TRUST_PROXY: z.string().optional(),
+    TRUST_PROXY: trustProxy,
     SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(1000),
     TARGET_ID_INDEX_MAX_IDS: z.coerce.number().int().min(0).default(2_000_000),
   })
@@ -59,7 +126,10 @@ export interface Config {
   /** LOG_FORMAT; unset: human-readable when stdout is a terminal, JSON lines otherwise (logger.ts). */
   logFormat: 'json' | 'pretty' | undefined;
   orgRateLimitPerMin: number;
-  trustProxy: string | undefined;
+  /** TRUST_PROXY, parsed: passed to Express as `trust proxy` (false when unset). */
+  trustProxy: TrustProxy;
+  /** What start-up should warn about: unknown SERVICE_* and GRADUAL_* variables (main.ts logs them). */
+  warnings: string[];
   /** How often each instance looks for due rollout steps. */
   schedulerIntervalMs: number;
   /** Target IDs held in memory across all allow-lists for contains checks (0: always ask the database). */
@@ -68,12 +138,28 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+/** Variables with this server's prefixes that other tools of the repository read (the test harness). */
+const OTHER_TOOLS_VARIABLES = new Set(['GRADUAL_CHROMIUM', 'GRADUAL_REQUIRE_BROWSER', 'GRADUAL_TEST_VIA_PRISM']);
+
+/**
+ * The configuration from the environment, or a ConfigError naming every refused variable. A
+ * variable set to the empty string is refused, never read as unset: `PORT=` is not 8080, and
+ * `DATABASE_URL=` (an unfilled template) is not the embedded database.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  const names = Object.keys(EnvSchema.innerType().shape);
+  const empty = names.filter((name) => env[name] === '');
+  const parsed = EnvSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
+  const lines = [
+    ...empty.map((name) => `  ${name}: is set but empty; unset it or give it a value`),
+    ...(parsed.success ? [] : parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`)),
+  ];
+  if (!parsed.success || lines.length > 0) {
+    throw new ConfigError(`Invalid configuration (docs/operations.md describes every variable):\n${lines.join('\n')}`);
   }
+  const warnings = Object.keys(env)
+    .filter((name) => /^(SERVICE|GRADUAL)_/.test(name) && !names.includes(name) && !OTHER_TOOLS_VARIABLES.has(name))
+    .map((name) => `${name} is not a setting of this server and is ignored${didYouMean(name, names)}`);
   const e = parsed.data;
   return {
     env: e.NODE_ENV,
@@ -94,9 +180,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logFormat: e.LOG_FORMAT,
     orgRateLimitPerMin: e.ORG_RATE_LIMIT_PER_MIN,
     trustProxy: e.TRUST_PROXY,
+    warnings,
     schedulerIntervalMs: e.SCHEDULER_INTERVAL_MS,
     targetIdIndexMaxIds: e.TARGET_ID_INDEX_MAX_IDS,
   };
+}
+
+/** ` (did you mean X?)` for the known name closest to a misspelt one (at most 3 edits away), else ''. */
+function didYouMean(name: string, known: readonly string[]): string {
+  let best: { name: string; distance: number } | undefined;
+  for (const candidate of known) {
+    const distance = editDistance(name, candidate);
+    if (distance <= 3 && (!best || distance < best.distance)) best = { name: candidate, distance };
+  }
+  return best ? ` (did you mean ${best.name}?)` : '';
+}
+
+/** Levenshtein distance (insertions, deletions and substitutions). */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
 }
 
 /** The address on this machine for a port, as PUBLIC_URL defaults to it. */

@@ -20,6 +20,7 @@ try {
   process.exit(2);
 }
 const logger = await createLogger(config);
+for (const warning of config.warnings) logger.warn(warning);
 
 const [opened, loaded] = await Promise.allSettled([
   openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax, logger }),
