@@ -80,7 +80,7 @@ export async function benchTargetIdsAdd(backend: Backend, log: (msg: string) => 
         const start = performance.now();
         const { rowCount } = await rawQuery(
           db.em(),
-          `insert into rollout_target_ids (rollout_id, target_id) select ?, t from unnest(?::text[]) as t on conflict do nothing`,
+          `insert into rollout_target_ids (list_id, target_id) select ?, t from unnest(?::text[]) as t on conflict do nothing`,
           [rolloutIds.get(`sql-${i}`)!, ids],
         );
         const ms = elapsed(start);
@@ -106,7 +106,7 @@ export async function benchTargetIdsAdd(backend: Backend, log: (msg: string) => 
     }
 
     // Check the API side really stored the IDs (and nothing else).
-    const { rows } = await rawQuery<{ n: number }>(db.em(), `select count(*)::int as n from rollout_target_ids where rollout_id = any(?::uuid[])`, [
+    const { rows } = await rawQuery<{ n: number }>(db.em(), `select count(*)::int as n from rollout_target_ids where list_id in (select coalesce(target_list_id, id) from rollouts where id = any(?::uuid[]))`, [
       [...rolloutIds].filter(([k]) => k.startsWith('api-')).map(([, id]) => id),
     ]);
     const expected = IDS * RUNS + WARMUP_IDS * WARMUP;

@@ -201,11 +201,20 @@ describe('target IDs go with their rollout', () => {
       const ops = rolloutOps(owner.session, 'flag');
       const rollout = await ops.put({ envId, key: 'k' }, { percent: 5, newValue: true });
       expect(await ops.add({ envId, key: 'k' }, ['a', 'b', 'c'])).toEqual({ added: 3, count: 3 });
-      const listed = async () =>
-        (await rawQuery<{ n: string }>(t.server.deps.db.em(), 'select count(*) as n from rollout_target_ids where rollout_id = ?', [rollout.id])).rows[0]!.n;
-      expect(Number(await listed())).toBe(3);
+      // A replace gives the rollout a list of its own id; the first one is left as a spare until deleted.
+      expect(await ops.replace({ envId, key: 'k' }, ['d', 'e'])).toEqual({ count: 2 });
+      const db = t.server.deps.db.em();
+      const { rows: lists } = await rawQuery<{ id: string }>(
+        db,
+        'select coalesce(target_list_id, id) as id from rollouts where id = ? union select list_id from rollout_spare_target_lists where rollout_id = ? union select ?',
+        [rollout.id, rollout.id, rollout.id],
+      );
+      const listed = async () => Number((await rawQuery<{ n: string }>(db, 'select count(*) as n from rollout_target_ids where list_id = any(?::uuid[])', [lists.map((l) => l.id)])).rows[0]!.n);
+      const spares = async () => Number((await rawQuery<{ n: string }>(db, 'select count(*) as n from rollout_spare_target_lists where rollout_id = ?', [rollout.id])).rows[0]!.n);
+      expect(await listed()).toBeGreaterThanOrEqual(2);
       await owner.session.deleteOrg({ path: { slug: 'acme' }, body: { confirm: 'acme' } });
-      expect(Number(await listed())).toBe(0);
+      expect(await listed()).toBe(0);
+      expect(await spares()).toBe(0);
     } finally {
       await t.close();
     }

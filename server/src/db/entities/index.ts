@@ -11,7 +11,7 @@ import { SessionEntity } from './session.js';
 import { UserEntity } from './user.js';
 import { RolloutEntity } from './rollout.js';
 import { RolloutPlanEntity } from './rollout-plan.js';
-import { RolloutTargetIdEntity } from './rollout-target-id.js';
+import { RolloutSpareTargetListEntity, RolloutTargetIdEntity } from './rollout-target-id.js';
 import { RolloutMigrationWarningEntity } from './rollout-migration-warning.js';
 import { RollbackFireEntity, RollbackSecretEntity } from './rollback.js';
 import { InvitationEntity, MagicLinkEntity, ProposalEntity } from './onboarding.js';
@@ -48,6 +48,7 @@ export const entities = [
   RolloutEntity,
   RolloutPlanEntity,
   RolloutTargetIdEntity,
+  RolloutSpareTargetListEntity,
   RolloutMigrationWarningEntity,
   RollbackSecretEntity,
   RollbackFireEntity,

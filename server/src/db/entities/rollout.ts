@@ -54,6 +54,8 @@ export const RolloutEntity = defineEntity({
      * copy of the list (the target-ID index of the contains check) is current exactly while this is unchanged.
      */
     targetIdsVersion: p.integer().default(0),
+    /** The allow-list's id in rollout_target_ids; null: the rollout's own id (a list never replaced). */
+    targetListId: p.uuid().nullable(),
     /** The rollback fire that last paused this rollout (banner data), or null. */
     lastAutoRollback: jsonb<{ firedAt: string; secretId: string; secretName: string; parsedMonitorUrl: string | null }>().nullable(),
     createdAt: timestamp(),

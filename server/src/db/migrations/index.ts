@@ -6,6 +6,7 @@ import { Migration20261122130103_rollback } from './Migration20261122130103_roll
 import { Migration20261122132106_onboarding_proposals } from './Migration20261122132106_onboarding_proposals.js';
 import { Migration20261122151711_target_ids_no_fk } from './Migration20261122151711_target_ids_no_fk.js';
 import { Migration20261122204337_rollout_target_ids_version } from './Migration20261122204337_rollout_target_ids_version.js';
+import { Migration20261126002109_target_id_lists } from './Migration20261126002109_target_id_lists.js';
 
 // Static list: MikroORM cannot load .ts migration files by glob under vitest.
 export const migrationsList: MigrationObject[] = [
@@ -15,4 +16,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122132106_onboarding_proposals', class: Migration20261122132106_onboarding_proposals },
   { name: 'Migration20261122151711_target_ids_no_fk', class: Migration20261122151711_target_ids_no_fk },
   { name: 'Migration20261122204337_rollout_target_ids_version', class: Migration20261122204337_rollout_target_ids_version },
+  { name: 'Migration20261126002109_target_id_lists', class: Migration20261126002109_target_id_lists },
 ];

@@ -17,15 +17,16 @@ export async function readRuleset(em: EntityManager, envId: string): Promise<Rul
       const primitives = await tx.find(PrimitiveEntity, { projectId: env.projectId }, { orderBy: { kind: 'asc', key: 'asc' } });
       const states = await tx.find(PrimitiveStateEntity, { envId });
       const rollouts = await tx.find(RolloutEntity, { envId, status: { $in: [...LIVE_STATUSES] } });
-      const withTargets = rollouts.filter((r) => r.targetIdsCount > 0).map((r) => r.id);
+      // Each rollout's current list (target_list_id, null: the rollout's own id), by list id.
+      const listOf = new Map(rollouts.filter((r) => r.targetIdsCount > 0).map((r) => [r.targetListId ?? r.id, r.id]));
       const targets = new Map<string, string[]>();
-      if (withTargets.length) {
-        const { rows } = await rawQuery<{ rollout_id: string; ids: string[] }>(
+      if (listOf.size) {
+        const { rows } = await rawQuery<{ list_id: string; ids: string[] }>(
           tx,
-          `select rollout_id, array_agg(target_id order by target_id) as ids from rollout_target_ids where rollout_id = any(?::uuid[]) group by rollout_id`,
-          [withTargets],
+          `select list_id, array_agg(target_id order by target_id) as ids from rollout_target_ids where list_id = any(?::uuid[]) group by list_id`,
+          [[...listOf.keys()]],
         );
-        for (const row of rows) targets.set(row.rollout_id, row.ids);
+        for (const row of rows) targets.set(listOf.get(row.list_id)!, row.ids);
       }
       const stateOf = new Map(states.map((s) => [s.primitiveId, s]));
       const rolloutOf = new Map(rollouts.map((r) => [r.primitiveId, r]));

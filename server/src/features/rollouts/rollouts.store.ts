@@ -33,6 +33,7 @@ export function newRolloutRow(env: Pick<Environment, 'id' | 'orgId' | 'projectId
     nextStepAt: null,
     targetIdsCount: 0,
     targetIdsVersion: 0,
+    targetListId: null,
     lastAutoRollback: null,
     createdAt: now,
     updatedAt: now,
@@ -164,7 +165,7 @@ export async function findRolloutPath(em: EntityManager, envId: string, kind: Pr
     'gradual_rollout_path',
     `select e.org_id, e.project_id, e.version, p.id as primitive_id, r.id as rollout_id, r.target_ids_version, r.target_ids_count,
             case when r.id is null or $1::text is null then null
-                 else exists (select 1 from rollout_target_ids t where t.rollout_id = r.id and t.target_id = $1::text) end as contains
+                 else exists (select 1 from rollout_target_ids t where t.list_id = coalesce(r.target_list_id, r.id) and t.target_id = $1::text) end as contains
        from environments e
        left join primitives p on p.project_id = e.project_id and p.kind = $2 and p.key = $3
        left join lateral (${currentRolloutSql('e.id', 'p.id')}) r on true
