@@ -80,9 +80,6 @@ const EnvSchema = z
     HOST: host.default('0.0.0.0'),
     DATABASE_URL: urlWithScheme(['postgres:', 'postgresql:'], 'postgres://user:password@db.example.com:5432/gradual').optional(),
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
-    DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
-    DATABASE_STARTUP_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
-    DATABASE_WATCHDOG_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
     DATA_DIR: z.string().default('./.data'),
     REDIS_URL: urlWithScheme(['redis:', 'rediss:'], 'redis://127.0.0.1:6379').optional(),
     SMTP_URL: urlWithScheme(['smtp:', 'smtps:'], 'smtps://user:password@mail.example.com:465').optional(),
@@ -94,6 +91,8 @@ const EnvSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
     ORG_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(6000),
+    SESSION_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).max(1_000_000).default(1200),
+    AUTH_FAILURES_PER_IP_PER_MIN: z.coerce.number().int().min(1).max(1_000_000).default(30),
     TRUST_PROXY: trustProxy,
     SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(1000),
     TARGET_ID_INDEX_MAX_IDS: z.coerce.number().int().min(0).default(2_000_000),
@@ -110,12 +109,6 @@ export interface Config {
   host: string;
   databaseUrl: string | undefined;
   databasePoolMax: number;
-  /** How long a request waits for a pooled database connection before answering 503. */
-  databaseAcquireTimeoutMs: number;
-  /** How long start-up waits for the database (open, connect, migrate) before exiting non-zero. */
-  databaseStartupTimeoutMs: number;
-  /** Embedded: how often the watchdog queries the database thread (0: off); 3 misses end the process. */
-  databaseWatchdogIntervalMs: number;
   dataDir: string;
   redisUrl: string | undefined;
   smtpUrl: string | undefined;
@@ -135,6 +128,10 @@ export interface Config {
   /** LOG_FORMAT; unset: human-readable when stdout is a terminal, JSON lines otherwise (logger.ts). */
   logFormat: 'json' | 'pretty' | undefined;
   orgRateLimitPerMin: number;
+  /** SESSION_RATE_LIMIT_PER_MIN: each signed-in user's token bucket, all their sessions together (http/api-rate-limit.ts). */
+  sessionRateLimitPerMin: number;
+  /** AUTH_FAILURES_PER_IP_PER_MIN: failed authentications a client address may make a minute before it is throttled (rate-limits/auth-failures.ts). */
+  authFailuresPerIpPerMin: number;
   /** TRUST_PROXY, parsed: passed to Express as `trust proxy` (false when unset). */
   trustProxy: TrustProxy;
   /** What start-up should warn about: unknown SERVICE_* and GRADUAL_* variables (main.ts logs them). */
@@ -176,9 +173,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     databasePoolMax: e.DATABASE_POOL_MAX,
-    databaseAcquireTimeoutMs: e.DATABASE_ACQUIRE_TIMEOUT_MS,
-    databaseStartupTimeoutMs: e.DATABASE_STARTUP_TIMEOUT_MS,
-    databaseWatchdogIntervalMs: e.DATABASE_WATCHDOG_INTERVAL_MS,
     dataDir: e.DATA_DIR,
     redisUrl: e.REDIS_URL,
     smtpUrl: e.SMTP_URL,
@@ -191,6 +185,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     orgRateLimitPerMin: e.ORG_RATE_LIMIT_PER_MIN,
+    sessionRateLimitPerMin: e.SESSION_RATE_LIMIT_PER_MIN,
+    authFailuresPerIpPerMin: e.AUTH_FAILURES_PER_IP_PER_MIN,
     trustProxy: e.TRUST_PROXY,
     warnings,
     schedulerIntervalMs: e.SCHEDULER_INTERVAL_MS,

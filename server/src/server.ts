@@ -57,7 +57,7 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
   const clock: Clock = testClock ?? systemClock;
   const db =
     givenDb ??
-    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax, acquireTimeoutMs: config.databaseAcquireTimeoutMs, logger }));
+    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax, logger }));
   // Several instances share PostgreSQL, so changes travel by LISTEN/NOTIFY; embedded PGlite is one process.
   const bus = db.kind === 'postgres' ? await PgNotifyEnvChangeBus.start(db, logger) : new InProcessEnvChangeBus();
   const streams = new LiveStreams(bus);

@@ -4,6 +4,8 @@ import { claim, startTestServer, type ClaimedInstance, type TestServer } from '.
 import { loadConfig } from '../../server/src/config.js';
 import { startServer, type RunningServer } from '../../server/src/server.js';
 import { openDatabase, type Database } from '../../server/src/db/database.js';
+import { createSession } from '../../server/src/features/auth/session.service.js';
+import { seedUser } from '../support/users.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -59,7 +61,7 @@ describe.each([
     expect((await get(token)).status).toBe(429);
   });
 
-  it('sends the headers on 2xx, 304 and 429 only, never on other errors or session responses', async () => {
+  it('sends the headers on 2xx, 304 and 429 only, never on other errors; a session answer reports its user\'s bucket', async () => {
     const { token } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'headers' } });
     const missing = await get(token, '/api/v1/envs/00000000-0000-4000-8000-000000000000');
     expect(missing.status).toBe(404);
@@ -70,7 +72,7 @@ describe.each([
     expect(cached.headers.get('x-ratelimit-limit')).toBe('12'); // the org bucket (12) is tighter than the key's (600)
     const session = await fetch(`${t.url}/api/v1/envs/${envId}`, { headers: { cookie: `svc_session=${owner.sessionToken}` } });
     expect(session.status).toBe(200);
-    expect(session.headers.get('x-ratelimit-limit')).toBeNull();
+    expect(session.headers.get('x-ratelimit-limit')).toBe('1200'); // SESSION_RATE_LIMIT_PER_MIN's default
   });
 
   it('caps the whole org in aggregate (ORG_RATE_LIMIT_PER_MIN) and reports the bucket that refused', async () => {
@@ -87,6 +89,60 @@ describe.each([
   });
 });
 
+describe.each([
+  ['in memory', {}],
+  ['in Redis', { REDIS_URL }],
+] as const)('session rate limits (%s)', (_name, env) => {
+  let t: TestServer;
+  let owner: ClaimedInstance;
+
+  const me = (sessionToken: string) => fetch(`${t.url}/api/v1/auth/me`, { headers: { cookie: `svc_session=${sessionToken}` } });
+
+  beforeAll(async () => {
+    t = await startTestServer({ SESSION_RATE_LIMIT_PER_MIN: '4', ...env });
+    owner = await claim(t);
+    await t.setClock('2026-11-22T10:00:00Z');
+  });
+  afterAll(() => t?.close());
+
+  it('gives each signed-in user one token bucket for all their sessions (SESSION_RATE_LIMIT_PER_MIN), with the headers and 429 token_rate_limit', async () => {
+    const user = await seedUser(t.server.deps.db, 'busy@example.com');
+    const otherSession = await seedSessionOf(t, user.userId);
+    const seen = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await me(i % 2 ? otherSession : user.sessionToken);
+      expect(res.status).toBe(200);
+      seen.push([res.headers.get('x-ratelimit-limit'), res.headers.get('x-ratelimit-remaining')]);
+    }
+    expect(seen).toEqual([
+      ['4', '3'],
+      ['4', '2'],
+      ['4', '1'],
+      ['4', '0'],
+    ]);
+    for (const token of [user.sessionToken, otherSession]) {
+      const refused = await me(token);
+      expect(refused.status).toBe(429);
+      const body = (await refused.json()) as { code: string; details: { retryAfterSeconds: number; bucket: string } };
+      expect(body).toMatchObject({ code: 'token_rate_limit', details: { retryAfterSeconds: 15, bucket: 'user' } });
+      expect(refused.headers.get('retry-after')).toBe('15'); // one token every 15 s at 4/min
+      expect(refused.headers.get('x-ratelimit-limit')).toBe('4');
+      expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
+    }
+    // Another user's bucket is their own.
+    expect((await me(owner.sessionToken)).status).toBe(200);
+    await t.advanceClock(15);
+    expect((await me(otherSession)).status).toBe(200);
+    expect((await me(user.sessionToken)).status).toBe(429);
+  });
+});
+
+/** One more session for an existing user, straight through the persistence layer. */
+async function seedSessionOf(t: TestServer, userId: string) {
+  const em = t.server.deps.db.em();
+  return (await em.transactional((tx) => Promise.resolve(createSession(tx, userId, new Date())))).token;
+}
+
 describe.runIf(!!process.env.DATABASE_URL)('API-key rate limits across instances', () => {
   let t: TestServer;
   let owner: ClaimedInstance;
@@ -94,10 +150,14 @@ describe.runIf(!!process.env.DATABASE_URL)('API-key rate limits across instances
   let second: RunningServer;
 
   beforeAll(async () => {
-    t = await startTestServer({ REDIS_URL });
+    t = await startTestServer({ REDIS_URL, SESSION_RATE_LIMIT_PER_MIN: '4' });
     owner = await claim(t);
     db = await openDatabase({ ...t.databaseOptions, migrate: false });
-    second = await startServer({ config: loadConfig({ PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'test', LOG_LEVEL: 'silent', REDIS_URL }), db, logger: pino({ level: 'silent' }) });
+    second = await startServer({
+      config: loadConfig({ PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'test', LOG_LEVEL: 'silent', REDIS_URL, SESSION_RATE_LIMIT_PER_MIN: '4' }),
+      db,
+      logger: pino({ level: 'silent' }),
+    });
   });
   afterAll(async () => {
     await second?.close();
@@ -108,6 +168,14 @@ describe.runIf(!!process.env.DATABASE_URL)('API-key rate limits across instances
   it('share one bucket per key through Redis', async () => {
     const { token } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'shared', rateLimitPerMin: 4 } });
     const at = (url: string) => fetch(`${url}/api/v1/orgs/acme`, { headers: { authorization: `Bearer ${token}` } });
+    const statuses = [await at(t.url), await at(second.url), await at(t.url), await at(second.url), await at(t.url)].map((r) => r.status);
+    expect(statuses).toEqual([200, 200, 200, 200, 429]);
+    expect((await at(second.url)).status).toBe(429);
+  });
+
+  it('share one bucket per signed-in user through Redis', async () => {
+    const { sessionToken } = await seedUser(t.server.deps.db, 'shared@example.com');
+    const at = (url: string) => fetch(`${url}/api/v1/auth/me`, { headers: { cookie: `svc_session=${sessionToken}` } });
     const statuses = [await at(t.url), await at(second.url), await at(t.url), await at(second.url), await at(t.url)].map((r) => r.status);
     expect(statuses).toEqual([200, 200, 200, 200, 429]);
     expect((await at(second.url)).status).toBe(429);

@@ -20,8 +20,7 @@ export function writeRateLimitHeaders(res: { setHeader(name: string, value: stri
  * (rateLimitPerMin) and its org's aggregate (ORG_RATE_LIMIT_PER_MIN), shared
  * by every instance through Redis when configured. The X-RateLimit headers
  * report the more restrictive bucket (on 429, the one that refused) and are
- * sent on 2xx, 304 and 429 only; session requests never carry them. Charged once per request by
- * the admission step (admission.ts).
+ * sent on 2xx, 304 and 429 only. Charged once per request by the admission step (admission.ts).
  */
 export async function chargeApiKey(deps: AppDeps, res: Response, key: ApiKey, now: Date): Promise<void> {
   const decision = await takeApiKeyTokens(deps, key, now);
@@ -34,10 +33,31 @@ export async function chargeApiKey(deps: AppDeps, res: Response, key: ApiKey, no
       details: { retryAfterSeconds: denied.retryAfterSeconds, bucket: denied === tokenBucket ? 'token' : 'org' },
     });
   }
-  const tighter = tighterBucket(decision);
+  sendHeadersOnSuccess(res, tighterBucket(decision));
+}
+
+/**
+ * A signed-in user's request takes a token from the user's bucket (SESSION_RATE_LIMIT_PER_MIN, all
+ * their sessions together), shared through Redis like the API keys' buckets, with the same 429
+ * and X-RateLimit headers. Charged once per request by the admission step (admission.ts).
+ */
+export async function chargeUser(deps: AppDeps, res: Response, userId: string, now: Date): Promise<void> {
+  const decision = await deps.limits.buckets.take([{ key: `user:${userId}`, capacity: deps.config.sessionRateLimitPerMin, refillSeconds: 60 }], now.getTime());
+  const bucket = decision.buckets[0]!;
+  if (!decision.allowed) {
+    writeRateLimitHeaders(res, bucket);
+    throw new DomainError('token_rate_limit', 'Rate limit exceeded for this user; retry later.', {
+      retryAfterSeconds: bucket.retryAfterSeconds,
+      details: { retryAfterSeconds: bucket.retryAfterSeconds, bucket: 'user' },
+    });
+  }
+  sendHeadersOnSuccess(res, bucket);
+}
+
+function sendHeadersOnSuccess(res: Response, bucket: BucketState): void {
   onHeaders(res, function (this: Response) {
     const status = this.statusCode;
-    if ((status >= 200 && status < 300) || status === 304) writeRateLimitHeaders(this, tighter);
+    if ((status >= 200 && status < 300) || status === 304) writeRateLimitHeaders(this, bucket);
   });
 }
 

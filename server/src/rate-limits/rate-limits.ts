@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { AuthFailures } from './auth-failures.js';
 import { TokenBuckets } from './token-buckets.js';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
@@ -18,11 +19,15 @@ export interface LimitDecision {
 export class RateLimits {
   private readonly limiters = new Map<string, RateLimiterAbstract>();
 
-  /** Token buckets for API keys (per token and per org), in the same Redis. */
+  /** Token buckets (API keys, signed-in users, failed authentication, sign-in mails), in the same Redis. */
   readonly buckets: TokenBuckets;
+
+  /** Failed authentication per client address, and the throttle it leads to. */
+  readonly authFailures: AuthFailures;
 
   private constructor(private readonly redis: Redis | null) {
     this.buckets = new TokenBuckets(redis);
+    this.authFailures = new AuthFailures(this.buckets);
   }
 
   /**

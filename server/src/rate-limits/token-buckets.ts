@@ -22,7 +22,9 @@ export interface BucketDecision {
 }
 
 /*
- * Token buckets for API keys (per token and per org; docs/auth.md).
+ * Token buckets for API keys (per token and per org), signed-in users, failed authentication per
+ * client address and the sign-in mail interval per address (docs/auth.md). Every bucket refills
+ * within 60 s (the memory sweep below relies on it).
  * rate-limiter-flexible, used for the simpler fixed caps, has no token bucket,
  * hence this small implementation: a Lua script in Redis (atomic across
  * instances) or the same arithmetic in memory. A request takes a token from

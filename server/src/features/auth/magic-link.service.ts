@@ -6,6 +6,7 @@ import { DomainError } from '../../domain/errors.js';
 import { digestsEqual, hashToken } from '../../domain/secrets.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { signInMail, signupMail } from '../../mail/templates.js';
+import { clientAddressKey } from '../../rate-limits/client-address.js';
 import type { RateLimits } from '../../rate-limits/rate-limits.js';
 import type { Actor, Caller } from '../access/authorize.js';
 import { recordAudit } from '../audit/audit.store.js';
@@ -16,10 +17,22 @@ import { createSession } from './session.service.js';
 export const MAGIC_LINK_TTL_MINUTES = 15;
 const MAGIC_LINK_TTL_MS = MAGIC_LINK_TTL_MINUTES * 60 * 1000;
 
-/** Spec "Limits": magic-link requests, 5 per hour per email and 20 per hour per IP. Signup mails count too. */
+/**
+ * Sign-in and signup mail requests (both count), by client address (rate-limits/client-address.ts):
+ * - 20 an hour per client address;
+ * - 5 an hour per address and client address: the spec's 5 an hour per address, counted per
+ *   requester, so requests from elsewhere never use up the budget of the person the address
+ *   belongs to;
+ * - whoever asks, at most one mail per address and purpose (sign-in, signup) a minute. A request
+ *   inside that minute mails nothing, but a mail went to the address less than a minute before
+ *   and its link is still good: issuing a link never invalidates an earlier one. So requests from
+ *   anyone for someone's address bound the mail they get, and can never keep them from signing in.
+ * There is deliberately no cap per address alone: whoever could exhaust it would lock its owner out.
+ */
 export const MAGIC_LINK_LIMITS = {
-  perEmail: { points: 5, durationSeconds: 3600 },
   perIp: { points: 20, durationSeconds: 3600 },
+  perEmailAndIp: { points: 5, durationSeconds: 3600 },
+  mailIntervalSeconds: 60,
 } as const;
 
 /** The redirect codes of `GET /auth/link` (docs/auth.md). */
@@ -60,12 +73,20 @@ export interface MagicLinkInputs {
 
 export const magicLinkUrl = (publicUrl: string, token: string) => `${publicUrl}${contract.auth.redeemMagicLink.path}?t=${token}`;
 
-/** Counts one mail request against both buckets; false once either is spent. */
-async function withinMailLimits(deps: MagicLinkInputs, caller: Caller, email: string): Promise<boolean> {
-  const { perEmail, perIp } = MAGIC_LINK_LIMITS;
-  const byIp = await deps.limits.consume('magic-link-ip', caller.ip || 'unknown', perIp.points, perIp.durationSeconds);
-  if (!byIp.allowed) return false;
-  return (await deps.limits.consume('magic-link-email', email, perEmail.points, perEmail.durationSeconds)).allowed;
+/**
+ * Counts one mail request against the limits (MAGIC_LINK_LIMITS), in order; the first that refuses
+ * is answered (null when all allow). Counted before the address is looked up, and whatever the
+ * outcome, so they say nothing about whether the address has an account.
+ */
+async function mailLimitHit(deps: MagicLinkInputs, caller: Caller, email: string, purpose: MagicLink['purpose']): Promise<string | null> {
+  const { perIp, perEmailAndIp, mailIntervalSeconds } = MAGIC_LINK_LIMITS;
+  const address = clientAddressKey(caller.ip);
+  if (!(await deps.limits.consume('magic-link-ip', address, perIp.points, perIp.durationSeconds)).allowed) return 'per client address';
+  // Addresses hold no spaces (the contract's email format): the pair is unambiguous.
+  const pair = `${address} ${email}`;
+  if (!(await deps.limits.consume('magic-link-email-ip', pair, perEmailAndIp.points, perEmailAndIp.durationSeconds)).allowed) return 'per address and client address';
+  const interval = await deps.limits.buckets.take([{ key: `mail:${purpose}:${email}`, capacity: 1, refillSeconds: mailIntervalSeconds }], caller.now.getTime());
+  return interval.allowed ? null : 'a link was mailed to this address within the minute';
 }
 
 function issueLink(em: EntityManager, caller: Caller, email: string, purpose: MagicLink['purpose'], signup: MagicLink['signup']): string {
@@ -86,13 +107,15 @@ function issueLink(em: EntityManager, caller: Caller, email: string, purpose: Ma
 /**
  * POST /auth/magic-link. The answer never depends on the address: a link is
  * mailed to an existing user or to an address with a pending invitation,
- * and nothing to anyone else (docs/auth.md) or over the limits.
+ * and nothing to anyone else (docs/auth.md) or over the limits. Each request
+ * issues a link of its own; the earlier ones stay good until used or expired.
  */
 export async function requestMagicLink(deps: MagicLinkInputs, em: EntityManager, caller: Caller, rawEmail: string): Promise<void> {
   const email = rawEmail.toLowerCase();
   const log = deps.logger.child({ purpose: 'signin' });
-  if (!(await withinMailLimits(deps, caller, email))) {
-    log.warn({ email, ip: caller.ip }, 'magic link not sent: rate limited');
+  const limited = await mailLimitHit(deps, caller, email, 'signin');
+  if (limited) {
+    log.warn({ email, ip: caller.ip, limit: limited }, 'magic link not sent: rate limited');
     return;
   }
   const user = await em.findOne(UserEntity, { email });
@@ -124,8 +147,9 @@ export async function requestSignup(
     });
   }
   const log = deps.logger.child({ purpose: 'signup' });
-  if (!(await withinMailLimits(deps, caller, email))) {
-    log.warn({ email, ip: caller.ip }, 'signup link not sent: rate limited');
+  const limited = await mailLimitHit(deps, caller, email, 'signup');
+  if (limited) {
+    log.warn({ email, ip: caller.ip, limit: limited }, 'signup link not sent: rate limited');
     return;
   }
   const user = await em.findOne(UserEntity, { email });

@@ -17,6 +17,8 @@ import { DomainError } from '../../domain/errors.js';
 import { digestsEqual, hashToken } from '../../domain/secrets.js';
 import { applyCommand } from '../../domain/rollouts/state-machine.js';
 import type { RolloutStatus } from '../../domain/rollouts/types.js';
+import type { AuthFailures } from '../../rate-limits/auth-failures.js';
+import { clientAddressKey } from '../../rate-limits/client-address.js';
 import type { RateLimits } from '../../rate-limits/rate-limits.js';
 import type { Actor } from '../access/authorize.js';
 import { changeEnvironments, type EnvChangeBus } from '../environments/env-changes.js';
@@ -45,12 +47,19 @@ export interface FireRequest {
   now: Date;
 }
 
+/** Failed authentication per client address (AUTH_FAILURES_PER_IP_PER_MIN), as the HTTP edge counts it for every credential. */
+export interface FireThrottle {
+  failures: AuthFailures;
+  perMinute: number;
+}
+
 export interface FireDeps {
   em: EntityManager;
   bus: EnvChangeBus;
   limits: RateLimits;
   logger: Logger;
   metrics?: ServiceMetrics;
+  throttle: FireThrottle;
 }
 
 export interface FireResponse {
@@ -61,14 +70,18 @@ export interface FireResponse {
 
 const TOKEN = /^Bearer\s+(svcrb_[A-Za-z0-9]{32})\s*$/;
 
+/** The SHA-256 of the secret the header presents (of the empty string when it presents none). */
+function presentedHash(authorization: string | undefined): { presented: string; hash: string } {
+  const presented = TOKEN.exec(authorization ?? '')?.[1] ?? '';
+  return { presented, hash: hashToken(presented) };
+}
+
 /**
  * Always hashes and looks up, whatever the header holds, and answers the same
  * way for a missing, malformed, unknown, revoked or other-environment secret,
  * so neither the answer nor its timing tells them apart.
  */
-async function authenticate(em: EntityManager, authorization: string | undefined, envId: string): Promise<RollbackSecret | null> {
-  const presented = TOKEN.exec(authorization ?? '')?.[1] ?? '';
-  const hash = hashToken(presented);
+async function authenticate(em: EntityManager, { presented, hash }: { presented: string; hash: string }, envId: string): Promise<RollbackSecret | null> {
   const secret = await em.findOne(RollbackSecretEntity, { tokenHash: hash });
   const matches = secret !== null && digestsEqual(secret.tokenHash, hash);
   return matches && presented !== '' && !secret.revokedAt && secret.envId === envId ? secret : null;
@@ -87,14 +100,29 @@ function readPayload(body: Buffer, contentType: string | undefined): { ok: boole
 
 /**
  * POST /webhooks/rollback/envs/{envId}/{flags|configs}/{key}: pauses the live
- * rollout at 0% (auto_rollback). Checks run in this order: secret, body,
- * rollout, rate limits; every fire — whatever its outcome — leaves one record.
+ * rollout at 0% (auto_rollback). Checks run in this order: the client address's failed
+ * authentications, secret, body, rollout, rate limits. Every fire that gets past the first
+ * check — whatever its outcome — leaves one record; a wrong secret or an unknown environment
+ * counts as a failed authentication of its client address (rate-limits/auth-failures.ts), and an
+ * address with too many is refused (429 rollback_rate_limited) before any lookup or record,
+ * unless its secret succeeded on this instance within the hour.
  * A transitioned fire commits the rollout, the env version bump, the audit row
  * (actor rollback_webhook, reason rollout:auto_rollback) and its fire record
  * together, then reaches live SDK streams like any other write.
  */
 export async function fireRollback(deps: FireDeps, req: FireRequest): Promise<FireResponse> {
   const { em } = deps;
+  const { failures, perMinute } = deps.throttle;
+  const address = clientAddressKey(req.sourceIp);
+  const credential = presentedHash(req.authorization);
+  const throttled = failures.throttledFor(address, req.now.getTime());
+  if (throttled > 0 && !failures.isVouched(credential.hash, req.now.getTime())) {
+    deps.metrics?.rollbackFires.inc({ outcome: 'error_rate_limited' });
+    throw new DomainError('rollback_rate_limited', 'Too many failed authentications from this address; retry later.', {
+      retryAfterSeconds: throttled,
+      details: { retryAfterSeconds: throttled },
+    });
+  }
   const fingerprint = createHash('sha256').update(req.body).digest('hex');
   const env: Environment | null = isUuid(req.envId) ? await em.findOne(EnvironmentEntity, { id: req.envId }) : null;
   const base = {
@@ -121,11 +149,13 @@ export async function fireRollback(deps: FireDeps, req: FireRequest): Promise<Fi
     await fork.flush();
   };
 
-  const secret = await authenticate(em, req.authorization, req.envId);
+  const secret = await authenticate(em, credential, req.envId);
   if (!secret || !env) {
+    await failures.fail(address, perMinute, req.now.getTime());
     await record('error_unauthorized');
     throw new DomainError('rollback_unauthorized', 'Missing, invalid, revoked or wrong-environment rollback secret.');
   }
+  failures.vouch(credential.hash, req.now.getTime());
   await touchLastFired(em, secret, req.now);
   if (req.tooLarge) {
     await record('error_invalid_request', { secret });

@@ -14,7 +14,14 @@ export const rollbackRoutes = (deps: AppDeps) => {
   const fire = (kind: PrimitiveKind) => async ({ req, params }: { req: Pick<Request, 'em' | 'log' | 'headers' | 'fireBody' | 'ip' | 'socket'>; params: { envId: string; key: string } }) => ({
     status: 200 as const,
     body: await fireRollback(
-      { em: req.em, bus: deps.bus, limits: deps.limits, logger: req.log, metrics: deps.metrics },
+      {
+        em: req.em,
+        bus: deps.bus,
+        limits: deps.limits,
+        logger: req.log,
+        metrics: deps.metrics,
+        throttle: { failures: deps.limits.authFailures, perMinute: deps.config.authFailuresPerIpPerMin },
+      },
       {
         envId: params.envId,
         kind,
