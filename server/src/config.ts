@@ -96,8 +96,24 @@ const EnvSchema = z
     TRUST_PROXY: trustProxy,
     SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(1000),
     TARGET_ID_INDEX_MAX_IDS: z.coerce.number().int().min(0).default(2_000_000),
+    STREAM_MAX_PER_KEY: z.coerce.number().int().min(1).max(1_000_000).default(50),
+    STREAM_MAX_PER_SESSION: z.coerce.number().int().min(1).max(1_000_000).default(10),
+    STREAM_MAX_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(100),
+    STREAM_MAX_TOTAL: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+    STREAM_RECHECK_INTERVAL_MS: z.coerce.number().int().min(250).max(300_000).default(5000),
+    HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(500).max(600_000).default(20_000),
+    HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(600_000),
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(65_000),
+    HTTP_MAX_HEADERS_COUNT: z.coerce.number().int().min(20).max(2000).default(100),
+    HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(2).max(1_000_000).default(20_000),
   })
   .superRefine((env, ctx) => {
+    if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
+      ctx.addIssue({ code: 'custom', path: ['HTTP_HEADERS_TIMEOUT_MS'], message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)' });
+    }
+    if (env.STREAM_MAX_TOTAL >= env.HTTP_MAX_CONNECTIONS) {
+      ctx.addIssue({ code: 'custom', path: ['STREAM_MAX_TOTAL'], message: 'must be below HTTP_MAX_CONNECTIONS, so that open streams leave connections for requests' });
+    }
     if (env.SERVICE_TEST_CLOCK && env.NODE_ENV === 'production') {
       ctx.addIssue({ code: 'custom', path: ['SERVICE_TEST_CLOCK'], message: 'refused when NODE_ENV=production' });
     }
@@ -140,6 +156,10 @@ export interface Config {
   schedulerIntervalMs: number;
   /** Target IDs held in memory across all allow-lists for contains checks (0: always ask the database). */
   targetIdIndexMaxIds: number;
+  /** Caps on open ruleset streams on one instance (STREAM_MAX_*), and how often their credentials are checked again. */
+  streams: { perKey: number; perSession: number; perIp: number; total: number; recheckIntervalMs: number };
+  /** The HTTP server's limits (HTTP_*; server.ts). */
+  http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number; maxHeadersCount: number; maxConnections: number };
 }
 
 export class ConfigError extends Error {}
@@ -191,6 +211,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     warnings,
     schedulerIntervalMs: e.SCHEDULER_INTERVAL_MS,
     targetIdIndexMaxIds: e.TARGET_ID_INDEX_MAX_IDS,
+    streams: {
+      perKey: e.STREAM_MAX_PER_KEY,
+      perSession: e.STREAM_MAX_PER_SESSION,
+      perIp: e.STREAM_MAX_PER_IP,
+      total: e.STREAM_MAX_TOTAL,
+      recheckIntervalMs: e.STREAM_RECHECK_INTERVAL_MS,
+    },
+    http: {
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      maxHeadersCount: e.HTTP_MAX_HEADERS_COUNT,
+      maxConnections: e.HTTP_MAX_CONNECTIONS,
+    },
   };
 }
 

@@ -1,4 +1,4 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { answerClientError } from './http/client-error.js';
 import type { AddressInfo } from 'node:net';
@@ -24,8 +24,25 @@ import { TargetIdIndex } from './features/rollouts/target-id-index.js';
 import { targetIdSource } from './features/rollouts/target-ids.store.js';
 import { RulesetCache } from './features/evaluation/ruleset.cache.js';
 import { LiveStreams } from './features/evaluation/live-streams.js';
+import { streamCredentialCheck } from './features/evaluation/stream-credentials.store.js';
 import { RateLimits } from './rate-limits/rate-limits.js';
 import { createMailer } from './mail/mailer.js';
+
+/**
+ * The HTTP server's timeouts (config.http). `headersTimeout` cuts a client that has not sent a
+ * whole request head in time (a slowloris), `requestTimeout` one that has not sent its whole
+ * request, body included; neither applies once the request is in, so a streamed response (SSE)
+ * runs as long as it likes. Node checks them every `connectionsCheckingInterval` (30 s by
+ * default): a quarter of the headers timeout, at most a second, keeps the cut close to it.
+ */
+export function httpServerOptions(config: Pick<Config, 'http'>): ServerOptions {
+  const { headersTimeoutMs, requestTimeoutMs } = config.http;
+  return {
+    headersTimeout: headersTimeoutMs,
+    requestTimeout: requestTimeoutMs,
+    connectionsCheckingInterval: Math.min(1000, Math.max(100, Math.floor(headersTimeoutMs / 4))),
+  };
+}
 
 /** How long graceful shutdown waits for in-flight requests before closing their connections. */
 export const SHUTDOWN_GRACE_MS = 5_000;
@@ -60,7 +77,17 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax, logger }));
   // Several instances share PostgreSQL, so changes travel by LISTEN/NOTIFY; embedded PGlite is one process.
   const bus = db.kind === 'postgres' ? await PgNotifyEnvChangeBus.start(db, logger) : new InProcessEnvChangeBus();
-  const streams = new LiveStreams(bus);
+  const streams = new LiveStreams(bus, {
+    limits: config.streams,
+    now: () => clock.now(),
+    check: streamCredentialCheck(() => db.em()),
+    onRefused: (limit) => metrics.streamsRefused.inc({ limit }),
+    onCredentialsEnded: (count) => metrics.streamsEndedByCredentials.inc(count),
+    onCheckFailed: (err) => {
+      metrics.streamCredentialCheckErrors.inc();
+      logger.warn({ err }, 'could not re-check the open streams’ credentials; they stay open until the next check');
+    },
+  });
   const limits = await RateLimits.create(config.redisUrl, logger);
   const mailer = createMailer(config, logger);
   const envs = new EnvDirectory(bus, { load: (envId) => db.em().findOne(EnvironmentEntity, { id: envId }) });
@@ -96,7 +123,7 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
   });
   // Each connection's latest response, for answering a malformed request that follows it (client-error.ts).
   const latestResponse = new WeakMap<Duplex, ServerResponse>();
-  const http = createServer((req, res) => {
+  const http = createServer(httpServerOptions(config), (req, res) => {
     latestResponse.set(req.socket, res);
     const answered = answers.tryAnswer(req, res);
     if (answered === true) return;
@@ -111,7 +138,9 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
       },
     );
   });
-  http.keepAliveTimeout = 65_000;
+  http.keepAliveTimeout = config.http.keepAliveTimeoutMs;
+  http.maxHeadersCount = config.http.maxHeadersCount;
+  http.maxConnections = config.http.maxConnections; // beyond it, a new connection is closed at once
   http.on('clientError', answerClientError(logger, (socket) => latestResponse.get(socket)));
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);

@@ -4,8 +4,9 @@ import { LatencyHistogram } from './latency-histogram.js';
 /**
  * The service's Prometheus metrics, one registry per server (tests run several in one
  * process). Beyond the process defaults and request latency, the few an operator alerts on:
- * the scheduler falling behind or failing, rollback fires by outcome, live stream count, and
- * whether this instance hears other instances' writes.
+ * the scheduler falling behind or failing, rollback fires by outcome, live streams (open, refused
+ * over a cap, ended with their credentials), and whether this instance hears other instances'
+ * writes.
  */
 export class ServiceMetrics {
   readonly registry = new client.Registry();
@@ -67,6 +68,25 @@ export class ServiceMetrics {
   readonly targetIdIndexErrors = new client.Counter({
     name: 'gradual_target_id_index_refresh_errors_total',
     help: 'Failed reads of an in-memory allow-list (its checks went to the database meanwhile).',
+    registers: [this.registry],
+  });
+
+  readonly streamsRefused = new client.Counter({
+    name: 'gradual_sse_streams_refused_total',
+    help: 'Ruleset streams refused with 429, by the cap that refused them (key, session, ip, total: STREAM_MAX_*).',
+    labelNames: ['limit'] as const,
+    registers: [this.registry],
+  });
+
+  readonly streamsEndedByCredentials = new client.Counter({
+    name: 'gradual_sse_streams_credentials_ended_total',
+    help: 'Ruleset streams ended because their credentials stopped holding (key revoked, expired or deleted; session ended or expired; user no longer a member).',
+    registers: [this.registry],
+  });
+
+  readonly streamCredentialCheckErrors = new client.Counter({
+    name: 'gradual_sse_stream_credential_check_errors_total',
+    help: 'Failed re-checks of the open streams’ credentials (the streams stay open until a check succeeds).',
     registers: [this.registry],
   });
 

@@ -16,6 +16,7 @@ export const apiKeysRoutes = (deps: AppDeps) =>
     revokeApiKey: async ({ req, res, params }) => {
       await revokeApiKey(req.em, await admit(req, res, deps), params.slug, params.id);
       deps.apiKeys.forgetKey(params.id);
+      deps.streams.endKey(params.id); // its open streams end here at once (other instances: their next re-check)
       return { status: 204, body: undefined };
     },
   });

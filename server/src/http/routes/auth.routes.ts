@@ -3,6 +3,7 @@ import { contract } from '@gradual/contract';
 import type { RequestHandler } from 'express';
 import { signupMounted } from '../../config.js';
 import { DomainError } from '../../domain/errors.js';
+import { hashToken } from '../../domain/secrets.js';
 import { admit } from '../admission.js';
 import { anonymousCaller, clearSessionCookie, sessionTokenOf, setSessionCookie } from '../caller.js';
 import type { AppDeps } from '../../deps.js';
@@ -85,7 +86,10 @@ export const authRoutes = (deps: AppDeps) => {
     },
     logout: async ({ req, res }) => {
       const token = sessionTokenOf(req);
-      if (token) await deleteSession(req.em, token);
+      if (token) {
+        await deleteSession(req.em, token);
+        deps.streams.endSession(hashToken(token)); // its open streams end here at once (other instances: their next re-check)
+      }
       clearSessionCookie(res, deps.config);
       return { status: 204, body: undefined };
     },

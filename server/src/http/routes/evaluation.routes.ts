@@ -12,6 +12,10 @@ import { currentRuleset, evaluateContext, evaluateWith } from '../../features/ev
 import { ifNoneMatchHits, type CachedRuleset } from '../../features/evaluation/ruleset.cache.js';
 import { keyAdmission, type AnswerCache, type ReplayAnswer } from '../answer-cache.js';
 import { bodyProblem, hasSuspectEscapes } from '../text-guard.js';
+import { sessionTokenOf, type CallerRequest } from '../caller.js';
+import { bearerKeyHash } from '../../features/access/principal.js';
+import { hashToken } from '../../domain/secrets.js';
+import type { StreamGrant, StreamRequester } from '../../features/evaluation/live-streams.js';
 
 const s = initServer();
 
@@ -55,18 +59,31 @@ export const evaluationRoutes = (deps: AppDeps, answers: AnswerCache) => {
         // Shutting down: a reconnecting client must go to another instance (or retry here later).
         throw new DomainError('service_unavailable', 'This instance is shutting down.', { retryAfterSeconds: 1, closeConnection: true });
       }
-      const caller = await admit(req, res, deps);
-      const env = await findEnvironment(req.em, params.envId);
-      await authorize(req.em, caller, env.orgId, { action: 'read', envId: env.id });
-      res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-      res.setHeader('Cache-Control', 'no-cache, no-transform');
-      res.setHeader('Connection', 'keep-alive');
-      res.setHeader('X-Accel-Buffering', 'no');
-      const stream = deps.streams.openStream(env.id, env.version, (close) => {
-        req.on('close', close);
-        res.on('close', close);
-      });
-      return { status: 200, body: stream };
+      // The caps are checked before any database read, so a flood of stream requests over them costs nothing.
+      const slot = deps.streams.reserve(streamRequester(req));
+      try {
+        const caller = await admit(req, res, deps);
+        const env = await findEnvironment(req.em, params.envId);
+        await authorize(req.em, caller, env.orgId, { action: 'read', envId: env.id });
+        const principal = caller.principal!;
+        const grant: StreamGrant =
+          principal.kind === 'token'
+            ? { kind: 'key', keyId: principal.key.id, expiresAt: principal.key.expiresAt ?? null }
+            : { kind: 'session', sessionId: principal.sessionId, orgId: env.orgId };
+        res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+        res.setHeader('Cache-Control', 'no-cache, no-transform');
+        res.setHeader('Connection', 'keep-alive');
+        res.setHeader('X-Accel-Buffering', 'no');
+        const stream = deps.streams.openStream(slot, env.id, env.version, grant, (close) => {
+          req.on('close', close);
+          res.on('close', close);
+          if (res.destroyed || req.socket.destroyed) close(); // the client left while the request was authorized
+        });
+        return { status: 200, body: stream };
+      } catch (err) {
+        slot.release();
+        throw err;
+      }
     },
     evaluate: async ({ req, res, params, body }) => {
       const caller = await admit(req, res, deps);
@@ -79,6 +96,21 @@ export const evaluationRoutes = (deps: AppDeps, answers: AnswerCache) => {
     },
   });
 };
+
+/**
+ * Who asks for a stream, before any database read: the client address and the credential the
+ * request presents, as admission will resolve it (a bearer token wins over the session cookie).
+ */
+function streamRequester(req: CallerRequest): StreamRequester {
+  const ip = req.ip ?? req.socket.remoteAddress ?? '';
+  const authorization = req.headers.authorization;
+  if (authorization !== undefined) {
+    const hash = bearerKeyHash(authorization);
+    return { ip, credential: hash ? { kind: 'key', hash } : null };
+  }
+  const token = sessionTokenOf(req);
+  return { ip, credential: token ? { kind: 'session', hash: hashToken(token) } : null };
+}
 
 /** The poll's answer for this request: 304 when If-None-Match names the ruleset, else its bytes (gzip when accepted). */
 function rulesetAnswer(req: IncomingMessage, entry: CachedRuleset): ReplayAnswer & { body?: Buffer } {

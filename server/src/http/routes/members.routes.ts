@@ -13,12 +13,19 @@ export const membersRoutes = (deps: AppDeps) =>
     listMembers: async ({ req, res, params }) => ({ status: 200, body: await listMembers(req.em, await admit(req, res, deps), params.slug) }),
     updateMember: async ({ req, res, params, body }) => {
       const { result, revokedKeyIds } = await updateMember(req.em, await admit(req, res, deps), params.slug, params.userId, body.role);
-      for (const id of revokedKeyIds) deps.apiKeys.forgetKey(id);
+      for (const id of revokedKeyIds) {
+        deps.apiKeys.forgetKey(id);
+        deps.streams.endKey(id);
+      }
       return { status: 200, body: result };
     },
     removeMember: async ({ req, res, params }) => {
       const { revokedKeyIds } = await removeMember(req.em, await admit(req, res, deps), params.slug, params.userId);
-      for (const id of revokedKeyIds) deps.apiKeys.forgetKey(id);
+      for (const id of revokedKeyIds) {
+        deps.apiKeys.forgetKey(id);
+        deps.streams.endKey(id);
+      }
+      void deps.streams.recheck(); // the removed member's session streams on this organization end
       return { status: 204, body: undefined };
     },
   });

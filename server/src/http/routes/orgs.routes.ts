@@ -16,6 +16,7 @@ export const orgsRoutes = (deps: AppDeps) =>
       deps.apiKeys.clear();
       deps.envs.clear();
       deps.targetIds.clear();
+      void deps.streams.recheck(); // the streams of its keys and members end
       return { status: 204, body: undefined };
     },
   });
