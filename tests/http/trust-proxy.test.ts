@@ -14,16 +14,19 @@ describe('TRUST_PROXY and the client address', () => {
   beforeAll(async () => {
     [behindProxy, direct] = await Promise.all([startTestServer({ TRUST_PROXY: '1' }), startTestServer()]);
     owners = await Promise.all([claim(behindProxy), claim(direct)]);
-  });
+  }, 180_000); // two servers (and, with GRADUAL_TEST_VIA_PRISM, two proxies)
   afterAll(async () => {
     await behindProxy?.close();
     await direct?.close();
   });
 
-  /** An API key allowed only from 203.0.113.0/24, and a GET /orgs/acme with it and an X-Forwarded-For. */
+  /**
+   * An API key allowed only from 203.0.113.0/24, and a GET /orgs/acme with it and an X-Forwarded-For,
+   * straight to the server (never through the Prism proxy, which would be one more hop).
+   */
   async function getOrgVia(t: TestServer, owner: ClaimedInstance, forwardedFor: string): Promise<Response> {
     const { token } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: `office-${forwardedFor}`, actions: ['read'], ipAllowlist: ['203.0.113.0/24'] } });
-    return fetch(`${t.url}/api/v1/orgs/acme`, { headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': forwardedFor } });
+    return fetch(`${t.server.url}/api/v1/orgs/acme`, { headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': forwardedFor } });
   }
 
   it('with TRUST_PROXY=1, the last X-Forwarded-For address is the client', async () => {
