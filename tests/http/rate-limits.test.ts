@@ -1,3 +1,4 @@
+import { randomBytes, randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { claim, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
@@ -150,11 +151,12 @@ describe.runIf(!!process.env.DATABASE_URL)('API-key rate limits across instances
   let second: RunningServer;
 
   beforeAll(async () => {
-    t = await startTestServer({ REDIS_URL, SESSION_RATE_LIMIT_PER_MIN: '4' });
+    const limits = { SESSION_RATE_LIMIT_PER_MIN: '4', AUTH_FAILURES_PER_IP_PER_MIN: '4', TRUST_PROXY: 'loopback' };
+    t = await startTestServer({ REDIS_URL, ...limits });
     owner = await claim(t);
     db = await openDatabase({ ...t.databaseOptions, migrate: false });
     second = await startServer({
-      config: loadConfig({ PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'test', LOG_LEVEL: 'silent', REDIS_URL, SESSION_RATE_LIMIT_PER_MIN: '4' }),
+      config: loadConfig({ PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'test', LOG_LEVEL: 'silent', REDIS_URL, ...limits }),
       db,
       logger: pino({ level: 'silent' }),
     });
@@ -178,6 +180,16 @@ describe.runIf(!!process.env.DATABASE_URL)('API-key rate limits across instances
     const at = (url: string) => fetch(`${url}/api/v1/auth/me`, { headers: { cookie: `svc_session=${sessionToken}` } });
     const statuses = [await at(t.url), await at(second.url), await at(t.url), await at(second.url), await at(t.url)].map((r) => r.status);
     expect(statuses).toEqual([200, 200, 200, 200, 429]);
+    expect((await at(second.url)).status).toBe(429);
+  });
+
+  it('count failed authentication per client address through Redis: another instance refuses the address after one lookup of its own', async () => {
+    const ip = `198.18.${randomInt(256)}.${randomInt(1, 255)}`; // an address of this run's own (TRUST_PROXY=loopback)
+    const at = (url: string) =>
+      fetch(`${url}/api/v1/orgs/acme`, { headers: { authorization: `Bearer svc_${randomBytes(16).toString('hex')}`, 'x-forwarded-for': ip } });
+    for (let i = 0; i < 4; i++) expect((await at(t.url)).status).toBe(401);
+    expect((await at(t.url)).status).toBe(429);
+    expect((await at(second.url)).status).toBe(401); // its first failure finds the shared bucket empty
     expect((await at(second.url)).status).toBe(429);
   });
 });
