@@ -199,7 +199,7 @@ describe.skipIf(!chromiumInstalled)('pages under their CSP in a browser', () => 
   /** Opens `path` and reports every CSP violation (the DOM event) and console error on it. */
   async function open(path: string, ready: (page: Page) => Promise<unknown>) {
     const page = await browser.newPage();
-    page.setDefaultTimeout(15_000);
+    page.setDefaultTimeout(45_000);
     const problems = watchConsole(page);
     await page.addInitScript(() => {
       const seen: string[] = [];
@@ -217,7 +217,7 @@ describe.skipIf(!chromiumInstalled)('pages under their CSP in a browser', () => 
     const { violations, errors } = await open('/app/', (page) => page.getByRole('button', { name: 'Claim and sign in' }).waitFor());
     expect(violations).toEqual([]);
     expect(errors).toEqual([]);
-  });
+  }, 60_000);
 
   it('renders the API reference (Swagger UI) with no CSP violation', async () => {
     const { violations, errors } = await open('/docs/', async (page) => {
@@ -229,5 +229,5 @@ describe.skipIf(!chromiumInstalled)('pages under their CSP in a browser', () => 
     });
     expect(violations).toEqual([]);
     expect(errors).toEqual([]);
-  });
+  }, 90_000); // Swagger UI's bundle is large: seconds to load and render on a busy machine
 });
