@@ -7,7 +7,8 @@ export const auditContract = c.router({
     method: 'GET',
     path: '/orgs/:slug/audit',
     summary: 'List audit events, newest first',
-    description: 'Filters combine with AND. `nextCursor` is null on the last page.',
+    description:
+      'Filters combine with AND. `nextCursor` is null on the last page. An API key restricted to environments lists only the rows of those environments (no organization- or project-level rows); one restricted to resources only the rows of the flags and configs its globs match.',
     query: AuditListQuery,
     responses: { 200: AuditEventPage, ...errorResponses(400, 401, 403, 404) },
   },
@@ -15,6 +16,7 @@ export const auditContract = c.router({
     method: 'GET',
     path: '/audit/events/:id',
     summary: 'Get one audit event with its previous and new values and their diff',
+    description: 'A row outside a restricted API key\'s environments or resources is `404 not_found`.',
     responses: { 200: AuditEventDetail, ...errorResponses(401, 403, 404) },
   },
 });

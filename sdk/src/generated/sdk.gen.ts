@@ -286,7 +286,7 @@ export const acceptInvitation = <ThrowOnError extends boolean = false>(options: 
 /**
  * List the projects of an organization
  *
- * List the projects of an organization
+ * An API key restricted to environments lists the projects those environments belong to.
  */
 export const listProjects = <ThrowOnError extends boolean = false>(options: Options<ListProjectsData, ThrowOnError>) => (options.client ?? client).get<ListProjectsResponses, ListProjectsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -301,7 +301,7 @@ export const listProjects = <ThrowOnError extends boolean = false>(options: Opti
 /**
  * Create a project
  *
- * Admin or owner. `targetIdField` (default `userId`) is the context attribute rollouts bucket on.
+ * Admin or owner. `targetIdField` (default `userId`) is the context attribute rollouts bucket on. API keys restricted to environments or resources may not (`403 token_env_out_of_scope` / `token_resource_out_of_scope`).
  */
 export const createProject = <ThrowOnError extends boolean = false>(options: Options<CreateProjectData, ThrowOnError>) => (options.client ?? client).post<CreateProjectResponses, CreateProjectErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -320,7 +320,7 @@ export const createProject = <ThrowOnError extends boolean = false>(options: Opt
 /**
  * Get a project
  *
- * Get a project
+ * An API key restricted to environments reads only projects holding one of them (`403 token_env_out_of_scope`).
  */
 export const getProject = <ThrowOnError extends boolean = false>(options: Options<GetProjectData, ThrowOnError>) => (options.client ?? client).get<GetProjectResponses, GetProjectErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -335,7 +335,7 @@ export const getProject = <ThrowOnError extends boolean = false>(options: Option
 /**
  * Rename a project or change its target ID field
  *
- * Admin or owner. The key cannot change.
+ * Admin or owner. The key cannot change. An API key restricted to environments or resources gets `403 token_env_out_of_scope` or `token_resource_out_of_scope`: the change reaches every environment of the project.
  */
 export const updateProject = <ThrowOnError extends boolean = false>(options: Options<UpdateProjectData, ThrowOnError>) => (options.client ?? client).patch<UpdateProjectResponses, UpdateProjectErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -369,7 +369,7 @@ export const listEnvironments = <ThrowOnError extends boolean = false>(options: 
 /**
  * Create an environment
  *
- * Admin or owner. Every flag and config of the project gets its state in the new environment (value = its default, no rules). The version starts at 0; the ruleset is served from the first write on.
+ * Admin or owner. Every flag and config of the project gets its state in the new environment (value = its default, no rules). The version starts at 0; the ruleset is served from the first write on. An API key restricted to environments or resources gets `403 token_env_out_of_scope` or `token_resource_out_of_scope`: the change reaches every environment of the project.
  */
 export const createEnvironment = <ThrowOnError extends boolean = false>(options: Options<CreateEnvironmentData, ThrowOnError>) => (options.client ?? client).post<CreateEnvironmentResponses, CreateEnvironmentErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -418,7 +418,7 @@ export const listFlags = <ThrowOnError extends boolean = false>(options: Options
 /**
  * Create a flag
  *
- * Create a flag
+ * Its state is created in every environment of the project: an API key restricted to environments gets `403 token_env_out_of_scope`; one restricted to resources needs a key its globs match.
  */
 export const createFlag = <ThrowOnError extends boolean = false>(options: Options<CreateFlagData, ThrowOnError>) => (options.client ?? client).post<CreateFlagResponses, CreateFlagErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -520,7 +520,7 @@ export const listConfigs = <ThrowOnError extends boolean = false>(options: Optio
 /**
  * Create a config
  *
- * Create a config
+ * Its state is created in every environment of the project: an API key restricted to environments gets `403 token_env_out_of_scope`; one restricted to resources needs a key its globs match.
  */
 export const createConfig = <ThrowOnError extends boolean = false>(options: Options<CreateConfigData, ThrowOnError>) => (options.client ?? client).post<CreateConfigResponses, CreateConfigErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -1014,7 +1014,7 @@ export const listRolloutPlans = <ThrowOnError extends boolean = false>(options: 
 /**
  * Create a rollout plan
  *
- * Ramp: 1–32 steps, percents strictly increasing within (0, 100], non-final steps hold 60–2,592,000 s, the final step holds 0, `requiresApproval` only with cadence auto; failures answer `400 rollout_plan_invalid_ramp` with `fields`.
+ * Ramp: 1–32 steps, percents strictly increasing within (0, 100], non-final steps hold 60–2,592,000 s, the final step holds 0, `requiresApproval` only with cadence auto; failures answer `400 rollout_plan_invalid_ramp` with `fields`. API keys restricted to environments or resources may not create, edit or delete plans (`403 token_env_out_of_scope` / `token_resource_out_of_scope`).
  */
 export const createRolloutPlan = <ThrowOnError extends boolean = false>(options: Options<CreateRolloutPlanData, ThrowOnError>) => (options.client ?? client).post<CreateRolloutPlanResponses, CreateRolloutPlanErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -1033,7 +1033,7 @@ export const createRolloutPlan = <ThrowOnError extends boolean = false>(options:
 /**
  * Delete a rollout plan
  *
- * Idempotent on an already-deleted plan. `409 rollout_plan_in_use` while a live rollout references it.
+ * Idempotent on an already-deleted plan. `409 rollout_plan_in_use` while a live rollout references it. API keys restricted to environments or resources may not create, edit or delete plans (`403 token_env_out_of_scope` / `token_resource_out_of_scope`).
  */
 export const deleteRolloutPlan = <ThrowOnError extends boolean = false>(options: Options<DeleteRolloutPlanData, ThrowOnError>) => (options.client ?? client).delete<DeleteRolloutPlanResponses, DeleteRolloutPlanErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -1063,7 +1063,7 @@ export const getRolloutPlan = <ThrowOnError extends boolean = false>(options: Op
 /**
  * Edit a rollout plan
  *
- * Rollouts already attached keep their snapshot; rollouts attached afterwards use the new shape.
+ * Rollouts already attached keep their snapshot; rollouts attached afterwards use the new shape. API keys restricted to environments or resources may not create, edit or delete plans (`403 token_env_out_of_scope` / `token_resource_out_of_scope`).
  */
 export const updateRolloutPlan = <ThrowOnError extends boolean = false>(options: Options<UpdateRolloutPlanData, ThrowOnError>) => (options.client ?? client).patch<UpdateRolloutPlanResponses, UpdateRolloutPlanErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -1334,7 +1334,7 @@ export const revokeApiKey = <ThrowOnError extends boolean = false>(options: Opti
 /**
  * List audit events, newest first
  *
- * Filters combine with AND. `nextCursor` is null on the last page.
+ * Filters combine with AND. `nextCursor` is null on the last page. An API key restricted to environments lists only the rows of those environments (no organization- or project-level rows); one restricted to resources only the rows of the flags and configs its globs match.
  */
 export const listAuditEvents = <ThrowOnError extends boolean = false>(options: Options<ListAuditEventsData, ThrowOnError>) => (options.client ?? client).get<ListAuditEventsResponses, ListAuditEventsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -1349,7 +1349,7 @@ export const listAuditEvents = <ThrowOnError extends boolean = false>(options: O
 /**
  * Get one audit event with its previous and new values and their diff
  *
- * Get one audit event with its previous and new values and their diff
+ * A row outside a restricted API key's environments or resources is `404 not_found`.
  */
 export const getAuditEvent = <ThrowOnError extends boolean = false>(options: Options<GetAuditEventData, ThrowOnError>) => (options.client ?? client).get<GetAuditEventResponses, GetAuditEventErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
