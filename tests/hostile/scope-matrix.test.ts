@@ -434,6 +434,13 @@ describe('scope matrix: env-, resource-, read-only and approval-required keys on
     const teamRows = (await resource.listAuditEvents({ path: { slug: 'acme' }, query: { limit: 200 } })).events;
     expect(teamRows.length).toBeGreaterThan(5);
     expect(teamRows.every((e) => e.resourceKey?.startsWith('team-a-'))).toBe(true);
+    // Filtered in the query: `limit` counts the proposals the key sees, whatever the newest of all is.
+    const { response } = await t.asToken(fx.keys.approval.token).withResponse.pauseConfigRollout({ path: { envId: fx.envs.staging, key: configOf('b') } });
+    expect(response.status).toBe(202);
+    const all = await owner.listProposals({ path: { slug: 'acme' }, query: { limit: 500 } });
+    expect(all[0]!.resourceKey).toBe(configOf('b'));
+    const newestOfTeamA = all.find((p) => p.resourceKey.startsWith('team-a-'))!;
+    expect((await resource.listProposals({ path: { slug: 'acme' }, query: { limit: 1 } })).map((p) => p.id)).toEqual([newestOfTeamA.id]);
     // The staging fires of both teams, and the refused fires the matrix sent with API keys: team-a's only.
     const fires = (await resource.listRollbackFires({ path: { envId: fx.envs.staging }, query: { limit: 200 } })).fires;
     expect(fires.filter((f) => f.outcome === 'transitioned').map((f) => f.primitiveKey)).toEqual(['team-a-checkout']);

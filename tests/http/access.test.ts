@@ -79,6 +79,9 @@ describe('API keys and access control', () => {
     await expectApiError(api.listEnvironments({ path: { id: other.id } }), 403, 'token_env_out_of_scope');
     await expectApiError(api.listFlags({ path: { id: other.id } }), 403, 'token_env_out_of_scope');
     await expectApiError(api.listRolloutPlans({ path: { id: other.id } }), 403, 'token_env_out_of_scope');
+    const none = await mint({ name: 'no environment', environments: [] });
+    expect(await t.asToken(none.token).listProjects({ path: { slug: 'acme' } })).toEqual([]);
+    await expectApiError(t.asToken(none.token).getProject({ path: { id: projectId } }), 403, 'token_env_out_of_scope');
     // Within its environment it still writes.
     await api.setFlagValue({ path: { envId: prod, key: 'search' }, body: { value: false } });
   });

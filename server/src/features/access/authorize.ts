@@ -188,6 +188,25 @@ export function resourceGlobAsLike(glob: string): string {
   return glob.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%');
 }
 
+/**
+ * A restricted token's scope as query conditions on an entity's environment and primitive-key
+ * properties (the ones named), for lists filtered in the query so that pages stay full; null
+ * when the scope admits nothing (an empty list of environments or globs).
+ */
+export function scopeConditions(scope: TokenScope, fields: { envId?: string; resourceKey?: string }): Array<Record<string, unknown>> | null {
+  const conditions: Array<Record<string, unknown>> = [];
+  if (scope.environments && fields.envId) {
+    if (!scope.environments.length) return null;
+    conditions.push({ [fields.envId]: { $in: scope.environments } });
+  }
+  if (scope.resources && fields.resourceKey) {
+    if (!scope.resources.length) return null;
+    const key = fields.resourceKey;
+    conditions.push({ $or: scope.resources.map((glob) => ({ [key]: { $like: resourceGlobAsLike(glob) } })) });
+  }
+  return conditions;
+}
+
 /** Resource globs: `*` matches any run of characters; everything else is literal (domain/resource-glob.ts). */
 export function resourceAllowed(key: string, globs: string[]): boolean {
   return globs.some((glob) => globMatches(glob, key));

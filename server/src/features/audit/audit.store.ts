@@ -4,7 +4,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { AuditEventEntity, type AuditEvent, type JsonPatch, type JsonValue } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
 import { globMatches } from '../../domain/resource-glob.js';
-import { resourceGlobAsLike, type Actor, type Caller, type TokenScope } from '../access/authorize.js';
+import { scopeConditions, type Actor, type Caller, type TokenScope } from '../access/authorize.js';
 
 export interface AuditEntry {
   orgId: string;
@@ -108,17 +108,9 @@ export function auditRowInScope(scope: TokenScope | null, row: Pick<AuditEvent, 
 }
 
 /** auditRowInScope as query conditions; null when the scope admits no row at all. */
-function scopeConditions(scope: TokenScope): Array<Record<string, unknown>> | null {
-  const conditions: Array<Record<string, unknown>> = [];
-  if (scope.environments) {
-    if (!scope.environments.length) return null;
-    conditions.push({ envId: { $in: scope.environments } });
-  }
-  if (scope.resources) {
-    if (!scope.resources.length) return null;
-    conditions.push({ resourceType: { $in: [...PRIMITIVE_RESOURCE_TYPES] } });
-    conditions.push({ $or: scope.resources.map((glob) => ({ resourceKey: { $like: resourceGlobAsLike(glob) } })) });
-  }
+function auditScopeConditions(scope: TokenScope): Array<Record<string, unknown>> | null {
+  const conditions = scopeConditions(scope, { envId: 'envId', resourceKey: 'resourceKey' });
+  if (conditions && scope.resources) conditions.push({ resourceType: { $in: [...PRIMITIVE_RESOURCE_TYPES] } });
   return conditions;
 }
 
@@ -144,7 +136,7 @@ export async function listAudit(em: EntityManager, orgId: string, f: AuditFilter
   if (f.envId) where.envId = f.envId;
   if (f.actorId) where.actorId = f.actorId;
   const cursor = f.cursor ? decodeCursor(f.cursor) : null;
-  const scoped = f.scope ? scopeConditions(f.scope) : [];
+  const scoped = f.scope ? auditScopeConditions(f.scope) : [];
   if (!scoped) return { events: [], nextCursor: null };
   const and: Array<Record<string, unknown>> = [...scoped];
   if (cursor) and.push({ $or: [{ createdAt: { $lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { $lt: cursor.id } }] });

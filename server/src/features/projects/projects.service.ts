@@ -65,6 +65,7 @@ export async function listProjects(em: EntityManager, caller: Caller, slug: stri
   const where: Record<string, unknown> = { orgId: org.id };
   if (environments) {
     const held = environments.length ? await em.find(EnvironmentEntity, { orgId: org.id, id: { $in: environments } }, { fields: ['projectId'] }) : [];
+    if (!held.length) return [];
     where.id = { $in: [...new Set(held.map((e) => e.projectId))] };
   }
   const projects = await em.find(ProjectEntity, where, { orderBy: { key: 'asc' } });

@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Proposal as ProposalDto, ProposalKind, ProposalRequest, ProposalStatus } from '@gradual/contract';
 import { ApiKeyEntity, ProposalEntity, type PrimitiveKind, type Proposal } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
-import { authorize, systemActor, tokenSees, type Actor, type Caller } from '../access/authorize.js';
+import { authorize, scopeConditions, systemActor, tokenScope, type Actor, type Caller } from '../access/authorize.js';
 import { recordAudit } from '../audit/audit.store.js';
 import type { EnvChange, EnvChangeBus } from '../environments/env-changes.js';
 import { findOrgBySlug, isUuid, iso } from '../common/lookup.js';
@@ -162,13 +162,16 @@ export async function listProposals(
   const org = await findOrgBySlug(em, slug);
   await authorize(em, caller, org.id, { action: 'read' });
   await expireDueProposals(em, org.id, caller.now);
+  // Lists are filtered, not refused, for keys scoped to some environments or resources: in the query, so `limit` counts visible rows.
+  const scope = tokenScope(caller);
+  const scoped = scope ? scopeConditions(scope, { envId: 'envId', resourceKey: 'resourceKey' }) : [];
+  if (!scoped) return [];
   const rows = await em.find(
     ProposalEntity,
-    { orgId: org.id, ...(query.status ? { status: query.status } : {}) },
+    { orgId: org.id, ...(query.status ? { status: query.status } : {}), ...(scoped.length ? { $and: scoped } : {}) },
     { orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], limit: query.limit ?? DEFAULT_PROPOSAL_LIST_LIMIT },
   );
-  // Lists are filtered, not refused, for keys scoped to some environments or resources.
-  return rows.filter((p) => tokenSees(caller, p.envId, p.resourceKey)).map(toProposalDto);
+  return rows.map(toProposalDto);
 }
 
 const gone = (p: Proposal) => new DomainError('proposal_gone', `This proposal is ${p.status}.`);

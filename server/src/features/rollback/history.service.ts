@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { RollbackFireEntity, RollbackSecretEntity, type PrimitiveKind, type RollbackFire } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
-import { authorize, resourceGlobAsLike, tokenScope, type Caller } from '../access/authorize.js';
+import { authorize, scopeConditions, tokenScope, type Caller } from '../access/authorize.js';
 import { findEnvironment, isUuid, iso } from '../common/lookup.js';
 
 export const DEFAULT_FIRE_PAGE = 50;
@@ -52,12 +52,9 @@ export async function listFires(
   }
   const limit = query.limit ?? DEFAULT_FIRE_PAGE;
   const where: Record<string, unknown> = { envId: env.id, ...scope };
-  const and: Array<Record<string, unknown>> = [];
-  const resources = tokenScope(caller)?.resources;
-  if (resources) {
-    if (!resources.length) return { fires: [] };
-    and.push({ $or: resources.map((glob) => ({ primitiveKey: { $like: resourceGlobAsLike(glob) } })) });
-  }
+  const keyScope = tokenScope(caller);
+  const and = keyScope ? scopeConditions(keyScope, { resourceKey: 'primitiveKey' }) : [];
+  if (!and) return { fires: [] };
   if (query.cursor) {
     const c = decodeCursor(query.cursor);
     and.push({ $or: [{ firedAt: { $lt: c.firedAt } }, { firedAt: c.firedAt, id: { $lt: c.id } }] });
