@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import express, { type Express } from 'express';
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
-import { API_PREFIX, contract } from '@gradual/contract';
+import { contract } from '@gradual/contract';
 import { dashboardDir } from './paths.js';
 import type { AppDeps } from './deps.js';
 import type { AnswerCache } from './http/answer-cache.js';
@@ -10,7 +10,8 @@ import { requestContext } from './http/request-context.js';
 import { errorHandler, notFoundHandler, requestValidationErrorHandler } from './http/errors.js';
 import { originCheck } from './http/csrf.js';
 import { responseCheck } from './http/response-check.js';
-import { jsonBodyVerify, textGuard } from './http/text-guard.js';
+import { textGuard } from './http/text-guard.js';
+import { jsonBodyReader, validationAfterCredentials } from './http/body-admission.js';
 import { metricsMiddleware, mountDocs, mountHealth } from './http/ops.js';
 import { securityHeaders } from './http/security-headers.js';
 import { authRoutes, unmountedAuthRoutes } from './http/routes/auth.routes.js';
@@ -27,13 +28,6 @@ import { evaluationRoutes } from './http/routes/evaluation.routes.js';
 import { rollbackRoutes } from './http/routes/rollback.routes.js';
 import { fireBodyReader } from './http/fire-body.js';
 import { proposalsRoutes } from './http/routes/proposals.routes.js';
-
-/** JSON bodies are capped at 1 MiB, target-ID lists at 64 MiB (docs/api.md); larger ones get 413 with the envelope. */
-export const JSON_BODY_LIMIT = '1mb';
-export const TARGET_IDS_BODY_LIMIT = '64mb';
-const TARGET_ID_PATHS = new RegExp(`^${API_PREFIX}/envs/[^/]+/(?:flags|configs)/[^/]+/rollout/target-ids/`);
-const JSON_TYPES = ['application/json', 'application/*+json'];
-
 
 /**
  * The Express application: request id and logging first, then operational
@@ -57,19 +51,17 @@ export function createApp(deps: AppDeps, answers: AnswerCache, extend?: (app: Ex
   mountDocs(app);
   extend?.(app);
 
-  // Rollback webhooks are read raw (fingerprinted, 16 KiB cap); the first parser that matches
-  // reads a body and the later ones skip it.
+  // Rollback webhooks are read raw (fingerprinted, 16 KiB cap); the JSON reader skips them. Every
+  // other body is read only as far as its caller is admitted to send one (body-admission.ts).
   app.use(fireBodyReader());
-  const bigJson = express.json({ limit: TARGET_IDS_BODY_LIMIT, type: JSON_TYPES, verify: jsonBodyVerify });
-  app.use((req, res, next) => (TARGET_ID_PATHS.test(req.path) ? bigJson(req, res, next) : next()));
   app.use(unmountedAuthRoutes(deps));
-  app.use('/api', express.json({ limit: JSON_BODY_LIMIT, type: JSON_TYPES, verify: jsonBodyVerify }));
-  app.use('/api', textGuard());
   app.use('/api', originCheck(deps.config));
   app.use('/api', (req, _res, next) => {
     req.em = deps.db.em();
     next();
   });
+  app.use('/api', jsonBodyReader(deps));
+  app.use('/api', textGuard());
   if (deps.config.checkResponses) app.use('/api', responseCheck());
 
   const s = initServer();
@@ -92,7 +84,7 @@ export function createApp(deps: AppDeps, answers: AnswerCache, extend?: (app: Ex
     proposals: proposalsRoutes(deps),
   });
   createExpressEndpoints(contract, router, app, {
-    requestValidationErrorHandler,
+    requestValidationErrorHandler: validationAfterCredentials(requestValidationErrorHandler),
     responseValidation: false,
     logInitialization: false,
   });

@@ -80,6 +80,9 @@ const EnvSchema = z
     HOST: host.default('0.0.0.0'),
     DATABASE_URL: urlWithScheme(['postgres:', 'postgresql:'], 'postgres://user:password@db.example.com:5432/gradual').optional(),
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+    DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
+    DATABASE_STARTUP_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
+    DATABASE_WATCHDOG_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
     DATA_DIR: z.string().default('./.data'),
     REDIS_URL: urlWithScheme(['redis:', 'rediss:'], 'redis://127.0.0.1:6379').optional(),
     SMTP_URL: urlWithScheme(['smtp:', 'smtps:'], 'smtps://user:password@mail.example.com:465').optional(),
@@ -125,6 +128,12 @@ export interface Config {
   host: string;
   databaseUrl: string | undefined;
   databasePoolMax: number;
+  /** How long a request waits for a pooled database connection before answering 503. */
+  databaseAcquireTimeoutMs: number;
+  /** How long start-up waits for the database (open, connect, migrate) before exiting non-zero. */
+  databaseStartupTimeoutMs: number;
+  /** Embedded: how often the watchdog queries the database thread (0: off); 3 misses end the process. */
+  databaseWatchdogIntervalMs: number;
   dataDir: string;
   redisUrl: string | undefined;
   smtpUrl: string | undefined;
@@ -193,6 +202,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     databasePoolMax: e.DATABASE_POOL_MAX,
+    databaseAcquireTimeoutMs: e.DATABASE_ACQUIRE_TIMEOUT_MS,
+    databaseStartupTimeoutMs: e.DATABASE_STARTUP_TIMEOUT_MS,
+    databaseWatchdogIntervalMs: e.DATABASE_WATCHDOG_INTERVAL_MS,
     dataDir: e.DATA_DIR,
     redisUrl: e.REDIS_URL,
     smtpUrl: e.SMTP_URL,

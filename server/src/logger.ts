@@ -1,4 +1,4 @@
-import { pino, type DestinationStream, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import type { Config } from './config.js';
 
 /**
@@ -10,8 +10,32 @@ export function logFormat(config: Pick<Config, 'logFormat'>, stdoutIsTerminal = 
   return config.logFormat ?? (stdoutIsTerminal ? 'pretty' : 'json');
 }
 
+/**
+ * Credentials that must never reach a log line, wherever a logged object carries them: request
+ * and response headers (Authorization, Cookie, Set-Cookie) and token fields. Access-log URLs are
+ * redacted where they are written (http/request-context.ts, redactUrl).
+ */
+export const LOG_REDACT: LoggerOptions['redact'] = {
+  paths: [
+    'req.headers.authorization',
+    'req.headers.cookie',
+    'res.headers["set-cookie"]',
+    'headers.authorization',
+    'headers.cookie',
+    'authorization',
+    'cookie',
+    'token',
+    'secret',
+    'link',
+  ],
+  censor: '[redacted]',
+};
+
+/** The server's pino options: the level, and LOG_REDACT. */
+export const loggerOptions = (level: string): LoggerOptions => ({ level, redact: LOG_REDACT });
+
 export async function createLogger(config: Pick<Config, 'logFormat' | 'logLevel'>): Promise<Logger> {
-  const options = { level: config.logLevel };
+  const options = loggerOptions(config.logLevel);
   if (logFormat(config) === 'json') return pino(options);
   return pino(options, await prettyDestination());
 }

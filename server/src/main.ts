@@ -9,6 +9,8 @@
  */
 import { ConfigError, loadConfig, publicUrlFor, type Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
+import { withStartupDeadline } from './db/startup.js';
+import { startWatchdog } from './db/watchdog.js';
 import { createLogger } from './logger.js';
 
 const startedAt = performance.now();
@@ -22,8 +24,23 @@ try {
 const logger = await createLogger(config);
 for (const warning of config.warnings) logger.warn(warning);
 
+// Start-up has a deadline, and says what it waits for every 5 s (db/startup.ts).
+let step = 'opening the database';
 const [opened, loaded] = await Promise.allSettled([
-  openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax, logger }),
+  withStartupDeadline(
+    openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      poolMax: config.databasePoolMax,
+      acquireTimeoutMs: config.databaseAcquireTimeoutMs,
+      logger,
+      onStep: (now) => {
+        step = now;
+        logger.info({ step }, `${now}…`);
+      },
+    }),
+    { timeoutMs: config.databaseStartupTimeoutMs, step: () => step, log: (fields, msg) => logger.warn(fields, msg) },
+  ),
   import('./server.js'),
 ]);
 let db: Database | undefined;
@@ -32,6 +49,20 @@ try {
   db = opened.value;
   if (loaded.status === 'rejected') throw loaded.reason;
   const server = await loaded.value.startServer({ config, logger, db });
+  // The embedded database's thread must keep answering (db/watchdog.ts): when it stops, the
+  // process exits non-zero so that a supervisor restarts it.
+  const watchdog =
+    db.threadPing && config.databaseWatchdogIntervalMs > 0
+      ? startWatchdog({
+          check: db.threadPing,
+          intervalMs: config.databaseWatchdogIntervalMs,
+          onMiss: (miss, of, reason) => logger.warn({ miss, of, reason }, 'database watchdog: the embedded database did not answer'),
+          onWedged: (reason) => {
+            logger.fatal({ reason }, `database watchdog: the embedded database stopped answering (${reason}); exiting so that the server is restarted`);
+            process.exit(70);
+          },
+        })
+      : undefined;
   // The address printed is the one the dashboard's origin check accepts (http/csrf.ts): PUBLIC_URL,
   // or http://localhost:PORT when it is unset. Not the bound address: 0.0.0.0 is no place to browse.
   const url = publicUrlFor(config, server.port);
@@ -45,6 +76,7 @@ try {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
+    watchdog?.stop();
     const force = setTimeout(() => {
       logger.error('graceful shutdown timed out; exiting');
       process.exit(1);

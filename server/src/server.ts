@@ -6,6 +6,7 @@ import type { Express } from 'express';
 import { pino, type Logger } from 'pino';
 import { SettableClock, systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
+import { loggerOptions } from './logger.js';
 import { openDatabase, type Database } from './db/database.js';
 import { InProcessEnvChangeBus } from './features/environments/env-changes.js';
 import { createApp } from './app.js';
@@ -69,12 +70,12 @@ export interface StartOptions {
 }
 
 export async function startServer({ config, logger: givenLogger, db: givenDb }: StartOptions): Promise<RunningServer> {
-  const logger = givenLogger ?? pino({ level: config.logLevel });
+  const logger = givenLogger ?? pino(loggerOptions(config.logLevel));
   const testClock = config.testClock ? new SettableClock() : null;
   const clock: Clock = testClock ?? systemClock;
   const db =
     givenDb ??
-    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax, logger }));
+    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax, acquireTimeoutMs: config.databaseAcquireTimeoutMs, logger }));
   // Several instances share PostgreSQL, so changes travel by LISTEN/NOTIFY; embedded PGlite is one process.
   const bus = db.kind === 'postgres' ? await PgNotifyEnvChangeBus.start(db, logger) : new InProcessEnvChangeBus();
   const streams = new LiveStreams(bus, {

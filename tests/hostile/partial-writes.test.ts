@@ -1,6 +1,11 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
+import { createClient, type GradualClient } from '@gradual/sdk';
 import type { ZodTypeAny } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claimProcess, createScratchDatabase, startProduction, type ProductionServer } from '../support/production.js';
 import type { TestServer } from '../support/server.js';
 import { hostile } from './arbitraries.js';
 import {
@@ -178,3 +183,85 @@ describe('never a partial write', () => {
     });
   });
 });
+
+/**
+ * A large replace is written in slices beside the current list and switched to in one short
+ * transaction at the end. Killed (kill -9) while the slices are being written: the old list stays
+ * visible, whole, while the write runs and after a restart, and the list's next write succeeds
+ * (and deletes what the dead one left).
+ */
+describe(`kill -9 during a large replace (${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'})`, () => {
+  const cleanups: Array<() => Promise<void> | void> = [];
+  afterAll(async () => {
+    for (const c of cleanups.reverse()) await c();
+  }, 60_000);
+
+  it('leaves the old list intact and visible, and the next write succeeds', async () => {
+    const env = { NODE_ENV: 'test', LOG_LEVEL: 'warn' };
+    let start: () => Promise<ProductionServer>;
+    if (process.env.DATABASE_URL) {
+      const db = await createScratchDatabase(process.env.DATABASE_URL, 'gradual_t_bulk');
+      cleanups.push(db.drop);
+      start = () => startProduction({ databaseUrl: db.url, env });
+    } else {
+      const dir = mkdtempSync(join(tmpdir(), 'gradual-bulk-'));
+      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+      start = () => startProduction({ dataDir: join(dir, 'data'), env });
+    }
+    let server = await start();
+    cleanups.push(() => server.stop());
+    const { owner, sessionToken } = await claimProcess(server);
+    const project = await owner.createProject({ path: { slug: 'acme' }, body: { key: 'web', name: 'Web' } });
+    const envId = (await owner.createEnvironment({ path: { id: project.id }, body: { key: 'prod', name: 'Prod' } })).id;
+    for (const key of ['beta', 'gauge']) {
+      await owner.createFlag({ path: { id: project.id }, body: { key, name: key, defaultValue: false } });
+      await owner.putFlagRollout({ path: { envId, key }, body: { percent: 0, newValue: true } });
+    }
+    const old = Array.from({ length: 1000 }, (_, i) => `old-${String(i).padStart(4, '0')}`);
+    expect(await owner.replaceFlagTargetIds({ path: { envId, key: 'beta' }, body: { targetIds: old } })).toEqual({ count: 1000 });
+    const fresh = Array.from({ length: 200_000 }, (_, i) => `new-${String(i).padStart(6, '0')}`);
+    // How long such a replace takes on this machine, on another list.
+    const gaugeStart = performance.now();
+    expect(await owner.replaceFlagTargetIds({ path: { envId, key: 'gauge' }, body: { targetIds: fresh } })).toEqual({ count: fresh.length });
+    const replaceMs = performance.now() - gaugeStart;
+    const version = (await owner.getEnvironment({ path: { envId } })).version;
+
+    let acknowledged = false;
+    const replace = owner
+      .replaceFlagTargetIds({ path: { envId, key: 'beta' }, body: { targetIds: fresh } })
+      .then(() => (acknowledged = true))
+      .catch(() => undefined);
+    // Halfway through: the new list is being written. Meanwhile the old one answers, whole.
+    await new Promise((r) => setTimeout(r, replaceMs / 2));
+    const reading = performance.now();
+    expect(await listAll(owner, envId, 'beta')).toEqual(old);
+    expect(performance.now() - reading, `the old list read during a ${replaceMs.toFixed(0)} ms replace`).toBeLessThan(replaceMs / 4);
+    await server.crash();
+    await replace;
+    expect(acknowledged).toBe(false);
+
+    server = await start();
+    const api = createClient({ baseUrl: server.url, sessionToken });
+    expect(await listAll(api, envId, 'beta')).toEqual(old);
+    expect((await api.getFlagRollout({ path: { envId, key: 'beta' } })).targetIdsCount).toBe(1000);
+    expect((await api.getEnvironment({ path: { envId } })).version).toBe(version);
+    expect(await api.checkFlagTargetId({ path: { envId, key: 'beta', targetId: 'new-000000' } })).toEqual({ contains: false });
+
+    // The next write of the list succeeds, in full.
+    expect(await api.replaceFlagTargetIds({ path: { envId, key: 'beta' }, body: { targetIds: ['after-1', 'after-2'] } })).toEqual({ count: 2 });
+    expect(await listAll(api, envId, 'beta')).toEqual(['after-1', 'after-2']);
+    expect(await api.addFlagTargetIds({ path: { envId, key: 'beta' }, body: { targetIds: ['after-3'] } })).toEqual({ added: 1, count: 3 });
+    expect((await api.getEnvironment({ path: { envId } })).version).toBe(version + 2);
+  }, 240_000);
+});
+
+async function listAll(api: GradualClient, envId: string, key: string): Promise<string[]> {
+  const out: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await api.listFlagTargetIds({ path: { envId, key }, query: { limit: 10_000, ...(cursor ? { cursor } : {}) } });
+    out.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return out;
+}

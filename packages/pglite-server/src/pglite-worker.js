@@ -39,13 +39,19 @@ fs.fchmodSync = (fd, mode) => fchmodSync(fd, mode & ~PRIVATE);
 
 syncBuiltinESMExports(); // `import * as fs` namespaces (PGlite's NodeFS) see them too
 
-// Fault injection (tests only, start({ faultInjection: true })): a full disk (every write fails
-// with ENOSPC, as PGlite's file system sees it) or a wedged thread (it stops answering).
+// Fault injection (tests only, start({ faultInjection: true })): a full disk, where every write
+// that would make a file larger fails with ENOSPC as PGlite's file system sees it (writes inside
+// a file's current size, like WAL segments allocated in advance, still succeed), or a wedged
+// thread (it stops answering).
 const faults = { diskFull: false };
 if (faultInjection) {
-  fs.writeSync = (...args) => {
-    if (faults.diskFull) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
-    return writeSync(...args);
+  const { fstatSync } = fs;
+  fs.writeSync = (fd, buffer, offset, length, position) => {
+    if (faults.diskFull) {
+      const end = (typeof position === 'number' ? position : Infinity) + (typeof length === 'number' ? length : buffer.length);
+      if (end > fstatSync(fd).size) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
+    }
+    return writeSync(fd, buffer, offset, length, position);
   };
   syncBuiltinESMExports();
 }
@@ -121,13 +127,10 @@ async function onMessage(msg) {
       port.postMessage({ type: 'dumped', id: msg.id, error: plainError(err) });
     }
   } else if (msg.type === 'ping') {
-    // The watchdog's query: answered once PGlite runs it (a wedged thread never answers).
-    try {
-      await pglite.query('select 1');
-      port.postMessage({ type: 'pong', id: msg.id });
-    } catch (err) {
-      port.postMessage({ type: 'pong', id: msg.id, error: plainError(err) });
-    }
+    // The watchdog's query: answered once PGlite has run it, with rows or with an error (a
+    // client's aborted transaction fails it, and the thread is fine). A wedged thread never answers.
+    await pglite.query('select 1').catch(() => {});
+    port.postMessage({ type: 'pong', id: msg.id });
   } else if (msg.type === 'fault' && faultInjection) {
     if (msg.diskFull !== undefined) faults.diskFull = msg.diskFull;
     if (msg.wedge) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); // for ever

@@ -57,9 +57,9 @@ export interface PGliteServer {
   /** A tarball of the whole database (PGlite's dumpDataDir), loadable through `loadDataDir`. */
   dumpDataDir(compression: 'gzip' | 'none'): Promise<Blob>;
   /**
-   * Runs `select 1` in the database thread: resolves when PGlite answered (rejects with its
-   * error, or at once when the thread is gone). A wedged thread never answers: the caller sets
-   * the deadline (a watchdog).
+   * Runs `select 1` in the database thread: resolves when PGlite has run it (with rows or an
+   * error); rejects at once when the thread is gone. A wedged thread never answers: the caller
+   * sets the deadline (a watchdog).
    */
   ping(): Promise<void>;
   /** Tests only (`faultInjection`): a full disk (every write fails with ENOSPC) on or off, or a thread that stops answering. */

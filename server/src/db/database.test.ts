@@ -306,8 +306,8 @@ describe('embedded pool of one', () => {
       await expect(db.em().transactional(one)).rejects.toThrow(/timeout/i);
       expect(await one()).toEqual([{ one: 1 }]);
 
-      // In memory the socket server listens on 127.0.0.1: reset TCP connections too.
-      await abuseConnections({ host: '127.0.0.1', port: Number(db.orm.config.get('port')) });
+      // In memory the socket is in a private temporary dir: reset its connections too.
+      await abuseConnections({ path: join(String(db.orm.config.get('host')), '.s.PGSQL.5432') });
       await db.ping();
     } finally {
       await db.close();

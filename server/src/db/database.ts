@@ -33,8 +33,12 @@ export interface DatabaseOptions {
    * Embedded: always 1 for MikroORM, and 3 for prepared single statements (statement-pool.ts).
    */
   poolMax?: number;
-  /** How long a unit of work waits for a pooled connection before failing. Default 30 s. */
+  /** How long a unit of work waits for a pooled connection before failing (503). Default 5 s. */
   acquireTimeoutMs?: number;
+  /** Told each start-up step as it begins ("opening the embedded database in …", "migrating", …): main.ts logs the one it waits for. */
+  onStep?: (step: string) => void;
+  /** Embedded, tests only: enables `injectFault()` (a full disk, a wedged database thread). */
+  faultInjection?: boolean;
   /**
    * Embedded only: initial contents for a database that does not exist yet (memory, or a
    * data dir without a database), as produced by `Database.dumpDataDir()`. Tests use it to
@@ -61,8 +65,19 @@ export interface Database {
   orm: MikroORM;
   /** A fresh EntityManager fork for one unit of work (request, job, …). */
   em(): EntityManager;
-  /** `SELECT 1`; throws when the database is unreachable. */
+  /**
+   * Reads a real table with an unqualified name, as the app's queries do: throws when the
+   * database is unreachable or the session cannot see the app's tables (a broken search_path).
+   */
   ping(): Promise<void>;
+  /**
+   * Embedded only: a query run by the database thread, for the watchdog (db/watchdog.ts); it
+   * never settles when the thread is wedged. Undefined on PostgreSQL, whose outages the pool's
+   * timeouts and /readyz report.
+   */
+  threadPing: (() => Promise<void>) | undefined;
+  /** Embedded, opened with `faultInjection` (tests): a full disk on or off, or a wedged database thread. */
+  injectFault(fault: { diskFull?: boolean; wedge?: boolean }): void;
   /** Closes the ORM pool, then (embedded) the socket server and PGlite, and releases the data dir lock. */
   close(): Promise<void>;
   /**
@@ -73,13 +88,18 @@ export interface Database {
 }
 
 const DEFAULT_POOL_MAX = 10;
-const DEFAULT_ACQUIRE_TIMEOUT_MS = 30_000;
+const DEFAULT_ACQUIRE_TIMEOUT_MS = 5_000;
+/** How long close() waits for the pools to close before stopping the embedded database anyway. */
+const POOL_CLOSE_MS = 2_000;
+/** A real table, named unqualified as the app's queries name it: what ping() reads. */
+const PING_SQL = 'select 1 from environments limit 1';
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   const log = opts.logger;
   const schema = opts.schema ?? 'public';
   if (!SCHEMA_NAME.test(schema)) throw new Error(`invalid schema name ${JSON.stringify(schema)}: use [a-z_][a-z0-9_]*`);
+  const searchPath = schema !== 'public' ? `${schema},public` : 'public';
   const acquireTimeoutMs = opts.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS;
   const started = performance.now();
 
@@ -88,18 +108,21 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   // `modules` and `init`; the others follow one another.
   const phases: Record<string, number> = {};
   const phase = (name: string) => (phases[name] = Math.round(performance.now() - started));
+  const step = (name: string) => opts.onStep?.(name);
 
   // Embedded: take the data dir lock (fails fast) and boot PGlite in its thread first.
   let starting: StartingServer | undefined;
   if (!opts.databaseUrl) {
     const dataDir = isMemoryDataDir(opts.dataDir) ? MEMORY_DATA_DIR : resolve(opts.dataDir);
-    starting = start({ dataDir, loadDataDir: opts.loadDataDir, maxConnections: EMBEDDED_MAX_CONNECTIONS, logger: log });
+    step(isMemoryDataDir(dataDir) ? 'opening the embedded database in memory' : `opening the embedded database in DATA_DIR ${dataDir}`);
+    starting = start({ dataDir, loadDataDir: opts.loadDataDir, maxConnections: EMBEDDED_MAX_CONNECTIONS, logger: log, faultInjection: opts.faultInjection });
     starting.ready.then(() => phase('pglite'), () => {}); // failures are handled where it is awaited
   }
   let embedded: PGliteServer | undefined;
   let statements: StatementPool | undefined;
 
   const connect = async (): Promise<MikroORM> => {
+    if (!starting) step('loading the database modules');
     const { MikroORM, baseOrmOptions } = await import('./orm.js');
     phase('modules');
     const common: Options = {
@@ -114,6 +137,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     };
 
     if (!starting) {
+      step('connecting to PostgreSQL');
       const orm = await MikroORM.init({
         ...common,
         clientUrl: opts.databaseUrl,
@@ -122,13 +146,15 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
           ...(common.driverOptions as object),
           // MikroORM's clientUrl keeps only host/port/user/password/db/schema; pg re-parses the
           // full URL so sslmode, options, host=/socket/dir, … still apply.
-          connection: { connectionString: opts.databaseUrl },
+          // search_path is set on every connection (a role's or database's default, or a
+          // session's SET, never decides where the unqualified SQL lands).
+          connection: { connectionString: opts.databaseUrl, options: `-c search_path=${searchPath}` },
         },
         // The database must exist (creating it needs privileges a service should not have).
         ensureDatabase: false,
       });
       statements = new StatementPool({
-        server: { url: opts.databaseUrl!, searchPath: schema !== 'public' ? `${schema},public` : undefined },
+        server: { url: opts.databaseUrl!, searchPath },
         size: Math.max(2, opts.poolMax ?? DEFAULT_POOL_MAX),
         timeoutMs: acquireTimeoutMs,
         logger: log,
@@ -139,7 +165,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       return orm;
     }
 
-    // TCP (in memory, or a data dir path too long for a socket) listens on a random port, known
+    // TCP (Windows only: no Unix sockets) listens on a random port, known
     // once the server is up. A Unix socket's address is known in advance: MikroORM's entity
     // discovery then runs while PGlite is still booting, and it connects afterwards.
     if (starting.target.port === undefined) embedded = await starting.ready;
@@ -159,7 +185,9 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     });
     phase('init');
     try {
+      step('waiting for the embedded database to accept connections');
       embedded ??= await starting.ready;
+      step('connecting to the embedded database');
       await orm.connect();
       statements = new StatementPool({
         server: { host: starting.target.host, port: starting.target.port ?? embedded.port },
@@ -187,11 +215,18 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     throw err;
   }
 
-  const close = async () => {
+  // Closing never hangs: a database that does not answer (a wedged embedded thread, a PostgreSQL
+  // server gone silent) gets POOL_CLOSE_MS for the pools' goodbyes, then the embedded database's
+  // stop() ends its thread (in bounded time itself), which closes whatever is left.
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= closeOnce());
+  const closeOnce = async () => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, POOL_CLOSE_MS)));
     try {
-      await statements?.close();
-      await orm.close(true);
+      await Promise.race([Promise.all([statements?.close(), orm.close(true)]), late]);
     } finally {
+      clearTimeout(timer);
       await embedded?.stop();
     }
   };
@@ -211,7 +246,9 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     // Usually every migration is applied already: one query tells, and the migrator (~0.1 s
     // even with nothing to do) and the advisory lock are skipped. Otherwise the full path runs
     // and decides again under the lock.
+    step('checking migrations');
     const upToDate = opts.migrate === false ? schema === 'public' : await allMigrationsApplied(orm, schema);
+    if (!upToDate) step('migrating the database');
     if (!upToDate) await (embedded ? prepare() : withAdvisoryLock(orm, `gradual.migrate.${schema}`, prepare));
     phase('migrate');
   } catch (err) {
@@ -220,6 +257,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   }
 
   const kind = embedded ? 'embedded' : 'postgres';
+  const thread = embedded;
   log?.info(
     { kind, schema, created: embedded?.created, createdFrom: embedded?.createdFrom, ms: Math.round(performance.now() - started), phases },
     'database open',
@@ -230,7 +268,12 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     orm,
     em: () => orm.em.fork(),
     async ping() {
-      await orm.em.getConnection().execute('select 1');
+      await orm.em.getConnection().execute(PING_SQL);
+    },
+    threadPing: thread ? () => thread.ping() : undefined,
+    injectFault(fault) {
+      if (!thread) throw new Error('injectFault() is only available on the embedded database');
+      thread.injectFault(fault);
     },
     close,
     async dumpDataDir(compression = 'gzip') {

@@ -114,19 +114,45 @@ function fromDatabaseInput(err: unknown): DomainError | null {
 }
 
 function internal(req: Request, err: unknown): DomainError {
-  const unavailable = isConnectionError(err);
-  req.log?.error({ err }, unavailable ? 'database unavailable' : 'unhandled error');
+  const unavailable = databaseUnavailable(err);
+  req.log?.error({ err }, unavailable ? `database unavailable (${unavailable.reason})` : 'unhandled error');
   return unavailable
-    ? new DomainError('service_unavailable', 'The database is unavailable; retry shortly.', { retryAfterSeconds: 1 })
+    ? new DomainError('service_unavailable', unavailable.message, { retryAfterSeconds: unavailable.retryAfterSeconds })
     : new DomainError('internal', 'Internal server error.');
 }
 
+/** SQLSTATEs and errno codes of a database that is away or cannot take writes for now. */
+const UNAVAILABLE_CODES: Record<string, 'connection' | 'disk_full'> = {
+  ECONNREFUSED: 'connection',
+  ECONNRESET: 'connection',
+  EPIPE: 'connection',
+  '57P01': 'connection', // admin_shutdown
+  '57P03': 'connection', // cannot_connect_now
+  '08006': 'connection',
+  '08001': 'connection',
+  '08003': 'connection',
+  '53300': 'connection', // too_many_connections
+  '53100': 'disk_full', // disk_full
+  ENOSPC: 'disk_full',
+};
+/** Pool timeouts: knex's own error, and the same wrapped by MikroORM (a DriverException keeps the message). */
+const POOL_TIMEOUT = /^Knex: Timeout acquiring a connection|^timeout exceeded when trying to connect|^Connection terminated/;
+
 /**
- * Lost database connections and an exhausted pool (knex's acquire timeout, the embedded
- * database's statement pool: db/statement-pool.ts) answer 503 (retryable), not 500.
+ * Lost database connections, an exhausted pool (knex's acquire timeout, wrapped by MikroORM or
+ * not; the statement pool: db/statement-pool.ts) and a full disk answer 503 with Retry-After
+ * (retryable), not 500. Looks through `cause`: drivers and MikroORM wrap the original error.
  */
-function isConnectionError(err: unknown): boolean {
-  const { code, name } = (err ?? {}) as { code?: string; name?: string };
-  if (name === 'KnexTimeoutError' || name === 'DatabaseUnavailableError') return true;
-  return code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === '57P01' || code === '57P03' || code === '08006' || code === '08001';
+function databaseUnavailable(thrown: unknown): { reason: string; message: string; retryAfterSeconds: number } | null {
+  for (let err = thrown, depth = 0; typeof err === 'object' && err !== null && depth < 5; err = (err as { cause?: unknown }).cause, depth++) {
+    const { code, name, message } = err as { code?: unknown; name?: unknown; message?: unknown };
+    const kind = typeof code === 'string' ? UNAVAILABLE_CODES[code] : undefined;
+    if (kind === 'disk_full') {
+      return { reason: 'disk full', message: 'The database is out of disk space; retry later.', retryAfterSeconds: 10 };
+    }
+    if (kind || name === 'KnexTimeoutError' || name === 'DatabaseUnavailableError' || (typeof message === 'string' && POOL_TIMEOUT.test(message))) {
+      return { reason: kind ? `connection: ${String(code)}` : 'no connection in time', message: 'The database is unavailable; retry shortly.', retryAfterSeconds: 1 };
+    }
+  }
+  return null;
 }

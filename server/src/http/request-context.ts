@@ -25,11 +25,61 @@ function accessLogLevel(status: number): 'error' | 'debug' | 'info' {
   return status >= 500 ? 'error' : status === 304 ? 'debug' : 'info';
 }
 
-/** A finished request's log line, at accessLogLevel's level: written for the routes and the answer cache alike. */
+/** Could a URL carry a credential? (A query, an invitation link, or an API-key or rollback-secret prefix.) */
+const MAYBE_SECRET = /[?]|\/invit|svc/i;
+/** The segment after `/invitations/` (the API) or `/invite/` (the dashboard's link): an invitation token. */
+const INVITATION_TOKEN = /(\/invit(?:ations|e)\/)[^/?#]+/gi;
+/** An API key (`svc_…`) or rollback webhook secret (`svcrb_…`) anywhere, `_` percent-encoded or not. */
+const PREFIXED_SECRET = /svc(?:rb)?(?:_|%5f)[A-Za-z0-9]{32,}/gi;
+/** Query parameters whose value is a credential: the sign-in link's `t`, and the usual names for tokens. */
+const SECRET_PARAMS: ReadonlySet<string> = new Set(['t', 'token', 'secret', 'password', 'access_token', 'api_key', 'apikey', 'key_token']);
+export const REDACTED = '[redacted]';
+
+/** A query parameter's name as the query parser reads it (percent-decoded, `+` as space, without `[…]`). */
+function paramName(raw: string): string {
+  let name = raw.replace(/\+/g, ' ');
+  try {
+    name = decodeURIComponent(name);
+  } catch {
+    // Left as sent: a malformed escape reads as itself.
+  }
+  const bracket = name.indexOf('[');
+  return (bracket > 0 ? name.slice(0, bracket) : name).toLowerCase();
+}
+
+/**
+ * `url` as it may be logged: one-time tokens and secrets replaced by `[redacted]`. Invitation
+ * tokens (a path segment), the sign-in link's `?t=` and other token-named query parameters, and
+ * API keys or rollback secrets wherever they appear. A URL with none of these (every hot path's)
+ * is returned as it is after one short test.
+ */
+export function redactUrl(url: string): string {
+  if (!MAYBE_SECRET.test(url)) return url;
+  const queryAt = url.indexOf('?');
+  let out = (queryAt < 0 ? url : url.slice(0, queryAt)).replace(INVITATION_TOKEN, `$1${REDACTED}`);
+  if (queryAt >= 0) {
+    const params = url
+      .slice(queryAt + 1)
+      .split('&')
+      .map((part) => {
+        const eq = part.indexOf('=');
+        const name = eq < 0 ? part : part.slice(0, eq);
+        return SECRET_PARAMS.has(paramName(name)) ? `${name}=${REDACTED}` : part;
+      });
+    out += `?${params.join('&')}`;
+  }
+  return out.replace(PREFIXED_SECRET, REDACTED);
+}
+
+/**
+ * A finished request's log line, at accessLogLevel's level: written for the routes and the answer
+ * cache alike. The URL is logged redacted (redactUrl); headers are never logged.
+ */
 export function logRequest(logger: Logger, id: string, method: string | undefined, url: string | undefined, status: number, responseTimeMs: number): void {
   const level = accessLogLevel(status);
   if (!logger.isLevelEnabled(level)) return;
-  logger[level]({ req: { id, method, url }, res: { statusCode: status }, responseTime: Math.round(responseTimeMs) }, 'request completed');
+  const logged = url === undefined ? url : redactUrl(url);
+  logger[level]({ req: { id, method, url: logged }, res: { statusCode: status }, responseTime: Math.round(responseTimeMs) }, 'request completed');
 }
 
 /**
