@@ -15,6 +15,7 @@ import { bodyProblem, hasSuspectEscapes } from '../text-guard.js';
 import { sessionTokenOf, type CallerRequest } from '../caller.js';
 import { bearerKeyHash } from '../../features/access/principal.js';
 import { hashToken } from '../../domain/secrets.js';
+import { clientAddressKey } from '../../rate-limits/client-address.js';
 import type { StreamGrant, StreamRequester } from '../../features/evaluation/live-streams.js';
 
 const s = initServer();
@@ -98,11 +99,12 @@ export const evaluationRoutes = (deps: AppDeps, answers: AnswerCache) => {
 };
 
 /**
- * Who asks for a stream, before any database read: the client address and the credential the
- * request presents, as admission will resolve it (a bearer token wins over the session cookie).
+ * Who asks for a stream, before any database read: the client address (an IPv6 address as its
+ * /64, as the other per-address limits count it) and the credential the request presents, as
+ * admission will resolve it (a bearer token wins over the session cookie).
  */
 function streamRequester(req: CallerRequest): StreamRequester {
-  const ip = req.ip ?? req.socket.remoteAddress ?? '';
+  const ip = clientAddressKey(req.ip ?? req.socket.remoteAddress ?? '');
   const authorization = req.headers.authorization;
   if (authorization !== undefined) {
     const hash = bearerKeyHash(authorization);
