@@ -87,12 +87,12 @@ describe.skipIf(!!ADMIN_URL)('a full disk (embedded)', () => {
 
   it('answers 503 with Retry-After while writes fail for space, and recovers without a restart once space returns', async () => {
     const { owner, envId } = app;
-    db.injectFault({ diskFull: true });
+    await db.injectFault({ diskFull: true });
     const err = await failure(owner.replaceFlagTargetIds({ path: { envId, key: 'beta' }, body: { targetIds: ids(20_000, 'full') } }));
     expect(err).toMatchObject({ status: 503, code: 'service_unavailable', retryAfterSeconds: 10 });
     expect(err.requestId).toBeTruthy();
 
-    db.injectFault({ diskFull: false });
+    await db.injectFault({ diskFull: false });
     expect(await readyz(app.server.url)).toBe(200);
     expect(await owner.replaceFlagTargetIds({ path: { envId, key: 'beta' }, body: { targetIds: ids(20_000, 'room') } })).toEqual({ count: 20_000 });
   }, 60_000);

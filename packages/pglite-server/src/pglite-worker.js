@@ -11,9 +11,9 @@
 //                 loadDataDir?: ArrayBuffer, maxConnections: number }
 //   to the main thread:   { type: 'ready', port?, createdFrom? } | { type: 'failed', error }
 //                         | { type: 'log', level, msg, err? } | { type: 'dumped', id, data?, error? }
-//                         | { type: 'pong', id, error? } | { type: 'stopped' }
+//                         | { type: 'pong', id } | { type: 'faulted', id } | { type: 'stopped' }
 //   from the main thread: { type: 'dump', id, compression } | { type: 'ping', id } | { type: 'stop' }
-//                         | { type: 'fault', diskFull?, wedge? } (only with faultInjection)
+//                         | { type: 'fault', id, diskFull?, wedge? } (only with faultInjection)
 import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -133,6 +133,7 @@ async function onMessage(msg) {
     port.postMessage({ type: 'pong', id: msg.id });
   } else if (msg.type === 'fault' && faultInjection) {
     if (msg.diskFull !== undefined) faults.diskFull = msg.diskFull;
+    port.postMessage({ type: 'faulted', id: msg.id });
     if (msg.wedge) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); // for ever
   } else if (msg.type === 'stop') {
     await stop();

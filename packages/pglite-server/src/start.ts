@@ -62,8 +62,11 @@ export interface PGliteServer {
    * sets the deadline (a watchdog).
    */
   ping(): Promise<void>;
-  /** Tests only (`faultInjection`): a full disk (every write fails with ENOSPC) on or off, or a thread that stops answering. */
-  injectFault(fault: { diskFull?: boolean; wedge?: boolean }): void;
+  /**
+   * Tests only (`faultInjection`): a full disk (every write that grows a file fails with ENOSPC)
+   * on or off, or a thread that stops answering. Resolves once the thread has taken it.
+   */
+  injectFault(fault: { diskFull?: boolean; wedge?: boolean }): Promise<void>;
   /** Stops the socket server and PGlite (a clean shutdown), then releases the data dir lock. */
   stop(): Promise<void>;
 }
@@ -104,7 +107,7 @@ type FromWorker =
   | { type: 'failed'; error: PlainError }
   | { type: 'log'; level: 'debug' | 'warn'; msg: string; err?: PlainError }
   | { type: 'dumped'; id: number; data?: ArrayBuffer; error?: PlainError }
-  | { type: 'pong'; id: number; error?: PlainError }
+  | { type: 'pong' | 'faulted'; id: number; error?: PlainError }
   | { type: 'stopped' };
 interface PlainError {
   name: string;
@@ -277,6 +280,7 @@ async function runWorker(opts: StartOptions & {
         else pending?.reject(new Error('embedded database: an empty dump'));
         break;
       }
+      case 'faulted':
       case 'pong': {
         const pending = pings.get(msg.id);
         pings.delete(msg.id);
@@ -360,8 +364,13 @@ async function runWorker(opts: StartOptions & {
       });
     },
     injectFault(fault) {
-      if (!opts.faultInjection) throw new Error('embedded database: started without faultInjection');
-      if (state === 'ready') worker.postMessage({ type: 'fault', ...fault });
+      if (!opts.faultInjection) return Promise.reject(new Error('embedded database: started without faultInjection'));
+      if (state !== 'ready') return Promise.reject(new Error('embedded database is not running'));
+      const id = nextPing++;
+      return new Promise<void>((resolve, reject) => {
+        pings.set(id, { resolve, reject });
+        worker.postMessage({ type: 'fault', id, ...fault });
+      });
     },
     dumpDataDir(compression) {
       if (state !== 'ready') return Promise.reject(new Error('embedded database is not running'));

@@ -59,7 +59,7 @@ describe('data dir lock', () => {
     const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
     try {
       const zombie = await new Promise<number>((resolve) => parent.stdout.once('data', (d: Buffer) => resolve(Number(String(d).trim()))));
-      await expect.poll(() => isZombie(zombie)).toBe(true);
+      await expect.poll(() => isZombie(zombie), { timeout: 10_000 }).toBe(true);
       writeLock(zombie);
       const stale: string[] = [];
       const lock = acquireDataDirLock(dir, (msg) => stale.push(msg));

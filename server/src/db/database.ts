@@ -76,8 +76,8 @@ export interface Database {
    * timeouts and /readyz report.
    */
   threadPing: (() => Promise<void>) | undefined;
-  /** Embedded, opened with `faultInjection` (tests): a full disk on or off, or a wedged database thread. */
-  injectFault(fault: { diskFull?: boolean; wedge?: boolean }): void;
+  /** Embedded, opened with `faultInjection` (tests): a full disk on or off, or a wedged database thread; resolves once in effect. */
+  injectFault(fault: { diskFull?: boolean; wedge?: boolean }): Promise<void>;
   /** Closes the ORM pool, then (embedded) the socket server and PGlite, and releases the data dir lock. */
   close(): Promise<void>;
   /**
@@ -272,8 +272,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     },
     threadPing: thread ? () => thread.ping() : undefined,
     injectFault(fault) {
-      if (!thread) throw new Error('injectFault() is only available on the embedded database');
-      thread.injectFault(fault);
+      if (!thread) return Promise.reject(new Error('injectFault() is only available on the embedded database'));
+      return thread.injectFault(fault);
     },
     close,
     async dumpDataDir(compression = 'gzip') {

@@ -54,7 +54,7 @@ describe('database watchdog', () => {
     try {
       await new Promise((r) => setTimeout(r, 200));
       expect(wedged).toEqual([]); // a healthy thread answers
-      db.injectFault({ wedge: true });
+      await db.injectFault({ wedge: true });
       await expect.poll(() => wedged.length, { timeout: 5000, interval: 20 }).toBe(1);
     } finally {
       dog.stop();
@@ -63,5 +63,5 @@ describe('database watchdog', () => {
       expect(Date.now() - closing).toBeLessThan(10_000);
       await t.cleanup();
     }
-  }, 30_000);
+  }, 60_000);
 });
