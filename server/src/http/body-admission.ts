@@ -191,7 +191,13 @@ export function jsonBodyReader(deps: AppDeps): RequestHandler {
 
   return (req, res, next) => {
     // The rollback webhook's body has been read already (fire-body.ts).
-    if (req.fireBody !== undefined || !hasBody(req)) return next();
+    if (req.fireBody !== undefined) return next();
+    // No body reads as an empty object, as the JSON parser would have it: a route whose body is
+    // optional (metadata optionalBody) then sees its fields missing rather than no body at all.
+    if (!hasBody(req)) {
+      req.body ??= {};
+      return next();
+    }
     const parsed = (err?: unknown) => (err ? parseFailed(req, res, next, err) : next());
     if (smallBody(req)) return regular(req, res, parsed);
     parserFor(req, res).then((parser) => parser(req, res, parsed), refuse(req, res, next));
