@@ -10,7 +10,11 @@ import type { ServiceMetrics } from '../metrics/metrics.js';
 import { fieldsFromZod, sendError } from './errors.js';
 
 
-/** /healthz (process up) and /readyz (database reachable within 2 s). */
+/**
+ * /healthz (process up) and /readyz: within 2 s the database answers a read of one of the app's
+ * tables, named unqualified as the app's queries name them (Database.ping), so a session that
+ * cannot see them (a broken search_path) is not ready either.
+ */
 export function mountHealth(app: Express, deps: AppDeps): void {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
