@@ -7,6 +7,9 @@
  *
  * Ids:
  *   target-ids     100,000 target IDs added to a rollout in one request
+ *   target-ids-replace
+ *                  a 1,000,000-ID replace end to end, and another organization's GET p50/p99
+ *                  during it against at rest (BENCH_REPLACE_IDS overrides the size)
  *   contains       `contains` lookups against 1,000,000 listed IDs (vs a bare node:http + Set)
  *   scheduler      one scheduler tick over 10,000 due rollouts
  *   local-eval     ns per local evaluation, 100,000 ids, 37.5% rollout (± 1,000 target IDs):
@@ -56,12 +59,14 @@ import { collectGarbage } from './lib/stats.js';
 import { benchSchedulerTick } from './scheduler-tick.bench.js';
 import { benchServerLoad } from './server-load.bench.js';
 import { benchTargetIdsAdd } from './target-ids-add.bench.js';
+import { benchTargetIdsReplace } from './target-ids-replace.bench.js';
 
 type Bench = (backend: Backend, log: (msg: string) => void) => Promise<BenchResult>;
 
 /** `noDatabase`: runs once (on the first backend's turn), not once per backend. */
 const BENCHES: Array<{ id: string; run: Bench; noDatabase?: boolean }> = [
   { id: 'target-ids', run: benchTargetIdsAdd },
+  { id: 'target-ids-replace', run: benchTargetIdsReplace },
   { id: 'contains', run: benchContains },
   { id: 'scheduler', run: benchSchedulerTick },
   { id: 'server-load', run: benchServerLoad },
