@@ -140,8 +140,9 @@ function mapOperation(operation: Operation, route: AppRoute): Operation {
     responses['413'] ??= envelopeResponse('413');
     responses['415'] ??= envelopeResponse('415');
   }
-  // an API key over its own or its org's rate limit (`token_rate_limit`);
-  if (auth === 'any') {
+  // an API key over its own or its org's rate limit, a signed-in user over theirs, or a client
+  // address refused after too many failed authentications (`token_rate_limit`);
+  if (auth === 'any' || auth === 'session') {
     responses['429'] ??= {
       ...envelopeResponse('429'),
       headers: { 'Retry-After': { description: 'Seconds until the bucket that refused has a token again.', schema: { type: 'integer' } } },

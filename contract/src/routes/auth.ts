@@ -8,7 +8,7 @@ export const authContract = c.router({
     path: '/auth/magic-link',
     summary: 'Email a sign-in link',
     description:
-      'Always answers `{sent: true}`, whether or not the address is known. A link (single use, valid 15 minutes) is mailed to an existing user, or to an address with a pending invitation; nothing is mailed for other addresses, nor past 5 requests an hour per address or 20 an hour per client IP.',
+      'Always answers `{sent: true}`, whether or not the address is known. A link (single use, valid 15 minutes) is mailed to an existing user, or to an address with a pending invitation; nothing is mailed for other addresses, nor past 20 requests an hour per client address, 5 an hour per address from one client address, or a second mail to the address within a minute (the link mailed earlier stays valid).',
     body: MagicLinkRequest,
     responses: { 200: MailSent, ...errorResponses(400) },
     metadata: { auth: 'public' } satisfies RouteMetadata,

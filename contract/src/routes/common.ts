@@ -7,8 +7,9 @@ export const c = initContract();
 export const API_PREFIX = '/api/v1';
 
 /**
- * Who may call a route. Drives the OpenAPI `security` of each operation and is
- * read by nothing else: the server enforces authentication in its handlers.
+ * Who may call a route. Drives the OpenAPI `security` of each operation, and the server's body
+ * reader (a body beyond 16 KiB is read only once a route that needs credentials has admitted its
+ * caller); the server enforces authentication in its handlers.
  * - `public`: no credentials
  * - `session`: the dashboard's `svc_session` cookie only
  * - `optionalSession`: the session cookie when there is one, or nothing (idempotent logout)

@@ -1202,6 +1202,10 @@ export type GetSessionErrors = {
      * Not authorized
      */
     403: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type GetSessionError = GetSessionErrors[keyof GetSessionErrors];
@@ -1282,6 +1286,10 @@ export type CreateOrgErrors = {
      * Unsupported body charset or content encoding
      */
     415: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type CreateOrgError = CreateOrgErrors[keyof CreateOrgErrors];
@@ -1338,6 +1346,10 @@ export type DeleteOrgErrors = {
      * Unsupported body charset or content encoding
      */
     415: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type DeleteOrgError = DeleteOrgErrors[keyof DeleteOrgErrors];
@@ -1426,6 +1438,10 @@ export type ListMembersErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type ListMembersError = ListMembersErrors[keyof ListMembersErrors];
@@ -1479,6 +1495,10 @@ export type RemoveMemberErrors = {
      * Conflict
      */
     409: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type RemoveMemberError = RemoveMemberErrors[keyof RemoveMemberErrors];
@@ -1543,6 +1563,10 @@ export type UpdateMemberErrors = {
      * Unsupported body charset or content encoding
      */
     415: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type UpdateMemberError = UpdateMemberErrors[keyof UpdateMemberErrors];
@@ -1585,6 +1609,10 @@ export type ListInvitationsErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type ListInvitationsError = ListInvitationsErrors[keyof ListInvitationsErrors];
@@ -1649,6 +1677,10 @@ export type CreateInvitationErrors = {
      * Unsupported body charset or content encoding
      */
     415: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type CreateInvitationError = CreateInvitationErrors[keyof CreateInvitationErrors];
@@ -1702,6 +1734,10 @@ export type RevokeInvitationErrors = {
      * Gone
      */
     410: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type RevokeInvitationError = RevokeInvitationErrors[keyof RevokeInvitationErrors];
@@ -4650,6 +4686,10 @@ export type ListRolloutMigrationWarningsErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type ListRolloutMigrationWarningsError = ListRolloutMigrationWarningsErrors[keyof ListRolloutMigrationWarningsErrors];
@@ -4910,6 +4950,10 @@ export type CreateRollbackSecretErrors = {
      * Unsupported body charset or content encoding
      */
     415: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type CreateRollbackSecretError = CreateRollbackSecretErrors[keyof CreateRollbackSecretErrors];
@@ -4959,6 +5003,10 @@ export type RevokeRollbackSecretErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type RevokeRollbackSecretError = RevokeRollbackSecretErrors[keyof RevokeRollbackSecretErrors];
@@ -5307,6 +5355,10 @@ export type ListApiKeysErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type ListApiKeysError = ListApiKeysErrors[keyof ListApiKeysErrors];
@@ -5363,6 +5415,10 @@ export type CreateApiKeyErrors = {
      * Unsupported body charset or content encoding
      */
     415: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type CreateApiKeyError = CreateApiKeyErrors[keyof CreateApiKeyErrors];
@@ -5412,6 +5468,10 @@ export type RevokeApiKeyErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type RevokeApiKeyError = RevokeApiKeyErrors[keyof RevokeApiKeyErrors];
@@ -5666,6 +5726,10 @@ export type ApplyProposalErrors = {
      * If-Match precondition failed
      */
     412: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
 };
 
 export type ApplyProposalError = ApplyProposalErrors[keyof ApplyProposalErrors];
