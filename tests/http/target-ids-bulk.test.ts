@@ -49,8 +49,16 @@ describe('large target-ID edits', () => {
     const waits: number[] = [];
     const counts = new Set<number>();
     let done = false;
+    // The body is built before the clock starts: this process is the client and the server.
+    const body = JSON.stringify({ targetIds: ids('new') });
     const started = performance.now();
-    const replace = s.replaceFlagTargetIds({ path: { envId, key: 'big' }, body: { targetIds: ids('new') } }).finally(() => (done = true));
+    const replace = fetch(`${t.url}/api/v1/envs/${envId}/flags/big/rollout/target-ids/replace`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: `svc_session=${encodeURIComponent(owner.sessionToken)}` },
+      body,
+    })
+      .then((res) => res.json())
+      .finally(() => (done = true));
     const reads = (async () => {
       while (!done) {
         const start = performance.now();
@@ -68,9 +76,16 @@ describe('large target-ID edits', () => {
     const replaceMs = performance.now() - started;
     await reads;
 
-    const longest = Math.max(...waits);
-    expect(waits.length, `GETs during a ${replaceMs.toFixed(0)} ms replace`).toBeGreaterThanOrEqual(4);
-    expect(longest, `longest GET ${longest.toFixed(0)} ms during a ${replaceMs.toFixed(0)} ms replace`).toBeLessThan(replaceMs / 4);
+    // Every GET answers within a fraction of the replace, most of them within a small one. (The
+    // longest also waits for the server's event loop while it parses and validates the
+    // 200,000-ID body, which has nothing to do with the database.)
+    const sorted = [...waits].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)]!;
+    const longest = sorted[sorted.length - 1]!;
+    const facts = `${waits.length} GETs during a ${replaceMs.toFixed(0)} ms replace, median ${median.toFixed(0)} ms, longest ${longest.toFixed(0)} ms`;
+    expect(waits.length, facts).toBeGreaterThanOrEqual(5);
+    expect(median, facts).toBeLessThan(replaceMs / 10);
+    expect(longest, facts).toBeLessThan(replaceMs / 2);
     expect([...counts]).toEqual([LIST]);
     // One version, one audit row, the new list in full.
     expect((await s.getEnvironment({ path: { envId } })).version).toBe(versionBefore + 1);
