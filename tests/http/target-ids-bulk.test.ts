@@ -65,7 +65,11 @@ describe('large target-ID edits', () => {
         const rollout = await other.getFlagRollout({ path: { envId: otherEnvId, key: 'small' } });
         waits.push(performance.now() - start);
         expect(rollout.percent).toBe(10);
-        // The list being replaced: the old one or the new one, whole.
+      }
+    })();
+    // The list being replaced, meanwhile: the old one or the new one, whole.
+    const checks = (async () => {
+      while (!done) {
         const page = await s.listFlagTargetIds({ path: { envId, key: 'big' }, query: { limit: 1 } });
         const big = await s.getFlagRollout({ path: { envId, key: 'big' } });
         counts.add(big.targetIdsCount);
@@ -74,7 +78,7 @@ describe('large target-ID edits', () => {
     })();
     expect(await replace).toEqual({ count: LIST });
     const replaceMs = performance.now() - started;
-    await reads;
+    await Promise.all([reads, checks]);
 
     // Every GET answers within a fraction of the replace, most of them within a small one. (The
     // longest also waits for the server's event loop while it parses and validates the
