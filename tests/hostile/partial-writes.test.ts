@@ -2,11 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { createClient, type GradualClient } from '@gradual/sdk';
+import { createClient } from '@gradual/sdk';
 import type { ZodTypeAny } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimProcess, createScratchDatabase, startProduction, type ProductionServer } from '../support/production.js';
 import type { TestServer } from '../support/server.js';
+import { allFlagTargetIds } from '../support/rollout-ops.js';
 import { hostile } from './arbitraries.js';
 import {
   buildTenant,
@@ -234,7 +235,7 @@ describe(`kill -9 during a large replace (${process.env.DATABASE_URL ? 'PostgreS
     // Halfway through: the new list is being written. Meanwhile the old one answers, whole.
     await new Promise((r) => setTimeout(r, replaceMs / 2));
     const reading = performance.now();
-    expect(await listAll(owner, envId, 'beta')).toEqual(old);
+    expect(await allFlagTargetIds(owner, envId, 'beta')).toEqual(old);
     expect(performance.now() - reading, `the old list read during a ${replaceMs.toFixed(0)} ms replace`).toBeLessThan(replaceMs / 4);
     await server.crash();
     await replace;
@@ -242,26 +243,15 @@ describe(`kill -9 during a large replace (${process.env.DATABASE_URL ? 'PostgreS
 
     server = await start();
     const api = createClient({ baseUrl: server.url, sessionToken });
-    expect(await listAll(api, envId, 'beta')).toEqual(old);
+    expect(await allFlagTargetIds(api, envId, 'beta')).toEqual(old);
     expect((await api.getFlagRollout({ path: { envId, key: 'beta' } })).targetIdsCount).toBe(1000);
     expect((await api.getEnvironment({ path: { envId } })).version).toBe(version);
     expect(await api.checkFlagTargetId({ path: { envId, key: 'beta', targetId: 'new-000000' } })).toEqual({ contains: false });
 
     // The next write of the list succeeds, in full.
     expect(await api.replaceFlagTargetIds({ path: { envId, key: 'beta' }, body: { targetIds: ['after-1', 'after-2'] } })).toEqual({ count: 2 });
-    expect(await listAll(api, envId, 'beta')).toEqual(['after-1', 'after-2']);
+    expect(await allFlagTargetIds(api, envId, 'beta')).toEqual(['after-1', 'after-2']);
     expect(await api.addFlagTargetIds({ path: { envId, key: 'beta' }, body: { targetIds: ['after-3'] } })).toEqual({ added: 1, count: 3 });
     expect((await api.getEnvironment({ path: { envId } })).version).toBe(version + 2);
   }, 240_000);
 });
-
-async function listAll(api: GradualClient, envId: string, key: string): Promise<string[]> {
-  const out: string[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await api.listFlagTargetIds({ path: { envId, key }, query: { limit: 10_000, ...(cursor ? { cursor } : {}) } });
-    out.push(...page.items);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return out;
-}

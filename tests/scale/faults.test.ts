@@ -15,9 +15,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClient, type GradualClient } from '@gradual/sdk';
+import { createClient } from '@gradual/sdk';
 import { afterAll, describe, expect, it } from 'vitest';
 import { claimProcess, createScratchDatabase, freePort, setProcessClock, startProduction, waitReady, type ProductionServer } from '../support/production.js';
+import { allFlagTargetIds } from '../support/rollout-ops.js';
 
 const ADMIN_URL = process.env.DATABASE_URL;
 const backend = ADMIN_URL ? 'PostgreSQL' : 'embedded PGlite';
@@ -37,17 +38,6 @@ async function durableStore(): Promise<{ start: () => Promise<ProductionServer>;
       return Promise.resolve();
     },
   };
-}
-
-async function allTargetIds(api: GradualClient, envId: string, key: string): Promise<string[]> {
-  const out: string[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await api.listFlagTargetIds({ path: { envId, key }, query: { limit: 10_000, ...(cursor ? { cursor } : {}) } });
-    out.push(...page.items);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return out;
 }
 
 describe(`kill -9 and restart (${backend})`, () => {
@@ -82,7 +72,7 @@ describe(`kill -9 and restart (${backend})`, () => {
 
     server = await store.start();
     const api = createClient({ baseUrl: server.url, sessionToken: token });
-    const ids = await allTargetIds(api, envId, 'beta');
+    const ids = await allFlagTargetIds(api, envId, 'beta');
     const rollout = await api.getFlagRollout({ path: { envId, key: 'beta' } });
     expect(rollout.targetIdsCount).toBe(ids.length);
     if (acknowledged) expect(ids.length).toBe(100_000);

@@ -36,3 +36,15 @@ export function rolloutOps(api: GradualClient, kind: Kind) {
       f ? api.setFlagRules({ path, body: { rules } }) : api.setConfigRules({ path, body: { rules } }),
   };
 }
+
+/** Every target ID of a flag's list, page by page (10,000 a page). */
+export async function allFlagTargetIds(api: GradualClient, envId: string, key: string): Promise<string[]> {
+  const out: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await api.listFlagTargetIds({ path: { envId, key }, query: { limit: 10_000, ...(cursor ? { cursor } : {}) } });
+    out.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return out;
+}
