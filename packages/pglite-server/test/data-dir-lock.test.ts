@@ -54,9 +54,9 @@ describe('data dir lock', () => {
 
   it('takes over at once a lock whose process was killed but not yet reaped (a zombie)', async () => {
     if (process.platform !== 'linux') return;
-    // The shell's background child exits at once; `exec sleep` replaces the shell, and sleep never
-    // reaps the child it inherited: a zombie as long as sleep runs.
-    const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    // The forked child exits at once and its parent never waits for it: a zombie as long as the
+    // parent sleeps. (Perl is part of every Debian base system; a shell may reap its background child.)
+    const parent = spawn('perl', ['-e', '$| = 1; my $pid = fork(); exit 0 unless $pid; print "$pid\\n"; sleep 30;'], { stdio: ['ignore', 'pipe', 'ignore'] });
     try {
       const zombie = await new Promise<number>((resolve) => parent.stdout.once('data', (d: Buffer) => resolve(Number(String(d).trim()))));
       await expect.poll(() => isZombie(zombie), { timeout: 10_000 }).toBe(true);
