@@ -29,6 +29,7 @@ import { scrapeMetrics } from '../tests/support/metrics.js';
 import { claimProcess, startProduction } from '../tests/support/production.js';
 import type { Backend } from './lib/backends.js';
 import { startChildServer, type ChildServer } from './lib/child-server.js';
+import { applied } from './lib/instance.js';
 import { pgBackendsCpuMs, pgBackendsCpuSpent, procCpuMs } from './lib/cpu-time.js';
 import { goal, series, type BenchResult } from './lib/report.js';
 import { collectGarbage, elapsed, percentile, prng, ratioOf, summarize } from './lib/stats.js';
@@ -130,13 +131,15 @@ export async function benchContains(backend: Backend, log: (msg: string) => void
     const apiClient = createClient({ baseUrl: server.url, token });
 
     const loadStart = performance.now();
-    const replaced = await owner.replaceFlagTargetIds({
-      path: { envId, key: KEY },
-      body: { targetIds: Array.from({ length: LIST }, (_, i) => idOf(i + 1)) },
-    });
+    const replaced = applied(
+      await owner.replaceFlagTargetIds({
+        path: { envId, key: KEY },
+        body: { targetIds: Array.from({ length: LIST }, (_, i) => idOf(i + 1)) },
+      }),
+    );
     const loadMs = elapsed(loadStart);
     const count = (await apiClient.getFlagRollout({ path: { envId, key: KEY } })).targetIdsCount;
-    if (!('count' in replaced) || replaced.count !== LIST || count !== LIST) throw new Error(`replace: ${JSON.stringify(replaced)}, targetIdsCount ${count}; expected ${LIST}`);
+    if (replaced.count !== LIST || count !== LIST) throw new Error(`replace: ${JSON.stringify(replaced)}, targetIdsCount ${count}; expected ${LIST}`);
     notes.push(`setup: ${LIST.toLocaleString('en')} IDs in one API replace (${(loadMs / 1000).toFixed(1)} s); the API reports targetIdsCount ${count}`);
 
     bare = await startChildServer(BARE_CONTAINS, [String(LIST)]);

@@ -16,7 +16,7 @@
 import { bucket } from '@gradual/sdk/evaluation';
 import { startBenchServer, type Backend } from './lib/backends.js';
 import { cpuSince, cpuSnapshot } from './lib/cpu-time.js';
-import { setUpTenant } from './lib/instance.js';
+import { applied, setUpTenant } from './lib/instance.js';
 import { heldRollout, sleep, streamingClient, whenClientSees } from './lib/live.js';
 import { goal, series, type BenchResult } from './lib/report.js';
 import { elapsed, percentile, ratioOf, summarize } from './lib/stats.js';
@@ -60,9 +60,9 @@ export async function benchPropagation(backend: Backend, log: (msg: string) => v
         const seen = () => heldRollout(client, KEY)?.percent === target && client.getBoolean(KEY, probe, !expected) === expected;
         const t0 = performance.now();
         const observed = whenClientSees(client, seen, `percent ${target} (write ${i + 1})`, 10_000);
-        const res = await tenant.api.putFlagRollout({ path: { envId, key: KEY }, body: { percent: target, newValue: true } });
+        const res = applied(await tenant.api.putFlagRollout({ path: { envId, key: KEY }, body: { percent: target, newValue: true } }));
         const rtt = elapsed(t0);
-        if (!('percent' in res) || res.percent !== target) throw new Error(`write ${i + 1}: the PUT answered ${JSON.stringify(res)}`);
+        if (res.percent !== target) throw new Error(`write ${i + 1}: the PUT answered ${JSON.stringify(res)}`);
         const at = await observed;
         if (i >= WARMUP) {
           propagation.push(at - t0);

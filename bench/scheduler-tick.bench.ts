@@ -135,7 +135,6 @@ export async function seedDueRollouts(t: TestServer): Promise<{ tenant: Tenant; 
   const tpl = await tenant.owner.createFlag({ path: { id: tenant.projectId }, body: { key: 'tpl', name: 'Template', defaultValue: false } });
   const tplRollout = applied(
     await tenant.owner.putFlagRollout({ path: { envId: tenant.envIds[0]!, key: 'tpl' }, body: { percent: 10, newValue: true, planKey: 'ramp' } }),
-    'percent',
   );
   if (tplRollout.rampStepIdx !== 0 || tplRollout.nextStepAt !== new Date(T0.getTime() + HOLD_S * 1000).toISOString()) {
     throw new Error(`unexpected template rollout ${JSON.stringify(tplRollout)}`);

@@ -48,7 +48,7 @@ export async function benchTargetIdsAdd(backend: Backend, log: (msg: string) => 
       for (const side of ['api', 'sql']) {
         const key = `${side}-${i}`;
         await tenant.owner.createFlag({ path: { id: tenant.projectId }, body: { key, name: key, defaultValue: false } });
-        const rollout = applied(await tenant.owner.putFlagRollout({ path: { envId, key }, body: { percent: 0, newValue: true } }), 'percent');
+        const rollout = applied(await tenant.owner.putFlagRollout({ path: { envId, key }, body: { percent: 0, newValue: true } }));
         rolloutIds.set(key, rollout.id);
       }
     }
@@ -68,7 +68,7 @@ export async function benchTargetIdsAdd(backend: Backend, log: (msg: string) => 
         const cpu = await cpuSnapshot(db);
         const start = performance.now();
         const call = () => tenant.api.addFlagTargetIds({ path: { envId, key }, body: { targetIds: ids } });
-        const res = applied(profiling ? await profiled(call, notes, profile) : await call(), 'added');
+        const res = applied(profiling ? await profiled(call, notes, profile) : await call());
         const ms = elapsed(start);
         const spent = await cpuSince(db, cpu);
         if (res.added !== size || res.count !== size) throw new Error(`API add of ${key}: ${JSON.stringify(res)}`);

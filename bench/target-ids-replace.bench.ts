@@ -22,6 +22,7 @@
 import { createClient, GradualApiError } from '@gradual/sdk';
 import { claimProcess, startProduction } from '../tests/support/production.js';
 import type { Backend } from './lib/backends.js';
+import { applied } from './lib/instance.js';
 import { goal, series, type BenchResult } from './lib/report.js';
 import { elapsed, summarize } from './lib/stats.js';
 
@@ -71,7 +72,7 @@ export async function benchTargetIdsReplace(backend: Backend, log: (msg: string)
     };
 
     const setup = performance.now();
-    const first = await owner.replaceFlagTargetIds({ path: { envId, key: KEY }, body: { targetIds: idsOf('old') } });
+    const first = applied(await owner.replaceFlagTargetIds({ path: { envId, key: KEY }, body: { targetIds: idsOf('old') } }));
     notes.push(`setup: ${LIST.toLocaleString('en')} IDs in one replace (${(elapsed(setup) / 1000).toFixed(1)} s), answered ${JSON.stringify(first)}`);
 
     for (let i = 0; i < 20; i++) await otherGet();
@@ -86,11 +87,11 @@ export async function benchTargetIdsReplace(backend: Backend, log: (msg: string)
     const loop = (async () => {
       while (!done) during.push(await otherGet());
     })();
-    const replaced = await replace;
+    const replaced = applied(await replace);
     const replaceMs = elapsed(started);
     await loop;
     const count = (await owner.getFlagRollout({ path: { envId, key: KEY } })).targetIdsCount;
-    if (!('count' in replaced) || replaced.count !== LIST || count !== LIST) throw new Error(`replace: ${JSON.stringify(replaced)}, targetIdsCount ${count}; expected ${LIST}`);
+    if (replaced.count !== LIST || count !== LIST) throw new Error(`replace: ${JSON.stringify(replaced)}, targetIdsCount ${count}; expected ${LIST}`);
     const page = await owner.listFlagTargetIds({ path: { envId, key: KEY }, query: { limit: 2 } });
     if (page.items[0] !== next[0]) throw new Error(`after the replace the list starts with ${page.items[0]}`);
 

@@ -1,4 +1,4 @@
-import type { GradualClient } from '@gradual/sdk';
+import type { GradualClient, MutationResult } from '@gradual/sdk';
 import { claim, type TestServer } from '../../tests/support/server.js';
 
 export interface Tenant {
@@ -23,11 +23,8 @@ export async function setUpTenant(t: TestServer, envCount = 1): Promise<Tenant> 
   return { owner: owner.session, api: t.asToken(key.token), orgSlug: owner.orgSlug, projectId: project.id, envIds };
 }
 
-/**
- * The SDK's answer when a write applied directly, narrowed by a property only that answer has
- * (a write can also come back as something else, e.g. an approval proposal): throws otherwise.
- */
-export function applied<T extends object, K extends string>(value: T, key: K): Extract<T, Record<K, unknown>> {
-  if (!(key in value)) throw new Error(`expected an applied write (with "${key}"), got ${JSON.stringify(value)}`);
-  return value as Extract<T, Record<K, unknown>>;
+/** The answer of a write that applied directly; a write diverted to an approval proposal throws. */
+export function applied<T>(result: MutationResult<T>): T {
+  if (result.kind === 'proposed') throw new Error(`expected an applied write, got proposal ${JSON.stringify(result.proposal)}`);
+  return result.data;
 }

@@ -1,4 +1,4 @@
-import type { Proposal, PutRolloutRequest, Rule } from '@gradual/sdk';
+import type { MutationResult, PutRolloutRequest, Rule } from '@gradual/sdk';
 import { api, withReason } from './api';
 
 export type Kind = 'flag' | 'config';
@@ -7,10 +7,10 @@ export type Kind = 'flag' | 'config';
  * Divertible endpoints answer 202 with a proposal for API keys that need approval; a dashboard
  * session always acts directly, so a proposal here would be a surprise worth saying out loud.
  */
-async function direct<T extends object>(call: Promise<T | Proposal>): Promise<T> {
+async function direct<T>(call: Promise<MutationResult<T>>): Promise<T> {
   const result = await call;
-  if ('baseVersion' in result && 'request' in result) throw new Error('The change was stored as a proposal awaiting approval.');
-  return result;
+  if (result.kind === 'proposed') throw new Error('The change was stored as a proposal awaiting approval.');
+  return result.data;
 }
 
 /**

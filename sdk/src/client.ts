@@ -1,49 +1,152 @@
 import * as operations from './generated/sdk.gen.js';
+import type { Options } from './generated/sdk.gen.js';
 import { createClient as createFetchClient, createConfig } from './generated/client/index.js';
 import type { Client as FetchClient } from './generated/client/index.js';
+import type { Proposal } from './generated/types.gen.js';
 import { envelopeOf, GradualApiError } from './errors.js';
 
 export interface ClientOptions {
   /** Origin of the Gradual server, e.g. `http://localhost:8080`. */
   baseUrl: string;
   /** An API key (`svc_…`), sent as `Authorization: Bearer`. */
-  token?: string;
+  token?: string | undefined;
   /**
    * A dashboard session token, sent as the `svc_session` cookie. Browsers send
    * the cookie themselves; this is for server-side callers and tests.
    */
-  sessionToken?: string;
+  sessionToken?: string | undefined;
   /** Custom fetch (tests, proxies, instrumentation). */
-  fetch?: typeof globalThis.fetch;
+  fetch?: typeof globalThis.fetch | undefined;
   /** Extra headers on every request. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
 }
 
 type Operations = typeof operations;
-type OperationName = {
+export type OperationName = {
   [K in keyof Operations]: Operations[K] extends (...args: never[]) => unknown ? K : never;
 }[keyof Operations];
 
 type OptionsOf<K extends OperationName> = Parameters<Operations[K]>[0];
-type DataOf<K extends OperationName> = Exclude<Awaited<ReturnType<Operations[K]>>['data'], undefined>;
-type ResultOf<K extends OperationName> = [DataOf<K>] extends [never] ? void : DataOf<K>;
+/** The generated `<Op>Data` (path, query, body, headers, url) of an operation. */
+type DataOf<K extends OperationName> = OptionsOf<K> extends Options<infer D, boolean> ? D : never;
+/** The union of the generated `<Op>Responses` bodies (`void` for a 204). */
+type BodyOf<K extends OperationName> = Exclude<Awaited<ReturnType<Operations[K]>>['data'], undefined>;
 type Args<K extends OperationName> = undefined extends OptionsOf<K>
   ? [options?: Omit<NonNullable<OptionsOf<K>>, 'client'>]
   : [options: Omit<NonNullable<OptionsOf<K>>, 'client'>];
 
-/** Each API operation: resolves with the response body, rejects with `GradualApiError`. */
-export type GradualOperations = { [K in OperationName]: (...args: Args<K>) => Promise<ResultOf<K>> };
+/**
+ * The operations an approval-required API key diverts: their generated responses hold a `202:
+ * Proposal` beside the operation's own answer (a 2xx body, or `void` for a 204). An operation
+ * that answers only a Proposal (reading one) is not among them.
+ */
+type Proposable<K extends OperationName> = [Extract<BodyOf<K>, Proposal>] extends [never]
+  ? false
+  : [Exclude<BodyOf<K>, Proposal>] extends [never]
+    ? false
+    : true;
+type AppliedOf<K extends OperationName> = [Exclude<BodyOf<K>, Proposal | void>] extends [never] ? undefined : Exclude<BodyOf<K>, Proposal | void>;
 
-/** The same operations resolving with `{ data, response }`, for callers that need headers (ETag, rate limits). */
-export type GradualRawOperations = {
-  [K in OperationName]: (...args: Args<K>) => Promise<{ data: ResultOf<K>; response: Response }>;
+/** The names of the operations `Proposable` finds. */
+export type ProposableOperation = { [K in OperationName]: Proposable<K> extends true ? K : never }[OperationName];
+
+/**
+ * The same operations at run time, where the types are gone. Its type makes the compiler hold
+ * it to exactly `ProposableOperation`: an operation the contract gives a 202 Proposal, or takes
+ * it from, stops the build until this record agrees.
+ */
+const proposable: { readonly [K in ProposableOperation]: true } = {
+  deleteFlagRollout: true,
+  putFlagRollout: true,
+  pauseFlagRollout: true,
+  resumeFlagRollout: true,
+  cancelFlagRollout: true,
+  advanceFlagRollout: true,
+  addFlagTargetIds: true,
+  removeFlagTargetIds: true,
+  replaceFlagTargetIds: true,
+  deleteConfigRollout: true,
+  putConfigRollout: true,
+  pauseConfigRollout: true,
+  resumeConfigRollout: true,
+  cancelConfigRollout: true,
+  advanceConfigRollout: true,
+  addConfigTargetIds: true,
+  removeConfigTargetIds: true,
+  replaceConfigTargetIds: true,
 };
+
+/**
+ * What a rollout or target-ID mutation did, from the HTTP status: `applied` (2xx; `data` is the
+ * answer's body, `undefined` for a 204) or `proposed` (202: an approval-required API key's
+ * request was stored as `proposal` and nothing changed until an admin applies it).
+ */
+export type MutationResult<T> = { kind: 'applied'; data: T } | { kind: 'proposed'; proposal: Proposal };
+
+/** Conditional GETs: operations that accept `If-None-Match` and answer `304 Not Modified`. */
+type Conditional<K extends OperationName> = DataOf<K> extends { headers?: infer H }
+  ? 'if-none-match' extends keyof NonNullable<H>
+    ? true
+    : false
+  : false;
+
+/** What an operation resolves with: its body, `MutationResult` for the operations an approval can divert, `void` for a 204. */
+export type OperationResult<K extends OperationName> =
+  Proposable<K> extends true ? MutationResult<AppliedOf<K>> : [BodyOf<K>] extends [never] ? void : BodyOf<K>;
+
+/**
+ * `withResponse.<op>()`: the result with the HTTP response. For a conditional GET answered
+ * `304 Not Modified`, `notModified` is `true` and `data` is `undefined`.
+ */
+export type ResponseResult<K extends OperationName> =
+  | { data: OperationResult<K>; response: Response; notModified: false }
+  | (Conditional<K> extends true ? { data: undefined; response: Response; notModified: true } : never);
+
+/**
+ * Each API operation: resolves with the response body (or a `MutationResult`), rejects with
+ * `GradualApiError`. A `304 Not Modified` has no body to resolve with: send `If-None-Match`
+ * through `withResponse`.
+ */
+export type GradualOperations = { [K in OperationName]: (...args: Args<K>) => Promise<OperationResult<K>> };
+
+/** The same operations resolving with `{ data, response, notModified }`, for callers that need headers (ETag, rate limits) or conditional GETs. */
+export type GradualRawOperations = { [K in OperationName]: (...args: Args<K>) => Promise<ResponseResult<K>> };
 
 export type GradualClient = GradualOperations & {
   withResponse: GradualRawOperations;
   /** The underlying generated fetch client (interceptors, config). */
   http: FetchClient;
 };
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The generated client writes a path parameter it was not given as the literal `{name}`
+ * (percent-encoded): a request to the wrong resource. Refuse it before anything is sent.
+ */
+function checkPathParameters(options: unknown): Promise<void> {
+  if (!isRecord(options) || typeof options.url !== 'string') return Promise.resolve();
+  const path = isRecord(options.path) ? options.path : {};
+  const fields: Record<string, string> = {};
+  for (const [, name] of options.url.matchAll(/\{([^{}]+)\}/g)) {
+    if (name === undefined) continue;
+    const value = path[name];
+    if (typeof value === 'number' ? !Number.isFinite(value) : typeof value !== 'string' || value === '') {
+      fields[name] = value === undefined ? 'missing path parameter' : 'must be a non-empty string or a number';
+    }
+  }
+  const missing = Object.keys(fields);
+  if (missing.length === 0) return Promise.resolve();
+  return Promise.reject(
+    new GradualApiError(0, {
+      code: 'invalid_request',
+      message: `path parameter${missing.length > 1 ? 's' : ''} ${missing.join(', ')} of ${options.url}: not given as a non-empty string or number`,
+      fields,
+    }),
+  );
+}
+
+type RawResult = { data?: unknown; error?: unknown; response?: Response };
 
 export function createClient(options: ClientOptions): GradualClient {
   const http = createFetchClient(
@@ -57,11 +160,13 @@ export function createClient(options: ClientOptions): GradualClient {
         if (auth.in === 'cookie') return options.sessionToken;
         return undefined;
       },
+      // Runs before the URL is built and before anything is sent.
+      requestValidator: checkPathParameters,
     }),
   );
 
   const call = async (name: OperationName, args: Record<string, unknown> | undefined) => {
-    const fn = operations[name] as (o: Record<string, unknown>) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+    const fn = operations[name] as (o: Record<string, unknown>) => Promise<RawResult>;
     const result = await fn({ ...(args ?? {}), client: http });
     if (!result.response) {
       // fetch threw (network error, abort…): the generated client hands its error back as `error`.
@@ -69,17 +174,29 @@ export function createClient(options: ClientOptions): GradualClient {
       const reason = cause instanceof Error ? cause.message : typeof cause === 'string' ? cause : 'unknown error';
       throw new GradualApiError(0, { message: `no response: ${reason}` }, undefined, { cause });
     }
-    if (!result.response.ok) {
-      throw new GradualApiError(result.response.status, envelopeOf(result.error), result.response);
-    }
-    return { data: result.data, response: result.response };
+    const { response } = result;
+    if (response.status === 304) return { data: undefined, response, notModified: true };
+    if (!response.ok) throw new GradualApiError(response.status, envelopeOf(result.error), response);
+    // An approval-required API key's mutation is stored as a proposal: 202 with its body.
+    if (response.status === 202) return { data: { kind: 'proposed', proposal: result.data }, response, notModified: false };
+    const data = Object.hasOwn(proposable, name) ? { kind: 'applied', data: response.status === 204 ? undefined : result.data } : result.data;
+    return { data, response, notModified: false };
   };
 
   const plain: Record<string, unknown> = {};
   const withResponse: Record<string, unknown> = {};
   for (const [name, fn] of Object.entries(operations)) {
     if (typeof fn !== 'function') continue;
-    plain[name] = async (args?: Record<string, unknown>) => (await call(name as OperationName, args)).data;
+    plain[name] = async (args?: Record<string, unknown>) => {
+      const result = await call(name as OperationName, args);
+      if (result.notModified) {
+        throw new GradualApiError(304, {
+          code: 'invalid_request',
+          message: `304 Not Modified has no body: send If-None-Match through withResponse.${name}()`,
+        }, result.response);
+      }
+      return result.data;
+    };
     withResponse[name] = (args?: Record<string, unknown>) => call(name as OperationName, args);
   }
   return Object.assign(plain as GradualOperations, { withResponse: withResponse as GradualRawOperations, http });

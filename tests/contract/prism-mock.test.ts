@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppRoute, AppRouter } from '@ts-rest/core';
 import type { ZodTypeAny } from 'zod';
 import { contract, errorCatalog } from '@gradual/contract';
-import { createClient, GradualApiError, type GradualClient } from '@gradual/sdk';
+import { createClient, GradualApiError, type GradualClient, type MutationResult } from '@gradual/sdk';
 import { compileRuleset, type Ruleset } from '@gradual/sdk/evaluation';
 import { openapiPath, startPrism, type PrismProcess } from '../support/prism.js';
 
@@ -66,12 +66,28 @@ beforeAll(async () => {
 afterAll(() => prism?.close());
 
 /** Calls one SDK operation; checks that Prism accepted the request and that the body conforms to the contract. */
-async function call<T>(operationId: string, run: (c: GradualClient['withResponse']) => Promise<{ data: T; response: Response }>): Promise<T> {
+type Answer<T> = { data: T; response: Response; notModified: false } | { data: undefined; response: Response; notModified: true };
+
+async function answer<T>(operationId: string, run: (c: GradualClient['withResponse']) => Promise<Answer<T>>): Promise<{ data: T; response: Response }> {
   takeViolations();
-  const { data, response } = await run(api.withResponse);
+  const result = await run(api.withResponse);
   expect(takeViolations(), `${operationId}: Prism's verdict on the request`).toEqual([]);
+  if (result.notModified) throw new Error(`${operationId}: 304 to a request without If-None-Match`);
+  return result;
+}
+
+async function call<T>(operationId: string, run: (c: GradualClient['withResponse']) => Promise<Answer<T>>): Promise<T> {
+  const { data, response } = await answer(operationId, run);
   if (response.status !== 204) conforms(operationId, response.status, data);
   return data;
+}
+
+/** The same for a write an approval can divert, answered directly (Prism's first 2xx). */
+async function mutate<T>(operationId: string, run: (c: GradualClient['withResponse']) => Promise<Answer<MutationResult<T>>>): Promise<T> {
+  const { data, response } = await answer(operationId, run);
+  if (data.kind !== 'applied') throw new Error(`${operationId}: answered ${response.status} with a proposal`);
+  if (response.status !== 204) conforms(operationId, response.status, data.data);
+  return data.data;
 }
 
 describe('the SDK against prism mock', () => {
@@ -103,11 +119,11 @@ describe('the SDK against prism mock', () => {
         body: { rules: [{ conditions: [{ attribute: 'email', operator: 'ends_with', values: ['@acme.test'] }], value: true }] },
       }),
     );
-    const rollout = await call('putFlagRollout', (c) => c.putFlagRollout({ path: { envId, key: 'new-checkout' }, body: { percent: 12.5, newValue: true } }));
+    const rollout = await mutate('putFlagRollout', (c) => c.putFlagRollout({ path: { envId, key: 'new-checkout' }, body: { percent: 12.5, newValue: true } }));
     expect(rollout.id).toBeTruthy();
     await call('getFlagRollout', (c) => c.getFlagRollout({ path: { envId, key: 'new-checkout' } }));
-    await call('pauseFlagRollout', (c) => c.pauseFlagRollout({ path: { envId, key: 'new-checkout' } }));
-    await call('addFlagTargetIds', (c) => c.addFlagTargetIds({ path: { envId, key: 'new-checkout' }, body: { targetIds: ['user-1', 'user-2'] } }));
+    await mutate('pauseFlagRollout', (c) => c.pauseFlagRollout({ path: { envId, key: 'new-checkout' } }));
+    await mutate('addFlagTargetIds', (c) => c.addFlagTargetIds({ path: { envId, key: 'new-checkout' }, body: { targetIds: ['user-1', 'user-2'] } }));
     const page = await call('listFlagTargetIds', (c) => c.listFlagTargetIds({ path: { envId, key: 'new-checkout' }, query: { limit: 10 } }));
     expect(Array.isArray(page.items)).toBe(true);
     await call('createRolloutPlan', (c) =>

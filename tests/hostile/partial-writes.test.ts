@@ -219,13 +219,13 @@ describe(`kill -9 during a large replace (${process.env.DATABASE_URL ? 'PostgreS
       await owner.putFlagRollout({ path: { envId, key }, body: { percent: 0, newValue: true } });
     }
     const old = Array.from({ length: 1000 }, (_, i) => `old-${String(i).padStart(4, '0')}`);
-    expect(await owner.replaceFlagTargetIds({ path: { envId, key: 'beta' }, body: { targetIds: old } })).toEqual({ count: 1000 });
+    expect(await owner.replaceFlagTargetIds({ path: { envId, key: 'beta' }, body: { targetIds: old } })).toEqual({ kind: 'applied', data: { count: 1000 } });
     const fresh = Array.from({ length: 300_000 }, (_, i) => `new-${String(i).padStart(6, '0')}`);
     // How long a replace of a third as many IDs takes on this machine, on another list: the killed
     // replace is three times as large, so a third of the way through it is still writing.
     const gaugeStart = performance.now();
     const gauge = fresh.slice(0, fresh.length / 3);
-    expect(await owner.replaceFlagTargetIds({ path: { envId, key: 'gauge' }, body: { targetIds: gauge } })).toEqual({ count: gauge.length });
+    expect(await owner.replaceFlagTargetIds({ path: { envId, key: 'gauge' }, body: { targetIds: gauge } })).toEqual({ kind: 'applied', data: { count: gauge.length } });
     const replaceMs = (performance.now() - gaugeStart) * 3;
     const version = (await owner.getEnvironment({ path: { envId } })).version;
 
@@ -252,9 +252,9 @@ describe(`kill -9 during a large replace (${process.env.DATABASE_URL ? 'PostgreS
     expect(await api.checkFlagTargetId({ path: { envId, key: 'beta', targetId: 'new-000000' } })).toEqual({ contains: false });
 
     // The next write of the list succeeds, in full.
-    expect(await api.replaceFlagTargetIds({ path: { envId, key: 'beta' }, body: { targetIds: ['after-1', 'after-2'] } })).toEqual({ count: 2 });
+    expect(await api.replaceFlagTargetIds({ path: { envId, key: 'beta' }, body: { targetIds: ['after-1', 'after-2'] } })).toEqual({ kind: 'applied', data: { count: 2 } });
     expect(await allFlagTargetIds(api, envId, 'beta')).toEqual(['after-1', 'after-2']);
-    expect(await api.addFlagTargetIds({ path: { envId, key: 'beta' }, body: { targetIds: ['after-3'] } })).toEqual({ added: 1, count: 3 });
+    expect(await api.addFlagTargetIds({ path: { envId, key: 'beta' }, body: { targetIds: ['after-3'] } })).toEqual({ kind: 'applied', data: { added: 1, count: 3 } });
     expect((await api.getEnvironment({ path: { envId } })).version).toBe(version + 2);
   }, 240_000);
 });

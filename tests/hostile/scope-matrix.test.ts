@@ -229,8 +229,8 @@ describe('scope matrix: env-, resource-, read-only and approval-required keys on
     // Proposals (made by the approval key) in prod for team-a and in staging for both teams.
     const propose = async (env: 'prod' | 'staging', prim: Prim) => {
       const { data: p, response: r } = await t.asToken(keys.approval.token).withResponse.pauseConfigRollout({ path: { envId: envIds[env], key: configOf(prim) } });
-      if (r.status !== 202) throw new Error(`expected a proposal, got ${r.status}`);
-      return (p as { id: string }).id;
+      if (p.kind !== 'proposed') throw new Error(`expected a proposal, got ${r.status}`);
+      return p.proposal.id;
     };
     const proposals = { prodA: await propose('prod', 'a'), stagingA: await propose('staging', 'a'), stagingB: await propose('staging', 'b') };
     const secrets = {

@@ -331,13 +331,15 @@ export async function buildTenant(
     path: { id: project.id },
     body: { key: planKey, name: 'Ramp', rampSteps: [{ percent: 10, holdForSeconds: 60 }, { percent: 50, holdForSeconds: 60 }, { percent: 100, holdForSeconds: 0 }] },
   });
-  const rollout = await session.putFlagRollout({ path: { envId: env.id, key: flagKey }, body: { percent: 5, newValue: true, planKey } });
+  const put = await session.putFlagRollout({ path: { envId: env.id, key: flagKey }, body: { percent: 5, newValue: true, planKey } });
+  if (put.kind !== 'applied') throw new Error('the owner\'s rollout was diverted to a proposal');
+  const rollout = put.data;
   await session.addFlagTargetIds({ path: { envId: env.id, key: flagKey }, body: { targetIds: [`${p}-user-1`, `${p}-user-2`] } });
   await session.putConfigRollout({ path: { envId: env.id, key: configKey }, body: { percent: 5, newValue: { max: 2 } } });
   const key = await session.createApiKey({ path: { slug: opts.slug }, body: { name: `${p} all`, rateLimitPerMin: 100_000 } });
   const approval = await session.createApiKey({ path: { slug: opts.slug }, body: { name: `${p} approval`, requiresApproval: true, rateLimitPerMin: 100_000 } });
-  const { data: proposal, response } = await t.asToken(approval.token).withResponse.pauseConfigRollout({ path: { envId: env.id, key: configKey } });
-  if (response.status !== 202) throw new Error(`expected a proposal, got ${response.status}`);
+  const { data: diverted, response } = await t.asToken(approval.token).withResponse.pauseConfigRollout({ path: { envId: env.id, key: configKey } });
+  if (diverted.kind !== 'proposed') throw new Error(`expected a proposal, got ${response.status}`);
   const secret = await session.createRollbackSecret({ path: { envId: env.id }, body: { name: `${p}-alerts` } });
   const invitation = await session.createInvitation({ path: { slug: opts.slug }, body: { email: `${p}-invitee@example.com`, role: 'member' } });
   const member = await seedUser(t.server.deps.db, `${p}-member@example.com`, { orgId: org.id, role: 'member' });
@@ -358,7 +360,7 @@ export async function buildTenant(
     flagRolloutId: rollout.id,
     rollbackSecret: { id: secret.id, token: secret.token },
     auditEventId: audit.events[0]!.id,
-    proposalId: (proposal as { id: string }).id,
+    proposalId: diverted.proposal.id,
     invitationId: invitation.id,
     memberUserId: member.userId,
   };

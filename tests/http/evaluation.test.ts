@@ -69,7 +69,9 @@ describe('rulesets, evaluation and the ruleset stream', () => {
     await owner.session.putFlagRollout({ path: { envId, key: 'checkout' }, body: { percent: 37.5, newValue: true } });
     await owner.session.addFlagTargetIds({ path: { envId, key: 'checkout' }, body: { targetIds: ['vip-2', 'vip-1'] } });
 
-    const { data, response } = await t.asToken(token).withResponse.getRuleset({ path: { envId } });
+    const { data, response, notModified } = await t.asToken(token).withResponse.getRuleset({ path: { envId } });
+    expect(notModified).toBe(false);
+    if (data === undefined) throw new Error('no ruleset in a 200 answer');
     const version = (await owner.session.getEnvironment({ path: { envId } })).version;
     expect(data.version).toBe(version);
     expect(data.primitives).toEqual([

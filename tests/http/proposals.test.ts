@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GradualClient, Proposal } from '@gradual/sdk';
+import type { GradualClient, MutationResult, Proposal } from '@gradual/sdk';
 import { claim, expectApiError, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
 import { rolloutOps, type Kind } from '../support/rollout-ops.js';
 import { seedUser } from '../support/users.js';
@@ -57,10 +57,11 @@ describe.each<Kind>(['flag', 'config'])('%s approval proposals', (kind) => {
   };
 
   /** Asserts a diverted answer (202 + Location) and returns the proposal. */
-  const proposed = async (call: Promise<{ data: unknown; response: Response }>): Promise<Proposal> => {
+  const proposed = async (call: Promise<{ data: MutationResult<unknown>; response: Response }>): Promise<Proposal> => {
     const { data, response } = await call;
     expect(response.status).toBe(202);
-    const proposal = data as Proposal;
+    if (data.kind !== 'proposed') throw new Error(`expected a proposal, got ${JSON.stringify(data)}`);
+    const { proposal } = data;
     expect(response.headers.get('location')).toBe(`/api/v1/proposals/${proposal.id}`);
     expect(proposal.status).toBe('pending');
     return proposal;
@@ -173,7 +174,7 @@ describe.each<Kind>(['flag', 'config'])('%s approval proposals', (kind) => {
   });
 
   it('diverts every rollout state mutation and target-ID edit; an agent key alike', async () => {
-    const apply = async (call: Promise<{ data: unknown; response: Response }>, kindOf: Proposal['kind']) => {
+    const apply = async (call: Promise<{ data: MutationResult<unknown>; response: Response }>, kindOf: Proposal['kind']) => {
       const proposal = await proposed(call);
       expect(proposal.kind).toBe(kindOf);
       const v = await version();
@@ -249,8 +250,9 @@ describe.each<Kind>(['flag', 'config'])('%s approval proposals', (kind) => {
       expect(await api.listAuditEvents({ path: { slug: 'acme' }, query: { limit: 1 } })).toHaveProperty('events');
     }
     // A plain key and sessions are never diverted.
-    const { response } = await raw(plain.api).pause();
+    const { data, response } = await raw(plain.api).pause();
     expect(response.status).toBe(200);
+    expect(data).toMatchObject({ kind: 'applied', data: { status: 'paused', primitiveKey: key } });
     expect((await raw(owner.session).resume()).response.status).toBe(200);
   });
 

@@ -44,7 +44,7 @@ describe('large target-ID edits', () => {
 
   it("another organization's requests wait far less than a 200,000-ID replace takes, and readers never see half a list", async () => {
     const s = owner.session;
-    expect(await s.replaceFlagTargetIds({ path: { envId, key: 'big' }, body: { targetIds: ids('old') } })).toEqual({ count: LIST });
+    expect(await s.replaceFlagTargetIds({ path: { envId, key: 'big' }, body: { targetIds: ids('old') } })).toEqual({ kind: 'applied', data: { count: LIST } });
     const versionBefore = (await s.getEnvironment({ path: { envId } })).version;
 
     const waits: number[] = [];
@@ -104,19 +104,19 @@ describe('large target-ID edits', () => {
   it('large adds and removes apply whole, with exact counts', async () => {
     const s = owner.session;
     const path = { envId, key: 'pair' };
-    expect(await s.replaceFlagTargetIds({ path, body: { targetIds: ids('a', 30_000) } })).toEqual({ count: 30_000 });
+    expect(await s.replaceFlagTargetIds({ path, body: { targetIds: ids('a', 30_000) } })).toEqual({ kind: 'applied', data: { count: 30_000 } });
     // 20,000 requested, 10,000 of them already listed, a few repeated.
     const adding = [...ids('a', 30_000).slice(20_000), ...ids('b', 10_000), 'b-000001', 'b-000002'];
-    expect(await s.addFlagTargetIds({ path, body: { targetIds: adding } })).toEqual({ added: 10_000, count: 40_000 });
+    expect(await s.addFlagTargetIds({ path, body: { targetIds: adding } })).toEqual({ kind: 'applied', data: { added: 10_000, count: 40_000 } });
     const removing = [...ids('a', 15_000), ...ids('zz', 5_000)];
-    expect(await s.removeFlagTargetIds({ path, body: { targetIds: removing } })).toEqual({ removed: 15_000, count: 25_000 });
+    expect(await s.removeFlagTargetIds({ path, body: { targetIds: removing } })).toEqual({ kind: 'applied', data: { removed: 15_000, count: 25_000 } });
     expect((await s.getFlagRollout({ path })).targetIdsCount).toBe(25_000);
     expect(await s.checkFlagTargetId({ path: { ...path, targetId: 'a-014999' } })).toEqual({ contains: false });
     expect(await s.checkFlagTargetId({ path: { ...path, targetId: 'a-015000' } })).toEqual({ contains: true });
     expect(await s.checkFlagTargetId({ path: { ...path, targetId: 'b-009999' } })).toEqual({ contains: true });
     // A large edit that changes nothing writes nothing.
     const version = (await s.getEnvironment({ path: { envId } })).version;
-    expect(await s.removeFlagTargetIds({ path, body: { targetIds: ids('zz', 10_000) } })).toEqual({ removed: 0, count: 25_000 });
+    expect(await s.removeFlagTargetIds({ path, body: { targetIds: ids('zz', 10_000) } })).toEqual({ kind: 'applied', data: { removed: 0, count: 25_000 } });
     expect((await s.getEnvironment({ path: { envId } })).version).toBe(version);
   }, 120_000);
 
@@ -129,10 +129,10 @@ describe('large target-ID edits', () => {
       s.replaceFlagTargetIds({ path, body: { targetIds: ids('y', 12_000) } }),
       s.addFlagTargetIds({ path, body: { targetIds: ['late-1', 'late-2'] } }),
     ]);
-    expect(first).toEqual({ count: 20_000 });
-    expect(second).toEqual({ count: 12_000 });
-    if (!('added' in added)) throw new Error('the add was diverted to a proposal');
-    const third = added;
+    expect(first).toEqual({ kind: 'applied', data: { count: 20_000 } });
+    expect(second).toEqual({ kind: 'applied', data: { count: 12_000 } });
+    if (added.kind !== 'applied') throw new Error('the add was diverted to a proposal');
+    const third = added.data;
     // The add came after the 25,000 IDs listed before, or after one of the replaces.
     expect(third.added).toBe(2);
     expect([25_002, 20_002, 12_002]).toContain(third.count);

@@ -94,7 +94,7 @@ describe.skipIf(!!ADMIN_URL)('a full disk (embedded)', () => {
 
     await db.injectFault({ diskFull: false });
     expect(await readyz(app.server.url)).toBe(200);
-    expect(await owner.replaceFlagTargetIds({ path: { envId, key: 'beta' }, body: { targetIds: ids(20_000, 'room') } })).toEqual({ count: 20_000 });
+    expect(await owner.replaceFlagTargetIds({ path: { envId, key: 'beta' }, body: { targetIds: ids(20_000, 'room') } })).toEqual({ kind: 'applied', data: { count: 20_000 } });
   }, 60_000);
 });
 
@@ -149,7 +149,7 @@ describe('search_path', () => {
       expect(await readyz(app.server.url)).toBe(200);
       expect((await app.owner.listProjects({ path: { slug: 'acme' } })).map((p) => p.key)).toEqual(['web']);
       await app.owner.createFlag({ path: { id: app.projectId }, body: { key: 'gamma', name: 'Gamma', defaultValue: false } });
-      expect(await app.owner.replaceFlagTargetIds({ path: { envId: app.envId, key: 'beta' }, body: { targetIds: ids(10, 'sp') } })).toEqual({ count: 10 });
+      expect(await app.owner.replaceFlagTargetIds({ path: { envId: app.envId, key: 'beta' }, body: { targetIds: ids(10, 'sp') } })).toEqual({ kind: 'applied', data: { count: 10 } });
       // The intruder keeps its own setting.
       expect((await intruder.query('show search_path')).rows).toEqual([{ search_path: '' }]);
     } finally {
@@ -168,7 +168,7 @@ describe('search_path', () => {
     try {
       expect(await readyz(app.server.url)).toBe(200);
       expect((await app.owner.listProjects({ path: { slug: 'acme' } })).map((p) => p.key)).toEqual(['web']);
-      expect(await app.owner.replaceFlagTargetIds({ path: { envId: app.envId, key: 'beta' }, body: { targetIds: ids(10, 'sp') } })).toEqual({ count: 10 });
+      expect(await app.owner.replaceFlagTargetIds({ path: { envId: app.envId, key: 'beta' }, body: { targetIds: ids(10, 'sp') } })).toEqual({ kind: 'applied', data: { count: 10 } });
     } finally {
       await app.close();
       await db.close();

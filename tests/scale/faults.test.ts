@@ -57,7 +57,7 @@ describe(`kill -9 and restart (${backend})`, () => {
     await owner.createFlag({ path: { id: project.id }, body: { key: 'beta', name: 'Beta', defaultValue: false } });
     await owner.putFlagRollout({ path: { envId, key: 'beta' }, body: { percent: 0, newValue: true } });
     const before = Array.from({ length: 1000 }, (_, i) => `old-${String(i).padStart(4, '0')}`);
-    expect(await owner.replaceFlagTargetIds({ path: { envId, key: 'beta' }, body: { targetIds: before } })).toEqual({ count: 1000 });
+    expect(await owner.replaceFlagTargetIds({ path: { envId, key: 'beta' }, body: { targetIds: before } })).toEqual({ kind: 'applied', data: { count: 1000 } });
 
     const after = Array.from({ length: 100_000 }, (_, i) => `new-${String(i).padStart(6, '0')}`);
     let acknowledged = false;

@@ -48,7 +48,8 @@ function renderForm(answer: { status: number; body?: unknown }, props: { rollout
       defaultBucketField="userId"
       submit={async (body, reason) => {
         const r = await client.putFlagRollout({ path: { envId: ENV, key: 'new-checkout' }, body, ...withReason(reason) });
-        return r as Rollout;
+        if (r.kind !== 'applied') throw new Error('the rollout was diverted to a proposal');
+        return r.data;
       }}
       onDone={onDone}
       onCancel={() => {}}
