@@ -1,4 +1,4 @@
-import type { GradualClient, Proposal } from '@gradual/sdk';
+import type { GradualClient, MutationResult } from '@gradual/sdk';
 import { z } from 'zod/v4';
 import { CliError } from '../errors.js';
 import { defineTool, type JsonObject, type McpTool } from './tool.js';
@@ -207,9 +207,7 @@ function readTools(ctx: ToolContext): McpTool[] {
 }
 
 /** What a write did: a proposal waiting for approval, or (only with --allow-direct-writes) a change applied at once. */
-type WriteResult<T> = { kind: 'applied'; data: T } | { kind: 'proposed'; proposal: Proposal };
-
-function outcome<T>(result: WriteResult<T>): JsonObject {
+function outcome<T>(result: MutationResult<T>): JsonObject {
   if (result.kind === 'proposed') {
     const { proposal } = result;
     return {
@@ -229,7 +227,7 @@ function writeTools(ctx: ToolContext): McpTool[] {
     : ' Needs an approval-required API key: the change becomes a proposal that a person applies, and nothing changes until then. With any other key it is refused (`direct_write_refused`).';
 
   /** Runs a write after the write policy allows it for its target. */
-  const guarded = async <T>(target: WriteTarget, write: () => Promise<WriteResult<T>>): Promise<JsonObject> => {
+  const guarded = async <T>(target: WriteTarget, write: () => Promise<MutationResult<T>>): Promise<JsonObject> => {
     await policy.check(target);
     return outcome(await write());
   };
@@ -241,7 +239,7 @@ function writeTools(ctx: ToolContext): McpTool[] {
     title: string,
     description: string,
     destructive: boolean,
-    ops: Record<Kind, (a: { path: { envId: string; key: string }; headers: { 'x-audit-reason': string } }) => Promise<WriteResult<unknown>>>,
+    ops: Record<Kind, (a: { path: { envId: string; key: string }; headers: { 'x-audit-reason': string } }) => Promise<MutationResult<unknown>>>,
   ) =>
     defineTool({
       name: `propose_${verb}`,
