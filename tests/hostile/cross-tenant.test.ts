@@ -38,6 +38,7 @@ const NO_TENANT_RESOURCE: Record<string, string> = {
   claimInstall: 'public; instance-wide, once',
   getClaimState: 'public; instance-wide (whether the instance is claimed)',
   getSession: "the caller's own session",
+  whoami: "the caller's own key or session",
   logout: "the caller's own session",
   createOrg: 'creates a new org for the caller',
   getInvitation: 'public; the invitation token is the capability (tested in invitations.test.ts)',

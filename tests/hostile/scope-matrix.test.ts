@@ -25,7 +25,7 @@ import { contractRoutes, envelopeProblems, fillPath, send, startHostileServer, t
  */
 
 type KeyClass = 'env' | 'resource' | 'readOnly' | 'approval';
-type Scope = 'org' | 'project' | 'env' | 'primitive' | 'auditEvent' | 'proposal';
+type Scope = 'org' | 'project' | 'env' | 'primitive' | 'auditEvent' | 'proposal' | 'self';
 type EnvName = 'prod' | 'staging' | 'mobile';
 type Prim = 'a' | 'b';
 type AuditRow = 'stagingA' | 'stagingB' | 'prod' | 'project' | 'flagCreatedA';
@@ -61,6 +61,7 @@ function scopeOf(e: RouteEntry): Scope {
   if (path.startsWith('/api/v1/audit/events/:id')) return 'auditEvent';
   if (path.startsWith('/api/v1/proposals/:id')) return 'proposal';
   if (e.params.length === 1 && e.params[0] === 'slug') return 'org';
+  if (e.params.length === 0 && path === '/api/v1/auth/whoami') return 'self';
   throw new Error(`${e.name} (${path}): no scope; teach scopeOf what it names`);
 }
 
@@ -77,6 +78,8 @@ const divertible = (e: RouteEntry) => accessOf(e) === 'write' && /\/rollout(\/(p
 function probesFor(e: RouteEntry, who: KeyClass): Probe[] {
   const scope = scopeOf(e);
   const read = accessOf(e) === 'read';
+  // The key's own description: every key may read it, whatever its scope.
+  if (scope === 'self') return [{ ctx: {}, expect: OK }];
   if (who === 'readOnly') return [{ ctx: {}, expect: read ? OK : { status: 403, code: 'token_action_denied' } }];
   if (who === 'approval') {
     if (read) return [{ ctx: {}, expect: OK }];

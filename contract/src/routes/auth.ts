@@ -1,5 +1,5 @@
 import { errorResponses } from '../errors.js';
-import { ClaimState, InstallClaimRequest, InstallState, MagicLinkQuery, MagicLinkRequest, MailSent, Session, SignupRequest } from '../schemas/auth.js';
+import { ClaimState, InstallClaimRequest, InstallState, MagicLinkQuery, MagicLinkRequest, MailSent, Session, SignupRequest, Whoami } from '../schemas/auth.js';
 import { c, type RouteMetadata } from './common.js';
 
 export const authContract = c.router({
@@ -68,6 +68,15 @@ export const authContract = c.router({
     summary: 'The current session',
     responses: { 200: Session, ...errorResponses(401) },
     metadata: { auth: 'session' } satisfies RouteMetadata,
+  },
+  whoami: {
+    method: 'GET',
+    path: '/auth/whoami',
+    summary: 'Who the credentials are (an API key or a session)',
+    description:
+      'For an API key: the key (scopes, `requiresApproval`, rate limit, expiry; never the token) and its organization, so scripts and agents can check what a key may do before writing. For a session: the same body as `GET /auth/me`.',
+    responses: { 200: Whoami, ...errorResponses(401) },
+    metadata: { auth: 'any' } satisfies RouteMetadata,
   },
   logout: {
     method: 'POST',

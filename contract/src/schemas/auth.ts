@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { named } from '../openapi-meta.js';
+import { ApiKey } from './api-keys.js';
 import { Id, Name, Role, Slug } from './common.js';
 
 export const InstallState = named('InstallState', z.object({ claimed: z.boolean(), signupEnabled: z.boolean() }));
@@ -26,6 +27,20 @@ export const Session = named(
   'The signed-in user and the organizations they belong to, with their role in each.',
 );
 export type Session = z.infer<typeof Session>;
+
+export const Whoami = named(
+  'Whoami',
+  z.discriminatedUnion('type', [
+    z.object({ type: z.literal('session'), session: Session }),
+    z.object({
+      type: z.literal('api_key'),
+      apiKey: ApiKey,
+      organization: z.object({ id: Id, slug: z.string(), name: z.string() }),
+    }),
+  ]),
+  'Who the request\'s credentials are. `type` tells which: `session` (a signed-in user, as `GET /auth/me` answers) or `api_key` (the key itself, never its token, with its organization: scopes, `requiresApproval`, rate limit, expiry).',
+);
+export type Whoami = z.infer<typeof Whoami>;
 
 /** Addresses are compared lowercased; the server stores them lowercased. */
 export const Email = z.string().trim().email().max(320);

@@ -110,6 +110,57 @@ export type Session = {
 };
 
 /**
+ * ApiKeyKind
+ */
+export type ApiKeyKind = 'api' | 'agent';
+
+/**
+ * TokenAction
+ */
+export type TokenAction = 'read' | 'write';
+
+/**
+ * ApiKey
+ *
+ * `environments`, `resources` and `ipAllowlist` are null when unrestricted.
+ */
+export type ApiKey = {
+    id: string;
+    name: string;
+    kind: ApiKeyKind;
+    tokenPrefix: string;
+    actions: Array<TokenAction>;
+    environments: Array<string> | null;
+    resources: Array<string> | null;
+    ipAllowlist: Array<string> | null;
+    rateLimitPerMin: number;
+    expiresAt: string | null;
+    requiresApproval: boolean;
+    createdAt: string;
+    createdByUserId: string | null;
+    lastUsedAt: string | null;
+    revokedAt: string | null;
+};
+
+/**
+ * Whoami
+ *
+ * Who the request's credentials are. `type` tells which: `session` (a signed-in user, as `GET /auth/me` answers) or `api_key` (the key itself, never its token, with its organization: scopes, `requiresApproval`, rate limit, expiry).
+ */
+export type Whoami = {
+    type: 'session';
+    session: Session;
+} | {
+    type: 'api_key';
+    apiKey: ApiKey;
+    organization: {
+        id: string;
+        slug: string;
+        name: string;
+    };
+};
+
+/**
  * CreateOrgRequest
  */
 export type CreateOrgRequest = {
@@ -810,16 +861,6 @@ export type RollbackFirePage = {
 };
 
 /**
- * ApiKeyKind
- */
-export type ApiKeyKind = 'api' | 'agent';
-
-/**
- * TokenAction
- */
-export type TokenAction = 'read' | 'write';
-
-/**
  * CreateApiKeyRequest
  *
  * Omitted restrictions default to unrestricted: both actions, every environment, every resource, any IP.
@@ -859,29 +900,6 @@ export type MintedApiKey = {
     revokedAt: string | null;
     token: string;
     warning: string;
-};
-
-/**
- * ApiKey
- *
- * `environments`, `resources` and `ipAllowlist` are null when unrestricted.
- */
-export type ApiKey = {
-    id: string;
-    name: string;
-    kind: ApiKeyKind;
-    tokenPrefix: string;
-    actions: Array<TokenAction>;
-    environments: Array<string> | null;
-    resources: Array<string> | null;
-    ipAllowlist: Array<string> | null;
-    rateLimitPerMin: number;
-    expiresAt: string | null;
-    requiresApproval: boolean;
-    createdAt: string;
-    createdByUserId: string | null;
-    lastUsedAt: string | null;
-    revokedAt: string | null;
 };
 
 /**
@@ -1218,6 +1236,39 @@ export type GetSessionResponses = {
 };
 
 export type GetSessionResponse = GetSessionResponses[keyof GetSessionResponses];
+
+export type WhoamiData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/auth/whoami';
+};
+
+export type WhoamiErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type WhoamiError = WhoamiErrors[keyof WhoamiErrors];
+
+export type WhoamiResponses = {
+    /**
+     * OK
+     */
+    200: Whoami;
+};
+
+export type WhoamiResponse = WhoamiResponses[keyof WhoamiResponses];
 
 export type LogoutData = {
     body?: never;

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ApiKey as ApiKeyDto } from '@gradual/contract';
 import ipaddr from 'ipaddr.js';
-import { ApiKeyEntity, EnvironmentEntity, type ApiKey } from '../../db/entities/index.js';
+import { ApiKeyEntity, EnvironmentEntity, OrgEntity, type ApiKey } from '../../db/entities/index.js';
 import { DomainError, invalid } from '../../domain/errors.js';
 import { generateToken, hashToken } from '../../domain/secrets.js';
 import { authorize, type Actor, type Caller } from '../access/authorize.js';
@@ -28,6 +28,12 @@ export const toApiKeyDto = (k: ApiKey): ApiKeyDto => ({
   lastUsedAt: k.lastUsedAt ? iso(k.lastUsedAt) : null,
   revokedAt: k.revokedAt ? iso(k.revokedAt) : null,
 });
+
+/** An API key as it describes itself (`GET /auth/whoami`): the key without its token, and its organization. */
+export async function describeApiKey(em: EntityManager, key: ApiKey) {
+  const org = await em.findOneOrFail(OrgEntity, { id: key.orgId });
+  return { apiKey: toApiKeyDto(key), organization: { id: org.id, slug: org.slug, name: org.name } };
+}
 
 export interface MintInput {
   name: string;

@@ -9,6 +9,7 @@ import { anonymousCaller, clearSessionCookie, sessionTokenOf, setSessionCookie }
 import type { AppDeps } from '../../deps.js';
 import { sendError } from '../errors.js';
 import { requireUser } from '../../features/access/authorize.js';
+import { describeApiKey } from '../../features/api-keys/api-keys.service.js';
 import { claimInstall, isClaimed } from '../../features/auth/install.service.js';
 import { redeemMagicLink, requestMagicLink, requestSignup, type MagicLinkInputs } from '../../features/auth/magic-link.service.js';
 import { deleteSession, sessionBody } from '../../features/auth/session.service.js';
@@ -83,6 +84,11 @@ export const authRoutes = (deps: AppDeps) => {
     getSession: async ({ req, res }) => {
       const user = requireUser(await admit(req, res, deps));
       return { status: 200, body: await sessionBody(req.em, user.userId) };
+    },
+    whoami: async ({ req, res }) => {
+      const caller = await admit(req, res, deps);
+      if (caller.principal?.kind === 'token') return { status: 200, body: { type: 'api_key', ...(await describeApiKey(req.em, caller.principal.key)) } };
+      return { status: 200, body: { type: 'session', session: await sessionBody(req.em, requireUser(caller).userId) } };
     },
     logout: async ({ req, res }) => {
       const token = sessionTokenOf(req);
