@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createFlagClient, type FlagChangeEvent, type FlagClient, type FlagClientError, type FlagClientOptions, type FlagClientStatus } from '@gradual/sdk';
+import { createFlagClient, GradualApiError, type FlagChangeEvent, type FlagClient, type FlagClientOptions, type FlagClientStatus } from '@gradual/sdk';
 import { bucket, type Ruleset } from '@gradual/sdk/evaluation';
 import { claim, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
 
@@ -19,18 +19,18 @@ interface Recorded {
   status: number;
 }
 
-/** The URL a fetch was called with. */
-const urlOf = (input: RequestInfo | URL): string => (typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+/** The request a fetch was called with (the SDK's generated client passes a Request). */
+const requestOf = (input: RequestInfo | URL, init?: RequestInit): Request => (input instanceof Request && !init ? input : new Request(input, init));
 
 /** fetch that records each ruleset GET (not the stream) with its If-None-Match and the answer's status. */
 function recordingFetch() {
   const requests: Recorded[] = [];
   const streams: string[] = [];
   const f: typeof fetch = async (input, init) => {
-    const url = urlOf(input);
+    const req = requestOf(input, init);
     const res = await fetch(input, init);
-    if (url.endsWith('/stream')) streams.push(url);
-    else requests.push({ url, ifNoneMatch: new Headers(init?.headers).get('if-none-match'), status: res.status });
+    if (req.url.endsWith('/stream')) streams.push(req.url);
+    else requests.push({ url: req.url, ifNoneMatch: req.headers.get('if-none-match'), status: res.status });
     return res;
   };
   return { fetch: f, requests, streams };
@@ -238,10 +238,12 @@ describe('live flag client', () => {
   it('bootstrap with the server unreachable: serves the bootstrap, reports the error, turns stale', async () => {
     const bootstrap = await f.t.asToken(f.token).getRuleset({ path: { envId: f.envId } });
     const client = open({ mode: 'stream', bootstrap, baseUrl: `http://127.0.0.1:${await closedPort()}` });
-    const errors: FlagClientError[] = [];
+    const errors: GradualApiError[] = [];
     client.on('error', (e) => errors.push(e));
     await expect.poll(() => errors.length, { timeout: 5000 }).toBeGreaterThan(0);
-    expect(errors[0]).toMatchObject({ name: 'FlagClientError', code: 'network', fatal: false });
+    // No response: the REST client's error type, status 0.
+    expect(errors[0]).toBeInstanceOf(GradualApiError);
+    expect(errors[0]).toMatchObject({ name: 'GradualApiError', status: 0, code: 'service_unavailable', message: expect.stringMatching(/ECONNREFUSED/) });
     expect(client.status).toBe('stale');
     expect(client.getString('banner', {}, 'fallback')).toBe(bootstrap.primitives.find((p) => p.key === 'banner')!.value);
 
@@ -253,10 +255,10 @@ describe('live flag client', () => {
     const projectId = (await f.owner.session.createProject({ path: { slug: 'acme' }, body: { key: 'fresh', name: 'Fresh' } })).id;
     const envId = (await f.owner.session.createEnvironment({ path: { id: projectId }, body: { key: 'dev', name: 'Dev' } })).id;
     const client = open({ mode: 'stream', envId });
-    const errors: FlagClientError[] = [];
+    const errors: GradualApiError[] = [];
     client.on('error', (e) => errors.push(e));
-    await expect.poll(() => errors.map((e) => e.code), { timeout: 5000 }).toContain('not_cached');
-    expect(errors[0]).toMatchObject({ status: 503, retryAfterMs: 1000, fatal: false });
+    await expect.poll(() => errors.map((e) => e.code), { timeout: 5000 }).toContain('ruleset_not_cached');
+    expect(errors[0]).toMatchObject({ status: 503, retryAfterSeconds: 1 });
     expect(client.status).toBe('not_ready');
     expect(client.evaluate('first', { userId: 'u' }, { fallback: 'fb' })).toEqual({
       key: 'first',
@@ -278,15 +280,23 @@ describe('live flag client', () => {
 
   it('waitForReady rejects on a rejected token (fatal) and times out when the server is unreachable', async () => {
     const bad = open({ token: 'svc_not_a_real_token' });
-    const errors: FlagClientError[] = [];
+    const errors: GradualApiError[] = [];
     bad.on('error', (e) => errors.push(e));
-    await expect(bad.waitForReady({ timeoutMs: 5000 })).rejects.toMatchObject({ code: 'unauthorized', status: 401, fatal: true });
+    const rejected = await bad.waitForReady({ timeoutMs: 5000 }).catch((e: unknown) => e);
+    expect(rejected).toBeInstanceOf(GradualApiError);
+    expect(rejected).toMatchObject({ code: 'unauthorized', status: 401 });
+    expect((rejected as GradualApiError).requestId).toBeTruthy();
     await expect(bad.ready()).rejects.toMatchObject({ code: 'unauthorized' });
-    expect(errors[0]!.apiError?.code).toBe('unauthorized');
+    expect(errors[0]).toBe(rejected);
     expect(bad.status).toBe('not_ready');
 
     const down = open({ mode: 'poll', baseUrl: `http://127.0.0.1:${await closedPort()}` });
-    await expect(down.waitForReady({ timeoutMs: 300 })).rejects.toMatchObject({ code: 'timeout' });
+    await expect(down.waitForReady({ timeoutMs: 300 })).rejects.toMatchObject({
+      name: 'GradualApiError',
+      status: 0,
+      code: 'service_unavailable',
+      message: expect.stringMatching(/^no ruleset within 300 ms \(last error: ruleset: no response: .*ECONNREFUSED/),
+    });
     const controller = new AbortController();
     const aborted = down.waitForReady({ signal: controller.signal });
     controller.abort(new Error('gave up'));
@@ -302,7 +312,7 @@ describe('live flag client', () => {
     const value = client.getJson('limits', {}, null);
     net.state.offline = true;
     await expect.poll(() => client.status, { timeout: 5000 }).toBe('stale');
-    expect(client.lastError).toMatchObject({ code: 'network', source: 'ruleset' });
+    expect(client.lastError).toMatchObject({ status: 0, code: 'service_unavailable', message: expect.stringMatching(/^ruleset: no response: .*ECONNREFUSED \(simulated\)/) });
     expect(client.getJson('limits', {}, null)).toEqual(value);
     net.state.offline = false;
     await expect.poll(() => client.status, { timeout: 5000 }).toBe('ready');
@@ -329,21 +339,22 @@ describe('live flag client', () => {
   it('stream mode: a silent stream (no heartbeat) is dropped as idle and reopened', async () => {
     let opened = 0;
     const silent: typeof fetch = async (input, init) => {
-      if (!urlOf(input).endsWith('/stream')) return fetch(input, init);
+      const req = requestOf(input, init);
+      if (!req.url.endsWith('/stream')) return fetch(input, init);
       opened++;
       const body = new ReadableStream<Uint8Array>({
         start(controller) {
-          init?.signal?.addEventListener('abort', () => controller.error(init.signal!.reason));
+          req.signal.addEventListener('abort', () => controller.error(req.signal.reason));
         },
       });
       return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
     };
     const client = open({ mode: 'stream', fetch: silent, streamIdleTimeoutMs: 100, backoff: { initialMs: 20, maxMs: 50 } });
-    const errors: FlagClientError[] = [];
+    const errors: GradualApiError[] = [];
     client.on('error', (e) => errors.push(e));
     await client.ready(); // the initial GET does not wait for the stream
     await expect.poll(() => opened, { timeout: 5000 }).toBeGreaterThanOrEqual(3);
-    expect(errors[0]).toMatchObject({ code: 'stream_idle', source: 'stream' });
+    expect(errors[0]).toMatchObject({ status: 0, message: 'ruleset stream: no response: silent for 100 ms' });
     expect(client.status).toBe('stale');
   });
 
@@ -362,8 +373,8 @@ describe('live flag client', () => {
     const closing = streaming.close();
     expect(streaming.close()).toBe(closing);
     await Promise.all([closing, polling.close(), down.close()]);
-    await expect(waiting).rejects.toMatchObject({ code: 'closed' });
-    await expect(down.ready()).rejects.toMatchObject({ code: 'closed' });
+    await expect(waiting).rejects.toThrow('the flag client is closed');
+    await expect(down.ready()).rejects.toBeInstanceOf(GradualApiError);
     expect(statuses).toEqual(['closed']);
     expect(streaming.status).toBe('closed');
     await expect.poll(() => f.t.server.deps.streams.size, { timeout: 5000 }).toBe(0);
@@ -382,7 +393,7 @@ describe('live flag client when the server goes away', () => {
     const polling = createFlagClient({ ...options, mode: 'poll', pollIntervalMs: 100 });
     try {
       await Promise.all([streaming.ready(), polling.ready()]);
-      const errors = new Map<FlagClient, FlagClientError[]>([
+      const errors = new Map<FlagClient, GradualApiError[]>([
         [streaming, []],
         [polling, []],
       ]);
@@ -392,7 +403,7 @@ describe('live flag client when the server goes away', () => {
       closed = true;
       for (const [client, list] of errors) {
         await expect.poll(() => list.length, { timeout: 5000 }).toBeGreaterThan(0);
-        expect(list[0]).toMatchObject({ code: 'network', fatal: false });
+        expect(list[0]).toMatchObject({ status: 0, code: 'service_unavailable' });
         expect(client.status).toBe('stale');
         expect(client.getBoolean('checkout', { userId: 'vip-1' }, false)).toBe(true);
         expect(client.evaluate('checkout', { userId: excluded })).toMatchObject({ value: false, reason: 'default' });

@@ -225,7 +225,7 @@ describe('gradualHandlers with the live flags client', () => {
       const errors: string[] = [];
       flags.on('error', (e) => errors.push(e.code));
       await expect.poll(() => errors.length).toBeGreaterThan(0);
-      expect(errors[0]).toBe('not_cached');
+      expect(errors[0]).toBe('ruleset_not_cached');
       expect(flags.getString('greeting', {}, 'fallback')).toBe('fallback');
       gradual.publish('env-new', rulesetBuilder().flag('greeting', 'hello'));
       await flags.waitForReady({ timeoutMs: 5000 });
@@ -239,7 +239,7 @@ describe('gradualHandlers with the live flags client', () => {
   it('refuses a wrong token as the service does (fatal unauthorized)', async () => {
     const flags = createFlagClient({ baseUrl, token: 'svc_wrong', envId: 'env-prod', mode: 'poll', logger: null });
     try {
-      await expect(flags.waitForReady({ timeoutMs: 5000 })).rejects.toMatchObject({ code: 'unauthorized', fatal: true });
+      await expect(flags.waitForReady({ timeoutMs: 5000 })).rejects.toMatchObject({ name: 'GradualApiError', status: 401, code: 'unauthorized', requestId: expect.stringMatching(/^mock-/) });
     } finally {
       await flags.close();
     }

@@ -1,6 +1,8 @@
 export { createFlagClient } from './flag-client.js';
 export type {
   EvaluateOptions,
+  EvaluationHook,
+  EvaluationValueType,
   FlagChangeEvent,
   FlagClient,
   FlagClientEvents,
@@ -11,8 +13,6 @@ export type {
   FlagErrorCode,
   FlagEvaluation,
   FlagReason,
-  EvaluationValueType,
   RulesetSource,
-} from './flag-client.js';
-export { FlagClientError, isFlagClientError } from './errors.js';
-export type { FlagClientErrorCode, FlagClientErrorSource } from './errors.js';
+} from './types.js';
+export type { Exposure, ExposureOptions } from './exposures.js';

@@ -2,7 +2,8 @@
  * Every timer the live client starts goes through one TimerSet, so `close()`
  * can clear them all at once and leave no pending handle behind. Timers are
  * not unref'd: like an open socket, a running client keeps a Node process
- * alive until it is closed.
+ * alive until it is closed. The globals are looked up at each call, so fake
+ * timers installed after the client was created still apply.
  */
 export type TimerHandle = ReturnType<typeof setTimeout>;
 
@@ -44,19 +45,4 @@ export class TimerSet {
     this.pending.clear();
     for (const wake of [...this.sleepers]) wake();
   }
-
-  get size(): number {
-    return this.pending.size;
-  }
-}
-
-/**
- * Exponential backoff with "equal jitter": attempt n waits a random time in
- * [d/2, d] where d = min(maxMs, initialMs · 2ⁿ). Half the delay is guaranteed
- * (no thundering herd of immediate retries), half is spread (clients that
- * failed together do not retry together).
- */
-export function backoffDelay(attempt: number, initialMs: number, maxMs: number, random: () => number = Math.random): number {
-  const ceiling = Math.min(maxMs, initialMs * 2 ** Math.min(attempt, 30));
-  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }

@@ -21,7 +21,9 @@
  *
  * Lifecycle and events:
  * - `initialize()` waits for the first ruleset (the SDK then emits
- *   PROVIDER_READY). It fails with PROVIDER_FATAL on a 401/403/404 and with a
+ *   PROVIDER_READY). It fails with PROVIDER_FATAL on a 4xx other than 429
+ *   (401/403/404: token, scope or environment id; the `GradualApiError` is
+ *   the cause) and with a
  *   general error after `initTimeoutMs`; the client keeps trying, and the
  *   provider emits PROVIDER_READY once it gets a ruleset after all.
  * - PROVIDER_CONFIGURATION_CHANGED after each new ruleset that changes
@@ -47,7 +49,9 @@ import {
   type ResolutionDetails,
   type ResolutionReason,
 } from '@openfeature/server-sdk';
-import { createFlagClient, type FlagClient, type FlagClientError, type FlagClientOptions, type FlagErrorCode, type FlagReason } from '../live/index.js';
+import { GradualApiError } from '../errors.js';
+import { createFlagClient, type FlagClient, type FlagClientOptions, type FlagErrorCode, type FlagReason } from '../live/index.js';
+import { isFatal } from '../retry.js';
 
 export interface GradualProviderSettings {
   /** How long `initialize()` waits for the first ruleset. Default 10 000 ms. */
@@ -127,9 +131,9 @@ export class GradualProvider implements Provider {
     );
   }
 
-  private onClientError(err: FlagClientError): void {
+  private onClientError(err: GradualApiError): void {
     if (this.phase === 'init') return; // initialize() reports it
-    if (err.fatal) {
+    if (isFatal(err)) {
       if (this.phase === 'error') return;
       this.phase = 'error';
       this.events.emit(ProviderEvents.Error, { message: err.message });
@@ -145,9 +149,8 @@ export class GradualProvider implements Provider {
       this.phase = 'ready';
     } catch (err) {
       this.phase = 'error';
-      const e = err as Partial<FlagClientError>;
-      if (e.fatal) throw new ProviderFatalError(e.message, { cause: err });
-      throw new GeneralError(e.message ?? String(err), { cause: err });
+      if (err instanceof GradualApiError && isFatal(err)) throw new ProviderFatalError(err.message, { cause: err });
+      throw new GeneralError(err instanceof Error ? err.message : String(err), { cause: err });
     }
   }
 

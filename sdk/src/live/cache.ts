@@ -1,4 +1,25 @@
-import type { Ruleset } from '../evaluation/index.js';
+/**
+ * The held ruleset: validated, compiled once per version, and compared with
+ * the one it replaces to name the changed keys.
+ */
+import { compileRuleset, type CompiledRuleset, type Ruleset } from '../evaluation/index.js';
+
+export type RulesetSource = 'server' | 'bootstrap';
+
+export interface HeldRuleset {
+  readonly ruleset: Ruleset;
+  readonly compiled: CompiledRuleset;
+  readonly source: RulesetSource;
+  /** Key → bucket field of each primitive with a rollout (for mapping a `targetingKey`). */
+  readonly bucketFields: ReadonlyMap<string, string>;
+}
+
+/** What `RulesetCache.replace` did. */
+export type Replacement =
+  | { kind: 'first'; held: HeldRuleset }
+  | { kind: 'changed'; held: HeldRuleset; previousVersion: number; changedKeys: string[] }
+  /** Same version and content: the compiled ruleset was kept. */
+  | { kind: 'same'; held: HeldRuleset };
 
 /**
  * A shallow shape check of a ruleset (from the server or a bootstrap): enough
@@ -24,7 +45,7 @@ export function rulesetProblem(value: unknown): string | null {
 }
 
 /** JSON with object keys sorted, so equal values print equally whatever their key order. */
-function stableJson(value: unknown): string {
+export function stableJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'undefined';
   if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
   const obj = value as Record<string, unknown>;
@@ -53,11 +74,35 @@ export function changedKeys(previous: Ruleset, next: Ruleset): string[] {
   return out;
 }
 
-/** Key → bucket field of each primitive with a rollout (for mapping a `targetingKey`). */
-export function bucketFields(ruleset: Ruleset): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const p of ruleset.primitives) {
-    if (p.rollout && !out.has(p.key)) out.set(p.key, p.rollout.bucketField);
+function hold(ruleset: Ruleset, source: RulesetSource, compiled?: CompiledRuleset): HeldRuleset {
+  const bucketFields = new Map<string, string>();
+  for (const p of ruleset.primitives) if (p.rollout && !bucketFields.has(p.key)) bucketFields.set(p.key, p.rollout.bucketField);
+  return { ruleset, compiled: compiled ?? compileRuleset(ruleset), source, bucketFields };
+}
+
+export class RulesetCache {
+  private current: HeldRuleset | null = null;
+
+  get held(): HeldRuleset | null {
+    return this.current;
   }
-  return out;
+
+  /**
+   * Makes `ruleset` the held one (it must have passed `rulesetProblem`).
+   * Throws when it cannot be compiled, keeping the held one.
+   */
+  replace(ruleset: Ruleset, source: RulesetSource): Replacement {
+    const previous = this.current;
+    if (!previous) {
+      this.current = hold(ruleset, source);
+      return { kind: 'first', held: this.current };
+    }
+    const keys = changedKeys(previous.ruleset, ruleset);
+    if (keys.length === 0 && previous.ruleset.version === ruleset.version) {
+      this.current = hold(ruleset, source, previous.compiled);
+      return { kind: 'same', held: this.current };
+    }
+    this.current = hold(ruleset, source);
+    return { kind: 'changed', held: this.current, previousVersion: previous.ruleset.version, changedKeys: keys };
+  }
 }
