@@ -2,15 +2,17 @@ export { createClient } from './client.js';
 export type { ClientOptions, GradualClient, GradualOperations, GradualRawOperations, MutationResult, OperationName, OperationResult, ProposableOperation, ResponseResult } from './client.js';
 export { API_PREFIX } from './api-prefix.js';
 export { GradualApiError, isGradualApiError } from './errors.js';
-export type { ErrorCode } from './errors.js';
+export type { ErrorCode, RateLimit } from './errors.js';
 export type * from './generated/types.gen.js';
-export { createFlagClient, FlagClientError, isFlagClientError } from './live/index.js';
+export { createFlagClient } from './live/index.js';
 export type {
   EvaluateOptions,
+  EvaluationHook,
+  EvaluationValueType,
+  Exposure,
+  ExposureOptions,
   FlagChangeEvent,
   FlagClient,
-  FlagClientErrorCode,
-  FlagClientErrorSource,
   FlagClientEvents,
   FlagClientLogger,
   FlagClientMode,
@@ -19,6 +21,5 @@ export type {
   FlagErrorCode,
   FlagEvaluation,
   FlagReason,
-  EvaluationValueType,
   RulesetSource,
 } from './live/index.js';
