@@ -1,0 +1,171 @@
+/**
+ * The typed REST client against a real server: conditional GETs (304), writes an approval can
+ * divert (applied or proposed), path parameters checked before anything is sent, and the rate
+ * limit of a refused request.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient, GradualApiError, isGradualApiError, type GradualClient } from '@gradual/sdk';
+import { claim, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
+
+let t: TestServer;
+let owner: ClaimedInstance;
+let projectId: string;
+let envId: string;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  owner = await claim(t);
+  projectId = (await owner.session.createProject({ path: { slug: 'acme' }, body: { key: 'web', name: 'Web' } })).id;
+  envId = (await owner.session.createEnvironment({ path: { id: projectId }, body: { key: 'prod', name: 'Prod' } })).id;
+  await owner.session.createFlag({ path: { id: projectId }, body: { key: 'checkout', name: 'Checkout', defaultValue: false } });
+  await owner.session.createFlag({ path: { id: projectId }, body: { key: 'search', name: 'Search', defaultValue: false } });
+});
+afterAll(() => t?.close());
+
+/** The error `promise` rejects with; fails when it resolves or rejects with something else. */
+async function apiError(promise: Promise<unknown>): Promise<GradualApiError> {
+  const err = await promise.then(
+    (value: unknown) => new Error(`expected a GradualApiError, resolved ${JSON.stringify(value)}`),
+    (e: unknown) => e,
+  );
+  if (!isGradualApiError(err)) throw err instanceof Error ? err : new Error(String(err));
+  return err;
+}
+
+describe('conditional GETs', () => {
+  it('resolves withResponse with notModified on a 304, and the body with notModified false otherwise', async () => {
+    const first = await owner.session.withResponse.getFlagRollout({ path: { envId, key: 'checkout' } }).catch(() => undefined);
+    // No rollout yet: 404. Start one so there is something to tag.
+    expect(first).toBeUndefined();
+    await owner.session.putFlagRollout({ path: { envId, key: 'checkout' }, body: { percent: 10, newValue: true } });
+    const full = await owner.session.withResponse.getFlagRollout({ path: { envId, key: 'checkout' } });
+    expect(full.notModified).toBe(false);
+    expect(full.data).toMatchObject({ primitiveKey: 'checkout', percent: 10 });
+    const etag = full.response.headers.get('etag');
+    expect(etag).toMatch(/^"/);
+
+    const same = await owner.session.withResponse.getFlagRollout({ path: { envId, key: 'checkout' }, headers: { 'if-none-match': etag! } });
+    expect(same.response.status).toBe(304);
+    expect(same.notModified).toBe(true);
+    expect(same.data).toBeUndefined();
+  });
+
+  it('gives the ruleset 304 the same way, and a plain call refuses it with a pointer to withResponse', async () => {
+    const first = await owner.session.withResponse.getRuleset({ path: { envId } });
+    if (first.notModified) throw new Error('304 without If-None-Match');
+    expect(first.data.envId).toBe(envId);
+    const tag = first.response.headers.get('etag')!;
+    const again = await owner.session.withResponse.getRuleset({ path: { envId }, headers: { 'if-none-match': tag } });
+    expect(again).toMatchObject({ notModified: true, data: undefined });
+    expect(again.response.status).toBe(304);
+
+    const err = await apiError(owner.session.getRuleset({ path: { envId }, headers: { 'if-none-match': tag } }));
+    expect(err.status).toBe(304);
+    expect(err.message).toContain('withResponse.getRuleset()');
+  });
+});
+
+describe('writes an approval can divert', () => {
+  let approval: GradualClient;
+  beforeAll(async () => {
+    const minted = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'needs approval', requiresApproval: true } });
+    approval = t.asToken(minted.token);
+  });
+
+  it('resolves applied with the body for a direct write', async () => {
+    const result = await owner.session.putFlagRollout({ path: { envId, key: 'search' }, body: { percent: 5, newValue: true } });
+    expect(result.kind).toBe('applied');
+    if (result.kind !== 'applied') return;
+    expect(result.data).toMatchObject({ primitiveKey: 'search', percent: 5, status: 'active' });
+
+    const added = await owner.session.addFlagTargetIds({ path: { envId, key: 'search' }, body: { targetIds: ['u1', 'u2'] } });
+    expect(added).toEqual({ kind: 'applied', data: { added: 2, count: 2 } });
+  });
+
+  it('resolves proposed with the stored proposal for an approval-required key, from the 202', async () => {
+    const { data, response } = await approval.withResponse.putFlagRollout({ path: { envId, key: 'search' }, body: { percent: 20 } });
+    expect(response.status).toBe(202);
+    expect(data.kind).toBe('proposed');
+    if (data.kind !== 'proposed') return;
+    // The proposal's own `kind` names the mutation; the result's `kind` says what happened.
+    expect(data.proposal).toMatchObject({ kind: 'rollout.put', status: 'pending', envId });
+    expect(response.headers.get('location')).toBe(`/api/v1/proposals/${data.proposal.id}`);
+    // Nothing changed until an admin applies it.
+    expect(await owner.session.getFlagRollout({ path: { envId, key: 'search' } })).toMatchObject({ percent: 5 });
+
+    const removal = await approval.removeFlagTargetIds({ path: { envId, key: 'search' }, body: { targetIds: ['u1'] } });
+    expect(removal).toMatchObject({ kind: 'proposed', proposal: { kind: 'target_ids.remove' } });
+  });
+
+  it('resolves applied with undefined data for a 204', async () => {
+    const deleted = await owner.session.withResponse.deleteFlagRollout({ path: { envId, key: 'search' } });
+    expect(deleted.response.status).toBe(204);
+    expect(deleted.data).toEqual({ kind: 'applied', data: undefined });
+  });
+});
+
+describe('path parameters', () => {
+  /** A client on the test server that counts what it sends. */
+  const counting = () => {
+    const sent: string[] = [];
+    const client = createClient({
+      baseUrl: t.url,
+      sessionToken: owner.sessionToken,
+      fetch: (input, init) => {
+        sent.push(input instanceof Request ? input.url : String(input));
+        return fetch(input, init);
+      },
+    });
+    return { client, sent };
+  };
+
+  it('refuses a missing, misspelled or empty path parameter without sending anything', async () => {
+    const { client, sent } = counting();
+    // The misspelling a type check would catch, as an untyped caller (JavaScript, JSON input) sends it.
+    const misspelled: { envId: string; key: string; targetId: string } = JSON.parse(JSON.stringify({ envId, key: 'checkout', targetID: 'u1' }));
+    const err = await apiError(client.checkFlagTargetId({ path: misspelled }));
+    expect(err).toBeInstanceOf(GradualApiError);
+    expect(err.status).toBe(0);
+    expect(err.code).toBe('invalid_request');
+    expect(err.response).toBeUndefined();
+    expect(err.fields).toEqual({ targetId: 'missing path parameter' });
+    expect(err.message).toContain('targetId');
+
+    const empty = await apiError(client.getFlagRollout({ path: { envId: '', key: '' } }));
+    expect(empty.fields).toEqual({ envId: 'must be a non-empty string or a number', key: 'must be a non-empty string or a number' });
+    expect(empty.code).toBe('invalid_request');
+
+    const none = await apiError(client.withResponse.getEnvironment({ path: JSON.parse('{}') }));
+    expect(none.fields).toEqual({ envId: 'missing path parameter' });
+
+    expect(sent).toEqual([]);
+    // Given properly, the same calls go out.
+    expect(await client.checkFlagTargetId({ path: { envId, key: 'checkout', targetId: 'u1' } })).toEqual({ contains: false });
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toContain('/target-ids/contains/u1');
+  });
+});
+
+describe('rate limits', () => {
+  it('puts the refusing bucket on the 429 as rateLimit, beside retryAfterSeconds', async () => {
+    const { token } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'slow', rateLimitPerMin: 2 } });
+    const api = t.asToken(token);
+    const ok = await api.withResponse.getEnvironment({ path: { envId } });
+    expect(ok.response.headers.get('x-ratelimit-limit')).toBe('2');
+    await api.getEnvironment({ path: { envId } });
+    const err = await apiError(api.getEnvironment({ path: { envId } }));
+    expect(err.status).toBe(429);
+    expect(err.code).toBe('token_rate_limit');
+    expect(err.rateLimit).toEqual({ limit: 2, remaining: 0, resetSeconds: expect.any(Number) });
+    expect(err.rateLimit!.resetSeconds).toBeGreaterThan(0);
+    expect(err.rateLimit!.resetSeconds).toBeLessThanOrEqual(60);
+    expect(err.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(err.retryAfterSeconds).toBeLessThanOrEqual(30);
+  });
+
+  it('leaves rateLimit undefined on an answer without the headers', async () => {
+    const err = await apiError(t.anonymous.getEnvironment({ path: { envId } }));
+    expect(err.status).toBe(401);
+    expect(err.rateLimit).toBeUndefined();
+  });
+});
