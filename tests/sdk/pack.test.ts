@@ -92,6 +92,9 @@ export {};
 `;
 
 const temp: string[] = [];
+afterAll(async () => {
+  for (const dir of temp) await rm(dir, { recursive: true, force: true });
+});
 const timings: Record<string, number> = {};
 async function step<T>(name: string, fn: () => Promise<T>): Promise<T> {
   const started = performance.now();
@@ -155,7 +158,6 @@ describe.skipIf(!!process.env.DATABASE_URL)('npm pack of @gradual/sdk and @gradu
       t.server.http.closeAllConnections();
       await closing;
     }
-    for (const dir of temp) await rm(dir, { recursive: true, force: true });
     console.log(`[pack] ${packed?.map((p) => `${p.name}: ${p.files.length} files`).join(', ')}; timings (ms) ${JSON.stringify(timings)}`);
   });
 
@@ -347,5 +349,37 @@ describe.skipIf(!!process.env.DATABASE_URL)('npm pack of @gradual/sdk and @gradu
     expect(help.stdout).toMatch(/^Usage: gradual /m);
     // The CLI uses the SDK installed beside it, not a copy of its own.
     expect(existsSync(join(project, 'node_modules/@gradual/cli/node_modules/@gradual/sdk'))).toBe(false);
+  });
+});
+
+describe.skipIf(!!process.env.DATABASE_URL)('changesets', () => {
+  it('versions the SDK and the CLI together and writes their CHANGELOG entries', async () => {
+    // A copy of what `changeset version` reads and writes, with one pending changeset for the SDK only.
+    const dir = await mkdtemp(join(tmpdir(), 'gradual-changeset-'));
+    temp.push(dir);
+    const packages = ['sdk', 'cli'];
+    const rootPkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as Record<string, unknown>;
+    await writeFile(join(dir, 'package.json'), JSON.stringify({ ...rootPkg, workspaces: packages }, null, 2));
+    await mkdir(join(dir, '.changeset'));
+    await writeFile(join(dir, '.changeset/config.json'), await readFile(join(root, '.changeset/config.json')));
+    await writeFile(join(dir, '.changeset/quiet-owls-fly.md'), `---\n'@gradual/sdk': minor\n---\n\nThe live client reports exposures.\n`);
+    const before: Record<string, { version: string }> = {};
+    for (const p of packages) {
+      await mkdir(join(dir, p));
+      for (const f of ['package.json', 'CHANGELOG.md']) await writeFile(join(dir, p, f), await readFile(join(root, p, f)));
+      before[p] = JSON.parse(await readFile(join(root, p, 'package.json'), 'utf8')) as { version: string };
+    }
+    await sh(process.execPath, [join(root, 'node_modules/@changesets/cli/bin.js'), 'version'], dir);
+
+    const [major, minor] = before.sdk!.version.split('.').map(Number);
+    const next = `${major}.${minor! + 1}.0`;
+    const sdkPkg = JSON.parse(await readFile(join(dir, 'sdk/package.json'), 'utf8')) as { version: string };
+    const cliPkg = JSON.parse(await readFile(join(dir, 'cli/package.json'), 'utf8')) as { version: string; dependencies: Record<string, string> };
+    expect({ sdk: sdkPkg.version, cli: cliPkg.version, cliDependsOn: cliPkg.dependencies['@gradual/sdk'] }).toEqual({ sdk: next, cli: next, cliDependsOn: `^${next}` });
+    const sdkLog = await readFile(join(dir, 'sdk/CHANGELOG.md'), 'utf8');
+    const cliLog = await readFile(join(dir, 'cli/CHANGELOG.md'), 'utf8');
+    expect(sdkLog).toMatch(new RegExp(`^# @gradual/sdk\\n\\n## ${next}\\n\\n### Minor Changes\\n\\n- The live client reports exposures\\.\\n\\n## ${before.sdk!.version}\\n`));
+    expect(cliLog).toMatch(new RegExp(`^# @gradual/cli\\n\\n## ${next}\\n\\n### Patch Changes\\n\\n- Updated dependencies\\n  - @gradual/sdk@${next}\\n\\n## ${before.cli!.version}\\n`));
+    expect(await readdir(join(dir, '.changeset'))).toEqual(['config.json']);
   });
 });
