@@ -7,6 +7,7 @@
  */
 import type { EvaluationContext, EvaluationReason, PrimitiveKind } from '../evaluation/index.js';
 import type { TimerHandle, TimerSet } from './timers.js';
+import type { EvaluationHook } from './types.js';
 
 export interface Exposure {
   key: string;
@@ -71,6 +72,21 @@ export class ExposureQueue {
     this.pending.push({ ...exposure, timestamp: Date.now() });
     if (this.pending.length >= this.batchSize) this.arm(0);
     else if (this.timer === null) this.arm(this.flushIntervalMs);
+  }
+
+  /**
+   * The evaluation hook that records exposures: evaluations that served a value from the
+   * ruleset (not errors). A context is identified by the rollout's bucket field (e.g. `userId`)
+   * when it has one, else by its JSON.
+   */
+  hook(bucketFieldOf: (key: string) => string | undefined): EvaluationHook {
+    return (key, context, r) => {
+      if (r.reason === 'error' || r.kind === null || r.version === null) return;
+      const field = bucketFieldOf(key);
+      const v = field === undefined ? undefined : context[field];
+      const id = v == null ? `c${JSON.stringify(context)}` : typeof v === 'string' ? `s${v}` : `j${JSON.stringify(v)}`;
+      this.record({ key, value: r.value, reason: r.reason, kind: r.kind, bucket: r.bucket, version: r.version, context }, id);
+    };
   }
 
   get size(): number {

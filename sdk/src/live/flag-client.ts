@@ -17,17 +17,19 @@
 import { GradualApiError } from '../errors.js';
 import type { EvaluationContext, Ruleset } from '../evaluation/index.js';
 import { isFatal } from '../retry.js';
-import { RulesetCache, rulesetProblem, type RulesetSource } from './cache.js';
+import { RulesetCache, type RulesetSource } from './cache.js';
 import { TypedEmitter } from './emitter.js';
 import { ExposureQueue } from './exposures.js';
 import { Poller } from './poller.js';
 import { RulesetStream } from './stream.js';
-import { TimerSet, type TimerHandle } from './timers.js';
+import { evaluateHeld } from './evaluate.js';
+import { Readiness } from './readiness.js';
+import { settingsOf } from './settings.js';
+import { TimerSet } from './timers.js';
 import { createHttp } from './transport.js';
 import type {
   EvaluateOptions,
   EvaluationHook,
-  EvaluationValueType,
   FlagClient,
   FlagClientEvents,
   FlagClientLogger,
@@ -41,33 +43,9 @@ export function createFlagClient(options: FlagClientOptions): FlagClient {
   return new LiveFlagClient(options);
 }
 
-function positive(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value)) {
-    throw new TypeError(`createFlagClient: ${name} must be a positive number of milliseconds`);
-  }
-  return value;
-}
-
-function typeOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (value === undefined) return 'no value';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}
-
-function matchesType(value: unknown, type: EvaluationValueType): boolean {
-  return type === 'json' ? value !== undefined : typeof value === type;
-}
-
 /** Errors of the client itself (closed, timed out waiting): no response, so status 0. */
 function clientError(message: string, cause?: GradualApiError): GradualApiError {
   return new GradualApiError(cause?.status ?? 0, { code: cause?.code ?? 'service_unavailable', message }, cause?.response, cause ? { cause } : undefined);
-}
-
-interface Waiter {
-  resolve: () => void;
-  reject: (err: GradualApiError) => void;
 }
 
 class LiveFlagClient implements FlagClient {
@@ -97,23 +75,13 @@ class LiveFlagClient implements FlagClient {
   /** An error was logged since the last healthy moment (log the first one only). */
   private loggedSinceHealthy = false;
   private hookFailed = false;
-  private readonly waiters = new Set<Waiter>();
+  private readonly readiness = new Readiness(this.timers);
 
   constructor(options: FlagClientOptions) {
-    if (!options || typeof options.baseUrl !== 'string' || options.baseUrl === '') throw new TypeError('createFlagClient: baseUrl is required');
-    if (typeof options.envId !== 'string' || options.envId === '') throw new TypeError('createFlagClient: envId is required');
-    const mode = options.mode ?? 'stream';
-    if (mode !== 'stream' && mode !== 'poll') throw new TypeError(`createFlagClient: mode must be 'stream' or 'poll'`);
-    if (options.onEvaluation !== undefined && typeof options.onEvaluation !== 'function') throw new TypeError('createFlagClient: onEvaluation must be a function');
-    if (options.exposures !== undefined && typeof options.exposures?.track !== 'function') throw new TypeError('createFlagClient: exposures.track must be a function');
+    const { mode, pollIntervalMs, backoff, requestTimeoutMs, idleTimeoutMs, logger } = settingsOf(options);
     this.envId = options.envId;
     this.mode = mode;
-    const pollIntervalMs = positive('pollIntervalMs', options.pollIntervalMs, 30_000);
-    const initialMs = positive('backoff.initialMs', options.backoff?.initialMs, 1_000);
-    const backoff = { initialMs, maxMs: Math.max(initialMs, positive('backoff.maxMs', options.backoff?.maxMs, 30_000)) };
-    const requestTimeoutMs = positive('requestTimeoutMs', options.requestTimeoutMs, 10_000);
-    const idleTimeoutMs = positive('streamIdleTimeoutMs', options.streamIdleTimeoutMs, 45_000);
-    this.logger = options.logger === undefined ? console : options.logger;
+    this.logger = logger;
     this.emitter = new TypedEmitter<FlagClientEvents>((err, event) => {
       this.logger?.error(`gradual: a '${String(event)}' listener threw`, err);
     });
@@ -158,21 +126,10 @@ class LiveFlagClient implements FlagClient {
     if (options.exposures) {
       const exposures = new ExposureQueue(options.exposures, this.timers, (err) => this.logger?.error('gradual: exposures.track failed', err));
       this.exposures = exposures;
-      this.hooks.push((key, context, r) => {
-        if (r.reason === 'error' || r.kind === null || r.version === null) return;
-        const field = this.cache.held?.bucketFields.get(key);
-        const v = field === undefined ? undefined : context[field];
-        const id = v == null ? `c${JSON.stringify(context)}` : typeof v === 'string' ? `s${v}` : `j${JSON.stringify(v)}`;
-        exposures.record({ key, value: r.value, reason: r.reason, kind: r.kind, bucket: r.bucket, version: r.version, context }, id);
-      });
+      this.hooks.push(exposures.hook((key) => this.cache.held?.bucketFields.get(key)));
     }
 
     if (options.bootstrap !== undefined) {
-      const problem = rulesetProblem(options.bootstrap);
-      if (problem) throw new TypeError(`createFlagClient: bootstrap is not a ruleset (${problem})`);
-      if (options.bootstrap.envId !== options.envId) {
-        throw new TypeError(`createFlagClient: bootstrap is the ruleset of environment ${options.bootstrap.envId}, not ${options.envId}`);
-      }
       this.install(options.bootstrap, 'bootstrap', false);
       const version = options.bootstrap.version;
       // Nobody can listen before creation returns: announce in a microtask.
@@ -220,7 +177,7 @@ class LiveFlagClient implements FlagClient {
     if (source === 'server') this.confirmedVersion = ruleset.version;
     if (r.kind === 'first') {
       this.setStatus('ready');
-      for (const w of [...this.waiters]) w.resolve();
+      this.readiness.resolveAll();
       if (announce) this.emitter.emit('ready', { version: ruleset.version, source });
     } else if (r.kind === 'changed') {
       this.emitter.emit('change', { previousVersion: r.previousVersion, version: ruleset.version, changedKeys: r.changedKeys, source });
@@ -241,7 +198,7 @@ class LiveFlagClient implements FlagClient {
     if (this.cache.held && this.currentStatus === 'ready') this.setStatus('stale', err);
     if (fatal && !this.cache.held) {
       this.blockingError = err;
-      for (const w of [...this.waiters]) w.reject(err);
+      this.readiness.rejectAll(err);
     }
     if (this.emitter.listenerCount('error') > 0) {
       this.emitter.emit('error', err);
@@ -299,35 +256,7 @@ class LiveFlagClient implements FlagClient {
   }
 
   private resolve(key: string, context: EvaluationContext, options: EvaluateOptions): FlagEvaluation<unknown> {
-    const held = this.cache.held;
-    const fallback = options.fallback;
-    if (!held) {
-      return { key, value: fallback, reason: 'error', errorCode: 'PROVIDER_NOT_READY', errorMessage: 'no ruleset yet', kind: null, bucket: null, version: null };
-    }
-    const version = held.ruleset.version;
-    const primitive = held.compiled.primitive(key);
-    if (!primitive) {
-      return { key, value: fallback, reason: 'error', errorCode: 'FLAG_NOT_FOUND', errorMessage: `no flag or config '${key}' in this environment`, kind: null, bucket: null, version };
-    }
-    let ctx = context;
-    if (options.targetingKey !== undefined) {
-      const field = held.bucketFields.get(key);
-      if (field !== undefined && ctx[field] == null) ctx = { ...ctx, [field]: options.targetingKey };
-    }
-    const r = primitive.evaluate(ctx);
-    if (options.type !== undefined && !matchesType(r.value, options.type)) {
-      return {
-        key,
-        value: fallback,
-        reason: 'error',
-        errorCode: 'TYPE_MISMATCH',
-        errorMessage: `'${key}' is ${typeOf(r.value)}, not ${options.type === 'json' ? 'a JSON value' : `a ${options.type}`}`,
-        kind: r.kind,
-        bucket: r.bucket,
-        version,
-      };
-    }
-    return { key, value: r.value, reason: r.reason, kind: r.kind, bucket: r.bucket, version };
+    return evaluateHeld(this.cache.held, key, context, options);
   }
 
   getBoolean(key: string, context: EvaluationContext, fallback: boolean): boolean {
@@ -368,26 +297,9 @@ class LiveFlagClient implements FlagClient {
     if (this.cache.held) return Promise.resolve();
     if (this.closing) return Promise.reject(clientError('the flag client is closed'));
     if (this.blockingError) return Promise.reject(this.blockingError);
-    const { timeoutMs, signal } = options;
-    if (signal?.aborted) return Promise.reject(signal.reason);
-    return new Promise<void>((resolve, reject) => {
-      let timer: TimerHandle | null = null;
-      const onAbort = () => settle(() => reject(signal?.reason));
-      const settle = (fn: () => void) => {
-        this.waiters.delete(waiter);
-        this.timers.clear(timer);
-        signal?.removeEventListener('abort', onAbort);
-        fn();
-      };
-      const waiter: Waiter = { resolve: () => settle(resolve), reject: (err) => settle(() => reject(err)) };
-      this.waiters.add(waiter);
-      if (timeoutMs !== undefined) {
-        timer = this.timers.set(() => {
-          const last = this.latestError;
-          waiter.reject(clientError(`no ruleset within ${timeoutMs} ms${last ? ` (last error: ${last.message})` : ''}`, last));
-        }, timeoutMs);
-      }
-      signal?.addEventListener('abort', onAbort, { once: true });
+    return this.readiness.wait(options.timeoutMs, options.signal, () => {
+      const last = this.latestError;
+      return clientError(`no ruleset within ${options.timeoutMs} ms${last ? ` (last error: ${last.message})` : ''}`, last);
     });
   }
 
@@ -408,7 +320,7 @@ class LiveFlagClient implements FlagClient {
     this.lifetime.abort();
     this.timers.clearAll();
     const err = clientError('the flag client is closed');
-    for (const w of [...this.waiters]) w.reject(err);
+    this.readiness.rejectAll(err);
     this.setStatus('closed');
     this.closing = Promise.allSettled([this.stream?.settled(), this.poller.settled(), this.exposures?.close()]).then(() => {
       this.timers.clearAll();

@@ -1,0 +1,46 @@
+/** One evaluation against the held ruleset (or none), with the fallback and OpenFeature-named error codes. */
+import type { EvaluationContext } from '../evaluation/index.js';
+import type { HeldRuleset } from './cache.js';
+import type { EvaluateOptions, EvaluationValueType, FlagEvaluation } from './types.js';
+
+function typeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (value === undefined) return 'no value';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+function matchesType(value: unknown, type: EvaluationValueType): boolean {
+  return type === 'json' ? value !== undefined : typeof value === type;
+}
+
+export function evaluateHeld(held: HeldRuleset | null, key: string, context: EvaluationContext, options: EvaluateOptions): FlagEvaluation {
+  const fallback = options.fallback;
+  if (!held) {
+    return { key, value: fallback, reason: 'error', errorCode: 'PROVIDER_NOT_READY', errorMessage: 'no ruleset yet', kind: null, bucket: null, version: null };
+  }
+  const version = held.ruleset.version;
+  const primitive = held.compiled.primitive(key);
+  if (!primitive) {
+    return { key, value: fallback, reason: 'error', errorCode: 'FLAG_NOT_FOUND', errorMessage: `no flag or config '${key}' in this environment`, kind: null, bucket: null, version };
+  }
+  let ctx = context;
+  if (options.targetingKey !== undefined) {
+    const field = held.bucketFields.get(key);
+    if (field !== undefined && ctx[field] == null) ctx = { ...ctx, [field]: options.targetingKey };
+  }
+  const r = primitive.evaluate(ctx);
+  if (options.type !== undefined && !matchesType(r.value, options.type)) {
+    return {
+      key,
+      value: fallback,
+      reason: 'error',
+      errorCode: 'TYPE_MISMATCH',
+      errorMessage: `'${key}' is ${typeOf(r.value)}, not ${options.type === 'json' ? 'a JSON value' : `a ${options.type}`}`,
+      kind: r.kind,
+      bucket: r.bucket,
+      version,
+    };
+  }
+  return { key, value: r.value, reason: r.reason, kind: r.kind, bucket: r.bucket, version };
+}

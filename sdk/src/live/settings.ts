@@ -1,0 +1,49 @@
+/** `createFlagClient`'s options checked and completed with their defaults; bad input is a precise TypeError. */
+import type { BackoffPolicy } from '../retry.js';
+import { rulesetProblem } from './cache.js';
+import type { FlagClientLogger, FlagClientMode, FlagClientOptions } from './types.js';
+
+export interface Settings {
+  mode: FlagClientMode;
+  pollIntervalMs: number;
+  backoff: BackoffPolicy;
+  requestTimeoutMs: number;
+  idleTimeoutMs: number;
+  logger: FlagClientLogger | null;
+}
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value)) {
+    throw new TypeError(`createFlagClient: ${name} must be a positive number of milliseconds`);
+  }
+  return value;
+}
+
+export function settingsOf(options: FlagClientOptions): Settings {
+  if (!options || typeof options.baseUrl !== 'string' || options.baseUrl === '') throw new TypeError('createFlagClient: baseUrl is required');
+  if (typeof options.envId !== 'string' || options.envId === '') throw new TypeError('createFlagClient: envId is required');
+  const mode = options.mode ?? 'stream';
+  if (mode !== 'stream' && mode !== 'poll') throw new TypeError(`createFlagClient: mode must be 'stream' or 'poll'`);
+  if (options.onEvaluation !== undefined && typeof options.onEvaluation !== 'function') throw new TypeError('createFlagClient: onEvaluation must be a function');
+  if (options.exposures !== undefined && typeof options.exposures?.track !== 'function') throw new TypeError('createFlagClient: exposures.track must be a function');
+  for (const name of ['flushIntervalMs', 'batchSize'] as const) positive(`exposures.${name}`, options.exposures?.[name], 1);
+  const dedupe = options.exposures?.dedupeCapacity;
+  if (dedupe !== undefined && !(Number.isInteger(dedupe) && dedupe >= 0)) throw new TypeError('createFlagClient: exposures.dedupeCapacity must be a whole number ≥ 0');
+  if (options.bootstrap !== undefined) {
+    const problem = rulesetProblem(options.bootstrap);
+    if (problem) throw new TypeError(`createFlagClient: bootstrap is not a ruleset (${problem})`);
+    if (options.bootstrap.envId !== options.envId) {
+      throw new TypeError(`createFlagClient: bootstrap is the ruleset of environment ${options.bootstrap.envId}, not ${options.envId}`);
+    }
+  }
+  const initialMs = positive('backoff.initialMs', options.backoff?.initialMs, 1_000);
+  return {
+    mode,
+    pollIntervalMs: positive('pollIntervalMs', options.pollIntervalMs, 30_000),
+    backoff: { initialMs, maxMs: Math.max(initialMs, positive('backoff.maxMs', options.backoff?.maxMs, 30_000)) },
+    requestTimeoutMs: positive('requestTimeoutMs', options.requestTimeoutMs, 10_000),
+    idleTimeoutMs: positive('streamIdleTimeoutMs', options.streamIdleTimeoutMs, 45_000),
+    logger: options.logger === undefined ? console : options.logger,
+  };
+}
