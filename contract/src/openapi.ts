@@ -89,6 +89,23 @@ function errorExample(status: string): Json {
   return { code, message: statusText[status] ?? `HTTP ${status}`, requestId: '9b2f1c7e-4d1a-4c3e-8f5b-1a2b3c4d5e6f' };
 }
 
+/**
+ * The caller's token bucket, on the answers of every route an API key or a signed-in user calls
+ * (2xx, 304 and a 429 of a bucket; the server's http/api-rate-limit.ts). Each is a bucket of
+ * requests a minute, refilled evenly: an API key's own (`rateLimitPerMin`, default 600) and its
+ * organization's, shared by all its keys (`ORG_RATE_LIMIT_PER_MIN`, default 6000); a signed-in
+ * user's, all their sessions together (`SESSION_RATE_LIMIT_PER_MIN`, default 1200).
+ */
+const rateLimitHeaders: Json = {
+  'X-RateLimit-Limit': {
+    description:
+      "Requests a minute of the caller's bucket: the API key's `rateLimitPerMin` (default 600) or its organization's (`ORG_RATE_LIMIT_PER_MIN`, default 6000), whichever has fewer requests left; a signed-in user's (`SESSION_RATE_LIMIT_PER_MIN`, default 1200). On a 429, the bucket that refused.",
+    schema: { type: 'integer' },
+  },
+  'X-RateLimit-Remaining': { description: 'Requests left in that bucket.', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': { description: 'Seconds until that bucket is full again.', schema: { type: 'integer' } },
+};
+
 function envelopeResponse(status: string): Json {
   return { description: statusText[status] ?? status, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
 }
@@ -145,8 +162,15 @@ function mapOperation(operation: Operation, route: AppRoute): Operation {
   if (auth === 'any' || auth === 'session') {
     responses['429'] ??= {
       ...envelopeResponse('429'),
-      headers: { 'Retry-After': { description: 'Seconds until the bucket that refused has a token again.', schema: { type: 'integer' } } },
+      headers: {
+        'Retry-After': { description: 'Seconds until the bucket that refused has a token again.', schema: { type: 'integer' } },
+        ...rateLimitHeaders,
+      },
     };
+    // Every answer the caller's bucket admitted carries its state.
+    for (const [status, response] of Object.entries(responses)) {
+      if (/^2/.test(status) || status === '304') response.headers = { ...(response.headers as Json | undefined), ...rateLimitHeaders };
+    }
   }
   // an API key on a sign-in-only endpoint (`scope_denied`).
   if (auth === 'session') responses['403'] ??= envelopeResponse('403');
@@ -198,7 +222,8 @@ export function buildOpenApiDocument(): Json {
         title: 'Gradual API',
         version: '1.0.0',
         description:
-          'Feature-flag rollout service: flags and configs per environment, gradual rollouts on plans, automatic rollback and an audit log. Every non-2xx response carries the `ErrorEnvelope`.',
+          'Feature-flag rollout service: flags and configs per environment, gradual rollouts on plans, automatic rollback and an audit log. Every non-2xx response carries the `ErrorEnvelope`.\n\n' +
+          '**Rate limits.** Requests are counted in token buckets of requests a minute, refilled evenly: each API key has its own (`rateLimitPerMin`, set when the key is created, 1–100,000, default 600) and shares its organization\'s (`ORG_RATE_LIMIT_PER_MIN`, default 6000); each signed-in user has one for all their sessions (`SESSION_RATE_LIMIT_PER_MIN`, default 1200). Answers report the bucket in `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (seconds until it is full); a request over a limit gets `429 token_rate_limit` with `Retry-After` (seconds), as does a client address after too many failed authentications (`AUTH_FAILURES_PER_IP_PER_MIN`, default 30).',
         license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
         contact: { name: 'Gradual', url: 'https://github.com/gradual' },
       },

@@ -51,7 +51,9 @@ function rolloutRoutes<S extends 'flags' | 'configs'>(segment: S, noun: string) 
       path: base,
       summary: `Start or edit the ${noun}'s rollout`,
       description:
-        'Idempotent: a body that changes nothing returns the rollout unchanged (no audit row, no version bump). A PUT after a completed or cancelled rollout starts a new one. The seed is locked once percent is above 0 (`rollout_seed_locked`). Reaching 100% completes the rollout.' + diverted,
+        'Idempotent: a body that changes nothing returns the rollout unchanged (no audit row, no version bump). A PUT after a completed or cancelled rollout starts a new one. The seed is locked once percent is above 0 (`rollout_seed_locked`). ' +
+        `Reaching 100% (by this PUT, advance, resume or a scheduled step) completes the rollout in the same transaction: its \`newValue\` overwrites the ${noun}'s base value in the environment (audited as \`${noun}.update_value\`), and evaluation ignores the rollout from then on. A rollout without \`newValue\` (gating the rules) leaves the base value as it is and stops gating the rules.` +
+        diverted,
       body: PutRolloutRequest,
       headers: ConditionalMutationHeaders,
       responses: { 200: Rollout, 202: Proposal, ...errorResponses(400, 401, 403, 404, 412) },

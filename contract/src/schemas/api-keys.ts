@@ -21,7 +21,7 @@ export const CreateApiKeyRequest = named(
     environments: z.array(Id).max(1000).optional(),
     resources: z.array(z.string().min(1).max(KEY_MAX_LENGTH)).max(1000).optional(),
     ipAllowlist: z.array(Cidr).max(100).optional(),
-    rateLimitPerMin: z.number().int().min(1).max(100_000).optional(),
+    rateLimitPerMin: z.number().int().min(1).max(100_000).optional().describe("Requests a minute this key may make (its own token bucket, beside its organization's). Default 600."),
     ttlSeconds: z.number().int().min(3600).max(31_536_000).optional(),
     requiresApproval: z.boolean().optional(),
   }),

@@ -652,7 +652,7 @@ export const getFlagRollout = <ThrowOnError extends boolean = false>(options: Op
 /**
  * Start or edit the flag's rollout
  *
- * Idempotent: a body that changes nothing returns the rollout unchanged (no audit row, no version bump). A PUT after a completed or cancelled rollout starts a new one. The seed is locked once percent is above 0 (`rollout_seed_locked`). Reaching 100% completes the rollout. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
+ * Idempotent: a body that changes nothing returns the rollout unchanged (no audit row, no version bump). A PUT after a completed or cancelled rollout starts a new one. The seed is locked once percent is above 0 (`rollout_seed_locked`). Reaching 100% (by this PUT, advance, resume or a scheduled step) completes the rollout in the same transaction: its `newValue` overwrites the flag's base value in the environment (audited as `flag.update_value`), and evaluation ignores the rollout from then on. A rollout without `newValue` (gating the rules) leaves the base value as it is and stops gating the rules. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const putFlagRollout = <ThrowOnError extends boolean = false>(options: Options<PutFlagRolloutData, ThrowOnError>) => (options.client ?? client).put<PutFlagRolloutResponses, PutFlagRolloutErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -848,7 +848,7 @@ export const getConfigRollout = <ThrowOnError extends boolean = false>(options: 
 /**
  * Start or edit the config's rollout
  *
- * Idempotent: a body that changes nothing returns the rollout unchanged (no audit row, no version bump). A PUT after a completed or cancelled rollout starts a new one. The seed is locked once percent is above 0 (`rollout_seed_locked`). Reaching 100% completes the rollout. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
+ * Idempotent: a body that changes nothing returns the rollout unchanged (no audit row, no version bump). A PUT after a completed or cancelled rollout starts a new one. The seed is locked once percent is above 0 (`rollout_seed_locked`). Reaching 100% (by this PUT, advance, resume or a scheduled step) completes the rollout in the same transaction: its `newValue` overwrites the config's base value in the environment (audited as `config.update_value`), and evaluation ignores the rollout from then on. A rollout without `newValue` (gating the rules) leaves the base value as it is and stops gating the rules. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const putConfigRollout = <ThrowOnError extends boolean = false>(options: Options<PutConfigRolloutData, ThrowOnError>) => (options.client ?? client).put<PutConfigRolloutResponses, PutConfigRolloutErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {

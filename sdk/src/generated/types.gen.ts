@@ -872,6 +872,9 @@ export type CreateApiKeyRequest = {
     environments?: Array<string>;
     resources?: Array<string>;
     ipAllowlist?: Array<string>;
+    /**
+     * Requests a minute this key may make (its own token bucket, beside its organization's). Default 600.
+     */
     rateLimitPerMin?: number;
     ttlSeconds?: number;
     requiresApproval?: boolean;
