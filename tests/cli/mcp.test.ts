@@ -21,14 +21,18 @@ async function startMcp(t: TestServer, token: string, flags: string[] = []): Pro
     command: process.execPath,
     args: ['--conditions=@gradual/source', '--import', 'tsx', 'cli/src/main.ts', 'mcp', ...flags],
     cwd: ROOT,
-    // No config file: the settings come from the environment only.
-    env: { GRADUAL_URL: t.url, GRADUAL_TOKEN: token, GRADUAL_ORG: 'acme', GRADUAL_CONFIG: `${ROOT}/.no-such-gradual-config.json` },
+    // No config file and no GRADUAL_ORG: the organization is the key's own.
+    env: { GRADUAL_URL: t.url, GRADUAL_TOKEN: token, GRADUAL_CONFIG: `${ROOT}/.no-such-gradual-config.json` },
     stderr: 'pipe',
   });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: 'mcp-test', version: '1.0.0' });
-  await client.connect(transport);
+  try {
+    await client.connect(transport);
+  } catch (err) {
+    throw new Error(`gradual mcp did not start: ${String(err)}; its stderr: ${stderr}`);
+  }
   return { client, stderr: () => stderr, close: () => client.close() };
 }
 
@@ -92,11 +96,12 @@ describe('gradual mcp', () => {
   let projectId: string;
   let envId: string;
   let stagingId: string;
-  /** An approval-required agent key, a direct key, and an approval-required key scoped to staging. */
+  /** Sessions of `gradual mcp` with: an approval-required agent key; a direct key, without and with --allow-direct-writes; an approval-required key scoped to staging; a read-only key. */
   let agent: McpSession;
   let direct: McpSession;
   let directAllowed: McpSession;
   let stagingOnly: McpSession;
+  let readOnly: McpSession;
   const flag = { key: 'checkout', kind: 'flag' } as const;
   let flagPath: { envId: string; key: string };
   const ops = () => rolloutOps(owner.session, 'flag');
@@ -118,23 +123,25 @@ describe('gradual mcp', () => {
     flagPath = { envId, key: 'checkout' };
     await ops().put(flagPath, { percent: 10, newValue: true }, { 'x-audit-reason': 'first 10%' });
 
-    const mint = async (body: { name: string; kind?: 'api' | 'agent'; requiresApproval?: boolean; environments?: string[] }) =>
+    const mint = async (body: { name: string; kind?: 'api' | 'agent'; requiresApproval?: boolean; environments?: string[]; actions?: Array<'read' | 'write'> }) =>
       (await s.createApiKey({ path: { slug: 'acme' }, body })).token;
-    const [agentToken, directToken, stagingToken] = await Promise.all([
+    const [agentToken, directToken, stagingToken, readToken] = await Promise.all([
       mint({ name: 'coding agent', kind: 'agent', requiresApproval: true }),
       mint({ name: 'ci' }),
       mint({ name: 'staging agent', kind: 'agent', requiresApproval: true, environments: [stagingId] }),
+      mint({ name: 'reader', kind: 'agent', actions: ['read'] }),
     ]);
-    [agent, direct, directAllowed, stagingOnly] = await Promise.all([
+    [agent, direct, directAllowed, stagingOnly, readOnly] = await Promise.all([
       startMcp(t, agentToken),
       startMcp(t, directToken),
       startMcp(t, directToken, ['--allow-direct-writes']),
       startMcp(t, stagingToken),
+      startMcp(t, readToken),
     ]);
   });
 
   afterAll(async () => {
-    await Promise.all([agent, direct, directAllowed, stagingOnly].map((session) => session?.close()));
+    await Promise.all([agent, direct, directAllowed, stagingOnly, readOnly].map((session) => session?.close()));
     await t?.close();
   });
 
@@ -150,7 +157,25 @@ describe('gradual mcp', () => {
     expect(propose?.inputSchema.required?.sort()).toEqual(['envId', 'key', 'percent', 'reason']);
     expect(propose?.inputSchema.properties?.percent).toMatchObject({ type: 'number', minimum: 0, maximum: 100 });
     expect(propose?.inputSchema.properties?.kind).toMatchObject({ enum: ['flag', 'config'], default: 'flag' });
-    expect(propose?.description).toContain('approval-required');
+    expect(propose?.description).toContain('nothing changes until a person applies it');
+    expect(agent.client.getInstructions()).toContain('"coding agent" of the organization "acme" is approval-required');
+  });
+
+  it('offers the write tools only to an approval-required key, unless direct writes are allowed', async () => {
+    const names = async (session: McpSession) => (await session.client.listTools()).tools.map((tool) => tool.name).sort();
+    expect(await names(direct)).toEqual([...READ_TOOLS].sort());
+    expect(direct.stderr()).toContain('no write tools: This API key is not approval-required');
+    expect(direct.client.getInstructions()).toContain('No write tools');
+    expect(await names(readOnly)).toEqual([...READ_TOOLS].sort());
+    expect(await names(stagingOnly)).toEqual([...READ_TOOLS, ...WRITE_TOOLS].sort());
+    expect(await names(directAllowed)).toEqual([...READ_TOOLS, ...WRITE_TOOLS].sort());
+    const propose = (await directAllowed.client.listTools()).tools.find((tool) => tool.name === 'propose_rollout');
+    expect(propose?.description).toContain('applies at once');
+    expect(directAllowed.client.getInstructions()).toContain('apply their change at once');
+  });
+
+  it('ends at start-up, saying why, when the key is refused', async () => {
+    await expect(startMcp(t, 'svc_00000000000000000000000000000000')).rejects.toThrow(/its stderr: error: .*\(code: unauthorized, status: 401/);
   });
 
   it('reads projects, environments, flags, rollouts, plans, evaluations and the audit log', async () => {
@@ -275,7 +300,7 @@ describe('gradual mcp', () => {
     expect(await rolloutOps(owner.session, 'config').state({ envId, key: 'limits' })).toMatchObject({ rollout: null });
   });
 
-  it('refuses writes with a direct (not approval-required) key by default, changing nothing', async () => {
+  it('refuses writes with a direct (not approval-required) or read-only key by default, changing nothing', async () => {
     // Reads work with any key.
     expect((await ok<{ projects: unknown[] }>(direct, 'list_projects', {})).projects).toHaveLength(1);
     const before = await ops().get(flagPath);
@@ -291,6 +316,7 @@ describe('gradual mcp', () => {
       const error = await refused(direct, tool, args);
       expect(error.code).toBe('direct_write_refused');
       expect(error.message).toContain('--allow-direct-writes');
+      expect(await refused(readOnly, tool, args)).toMatchObject({ code: 'token_action_denied' });
     }
     // Nothing written: no change, no version, no audit row, no proposal.
     expect(await ops().get(flagPath)).toEqual(before);

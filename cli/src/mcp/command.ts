@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import cliPackage from '../../package.json' with { type: 'json' };
 import { connect } from '../context.js';
+import { accessOf } from './access.js';
 import { serveStdio } from './server.js';
 
 interface McpOptions {
@@ -16,10 +17,16 @@ export function registerMcpCommand(program: Command): void {
     )
     .option(
       '--allow-direct-writes',
-      'let write tools run with an API key that is not approval-required, so that its changes apply at once (by default they are refused)',
+      'offer the write tools with an API key that is not approval-required, so that its changes apply at once (by default they are withheld)',
     )
     .action(async (options: McpOptions, cmd: Command) => {
       const { client, settings } = await connect(cmd);
-      await serveStdio({ client, org: settings.org, allowDirectWrites: options.allowDirectWrites === true, version: cliPackage.version });
+      // Who the key is, before any tool is listed: a bad or revoked key, or an unreachable server, ends the command here.
+      const access = accessOf(await client.whoami(), options.allowDirectWrites === true, settings.org);
+      if (settings.org && access.org && settings.org !== access.org) {
+        process.stderr.write(`gradual mcp: the organization "${settings.org}" is ignored: ${access.who} works in "${access.org}"\n`);
+      }
+      if (access.refusal) process.stderr.write(`gradual mcp: no write tools: ${access.refusal.message}\n`);
+      await serveStdio({ client, access, version: cliPackage.version });
     });
 }

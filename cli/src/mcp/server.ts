@@ -4,42 +4,53 @@ import type { GradualClient } from '@gradual/sdk';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { gradualTools } from './tools.js';
-import { WritePolicy } from './write-policy.js';
+import type { Access } from './access.js';
+import { errorResult } from './tool.js';
+import { readTools, writeTools } from './tools.js';
 
-export interface McpServerOptions {
+export interface GradualMcpOptions {
   client: GradualClient;
-  /** The organization slug tools default to. */
-  org: string | undefined;
-  /** Let write tools run with an API key that is not approval-required (docs/mcp.md). */
-  allowDirectWrites: boolean;
+  access: Access;
   /** The CLI's version, reported to the MCP client. */
   version: string;
 }
 
-const INSTRUCTIONS = `Gradual: feature flags, configs and their gradual rollouts.
+function instructions(access: Access): string {
+  const writes =
+    access.writes === 'proposals'
+      ? `The propose_* tools do not change anything by themselves: ${access.who} is approval-required, so each makes a proposal that a person applies in Gradual. Tell the user the proposal's ID, and follow it with get_proposal or list_proposals.`
+      : access.writes === 'direct'
+        ? `Careful: the propose_* tools apply their change at once (${access.who} is not approval-required and the operator allowed direct writes).`
+        : `No write tools: ${access.refusal?.message ?? 'writes are not allowed.'}`;
+  return `Gradual: feature flags, configs and their gradual rollouts, read through ${access.who}.
 Find IDs first: list_projects, then list_environments (project ID), then list_flags / list_flag_states.
 get_flag and get_rollout show a flag's or config's value, rules and rollout in an environment; evaluate shows what a given user gets.
-The propose_* tools do not change anything by themselves: each makes a proposal that a person applies in Gradual. Tell the user the proposal's ID, and follow it with get_proposal or list_proposals.
+${writes}
 Errors come back as {"error": {"code", "message", ...}} with the API's error codes.`;
+}
 
-export function createGradualMcpServer(options: McpServerOptions): Server {
-  const policy = new WritePolicy(options.client, options.allowDirectWrites);
-  const tools = gradualTools({ client: options.client, org: options.org, policy });
-  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+export function createGradualMcpServer({ client, access, version }: GradualMcpOptions): Server {
+  const ctx = { client, access };
+  const writes = writeTools(ctx);
+  const offered = access.writes === 'none' ? readTools(ctx) : [...readTools(ctx), ...writes];
+  const byName = new Map(offered.map((tool) => [tool.name, tool]));
+  const withheld = new Set(access.writes === 'none' ? writes.map((tool) => tool.name) : []);
 
-  const server = new Server({ name: 'gradual', title: 'Gradual', version: options.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map((tool) => tool.definition) }));
+  const server = new Server({ name: 'gradual', title: 'Gradual', version }, { capabilities: { tools: {} }, instructions: instructions(access) });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: offered.map((tool) => tool.definition) }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const tool = byName.get(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-    return tool.call(request.params.arguments);
+    const { name } = request.params;
+    const tool = byName.get(name);
+    if (tool) return tool.call(request.params.arguments);
+    // A write tool the policy withholds, called anyway (a client's stale list, a guess): say why.
+    if (withheld.has(name) && access.refusal) return errorResult(access.refusal);
+    throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
   });
   return server;
 }
 
 /** Serves MCP on stdin/stdout until the client closes stdin (or the connection fails). */
-export async function serveStdio(options: McpServerOptions): Promise<void> {
+export async function serveStdio(options: GradualMcpOptions): Promise<void> {
   const server = createGradualMcpServer(options);
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {

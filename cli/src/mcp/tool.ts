@@ -59,7 +59,8 @@ export function failure(err: unknown): CallToolResult {
   return errorResult(reportOf(err).report);
 }
 
-function errorResult(error: ErrorReport): CallToolResult {
+/** A tool error from a report made here (a code of the API's catalog or of the CLI's own). */
+export function errorResult(error: ErrorReport): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error }, null, 2) }], structuredContent: { error } };
 }
 

@@ -1,14 +1,21 @@
 import type { GradualClient, MutationResult } from '@gradual/sdk';
 import { z } from 'zod/v4';
 import { CliError } from '../errors.js';
+import type { Access } from './access.js';
 import { defineTool, type JsonObject, type McpTool } from './tool.js';
-import type { Kind, WritePolicy, WriteTarget } from './write-policy.js';
 
 export interface ToolContext {
   client: GradualClient;
-  /** The organization slug from the CLI's settings (`--org`, `GRADUAL_ORG`, the config file). */
-  org: string | undefined;
-  policy: WritePolicy;
+  access: Access;
+}
+
+type Kind = 'flag' | 'config';
+
+/** The flag or config in one environment that a write is about. */
+interface WriteTarget {
+  envId: string;
+  key: string;
+  kind: Kind;
 }
 
 // Argument schemas. The API validates every request again; these state its limits to the agent.
@@ -20,12 +27,6 @@ const Id = (what: string) =>
     .describe(what);
 const ProjectId = Id('Project ID (from list_projects).');
 const EnvId = Id('Environment ID (from list_environments).');
-const Org = z
-  .string()
-  .min(1)
-  .max(63)
-  .optional()
-  .describe("Organization slug. Defaults to the CLI's organization (--org, GRADUAL_ORG or `gradual login --org`).");
 const PrimitiveKey = z.string().min(1).max(128).describe('The flag or config key, e.g. "new-checkout".');
 const KindArg = z.enum(['flag', 'config']).default('flag').describe('Whether `key` names a flag or a config (default flag).');
 const Percent = z
@@ -49,29 +50,23 @@ const targetArgs = { envId: EnvId, key: PrimitiveKey, kind: KindArg };
 
 const READ = { readOnlyHint: true, idempotentHint: true } as const;
 
-/** Every tool: the reads, then the writes (which the write policy guards). */
-export function gradualTools(ctx: ToolContext): McpTool[] {
-  return [...readTools(ctx), ...writeTools(ctx)];
-}
-
-function orgOf(ctx: ToolContext, org: string | undefined): string {
-  const slug = org ?? ctx.org;
-  if (!slug) {
-    throw new CliError('missing_org', 'No organization: pass `org`, or have the operator set GRADUAL_ORG (or --org) for gradual mcp.');
-  }
+function orgOf(ctx: ToolContext): string {
+  const slug = ctx.access.org;
+  if (!slug) throw new CliError('missing_org', 'No organization: have the operator set GRADUAL_ORG (or --org) for gradual mcp.');
   return slug;
 }
 
-function readTools(ctx: ToolContext): McpTool[] {
+/** The tools that only read. */
+export function readTools(ctx: ToolContext): McpTool[] {
   const { client } = ctx;
   return [
     defineTool({
       name: 'list_projects',
       title: 'List projects',
       description: "The organization's projects (id, key, name). Start here: project IDs lead to environments, flags, configs and rollout plans.",
-      input: z.object({ org: Org }),
+      input: z.object({}),
       annotations: READ,
-      run: async ({ org }) => ({ projects: await client.listProjects({ path: { slug: orgOf(ctx, org) } }) }),
+      run: async () => ({ projects: await client.listProjects({ path: { slug: orgOf(ctx) } }) }),
     }),
     defineTool({
       name: 'list_environments',
@@ -161,13 +156,12 @@ function readTools(ctx: ToolContext): McpTool[] {
       description:
         'Approval proposals of the organization, newest first: changes approval-required API keys asked for. `pending` ones wait for an admin to apply or cancel them; they expire after 7 days.',
       input: z.object({
-        org: Org,
         status: z.enum(['pending', 'applied', 'cancelled', 'expired']).optional().describe('Only proposals in this status.'),
         limit: z.number().int().min(1).max(500).optional().describe('At most this many (default 100).'),
       }),
       annotations: READ,
-      run: async ({ org, status, limit }) => ({
-        proposals: await client.listProposals({ path: { slug: orgOf(ctx, org) }, query: { ...(status ? { status } : {}), ...(limit ? { limit } : {}) } }),
+      run: async ({ status, limit }) => ({
+        proposals: await client.listProposals({ path: { slug: orgOf(ctx) }, query: { ...(status ? { status } : {}), ...(limit ? { limit } : {}) } }),
       }),
     }),
     defineTool({
@@ -184,7 +178,6 @@ function readTools(ctx: ToolContext): McpTool[] {
       description:
         "The organization's audit log, newest first: who (actorType, actorId, approverUserId) did what (action, e.g. rollout.update) to which resource, when, and why (reason). Filters combine with AND; pass `nextCursor` back as `cursor` for the next page. get_audit_event shows one event's values and diff.",
       input: z.object({
-        org: Org,
         resourceType: z.string().min(1).max(64).optional().describe('e.g. flag, config, rollout, proposal, environment.'),
         resourceKey: z.string().min(1).max(256).optional().describe('A flag or config key.'),
         envId: EnvId.optional(),
@@ -193,7 +186,7 @@ function readTools(ctx: ToolContext): McpTool[] {
         limit: z.number().int().min(1).max(200).optional().describe('Page size (default 50).'),
       }),
       annotations: READ,
-      run: async ({ org, ...query }) => ({ ...(await client.listAuditEvents({ path: { slug: orgOf(ctx, org) }, query })) }),
+      run: async (query) => ({ ...(await client.listAuditEvents({ path: { slug: orgOf(ctx) }, query })) }),
     }),
     defineTool({
       name: 'get_audit_event',
@@ -219,18 +212,16 @@ function outcome<T>(result: MutationResult<T>): JsonObject {
   return { outcome: 'applied', result: result.data ?? null, note: 'Applied at once: this API key is not approval-required and the server allows direct writes.' };
 }
 
-function writeTools(ctx: ToolContext): McpTool[] {
-  const { client, policy } = ctx;
+/** The tools that write: offered only as the write policy allows (access.ts). */
+export function writeTools(ctx: ToolContext): McpTool[] {
+  const { client, access } = ctx;
   const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: false } as const;
-  const policyNote = policy.allowDirectWrites
-    ? ' With an approval-required API key the change becomes a proposal that a person applies; with any other key it applies at once (this server was started with --allow-direct-writes).'
-    : ' Needs an approval-required API key: the change becomes a proposal that a person applies, and nothing changes until then. With any other key it is refused (`direct_write_refused`).';
+  const policyNote =
+    access.writes === 'direct'
+      ? ' This server writes directly (started with --allow-direct-writes): the change applies at once.'
+      : ' This makes a proposal: nothing changes until a person applies it in Gradual.';
 
-  /** Runs a write after the write policy allows it for its target. */
-  const guarded = async <T>(target: WriteTarget, write: () => Promise<MutationResult<T>>): Promise<JsonObject> => {
-    await policy.check(target);
-    return outcome(await write());
-  };
+  const guarded = async <T>(write: () => Promise<MutationResult<T>>): Promise<JsonObject> => outcome(await write());
   const rolloutPath = ({ envId, key }: WriteTarget) => ({ envId, key });
   const headersOf = (reason: string) => ({ 'x-audit-reason': reason });
 
@@ -247,7 +238,7 @@ function writeTools(ctx: ToolContext): McpTool[] {
       description: description + policyNote,
       input: z.object({ ...targetArgs, reason: Reason }),
       annotations: { ...WRITE, destructiveHint: destructive },
-      run: ({ reason, ...target }) => guarded(target, () => ops[target.kind]({ path: rolloutPath(target), headers: headersOf(reason) })),
+      run: ({ reason, ...target }) => guarded(() => ops[target.kind]({ path: rolloutPath(target), headers: headersOf(reason) })),
     });
 
   return [
@@ -287,7 +278,7 @@ function writeTools(ctx: ToolContext): McpTool[] {
           ...(bucketField !== undefined ? { bucketField } : {}),
         };
         const args = { path: rolloutPath(target), body, headers: headersOf(reason) };
-        return guarded(target, () => (kind === 'flag' ? client.putFlagRollout(args) : client.putConfigRollout(args)));
+        return guarded(() => (kind === 'flag' ? client.putFlagRollout(args) : client.putConfigRollout(args)));
       },
     }),
     stateChange('pause', 'Propose pausing a rollout', 'Pauses a live rollout: admission stays at the held percent and plan steps stop.', false, {
@@ -321,7 +312,7 @@ function writeTools(ctx: ToolContext): McpTool[] {
       run: ({ envId, key, kind, targetIds, reason }) => {
         const target = { envId, key, kind };
         const args = { path: rolloutPath(target), body: { targetIds }, headers: headersOf(reason) };
-        return guarded(target, () => (kind === 'flag' ? client.addFlagTargetIds(args) : client.addConfigTargetIds(args)));
+        return guarded(() => (kind === 'flag' ? client.addFlagTargetIds(args) : client.addConfigTargetIds(args)));
       },
     }),
     defineTool({
@@ -333,7 +324,7 @@ function writeTools(ctx: ToolContext): McpTool[] {
       run: ({ envId, key, kind, targetIds, reason }) => {
         const target = { envId, key, kind };
         const args = { path: rolloutPath(target), body: { targetIds }, headers: headersOf(reason) };
-        return guarded(target, () => (kind === 'flag' ? client.removeFlagTargetIds(args) : client.removeConfigTargetIds(args)));
+        return guarded(() => (kind === 'flag' ? client.removeFlagTargetIds(args) : client.removeConfigTargetIds(args)));
       },
     }),
     defineTool({
