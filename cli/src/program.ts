@@ -1,0 +1,26 @@
+import { Command } from 'commander';
+import { registerAuthCommands } from './commands/auth.js';
+import { registerFlagCommands } from './commands/flags.js';
+import { registerGitopsCommands } from './commands/gitops.js';
+import { registerMcpCommand } from './mcp/command.js';
+import { registerRolloutCommands } from './commands/rollout.js';
+import { registerTargetCommands } from './commands/targets.js';
+
+/** The `gradual` program with every command; main.ts parses argv with it. */
+export function buildProgram(): Command {
+  const program = new Command('gradual')
+    .description('Gradual from the command line: flags, rollouts, target IDs, and flags as code')
+    .option('--url <baseUrl>', 'server URL (overrides GRADUAL_URL and the config file)')
+    .option('--token <token>', 'API key (overrides GRADUAL_TOKEN and the config file)')
+    .option('--org <slug>', 'organization (overrides GRADUAL_ORG and the config file)')
+    .option('--json', 'machine-readable JSON on stdout')
+    .showHelpAfterError()
+    .exitOverride();
+  registerAuthCommands(program);
+  registerFlagCommands(program);
+  registerRolloutCommands(program);
+  registerTargetCommands(program);
+  registerGitopsCommands(program);
+  registerMcpCommand(program);
+  return program;
+}

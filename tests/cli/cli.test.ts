@@ -1,0 +1,325 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { claim, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
+
+/**
+ * The `gradual` command end to end: the real process (its TypeScript sources, run as the built
+ * package runs them) against a real server and database, one server for the whole file.
+ */
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const MAIN = join(ROOT, 'cli/src/main.ts');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+describe('gradual CLI', () => {
+  let t: TestServer;
+  let owner: ClaimedInstance;
+  let dir: string;
+  let configFile: string;
+  let token: string;
+  let projectId: string;
+  let prodId: string;
+  let rollbackToken: string;
+
+  /** Runs `gradual <args>` with the config file in a temporary directory and no GRADUAL_* variables but those given. */
+  const gradual = (args: string[], opts: { stdin?: string; env?: Record<string, string> } = {}): Promise<Run> =>
+    new Promise((resolve, reject) => {
+      const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GRADUAL_')));
+      const child = spawn(process.execPath, ['--conditions=@gradual/source', '--import', 'tsx', MAIN, ...args], {
+        cwd: ROOT,
+        env: { ...env, GRADUAL_CONFIG: configFile, GRADUAL_PROJECT: 'web', ...opts.env },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+      child.stdin.end(opts.stdin ?? '');
+    });
+  const json = (run: Run): unknown => {
+    if (run.code !== 0) throw new Error(`exit ${run.code}: ${run.stderr}`);
+    return JSON.parse(run.stdout);
+  };
+  /** A failed run: its exit code and the error code it printed on stderr. */
+  const failure = (run: Run) => ({ code: run.code, error: /code: ([a-z_]+)|"code":"([a-z_]+)"/.exec(run.stderr)?.slice(1).find(Boolean) ?? run.stderr });
+  const version = async () => (await owner.session.getEnvironment({ path: { envId: prodId } })).version;
+
+  beforeAll(async () => {
+    t = await startTestServer();
+    owner = await claim(t);
+    const s = owner.session;
+    projectId = (await s.createProject({ path: { slug: 'acme' }, body: { key: 'web', name: 'Web' } })).id;
+    prodId = (await s.createEnvironment({ path: { id: projectId }, body: { key: 'prod', name: 'Prod' } })).id;
+    await s.createEnvironment({ path: { id: projectId }, body: { key: 'staging', name: 'Staging' } });
+    token = (await s.createApiKey({ path: { slug: 'acme' }, body: { name: 'ci' } })).token;
+    rollbackToken = (await s.createRollbackSecret({ path: { envId: prodId }, body: { name: 'alertmanager' } })).token;
+    dir = await mkdtemp(join(tmpdir(), 'gradual-cli-'));
+    configFile = join(dir, 'config', 'gradual', 'config.json');
+  });
+  afterAll(async () => {
+    await t?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('logs in (config file 0600 in a 0700 directory), refuses a bad token with the API error, and reports whoami', async () => {
+    const bad = await gradual(['login', '--url', t.url, '--org', 'acme', '--token', 'svc_not-a-real-key']);
+    expect(failure(bad)).toEqual({ code: 1, error: 'unauthorized' });
+    expect(bad.stderr).toMatch(/request id: \S+/);
+    await expect(stat(configFile)).rejects.toThrow();
+
+    const noUrl = await gradual(['login', '--org', 'acme', '--token', token]);
+    expect(failure(noUrl)).toEqual({ code: 1, error: 'invalid_option' });
+
+    expect(failure(await gradual(['login', '--url', t.url, '--org', 'other', '--token', token]))).toEqual({ code: 1, error: 'org_mismatch' });
+
+    // The token read from stdin; the organization is the token's own.
+    const login = await gradual(['login', '--url', t.url], { stdin: `${token}\n` });
+    expect(login.code, login.stderr).toBe(0);
+    expect((await stat(configFile)).mode & 0o777).toBe(0o600);
+    expect((await stat(join(dir, 'config', 'gradual'))).mode & 0o777).toBe(0o700);
+    expect(JSON.parse(await readFile(configFile, 'utf8'))).toEqual({ url: t.url, token, org: 'acme' });
+
+    const who = json(await gradual(['whoami', '--json']));
+    expect(who).toMatchObject({
+      url: t.url,
+      type: 'api_key',
+      organization: { slug: 'acme', name: 'Acme' },
+      apiKey: { name: 'ci', requiresApproval: false },
+      sources: { url: 'config file', token: 'config file', org: 'config file' },
+    });
+    expect(JSON.stringify(who)).not.toContain(token);
+    // The environment overrides the file, and an option overrides both.
+    const overridden = await gradual(['whoami', '--json', '--org', 'nope'], { env: { GRADUAL_TOKEN: 'svc_other' } });
+    expect(failure(overridden)).toEqual({ code: 1, error: 'unauthorized' });
+    expect(JSON.parse(overridden.stderr)).toMatchObject({ error: { code: 'unauthorized', status: 401, requestId: expect.any(String) } });
+  });
+
+  it('creates, lists and shows flags; bad input names the problem', async () => {
+    const created = json(await gradual(['flags', 'create', 'dark-mode', '--name', 'Dark mode', '--json']));
+    expect(created).toMatchObject({ key: 'dark-mode', name: 'Dark mode', valueType: 'boolean', defaultValue: false });
+    const list = json(await gradual(['flags', 'list', '--json']));
+    expect(list).toEqual([expect.objectContaining({ key: 'dark-mode' })]);
+    const states = json(await gradual(['flags', 'list', '--env', 'prod', '--json']));
+    expect(states).toEqual([expect.objectContaining({ key: 'dark-mode', value: false, rollout: null })]);
+    const human = await gradual(['flags', 'list']);
+    expect(human.stdout).toMatch(/^key\s+name\s+type\s+default\ndark-mode\s+Dark mode\s+boolean\s+false$/m);
+
+    const bad = await Promise.all([
+      gradual(['flags', 'create', 'x', '--type', 'date']),
+      gradual(['flags', 'create', 'dark-mode']),
+      gradual(['flags', 'get', 'dark-mode', '--env', 'qa']),
+      gradual(['flags', 'list', '--project', 'shop']),
+    ]);
+    expect(bad.map(failure)).toEqual(
+      ['invalid_option', 'key_in_use', 'environment_not_found', 'project_not_found'].map((error) => ({ code: 1, error })),
+    );
+  });
+
+  const manifest = `# flags as code
+version: 1
+project: web
+plans:
+  ramp:
+    name: Ramp
+    cadence: auto
+    rampSteps:
+      - { percent: 10, holdForSeconds: 3600 }
+      - { percent: 50, holdForSeconds: 3600 }
+      - { percent: 100, holdForSeconds: 0 }
+flags:
+  new-checkout:
+    name: New checkout
+    description: The one-page checkout
+    defaultValue: false
+    environments:
+      prod:
+        value: false
+        rules:
+          - description: Staff first
+            conditions: [{ attribute: email, operator: ends_with, values: ["@acme.test"] }]
+            value: true
+      staging:
+        value: true
+configs:
+  limits:
+    name: Limits
+    defaultValue: { maxItems: 10 }
+    environments:
+      prod:
+        value: { maxItems: 20 }
+`;
+
+  it('applies gradual.yaml: a dry run writes nothing, the apply creates, a second apply and the export re-applied change nothing', async () => {
+    const file = join(dir, 'gradual.yaml');
+    await writeFile(file, manifest);
+    const before = await version();
+
+    const dry = json(await gradual(['apply', '-f', file, '--dry-run', '--json']));
+    expect(dry).toMatchObject({ dryRun: true, writes: 0, summary: { create: 3, update: 2, unchanged: 0 } });
+    expect(await version()).toBe(before);
+    expect(await owner.session.listRolloutPlans({ path: { id: projectId } })).toEqual([]);
+    const dryText = await gradual(['apply', '-f', file, '--dry-run']);
+    expect(dryText.stdout).toContain('+ create plan ramp');
+    expect(dryText.stdout).toContain('~ update flag new-checkout environments.staging.value: false → true');
+    expect(dryText.stdout).toContain('dry run: nothing written');
+
+    const applied = json(await gradual(['apply', '-f', file, '--json', '--reason', 'gitops']));
+    expect(applied).toMatchObject({ dryRun: false, summary: { create: 3, update: 2 } });
+    const state = await owner.session.getFlagState({ path: { envId: prodId, key: 'new-checkout' } });
+    expect(state.rules).toEqual([{ description: 'Staff first', conditions: [{ attribute: 'email', operator: 'ends_with', values: ['@acme.test'] }], value: true }]);
+    expect((await owner.session.getConfigState({ path: { envId: prodId, key: 'limits' } })).value).toEqual({ maxItems: 20 });
+    const [audit] = (await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { limit: 1 } })).events;
+    expect(audit?.reason).toBe('gitops');
+
+    const after = await version();
+    const again = await gradual(['apply', '-f', file]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/^no changes: project web matches /m);
+    expect(again.stdout).not.toMatch(/^[+~]/m);
+    expect(await version()).toBe(after);
+
+    // The export holds everything (the flag made by `flags create` too); applied back, nothing changes.
+    const exported = await gradual(['export']);
+    expect(exported.code, exported.stderr).toBe(0);
+    const doc = parse(exported.stdout) as { flags: Record<string, unknown>; plans: Record<string, unknown> };
+    expect(Object.keys(doc.flags).sort()).toEqual(['dark-mode', 'new-checkout']);
+    expect(doc.plans.ramp).toMatchObject({ cadence: 'auto', blackoutTimezone: 'UTC' });
+    const exportFile = join(dir, 'exported.yaml');
+    await writeFile(exportFile, exported.stdout);
+    const roundTrip = json(await gradual(['apply', '-f', exportFile, '--json']));
+    expect(roundTrip).toMatchObject({ writes: 0, summary: { create: 0, update: 0, unchanged: 4 } });
+    expect(await version()).toBe(after);
+
+    // A changed field is shown as before → after.
+    await writeFile(file, manifest.replace('value: { maxItems: 20 }', 'value: { maxItems: 30 }').replace('holdForSeconds: 3600 }\n      - { percent: 100', 'holdForSeconds: 7200 }\n      - { percent: 100'));
+    const diff = await gradual(['apply', '-f', file, '--dry-run']);
+    expect(diff.stdout).toContain('~ update config limits environments.prod.value: {"maxItems":20} → {"maxItems":30}');
+    expect(diff.stdout).toMatch(/~ update plan ramp rampSteps: .*"holdForSeconds":3600.* → .*"holdForSeconds":7200/);
+    expect(await version()).toBe(after);
+  });
+
+  it('rejects a bad gradual.yaml with its line and path, and a change the API cannot make before writing anything', async () => {
+    const file = join(dir, 'bad.yaml');
+    await writeFile(file, manifest.replace('    cadence: auto', '    cadense: auto').replace('            value: true\n', '            value: true\n            weight: 3\n').replace('percent: 50,', 'percent: 150,'));
+    const bad = await gradual(['apply', '-f', file]);
+    expect(failure(bad)).toEqual({ code: 1, error: 'invalid_file' });
+    expect(bad.stderr).toContain('bad.yaml:6:5: plans.ramp: unknown field cadense');
+    expect(bad.stderr).toContain('bad.yaml:10:20: plans.ramp.rampSteps.1.percent: Number must be less than or equal to 100');
+    expect(bad.stderr).toMatch(/bad\.yaml:21:13: flags\.new-checkout\.environments\.prod\.rules\.0: unknown field weight/);
+
+    await writeFile(file, 'version: 1\nproject: web\nflags:\n  a: [unclosed\n');
+    const unclosed = await gradual(['apply', '-f', file]);
+    expect(failure(unclosed)).toEqual({ code: 1, error: 'invalid_yaml' });
+    expect(unclosed.stderr).toMatch(/bad\.yaml:5:1: Flow sequence in block collection must be sufficiently indented and end with a \]/);
+
+    const before = await version();
+    await writeFile(file, manifest.replace('name: New checkout', 'name: Newer checkout').replace('value: { maxItems: 20 }', 'value: { maxItems: 40 }'));
+    const conflict = await gradual(['apply', '-f', file]);
+    expect(failure(conflict)).toEqual({ code: 1, error: 'apply_conflict' });
+    expect(conflict.stderr).toContain('flags.new-checkout.name: "New checkout" → "Newer checkout" cannot be applied');
+    expect(await version()).toBe(before);
+  });
+
+  const fire = (key: string) =>
+    fetch(`${t.url}/api/v1/webhooks/rollback/envs/${prodId}/flags/${key}`, { method: 'POST', headers: { authorization: `Bearer ${rollbackToken}` } });
+
+  it('starts a rollout on a plan, waits for a step while the clock moves, and sees a rollback (wait exits 3)', async () => {
+    const where = ['new-checkout', '--env', 'prod'];
+    const started = json(await gradual(['rollout', 'start', ...where, '--plan', 'ramp', '--value', 'true', '--json']));
+    expect(started).toMatchObject({ status: 'active', percent: 10, planKey: 'ramp', newValue: true });
+
+    const waiting = gradual(['rollout', 'wait', ...where, '--until', '50', '--interval', '100ms', '--timeout', '30s', '--json']);
+    // The hold is an hour of the server's clock, not of the test's.
+    await new Promise((r) => setTimeout(r, 300));
+    await t.advanceClock(3601);
+    const reached = await waiting;
+    expect(reached.code, reached.stderr).toBe(0);
+    expect(JSON.parse(reached.stdout)).toMatchObject({ outcome: 'reached', exitCode: 0, rollout: { percent: 50, status: 'active' } });
+
+    expect((await fire('new-checkout')).status).toBe(200);
+    const status = json(await gradual(['rollout', 'status', ...where, '--json']));
+    expect(status).toMatchObject({ status: 'paused', pausedReason: 'auto_rollback', percent: 0, rolledBackFromPercent: 50, lastAutoRollback: { secretName: 'alertmanager' } });
+    const human = await gradual(['rollout', 'status', ...where]);
+    expect(human.stdout).toMatch(/status\s+paused \(auto_rollback, rolled back from 50%\) at 0%/);
+
+    const rolledBack = await gradual(['rollout', 'wait', ...where, '--until', 'completed', '--interval', '100ms']);
+    expect(rolledBack.code).toBe(3);
+    expect(rolledBack.stdout).toContain('rolled back by alertmanager from 50% to 0%');
+  });
+
+  it('resumes, pauses with a reason, times out (exit 2), and cancels (exit 4); bad rollout input fails', async () => {
+    const where = ['new-checkout', '--env', 'prod'];
+    expect(json(await gradual(['rollout', 'resume', ...where, '--json']))).toMatchObject({ status: 'active', percent: 50 });
+    const paused = await gradual(['rollout', 'pause', ...where, '--reason', 'checkout errors']);
+    expect(paused.stdout).toBe('paused flag new-checkout: paused (user) at 50%\n');
+    const [audit] = (await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { resourceType: 'rollout', limit: 1 } })).events;
+    expect(audit).toMatchObject({ action: 'rollout.paused', reason: 'checkout errors' });
+
+    const timedOut = await gradual(['rollout', 'wait', ...where, '--until', '100', '--interval', '100ms', '--timeout', '400ms', '--json']);
+    expect(timedOut.code).toBe(2);
+    expect(JSON.parse(timedOut.stdout)).toMatchObject({ outcome: 'timed_out', rollout: { status: 'paused' } });
+
+    expect(json(await gradual(['rollout', 'advance', ...where, '--json']))).toMatchObject({ percent: 100 });
+    expect(json(await gradual(['rollout', 'cancel', ...where, '--reason', 'abandoned', '--json']))).toMatchObject({ status: 'cancelled' });
+    expect((await gradual(['rollout', 'wait', ...where, '--until', '10', '--interval', '100ms'])).code).toBe(4);
+
+    const [percent, noFlag, duration, missing] = await Promise.all([
+      gradual(['rollout', 'start', ...where, '--percent', '150']),
+      gradual(['rollout', 'start', '--env', 'prod', '--percent', '5']),
+      gradual(['rollout', 'wait', ...where, '--until', '10', '--timeout', 'soon']),
+      gradual(['rollout', 'status', 'no-such-flag', '--env', 'prod']),
+    ]);
+    expect([percent, noFlag, duration, missing].map(failure)).toEqual(['invalid_option', 'invalid_option', 'invalid_option', 'not_found'].map((error) => ({ code: 1, error })));
+    expect(percent.stderr).toContain('--percent: "150" is not a percent between 0 and 100');
+    expect(missing.stderr).toMatch(/status: 404, request id: \S+/);
+  });
+
+  it('reports a proposal when an approval-required key starts a rollout (exit 0)', async () => {
+    const approval = (await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'agent', requiresApproval: true } })).token;
+    const run = await gradual(['rollout', 'start', 'dark-mode', '--env', 'prod', '--percent', '5', '--value', 'true'], { env: { GRADUAL_TOKEN: approval } });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^proposal [0-9a-f-]{36} waits for approval \(rollout\.put on flag dark-mode/);
+    const status = await owner.session.getFlagState({ path: { envId: prodId, key: 'dark-mode' } });
+    expect(status.rollout).toBeNull();
+  });
+
+  it('adds IDs from a file in chunks and removes IDs given as CSV on stdin; an ID the API refuses names its line', async () => {
+    await owner.session.putFlagRollout({ path: { envId: prodId, key: 'dark-mode' }, body: { percent: 0, newValue: true } });
+    const ids = Array.from({ length: 2500 }, (_, i) => `user-${i}`);
+    const file = join(dir, 'ids.txt');
+    await writeFile(file, `# beta users\n${ids.join('\n')}\n\nuser-0\n`);
+    const added = json(await gradual(['targets', 'add', 'dark-mode', '--env', 'prod', '--file', file, '--chunk-size', '1000', '--json']));
+    expect(added).toEqual({ added: 2500, count: 2500, read: 2501, requests: 3 });
+    expect((await owner.session.checkFlagTargetId({ path: { envId: prodId, key: 'dark-mode', targetId: 'user-2499' } })).contains).toBe(true);
+
+    const csv = `"user-1",ann@acme.test\nuser-2,bob@acme.test\n"user-""x""",nobody\n`;
+    const removed = json(await gradual(['targets', 'remove', 'dark-mode', '--env', 'prod', '--file', '-', '--json'], { stdin: csv }));
+    expect(removed).toEqual({ removed: 2, count: 2498, read: 3, requests: 1 });
+
+    await writeFile(file, `ok-1\n${'x'.repeat(257)}\n`);
+    const [bad, absent, unknown] = await Promise.all([
+      gradual(['targets', 'add', 'dark-mode', '--env', 'prod', '--file', file]),
+      gradual(['targets', 'add', 'dark-mode', '--env', 'prod', '--file', join(dir, 'absent.txt')]),
+      gradual(['targets', 'add', 'nope', '--env', 'prod', '--file', '-'], { stdin: 'a\n' }),
+    ]);
+    expect([bad, absent, unknown].map(failure)).toEqual(['invalid_file', 'invalid_file', 'not_found'].map((error) => ({ code: 1, error })));
+    expect(bad.stderr).toContain('ids.txt:2: ID of 257 characters');
+    expect((await owner.session.getFlagRollout({ path: { envId: prodId, key: 'dark-mode' } })).targetIdsCount).toBe(2498);
+  });
+
+  it('logs out', async () => {
+    expect(json(await gradual(['logout', '--json']))).toEqual({ removed: true, configPath: configFile });
+    expect(failure(await gradual(['flags', 'list']))).toEqual({ code: 1, error: 'not_logged_in' });
+  });
+});
