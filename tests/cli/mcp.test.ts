@@ -157,6 +157,7 @@ describe('gradual mcp', () => {
     expect(propose?.inputSchema.required?.sort()).toEqual(['envId', 'key', 'percent', 'reason']);
     expect(propose?.inputSchema.properties?.percent).toMatchObject({ type: 'number', minimum: 0, maximum: 100 });
     expect(propose?.inputSchema.properties?.kind).toMatchObject({ enum: ['flag', 'config'], default: 'flag' });
+    expect(propose?.inputSchema.additionalProperties).toBe(false);
     expect(propose?.description).toContain('nothing changes until a person applies it');
     expect(agent.client.getInstructions()).toContain('"coding agent" of the organization "acme" is approval-required');
   });
@@ -341,6 +342,11 @@ describe('gradual mcp', () => {
     expect(invalid.code).toBe('invalid_request');
     expect(Object.keys(invalid.fields ?? {}).sort()).toEqual(['envId', 'percent', 'reason']);
     expect((await refused(agent, 'propose_rollout', { envId, key: 'checkout', percent: 12.34567, reason: 'x' })).fields?.percent).toBe('at most 4 decimal places');
+    // A misspelt argument is named rather than ignored.
+    expect(await refused(agent, 'get_flag', { envId, key: 'checkout', environment: 'production' })).toMatchObject({
+      code: 'invalid_request',
+      fields: { '(arguments)': expect.stringContaining('environment') },
+    });
 
     // The API's own refusals carry its code, status and request id.
     const missing = await refused(agent, 'get_flag', { envId, key: 'no-such-flag' });

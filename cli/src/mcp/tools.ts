@@ -64,7 +64,7 @@ export function readTools(ctx: ToolContext): McpTool[] {
       name: 'list_projects',
       title: 'List projects',
       description: "The organization's projects (id, key, name). Start here: project IDs lead to environments, flags, configs and rollout plans.",
-      input: z.object({}),
+      input: z.strictObject({}),
       annotations: READ,
       run: async () => ({ projects: await client.listProjects({ path: { slug: orgOf(ctx) } }) }),
     }),
@@ -72,7 +72,7 @@ export function readTools(ctx: ToolContext): McpTool[] {
       name: 'list_environments',
       title: 'List environments',
       description: "A project's environments (id, key such as \"production\", name, version). Environment IDs are what the per-environment tools take.",
-      input: z.object({ projectId: ProjectId }),
+      input: z.strictObject({ projectId: ProjectId }),
       annotations: READ,
       run: async ({ projectId }) => ({ environments: await client.listEnvironments({ path: { id: projectId } }) }),
     }),
@@ -81,7 +81,7 @@ export function readTools(ctx: ToolContext): McpTool[] {
       title: 'List flags and configs',
       description:
         "The flag and config definitions of a project (key, name, description, value type, default value). `kind` narrows to one of them. For their state in an environment use list_flag_states or get_flag.",
-      input: z.object({ projectId: ProjectId, kind: z.enum(['flag', 'config']).optional().describe('Only flags or only configs; both when omitted.') }),
+      input: z.strictObject({ projectId: ProjectId, kind: z.enum(['flag', 'config']).optional().describe('Only flags or only configs; both when omitted.') }),
       annotations: READ,
       run: async ({ projectId, kind }) => {
         const path = { id: projectId };
@@ -95,7 +95,7 @@ export function readTools(ctx: ToolContext): McpTool[] {
       name: 'list_flag_states',
       title: 'List flag or config states in an environment',
       description: 'Every flag (or config) of an environment with its value, targeting rules and current rollout (null when none).',
-      input: z.object({ envId: EnvId, kind: KindArg }),
+      input: z.strictObject({ envId: EnvId, kind: KindArg }),
       annotations: READ,
       run: async ({ envId, kind }) =>
         kind === 'flag'
@@ -107,7 +107,7 @@ export function readTools(ctx: ToolContext): McpTool[] {
       title: 'Get a flag or config in an environment',
       description:
         "One flag's (or config's) state in an environment: its base value, targeting rules (first match wins) and its rollout (status, percent, candidate value `newValue`, plan, next step), or null when it has none.",
-      input: z.object(targetArgs),
+      input: z.strictObject(targetArgs),
       annotations: READ,
       run: async ({ envId, key, kind }) => {
         const path = { envId, key };
@@ -119,7 +119,7 @@ export function readTools(ctx: ToolContext): McpTool[] {
       title: "Get a rollout's status",
       description:
         "The rollout of a flag or config in an environment: the live one (active or paused) or else the most recent. status, percent, pausedReason (user, approval_gate, auto_rollback), planKey, ramp step, nextStepAt, targetIdsCount. `not_found` when it never had one.",
-      input: z.object(targetArgs),
+      input: z.strictObject(targetArgs),
       annotations: READ,
       run: async ({ envId, key, kind }) => {
         const path = { envId, key };
@@ -131,7 +131,7 @@ export function readTools(ctx: ToolContext): McpTool[] {
       title: 'List rollout plans',
       description:
         "A project's rollout plans: named ramps (steps of percent and hold time, optional approval gates), cadence (auto or manual) and blackout days. A rollout follows one when proposed with its `planKey`.",
-      input: z.object({ projectId: ProjectId }),
+      input: z.strictObject({ projectId: ProjectId }),
       annotations: READ,
       run: async ({ projectId }) => ({ plans: await client.listRolloutPlans({ path: { id: projectId } }) }),
     }),
@@ -140,7 +140,7 @@ export function readTools(ctx: ToolContext): McpTool[] {
       title: 'Evaluate flags for a context',
       description:
         "What a user (or any evaluation context) gets in an environment, evaluated by the server: per flag and config the value, the reason (target_id, rollout, rule, default) and the bucket. Keys that name nothing are left out of `results`.",
-      input: z.object({
+      input: z.strictObject({
         envId: EnvId,
         context: z
           .record(z.string(), z.unknown())
@@ -155,7 +155,7 @@ export function readTools(ctx: ToolContext): McpTool[] {
       title: 'List proposals',
       description:
         'Approval proposals of the organization, newest first: changes approval-required API keys asked for. `pending` ones wait for an admin to apply or cancel them; they expire after 7 days.',
-      input: z.object({
+      input: z.strictObject({
         status: z.enum(['pending', 'applied', 'cancelled', 'expired']).optional().describe('Only proposals in this status.'),
         limit: z.number().int().min(1).max(500).optional().describe('At most this many (default 100).'),
       }),
@@ -168,7 +168,7 @@ export function readTools(ctx: ToolContext): McpTool[] {
       name: 'get_proposal',
       title: 'Get a proposal',
       description: 'One proposal by ID: its status (pending, applied, cancelled, expired), the stored request and who applied or cancelled it when.',
-      input: z.object({ id: Id('Proposal ID (from a propose_* tool or list_proposals).') }),
+      input: z.strictObject({ id: Id('Proposal ID (from a propose_* tool or list_proposals).') }),
       annotations: READ,
       run: async ({ id }) => ({ proposal: await client.getProposal({ path: { id } }) }),
     }),
@@ -177,7 +177,7 @@ export function readTools(ctx: ToolContext): McpTool[] {
       title: 'Read the audit log',
       description:
         "The organization's audit log, newest first: who (actorType, actorId, approverUserId) did what (action, e.g. rollout.update) to which resource, when, and why (reason). Filters combine with AND; pass `nextCursor` back as `cursor` for the next page. get_audit_event shows one event's values and diff.",
-      input: z.object({
+      input: z.strictObject({
         resourceType: z.string().min(1).max(64).optional().describe('e.g. flag, config, rollout, proposal, environment.'),
         resourceKey: z.string().min(1).max(256).optional().describe('A flag or config key.'),
         envId: EnvId.optional(),
@@ -192,7 +192,7 @@ export function readTools(ctx: ToolContext): McpTool[] {
       name: 'get_audit_event',
       title: 'Get an audit event',
       description: 'One audit event with its previous and new values and their diff (RFC 6902 JSON Patch).',
-      input: z.object({ id: Id('Audit event ID (from list_audit_events).') }),
+      input: z.strictObject({ id: Id('Audit event ID (from list_audit_events).') }),
       annotations: READ,
       run: async ({ id }) => ({ event: await client.getAuditEvent({ path: { id } }) }),
     }),
@@ -236,7 +236,7 @@ export function writeTools(ctx: ToolContext): McpTool[] {
       name: `propose_${verb}`,
       title,
       description: description + policyNote,
-      input: z.object({ ...targetArgs, reason: Reason }),
+      input: z.strictObject({ ...targetArgs, reason: Reason }),
       annotations: { ...WRITE, destructiveHint: destructive },
       run: ({ reason, ...target }) => guarded(() => ops[target.kind]({ path: rolloutPath(target), headers: headersOf(reason) })),
     });
@@ -248,7 +248,7 @@ export function writeTools(ctx: ToolContext): McpTool[] {
       description:
         "Starts a rollout of a flag or config in an environment, or edits the live one: its percent (the share of contexts, by bucket, that get `newValue`), its candidate value, or its plan. Raising the percent only adds users; 100 completes the rollout. After a completed or cancelled rollout this starts a new one." +
         policyNote,
-      input: z.object({
+      input: z.strictObject({
         ...targetArgs,
         percent: Percent.describe('0–100, at most 4 decimal places.'),
         newValue: z
@@ -307,7 +307,7 @@ export function writeTools(ctx: ToolContext): McpTool[] {
       name: 'propose_add_target_ids',
       title: "Propose adding target IDs to a rollout's allow-list",
       description: "Adds IDs to the live rollout's allow-list: those contexts get the candidate value whatever their bucket. Duplicates are ignored." + policyNote,
-      input: z.object({ ...targetArgs, targetIds: TargetIds, reason: Reason }),
+      input: z.strictObject({ ...targetArgs, targetIds: TargetIds, reason: Reason }),
       annotations: WRITE,
       run: ({ envId, key, kind, targetIds, reason }) => {
         const target = { envId, key, kind };
@@ -319,7 +319,7 @@ export function writeTools(ctx: ToolContext): McpTool[] {
       name: 'propose_remove_target_ids',
       title: "Propose removing target IDs from a rollout's allow-list",
       description: "Removes IDs from the live rollout's allow-list; IDs not on it are skipped." + policyNote,
-      input: z.object({ ...targetArgs, targetIds: TargetIds, reason: Reason }),
+      input: z.strictObject({ ...targetArgs, targetIds: TargetIds, reason: Reason }),
       annotations: { ...WRITE, destructiveHint: true },
       run: ({ envId, key, kind, targetIds, reason }) => {
         const target = { envId, key, kind };
@@ -331,7 +331,7 @@ export function writeTools(ctx: ToolContext): McpTool[] {
       name: 'withdraw_proposal',
       title: 'Withdraw a proposal',
       description: 'Cancels a pending proposal this API key made (for instance one made by mistake). `proposal_gone` when it is already applied, cancelled or expired.',
-      input: z.object({ id: Id('Proposal ID.') }),
+      input: z.strictObject({ id: Id('Proposal ID.') }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
       run: async ({ id }) => ({ proposal: await client.cancelProposal({ path: { id } }) }),
     }),
