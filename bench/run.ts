@@ -14,6 +14,9 @@
  *   scheduler      one scheduler tick over 10,000 due rollouts
  *   local-eval     ns per local evaluation, 100,000 ids, 37.5% rollout (± 1,000 target IDs):
  *                  our evaluator and live client vs unleash-client and @openfeature/flagd-core
+ *   eval-hooks     ns per live-client evaluation with no hook, a no-op onEvaluation hook and batched
+ *                  exposures (all new; 1,000 users repeated), and the ratios to no hook
+ *                  (BENCH_EVAL_HOOKS_QUICK=1: 20,000 evaluations × 3 rounds, about 10 s)
  *   propagation    rollout write → streaming live client sees the new value, 200 writes (vs the
  *                  write's own round trip)
  *   rollback-fire  rollback webhook fire → streaming client sees the rollback (vs the fire's round
@@ -50,6 +53,7 @@
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { benchContains } from './contains.bench.js';
+import { benchEvalHooks } from './eval-hooks.bench.js';
 import { benchLocalEval } from './local-eval.bench.js';
 import { benchPropagation } from './propagation.bench.js';
 import { benchRollbackFire } from './rollback-fire.bench.js';
@@ -71,6 +75,7 @@ const BENCHES: Array<{ id: string; run: Bench; noDatabase?: boolean }> = [
   { id: 'scheduler', run: benchSchedulerTick },
   { id: 'server-load', run: benchServerLoad },
   { id: 'local-eval', run: benchLocalEval, noDatabase: true },
+  { id: 'eval-hooks', run: benchEvalHooks, noDatabase: true },
   { id: 'propagation', run: benchPropagation },
   { id: 'rollback-fire', run: benchRollbackFire },
 ];

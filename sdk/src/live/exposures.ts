@@ -1,8 +1,8 @@
 /**
  * Batched, de-duplicated delivery of exposures (which value a context was
- * served), for experiment analysis and audit: the same (key, identity, value,
- * reason) is delivered once while it stays among the last `dedupeCapacity`
- * distinct exposures; batches go to `track` every `flushIntervalMs` or as
+ * served), for experiment analysis and audit: for each (key, context identity)
+ * among the last `dedupeCapacity` remembered, an exposure is delivered when its
+ * value or reason differs from the last one delivered; batches go to `track` every `flushIntervalMs` or as
  * soon as `batchSize` are waiting, never from inside an evaluation.
  */
 import type { EvaluationContext, EvaluationReason, PrimitiveKind } from '../evaluation/index.js';
@@ -31,19 +31,29 @@ export interface ExposureOptions {
   flushIntervalMs?: number | undefined;
   /** Delivered as soon as this many are pending. Default 100. */
   batchSize?: number | undefined;
-  /** How many distinct exposures are remembered for de-duplication (least recent forgotten first); 0 turns it off. Default 10 000. */
+  /** How many (key, context identity) pairs are remembered for de-duplication (the oldest forgotten first); 0 turns it off. Default 10 000. */
   dedupeCapacity?: number | undefined;
 }
 
-/** A string that identifies a value for de-duplication (cheap for scalars). */
+/** A string that identifies an object or array value for de-duplication. */
 function valueId(value: unknown): string {
-  return value !== null && typeof value === 'object' ? JSON.stringify(value) : `${typeof value}:${String(value)}`;
+  return JSON.stringify(value) ?? '';
 }
 
 export class ExposureQueue {
   private pending: Exposure[] = [];
-  private readonly seen = new Map<string, true>();
+  /**
+   * Key → identity → the last exposure delivered for it; a ring buffer of the same (key, identity)
+   * pairs forgets the oldest first. Lookups of strings the application already holds (its keys and
+   * ids) allocate nothing, so a repeated exposure costs two map reads.
+   */
+  private readonly seen = new Map<string, Map<string, { reason: string; value: unknown }>>();
+  private readonly ringKeys: (string | undefined)[];
+  private readonly ringIds: string[];
+  private ringPos = 0;
   private timer: TimerHandle | null = null;
+  /** The timer is set to deliver at once (a full batch is waiting). */
+  private immediate = false;
   private readonly inflight = new Set<Promise<void>>();
   private readonly flushIntervalMs: number;
   private readonly batchSize: number;
@@ -58,20 +68,42 @@ export class ExposureQueue {
     this.flushIntervalMs = options.flushIntervalMs ?? 10_000;
     this.batchSize = options.batchSize ?? 100;
     this.dedupeCapacity = options.dedupeCapacity ?? 10_000;
+    this.ringKeys = new Array<string | undefined>(this.dedupeCapacity);
+    this.ringIds = new Array<string>(this.dedupeCapacity);
   }
 
-  /** `identity` names the context for de-duplication (its bucket-field value, or its JSON). */
-  record(exposure: Omit<Exposure, 'timestamp'>, identity: string): void {
-    if (this.stopped) return;
-    if (this.dedupeCapacity > 0) {
-      const id = `${exposure.key}\u0000${identity}\u0000${exposure.reason}\u0000${valueId(exposure.value)}`;
-      if (this.seen.has(id)) return;
-      this.seen.set(id, true);
-      if (this.seen.size > this.dedupeCapacity) this.seen.delete(this.seen.keys().next().value!);
+  /** False when the last exposure remembered for (key, identity) had the same reason and value. */
+  private remember(key: string, identity: string, reason: string, value: unknown): boolean {
+    if (this.dedupeCapacity === 0) return true;
+    let byId = this.seen.get(key);
+    const last = byId?.get(identity);
+    if (last !== undefined) {
+      if (last.reason === reason && (last.value === value || (typeof value === 'object' && valueId(last.value) === valueId(value)))) return false;
+      last.reason = reason;
+      last.value = value;
+      return true;
     }
-    this.pending.push({ ...exposure, timestamp: Date.now() });
-    if (this.pending.length >= this.batchSize) this.arm(0);
-    else if (this.timer === null) this.arm(this.flushIntervalMs);
+    const oldKey = this.ringKeys[this.ringPos];
+    if (oldKey !== undefined) {
+      const old = this.seen.get(oldKey);
+      old?.delete(this.ringIds[this.ringPos]!);
+      if (old?.size === 0) this.seen.delete(oldKey);
+    }
+    this.ringKeys[this.ringPos] = key;
+    this.ringIds[this.ringPos] = identity;
+    this.ringPos = (this.ringPos + 1) % this.dedupeCapacity;
+    if (!byId) this.seen.set(key, (byId = new Map<string, { reason: string; value: unknown }>()));
+    byId.set(identity, { reason, value });
+    return true;
+  }
+
+  private push(exposure: Exposure): void {
+    this.pending.push(exposure);
+    if (this.pending.length >= this.batchSize) {
+      if (!this.immediate) this.arm(0);
+    } else if (this.timer === null) {
+      this.arm(this.flushIntervalMs);
+    }
   }
 
   /**
@@ -84,8 +116,10 @@ export class ExposureQueue {
       if (r.reason === 'error' || r.kind === null || r.version === null) return;
       const field = bucketFieldOf(key);
       const v = field === undefined ? undefined : context[field];
-      const id = v == null ? `c${JSON.stringify(context)}` : typeof v === 'string' ? `s${v}` : `j${JSON.stringify(v)}`;
-      this.record({ key, value: r.value, reason: r.reason, kind: r.kind, bucket: r.bucket, version: r.version, context }, id);
+      // A string id is its own identity; anything else is told apart from strings by a prefix.
+      const identity = v == null ? `\u0000c${JSON.stringify(context)}` : typeof v === 'string' ? v : `\u0000j${JSON.stringify(v)}`;
+      if (this.stopped || !this.remember(key, identity, r.reason, r.value)) return;
+      this.push({ key, value: r.value, reason: r.reason, kind: r.kind, bucket: r.bucket, version: r.version, context, timestamp: Date.now() });
     };
   }
 
@@ -97,6 +131,7 @@ export class ExposureQueue {
   async flush(): Promise<void> {
     this.timers.clear(this.timer);
     this.timer = null;
+    this.immediate = false;
     this.deliver();
     while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
   }
@@ -109,15 +144,19 @@ export class ExposureQueue {
 
   private arm(ms: number): void {
     this.timers.clear(this.timer);
+    this.immediate = ms === 0;
     this.timer = this.timers.set(() => {
       this.timer = null;
+      this.immediate = false;
       this.deliver();
     }, ms);
   }
 
   private deliver(): void {
-    while (this.pending.length > 0) {
-      const batch = this.pending.splice(0, this.batchSize);
+    const all = this.pending;
+    this.pending = [];
+    for (let i = 0; i < all.length; i += this.batchSize) {
+      const batch = all.slice(i, i + this.batchSize);
       let delivery: Promise<void>;
       try {
         delivery = Promise.resolve(this.options.track(batch)).catch(this.onTrackError);

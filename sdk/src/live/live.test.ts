@@ -281,6 +281,28 @@ describe('live client with fake timers', () => {
     expect(batches).toHaveLength(4);
   });
 
+  it('exposures: a changed value is delivered again; the oldest identities are forgotten beyond dedupeCapacity', async () => {
+    const delivered: string[] = [];
+    const client = open({
+      fetch: scripted([ok(v1, '"a"'), ok(v2, '"b"')]).fetch,
+      exposures: { track: (batch) => void delivered.push(...batch.map((e) => `${e.key}:${JSON.stringify(e.context)}:${JSON.stringify(e.value)}`)), dedupeCapacity: 2 },
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    client.getJson('limits', { userId: 'a' }, null);
+    client.getJson('limits', { userId: 'a' }, null); // same context JSON, same value: once
+    client.getBoolean('checkout', { userId: 'vip' }, false);
+    client.getBoolean('checkout', { userId: 'vip', plan: 'x' }, false); // same bucket-field identity: once
+    await client.flush();
+    expect(delivered).toEqual(['limits:{"userId":"a"}:{"max":1}', 'checkout:{"userId":"vip"}:true']);
+    await client.refresh();
+    expect(client.version).toBe(2);
+    client.getJson('limits', { userId: 'a' }, null); // a new value for the same identity
+    client.getBoolean('checkout', { userId: 'b' }, false); // a third identity: 'a' (the oldest) is forgotten
+    client.getJson('limits', { userId: 'a' }, null);
+    await client.flush();
+    expect(delivered.slice(2)).toEqual(['limits:{"userId":"a"}:{"max":2}', expect.stringMatching(/^checkout:\{"userId":"b"\}:/), 'limits:{"userId":"a"}:{"max":2}']);
+  });
+
   it('close() ends a request whose fetch ignores its abort signal', async () => {
     const never: typeof fetch = () => new Promise<Response>(() => {});
     const client = open({ fetch: never, mode: 'stream' });

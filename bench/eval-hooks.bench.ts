@@ -1,0 +1,183 @@
+/**
+ * `eval-hooks`: what the live client's evaluation hooks cost per evaluation. The same
+ * `getBoolean(key, ctx, false)` loop over a flag at a 37.5% rollout (a `createFlagClient`
+ * started from a bootstrap ruleset, its network stubbed out), on four clients:
+ *
+ * - no hook (the baseline);
+ * - `onEvaluation: () => {}` (a no-op hook: the cost of calling out at all);
+ * - `exposures` with a no-op `track`, every evaluation a new exposure (distinct ids, so the
+ *   de-duplication set is always full and evicting: the worst case);
+ * - `exposures` with a no-op `track`, 1,000 users evaluated over and over (de-duplication hits:
+ *   the usual case of a server answering the same users).
+ *
+ * A round evaluates every id once per client (the exposure clients' pending batches flushed
+ * inside the measured time, so delivery is counted), wall time and process CPU per
+ * evaluation, order rotated each round; median over the rounds. Each round checks that every
+ * client admitted exactly the contexts the evaluator admits (37.5% ± 1 point of the ids) and that
+ * `track` received exactly the exposures expected (every id, or each of the 1,000 users once over
+ * the whole run).
+ *
+ * Quick mode (`BENCH_EVAL_HOOKS_QUICK=1`, about 10 s): 20,000 ids, 3 rounds after 1 warm-up.
+ * Needs no database: runs once whatever the backends.
+ */
+import { createFlagClient, type Exposure, type FlagClient, type FlagClientOptions } from '@gradual/sdk';
+import { compileRuleset, type EvaluationContext, type Ruleset } from '@gradual/sdk/evaluation';
+import type { Backend } from './lib/backends.js';
+import { series, type BenchResult, type Series } from './lib/report.js';
+import { collectGarbage, elapsed, median, ratioOf } from './lib/stats.js';
+
+const QUICK = process.env.BENCH_EVAL_HOOKS_QUICK === '1';
+const N = QUICK ? 20_000 : 100_000;
+const ROUNDS = Number(process.env.BENCH_EVAL_HOOKS_ROUNDS ?? (QUICK ? 3 : 7));
+const WARMUP_ROUNDS = QUICK ? 1 : 3;
+const USERS = 1_000;
+const PERCENT = 37.5;
+const KEY = 'checkout-v2';
+
+/** A fetch that never answers (until aborted): the client serves its bootstrap and never syncs. */
+const silentFetch: typeof fetch = (input, init) =>
+  new Promise((_resolve, reject) => {
+    const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
+    if (signal?.aborted) reject(signal.reason as Error);
+    signal?.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+  });
+
+interface Subject {
+  name: string;
+  client: FlagClient;
+  contexts: EvaluationContext[];
+  /** Exposures `track` received (exposure subjects). */
+  tracked: { count: number } | null;
+  /** Exposures this round must deliver, given how many were delivered before it. */
+  expected: ((before: number) => number) | null;
+}
+
+interface Round {
+  wallNs: number;
+  cpuNs: number;
+  admitted: number;
+}
+
+export async function benchEvalHooks(_backend: Backend, log: (msg: string) => void): Promise<BenchResult> {
+  const wall = performance.now();
+  const ruleset: Ruleset = {
+    envId: 'env-bench',
+    version: 1,
+    primitives: [
+      {
+        kind: 'flag',
+        key: KEY,
+        value: false,
+        rules: [],
+        rollout: { id: 'r-bench', status: 'active', percent: PERCENT, seed: `${KEY}:production`, bucketField: 'userId', newValue: true, targetIds: [] },
+      },
+    ],
+  };
+  const distinct: EvaluationContext[] = Array.from({ length: N }, (_, i) => ({ userId: `user-${i}`, plan: i % 3 ? 'free' : 'pro' }));
+  const repeated: EvaluationContext[] = Array.from({ length: N }, (_, i) => distinct[i % USERS]!);
+  const base: FlagClientOptions = {
+    baseUrl: 'http://127.0.0.1:9',
+    envId: 'env-bench',
+    mode: 'poll',
+    pollIntervalMs: 3_600_000,
+    requestTimeoutMs: 3_600_000,
+    bootstrap: ruleset,
+    fetch: silentFetch,
+    logger: null,
+  };
+  const counter = () => {
+    const tracked = { count: 0 };
+    return { tracked, track: (batch: Exposure[]) => void (tracked.count += batch.length) };
+  };
+  const allNew = counter();
+  const repeats = counter();
+  const subjects: Subject[] = [
+    { name: 'no hook', client: createFlagClient(base), contexts: distinct, tracked: null, expected: null },
+    { name: 'onEvaluation no-op', client: createFlagClient({ ...base, onEvaluation: () => {} }), contexts: distinct, tracked: null, expected: null },
+    {
+      name: 'exposures, every evaluation new',
+      client: createFlagClient({ ...base, exposures: { track: allNew.track, flushIntervalMs: 1000, batchSize: 100 } }),
+      contexts: distinct,
+      tracked: allNew.tracked,
+      // More distinct ids than the de-duplication set holds: every evaluation is delivered again.
+      expected: () => N,
+    },
+    {
+      name: `exposures, ${USERS.toLocaleString('en')} users repeated`,
+      client: createFlagClient({ ...base, exposures: { track: repeats.track, flushIntervalMs: 1000, batchSize: 100 } }),
+      contexts: repeated,
+      tracked: repeats.tracked,
+      expected: (before) => (before === 0 ? USERS : 0),
+    },
+  ];
+  try {
+    await Promise.all(subjects.map((s) => s.client.ready()));
+    const runRound = async (s: Subject): Promise<Round> => {
+      const { client, contexts } = s;
+      const before = s.tracked?.count ?? 0;
+      const c0 = process.cpuUsage();
+      const t0 = process.hrtime.bigint();
+      let admitted = 0;
+      for (let i = 0; i < N; i++) if (client.getBoolean(KEY, contexts[i]!, false)) admitted++;
+      await client.flush();
+      const t1 = process.hrtime.bigint();
+      const c = process.cpuUsage(c0);
+      if (s.tracked && s.expected) {
+        const delivered = s.tracked.count - before;
+        if (delivered !== s.expected(before)) throw new Error(`${s.name}: track received ${delivered} exposures, expected ${s.expected(before)}`);
+      }
+      return { wallNs: Number(t1 - t0) / N, cpuNs: ((c.user + c.system) * 1000) / N, admitted };
+    };
+    // The evaluator itself decides who is admitted; every client must agree with it exactly.
+    const compiled = compileRuleset(ruleset);
+    const admittedIn = (contexts: EvaluationContext[]) => contexts.filter((ctx) => compiled.evaluate(KEY, ctx)?.value === true).length;
+    const expectedAdmitted = new Map([distinct, repeated].map((c) => [c, admittedIn(c)]));
+    const share = (100 * expectedAdmitted.get(distinct)!) / N;
+    if (Math.abs(share - PERCENT) > 1) throw new Error(`the evaluator admitted ${share.toFixed(2)}% of the ids, expected ${PERCENT}% ± 1`);
+    const check = (s: Subject, r: Round) => {
+      const expected = expectedAdmitted.get(s.contexts)!;
+      if (r.admitted !== expected) throw new Error(`${s.name}: ${r.admitted} evaluations got the new value, the evaluator says ${expected}`);
+    };
+    for (let w = 0; w < WARMUP_ROUNDS; w++) for (const s of subjects) check(s, await runRound(s));
+    const samples = new Map<Subject, Round[]>(subjects.map((s) => [s, []]));
+    for (let r = 0; r < ROUNDS; r++) {
+      collectGarbage();
+      for (let k = 0; k < subjects.length; k++) {
+        const s = subjects[(k + r) % subjects.length]!;
+        const round = await runRound(s);
+        check(s, round);
+        samples.get(s)!.push(round);
+      }
+      log(`  eval-hooks round ${r + 1}/${ROUNDS}: ns/eval ${subjects.map((s) => `${s.name} ${samples.get(s)!.at(-1)!.wallNs.toFixed(0)}`).join(', ')}`);
+    }
+
+    const out: Series[] = [];
+    const ratios: BenchResult['ratios'] = [];
+    const baseline = samples.get(subjects[0]!)!;
+    for (const s of subjects) {
+      const rs = samples.get(s)!;
+      out.push(series(`getBoolean(), ${s.name}, wall`, rs.map((x) => x.wallNs), false, 'ns'));
+      out.push(series(`  same, process CPU`, rs.map((x) => x.cpuNs), false, 'ns'));
+      if (s === subjects[0]) continue;
+      const perRound = rs.map((x, k) => x.wallNs / baseline[k]!.wallNs);
+      ratios.push({ label: `${s.name} / no hook, wall`, ...ratioOf(median(rs.map((x) => x.wallNs)) / median(baseline.map((x) => x.wallNs)), perRound, 'over the rounds') });
+    }
+    return {
+      id: 'eval-hooks',
+      title: `live client evaluation hooks, ${N.toLocaleString('en')} evaluations per round${QUICK ? ' (quick mode)' : ''}`,
+      backend: 'none',
+      backendLabel: 'in process (no database)',
+      series: out,
+      ratios,
+      goals: [],
+      notes: [
+        `${ROUNDS} rounds after ${WARMUP_ROUNDS} warm-up, order rotated; ns per getBoolean(), median over rounds; exposure clients' pending batches flushed inside the measured time`,
+        `exposures: batchSize 100, default de-duplication (10,000 remembered); "every evaluation new": ${N.toLocaleString('en')} distinct userIds, each delivered; "repeated": ${USERS.toLocaleString('en')} userIds, each delivered once over the run (checked every round)`,
+      ],
+      details: { n: N, rounds: ROUNDS, warmupRounds: WARMUP_ROUNDS, quick: QUICK, users: USERS },
+      wallMs: elapsed(wall),
+    };
+  } finally {
+    await Promise.all(subjects.map((s) => s.client.close()));
+  }
+}
