@@ -209,7 +209,7 @@ function outcome<T>(result: MutationResult<T>): JsonObject {
       note: `Nothing has changed yet: proposal ${proposal.id} waits for an admin or owner of the organization to apply it (or cancel it) in Gradual; it expires at ${proposal.expiresAt}. Follow it with get_proposal.`,
     };
   }
-  return { outcome: 'applied', result: result.data ?? null, note: 'Applied at once: this API key is not approval-required and the server allows direct writes.' };
+  return { outcome: 'applied', result: result.data ?? null, note: 'Applied at once: these credentials are not approval-required, and this server was started with --allow-direct-writes.' };
 }
 
 /** The tools that write: offered only as the write policy allows (access.ts). */
@@ -221,7 +221,7 @@ export function writeTools(ctx: ToolContext): McpTool[] {
       ? ' This server writes directly (started with --allow-direct-writes): the change applies at once.'
       : ' This makes a proposal: nothing changes until a person applies it in Gradual.';
 
-  const guarded = async <T>(write: () => Promise<MutationResult<T>>): Promise<JsonObject> => outcome(await write());
+  const settled = async <T>(write: Promise<MutationResult<T>>): Promise<JsonObject> => outcome(await write);
   const rolloutPath = ({ envId, key }: WriteTarget) => ({ envId, key });
   const headersOf = (reason: string) => ({ 'x-audit-reason': reason });
 
@@ -238,7 +238,7 @@ export function writeTools(ctx: ToolContext): McpTool[] {
       description: description + policyNote,
       input: z.strictObject({ ...targetArgs, reason: Reason }),
       annotations: { ...WRITE, destructiveHint: destructive },
-      run: ({ reason, ...target }) => guarded(() => ops[target.kind]({ path: rolloutPath(target), headers: headersOf(reason) })),
+      run: ({ reason, ...target }) => settled(ops[target.kind]({ path: rolloutPath(target), headers: headersOf(reason) })),
     });
 
   return [
@@ -278,7 +278,7 @@ export function writeTools(ctx: ToolContext): McpTool[] {
           ...(bucketField !== undefined ? { bucketField } : {}),
         };
         const args = { path: rolloutPath(target), body, headers: headersOf(reason) };
-        return guarded(() => (kind === 'flag' ? client.putFlagRollout(args) : client.putConfigRollout(args)));
+        return settled(kind === 'flag' ? client.putFlagRollout(args) : client.putConfigRollout(args));
       },
     }),
     stateChange('pause', 'Propose pausing a rollout', 'Pauses a live rollout: admission stays at the held percent and plan steps stop.', false, {
@@ -312,7 +312,7 @@ export function writeTools(ctx: ToolContext): McpTool[] {
       run: ({ envId, key, kind, targetIds, reason }) => {
         const target = { envId, key, kind };
         const args = { path: rolloutPath(target), body: { targetIds }, headers: headersOf(reason) };
-        return guarded(() => (kind === 'flag' ? client.addFlagTargetIds(args) : client.addConfigTargetIds(args)));
+        return settled(kind === 'flag' ? client.addFlagTargetIds(args) : client.addConfigTargetIds(args));
       },
     }),
     defineTool({
@@ -324,7 +324,7 @@ export function writeTools(ctx: ToolContext): McpTool[] {
       run: ({ envId, key, kind, targetIds, reason }) => {
         const target = { envId, key, kind };
         const args = { path: rolloutPath(target), body: { targetIds }, headers: headersOf(reason) };
-        return guarded(() => (kind === 'flag' ? client.removeFlagTargetIds(args) : client.removeConfigTargetIds(args)));
+        return settled(kind === 'flag' ? client.removeFlagTargetIds(args) : client.removeConfigTargetIds(args));
       },
     }),
     defineTool({
