@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import cliPackage from '../package.json' with { type: 'json' };
 import { registerAuthCommands } from './commands/auth.js';
 import { registerFlagCommands } from './commands/flags.js';
 import { registerGitopsCommands } from './commands/gitops.js';
@@ -10,6 +11,7 @@ import { registerTargetCommands } from './commands/targets.js';
 export function buildProgram(): Command {
   const program = new Command('gradual')
     .description('Gradual from the command line: flags, rollouts, target IDs, and flags as code')
+    .version(cliPackage.version)
     .option('--url <baseUrl>', 'server URL (overrides GRADUAL_URL and the config file)')
     .option('--token <token>', 'API key (overrides GRADUAL_TOKEN and the config file)')
     .option('--org <slug>', 'organization (overrides GRADUAL_ORG and the config file)')
