@@ -36,9 +36,11 @@ type Args<K extends OperationName> = undefined extends OptionsOf<K>
   : [options: Omit<NonNullable<OptionsOf<K>>, 'client'>];
 
 /**
- * The operations an approval-required API key diverts: their generated responses hold a `202:
- * Proposal` beside the operation's own answer (a 2xx body, or `void` for a 204). An operation
- * that answers only a Proposal (reading one) is not among them.
+ * The operations an approval-required API key diverts: their generated `<Op>Responses` hold a
+ * `202: Proposal` beside the operation's own answer (a 2xx body, or `void` for a 204). The
+ * generated functions hand those responses on only as the union of their bodies, so the 202 is
+ * the `Proposal` member of that union; an operation that answers nothing but a Proposal (reading
+ * one) is not among them.
  */
 type Proposable<K extends OperationName> = [Extract<BodyOf<K>, Proposal>] extends [never]
   ? false
@@ -83,7 +85,11 @@ const proposable: { readonly [K in ProposableOperation]: true } = {
  */
 export type MutationResult<T> = { kind: 'applied'; data: T } | { kind: 'proposed'; proposal: Proposal };
 
-/** Conditional GETs: operations that accept `If-None-Match` and answer `304 Not Modified`. */
+/**
+ * Conditional GETs: operations that answer `304 Not Modified`. The generated `<Op>Responses` leave
+ * the bodyless 304 out, so they are found by the `If-None-Match` header in their generated
+ * `<Op>Data`, which the contract gives exactly the GETs that answer 304.
+ */
 type Conditional<K extends OperationName> = DataOf<K> extends { headers?: infer H }
   ? 'if-none-match' extends keyof NonNullable<H>
     ? true

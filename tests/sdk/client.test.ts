@@ -3,7 +3,9 @@
  * divert (applied or proposed), path parameters checked before anything is sent, and the rate
  * limit of a refused request.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { createClient, GradualApiError, isGradualApiError, type GradualClient } from '@gradual/sdk';
 import { claim, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
 
@@ -62,6 +64,32 @@ describe('conditional GETs', () => {
     const err = await apiError(owner.session.getRuleset({ path: { envId }, headers: { 'if-none-match': tag } }));
     expect(err.status).toBe(304);
     expect(err.message).toContain('withResponse.getRuleset()');
+  });
+});
+
+describe('the operations that resolve a MutationResult', () => {
+  it('are exactly those whose responses in openapi.yaml include a 202 Proposal', async () => {
+    type Operation = { operationId: string; requestBody?: object; responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }> };
+    const spec = parse(readFileSync(new URL('../../openapi.yaml', import.meta.url), 'utf8')) as { paths: Record<string, Record<string, Operation>> };
+    const operations = Object.entries(spec.paths).flatMap(([path, methods]) => Object.values(methods).map((op) => ({ path, op })));
+    const divertible = operations
+      .filter(({ op }) => op.responses['202']?.content?.['application/json']?.schema?.$ref === '#/components/schemas/Proposal')
+      .map(({ op }) => op.operationId);
+    expect(divertible.length).toBeGreaterThan(10);
+
+    // Every operation answered 200 with the same body: wrapped exactly when the spec says it can be diverted.
+    const body = { answered: true };
+    const client = createClient({ baseUrl: 'http://gradual.test', fetch: () => Promise.resolve(Response.json(body)) });
+    const wrapped: string[] = [];
+    for (const { path, op } of operations) {
+      const params = Object.fromEntries([...path.matchAll(/\{([^{}]+)\}/g)].map(([, name]) => [name, 'x']));
+      const call = Reflect.get(client, op.operationId) as ((options: object) => Promise<unknown>) | undefined;
+      if (typeof call !== 'function') throw new Error(`no SDK method ${op.operationId}`);
+      const result: unknown = await call({ path: params, ...(op.requestBody ? { body: {} } : {}) });
+      if (JSON.stringify(result) === JSON.stringify({ kind: 'applied', data: body })) wrapped.push(op.operationId);
+      else expect(result, op.operationId).toEqual(body);
+    }
+    expect(wrapped.sort()).toEqual(divertible.sort());
   });
 });
 
