@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createFlagClient, GradualApiError, type FlagChangeEvent, type FlagClient, type FlagClientOptions, type FlagClientStatus } from '@gradual/sdk';
-import { bucket, type Ruleset } from '@gradual/sdk/evaluation';
+import { createFlagClient, GradualApiError, type Exposure, type FlagChangeEvent, type FlagClient, type FlagClientOptions, type FlagClientStatus } from '@gradual/sdk';
+import { bucket, compileRuleset, type Ruleset } from '@gradual/sdk/evaluation';
 import { claim, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
 
 /** A port nothing listens on. */
@@ -356,6 +356,53 @@ describe('live flag client', () => {
     await expect.poll(() => opened, { timeout: 5000 }).toBeGreaterThanOrEqual(3);
     expect(errors[0]).toMatchObject({ status: 0, message: 'ruleset stream: no response: silent for 100 ms' });
     expect(client.status).toBe('stale');
+  });
+
+  it('allFlags, onEvaluation and exposures: every value at once; each evaluation seen; exposures batched, de-duplicated, flushed by close()', async () => {
+    const seen: string[] = [];
+    const batches: Exposure[][] = [];
+    const client = open({
+      mode: 'poll',
+      onEvaluation: (key, _context, result) => {
+        seen.push(`${key}:${result.reason}`);
+        throw new Error('a broken hook'); // never reaches the caller
+      },
+      exposures: { track: (batch) => void batches.push(batch), flushIntervalMs: 60_000 },
+    });
+    await client.ready();
+    // Earlier tests wrote to the configs: the evaluator on the held ruleset says what they hold now.
+    const compiled = compileRuleset(client.ruleset()!);
+    const banner = compiled.evaluate('banner', {})!.value;
+    const all = client.allFlags({ userId: 'vip-1' });
+    expect(Object.keys(all).sort()).toEqual(['banner', 'checkout', 'limits', 'max-items']);
+    expect(all).toEqual(Object.fromEntries(Object.entries(compiled.evaluateAll({ userId: 'vip-1' })).map(([k, r]) => [k, r.value])));
+    expect(all.checkout).toBe(true);
+    expect(client.allFlagsDetail({ userId: excluded })).toMatchObject({
+      checkout: { value: false, reason: 'default', kind: 'flag', bucket: bucket(SEED, excluded), version: client.version },
+      banner: { value: banner, reason: 'default', kind: 'config' },
+    });
+    expect(client.allFlags({}, { targetingKey: 'vip-1' }).checkout).toBe(true);
+    expect(seen).toEqual([]); // bulk reads are not evaluations the hooks see
+
+    for (let i = 0; i < 3; i++) expect(client.getBoolean('checkout', { userId: 'vip-1', visit: i }, false)).toBe(true);
+    expect(client.getBoolean('checkout', { userId: admitted }, false)).toBe(true);
+    expect(client.getString('banner', { userId: admitted }, '')).toBe(banner);
+    expect(client.getNumber('banner', {}, 1)).toBe(1); // TYPE_MISMATCH: seen, not an exposure
+    expect(seen).toEqual(['checkout:target_id', 'checkout:target_id', 'checkout:target_id', 'checkout:rollout', 'banner:default', 'banner:error']);
+    expect(batches).toEqual([]); // the interval has not passed
+
+    await client.close();
+    expect(batches).toHaveLength(1);
+    expect(batches[0]!.map((e) => [e.key, e.value, e.reason, e.bucket, e.version])).toEqual([
+      ['checkout', true, 'target_id', bucket(SEED, 'vip-1'), client.version],
+      ['checkout', true, 'rollout', bucket(SEED, admitted), client.version],
+      ['banner', banner, 'default', null, client.version],
+    ]);
+    expect(batches[0]![0]!.context).toEqual({ userId: 'vip-1', visit: 0 });
+    // Closed: the last ruleset still answers; nothing more is delivered.
+    expect(client.getBoolean('checkout', { userId: 'vip-2' }, false)).toBe(false);
+    await client.flush();
+    expect(batches).toHaveLength(1);
   });
 
   it('close(): ends the stream on the server, clears every timer, rejects waiters; idempotent', async () => {
