@@ -12,9 +12,10 @@ export function registerAuthCommands(program: Command): void {
     .description('check a token against the server and store the URL, token and organization in the config file (mode 0600)')
     .addHelpText('after', '\nThe token is --token, or read from stdin: `echo "$TOKEN" | gradual login --url https://flags.example.com --org acme`.')
     .action(async (_options: object, cmd: Command) => {
-      const { url, token: tokenOption, org } = globalOptions(cmd);
+      const { url: urlOption, token: tokenOption, org } = globalOptions(cmd);
+      const url = urlOption ?? process.env.GRADUAL_URL;
       const out = outputFor(cmd);
-      if (!url) throw new CliError('invalid_option', 'login needs --url <baseUrl>');
+      if (!url) throw new CliError('invalid_option', 'login needs --url <baseUrl> (or GRADUAL_URL)');
       if (!/^https?:\/\//.test(url)) throw new CliError('invalid_option', `--url: "${url}" is not an http(s) URL`);
       let token = tokenOption;
       if (!token) {

@@ -1,4 +1,4 @@
-import type { GradualClient, MutationResult, Rollout } from '@gradual/sdk';
+import { GradualApiError, type GradualClient, type MutationResult, type Rollout } from '@gradual/sdk';
 import type { Command } from 'commander';
 import { connect, findEnvironment, findProject, parseJsonOption, parsePercent, subjectOf, type Context, type Kind } from '../context.js';
 import { parseDuration } from '../duration.js';
@@ -104,6 +104,9 @@ export function waitVerdict(r: Rollout, until: number | 'completed'): { exitCode
   return undefined;
 }
 
+/** No response, rate limited, or the server (or a proxy) unavailable for now. */
+const RETRYABLE = new Set([0, 429, 502, 503, 504]);
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function registerRolloutCommands(program: Command): void {
@@ -180,7 +183,16 @@ export function registerRolloutCommands(program: Command): void {
       const deadline = Date.now() + timeoutMs;
       let last: Rollout | undefined;
       for (;;) {
-        const r = await api.get(target);
+        let r: Rollout;
+        try {
+          r = await api.get(target);
+        } catch (err) {
+          // A busy or restarting server is waited out like a rollout that is not there yet.
+          if (!(err instanceof GradualApiError) || !RETRYABLE.has(err.status) || Date.now() >= deadline) throw err;
+          ctx.out.note(`${err.code} (${err.status || 'no response'}), retrying`);
+          await sleep(Math.min(Math.max(intervalMs, (err.retryAfterSeconds ?? 0) * 1000), Math.max(deadline - Date.now(), 0)));
+          continue;
+        }
         if (!last || last.status !== r.status || last.percent !== r.percent || last.pausedReason !== r.pausedReason) ctx.out.note(`${r.primitiveKey}: ${describeStatus(r)}`);
         last = r;
         const verdict = waitVerdict(r, until);
