@@ -1,5 +1,5 @@
 /**
- * The published packages, as a user gets them: `scripts/release-pack.mjs` builds and packs
+ * The published packages, as a user gets them: `scripts/release/release.ts` builds and packs
  * `@gradual/sdk` (and `@gradual/cli` once it has a build), the tarballs are installed into empty
  * projects, and then:
  *
@@ -9,7 +9,7 @@
  * - the README blocks run, in order, against a real server (a claimed instance, org `acme`, an API
  *   key in GRADUAL_TOKEN); a block after an `<!-- compile-only -->` line is only compiled;
  * - esbuild bundles `createClient` for the browser without any of the live client's code, and
- *   prints the bundle sizes (`npm run size` writes them into docs/benchmarks.md);
+ *   prints the bundle sizes (`npm run size -- --write` puts them into docs/benchmarks.md);
  * - the `gradual` command of the installed CLI answers `--version` and `--help`.
  *
  * Runs once per CI run (the PGlite pass).
@@ -24,8 +24,7 @@ import { promisify } from 'node:util';
 import { transform } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bucket } from '@gradual/sdk/evaluation';
-import { LIVE_CLIENT_MARKER, measure, table, type BundleSize } from '../../scripts/bundle-sizes.mjs';
-import { releasePack, type PackedPackage } from '../../scripts/release-pack.mjs';
+import { bundleTable, LIVE_CLIENT_MARKER, measureBundles, releasePack, type BundleSize, type PackedPackage } from '../../scripts/release/release.js';
 import { claim, startTestServer, type TestServer } from '../support/server.js';
 
 const run = promisify(execFile);
@@ -332,13 +331,13 @@ describe.skipIf(!!process.env.DATABASE_URL)('npm pack of @gradual/sdk and @gradu
   });
 
   it('bundles createClient for the browser without the live client, and measures the bundles', async () => {
-    const sizes: BundleSize[] = await step('esbuild', () => measure(project));
+    const sizes: BundleSize[] = await step('esbuild', () => measureBundles(project));
     const size = (id: BundleSize['id']) => sizes.find((s) => s.id === id)!;
     expect(size('live').code, 'the marker is in the live client').toContain(LIVE_CLIENT_MARKER);
     expect(size('rest').code.includes(LIVE_CLIENT_MARKER), 'createClient alone bundles the live client').toBe(false);
     expect(size('evaluation').code.includes(LIVE_CLIENT_MARKER)).toBe(false);
     expect(size('evaluation').gzip).toBeLessThan(size('live').gzip);
-    console.log(`[pack] bundle sizes (esbuild, browser, minified; gzip -9):\n${table(sizes)}`);
+    console.log(`[pack] bundle sizes (esbuild, browser, minified; gzip -9):\n${bundleTable(sizes)}`);
   });
 
   it.skipIf(!existsSync(join(root, 'cli/tsup.config.ts')))('installs the gradual command beside the SDK', async () => {
