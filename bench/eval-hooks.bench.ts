@@ -161,6 +161,8 @@ export async function benchEvalHooks(_backend: Backend, log: (msg: string) => vo
       if (s === subjects[0]) continue;
       const perRound = rs.map((x, k) => x.wallNs / baseline[k]!.wallNs);
       ratios.push({ label: `${s.name} / no hook, wall`, ...ratioOf(median(rs.map((x) => x.wallNs)) / median(baseline.map((x) => x.wallNs)), perRound, 'over the rounds') });
+      const perRoundCpu = rs.map((x, k) => x.cpuNs / baseline[k]!.cpuNs);
+      ratios.push({ label: `${s.name} / no hook, CPU`, ...ratioOf(median(rs.map((x) => x.cpuNs)) / median(baseline.map((x) => x.cpuNs)), perRoundCpu, 'over the rounds') });
     }
     return {
       id: 'eval-hooks',
