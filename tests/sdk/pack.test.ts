@@ -317,6 +317,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('npm pack of @gradual/sdk and @gradu
   it('runs the README blocks, in order, against a real server', { timeout: 90_000 }, async () => {
     for (const file of ['sdk/README.md', 'README.md']) {
       const blocks = tsBlocks(file, await readFile(join(root, file), 'utf8')).filter((b) => !b.compileOnly);
+      expect(blocks.length, `runnable blocks in ${file}`).toBeGreaterThan(0);
       const { code } = await transform(asModule(blocks), { loader: 'ts', format: 'esm', target: 'node20', sourcefile: file });
       const script = join(project, `${file.replace(/\W/g, '-')}.mjs`);
       await writeFile(script, code);
