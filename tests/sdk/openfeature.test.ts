@@ -8,7 +8,7 @@ import {
   StandardResolutionReasons,
   type EventDetails,
 } from '@openfeature/server-sdk';
-import { createFlagClient } from '@gradual/sdk';
+import { createFlagClient, GradualApiError } from '@gradual/sdk';
 import { bucket } from '@gradual/sdk/evaluation';
 import { GradualProvider } from '@gradual/sdk/openfeature';
 import { claim, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
@@ -216,7 +216,12 @@ describe('OpenFeature provider', () => {
 
   it('a rejected token: initialization fails with PROVIDER_FATAL and the SDK serves defaults', async () => {
     const bad = new GradualProvider({ baseUrl: t.url, token: 'svc_not_a_real_token', envId, logger: null });
-    await expect(OpenFeature.setProviderAndWait('bad', bad)).rejects.toMatchObject({ code: ErrorCode.PROVIDER_FATAL });
+    const failure = await OpenFeature.setProviderAndWait('bad', bad).catch((e: unknown) => e);
+    expect(failure).toMatchObject({ code: ErrorCode.PROVIDER_FATAL });
+    // The cause is the REST client's error for the 401.
+    const cause = failure instanceof Error ? failure.cause : undefined;
+    expect(cause).toBeInstanceOf(GradualApiError);
+    expect(cause).toMatchObject({ status: 401, code: 'unauthorized' });
     const client = OpenFeature.getClient('bad');
     expect(client.providerStatus).toBe(ProviderStatus.FATAL);
     expect(await client.getBooleanDetails('checkout', true)).toMatchObject({ value: true, reason: StandardResolutionReasons.ERROR, errorCode: ErrorCode.PROVIDER_FATAL });

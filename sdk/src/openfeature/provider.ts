@@ -55,14 +55,14 @@ import { isFatal } from '../retry.js';
 
 export interface GradualProviderSettings {
   /** How long `initialize()` waits for the first ruleset. Default 10 000 ms. */
-  initTimeoutMs?: number;
+  initTimeoutMs?: number | undefined;
 }
 
 /** Either the flag client's options (the provider creates and owns the client) … */
 export type GradualProviderOptions =
   | (FlagClientOptions & GradualProviderSettings)
   /** … or an existing client, which stays open on `onClose()` unless `closeClient` is true. */
-  | ({ client: FlagClient; closeClient?: boolean } & GradualProviderSettings);
+  | ({ client: FlagClient; closeClient?: boolean | undefined } & GradualProviderSettings);
 
 type ValueType = 'boolean' | 'string' | 'number' | 'object';
 
