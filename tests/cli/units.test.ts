@@ -1,0 +1,160 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Rollout } from '@gradual/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitVerdict } from '../../cli/src/commands/rollout.js';
+import { configPath } from '../../cli/src/config.js';
+import { parseDuration } from '../../cli/src/duration.js';
+import { CliError } from '../../cli/src/errors.js';
+import { computeChanges } from '../../cli/src/gitops/changes.js';
+import type { Remote } from '../../cli/src/gitops/remote.js';
+import { parseGradualFile } from '../../cli/src/gitops/schema.js';
+import { readTargetIds } from '../../cli/src/target-file.js';
+
+/** The pure parts of the `gradual` command: what cli.test.ts cannot reach case by case through a process. */
+
+const cliError = (fn: () => unknown): CliError => {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof CliError) return err;
+    throw err;
+  }
+  throw new Error('expected a CliError');
+};
+
+describe('durations', () => {
+  it.each([
+    ['500ms', 500],
+    ['90s', 90_000],
+    ['10m', 600_000],
+    ['1h30m', 5_400_000],
+    ['45', 45_000],
+    ['1.5s', 1500],
+  ])('%s is %d ms', (text, ms) => expect(parseDuration(text, '--timeout')).toBe(ms));
+  it.each(['', 'soon', '10 m', '5d', 'm10', '10m5'])('refuses %j', (text) => {
+    expect(cliError(() => parseDuration(text, '--timeout'))).toMatchObject({ code: 'invalid_option', message: expect.stringContaining('--timeout') });
+  });
+});
+
+describe('the config path', () => {
+  it('is GRADUAL_CONFIG, else under XDG_CONFIG_HOME, else under ~/.config', () => {
+    expect(configPath({ GRADUAL_CONFIG: '/x/c.json', XDG_CONFIG_HOME: '/xdg' })).toBe('/x/c.json');
+    expect(configPath({ XDG_CONFIG_HOME: '/xdg' })).toBe('/xdg/gradual/config.json');
+    expect(configPath({})).toMatch(/\/\.config\/gradual\/config\.json$/);
+  });
+});
+
+describe('target-ID files', () => {
+  let dir: string;
+  beforeAll(async () => (dir = await mkdtemp(join(tmpdir(), 'gradual-ids-'))));
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+  const read = async (text: string) => {
+    const file = join(dir, 'ids');
+    await writeFile(file, text);
+    return readTargetIds(file);
+  };
+
+  it('reads one ID per line or the first CSV column, CRLF or not, skipping blanks and comments', async () => {
+    expect(await read('a\r\nb\r\n\r\n# note\r\n  c  \r\n')).toEqual(['a', 'b', 'c']);
+    expect(await read('"x,1",first\n"say ""hi""",2\nplain,3,4\n')).toEqual(['x,1', 'say "hi"', 'plain']);
+    expect(await read('')).toEqual([]);
+  });
+
+  it('names the line of an ID the API would refuse', async () => {
+    await expect(read(`ok\n"unterminated\n`)).rejects.toMatchObject({ code: 'invalid_file', message: expect.stringMatching(/:2: unterminated quoted field$/) });
+    await expect(read(`ok\n,second column only\n`)).rejects.toMatchObject({ code: 'invalid_file', message: expect.stringMatching(/:2: empty ID$/) });
+    await expect(read(`${'x'.repeat(256)}\n${'y'.repeat(257)}\n`)).rejects.toMatchObject({ message: expect.stringMatching(/:2: ID of 257 characters/) });
+  });
+});
+
+describe('rollout wait', () => {
+  const rollout = (over: Partial<Rollout>): Rollout => ({
+    id: 'r',
+    environmentId: 'e',
+    primitiveKind: 'flag',
+    primitiveKey: 'k',
+    status: 'active',
+    percent: 10,
+    pausedAtPercent: null,
+    pausedReason: null,
+    rolledBackFromPercent: null,
+    seed: 's',
+    bucketField: 'userId',
+    planKey: null,
+    planRampStepsSnapshot: null,
+    cadence: null,
+    planBlackoutDaysOfWeek: null,
+    planBlackoutTimezone: null,
+    rampStepIdx: null,
+    nextStepAt: null,
+    targetIdsCount: 0,
+    lastAutoRollback: null,
+    createdAt: '2026-01-01T00:00:00Z',
+    updatedAt: '2026-01-01T00:00:00Z',
+    ...over,
+  });
+
+  it.each<[string, Partial<Rollout>, number | 'completed', number | undefined]>([
+    ['active below the percent: keep waiting', { percent: 10 }, 50, undefined],
+    ['active at the percent: reached', { percent: 50 }, 50, 0],
+    ['active above the percent: reached', { percent: 75 }, 50, 0],
+    ['active at 99% for completed: keep waiting', { percent: 99 }, 'completed', undefined],
+    ['completed: reached whatever the target', { status: 'completed', percent: 100 }, 'completed', 0],
+    ['paused by a person at the percent: keep waiting', { status: 'paused', pausedReason: 'user', percent: 50 }, 50, undefined],
+    ['paused at an approval gate: keep waiting', { status: 'paused', pausedReason: 'approval_gate', percent: 10 }, 50, undefined],
+    ['rolled back: 3', { status: 'paused', pausedReason: 'auto_rollback', percent: 0, rolledBackFromPercent: 50 }, 50, 3],
+    ['cancelled: 4', { status: 'cancelled', percent: 50 }, 50, 4],
+  ])('%s', (_name, over, until, exitCode) => {
+    expect(waitVerdict(rollout(over), until)?.exitCode).toBe(exitCode);
+  });
+});
+
+describe('gradual.yaml', () => {
+  const remote = (): Remote => ({
+    project: { id: 'p', orgId: 'o', key: 'web', name: 'Web', targetIdField: 'userId', createdAt: '', updatedAt: '' },
+    environments: [{ id: 'e1', projectId: 'p', key: 'prod', name: 'Prod', version: 3, createdAt: '' }],
+    plans: [],
+    flags: [{ id: 'f', projectId: 'p', key: 'on', name: 'On', description: null, valueType: 'boolean', defaultValue: false, createdAt: '', updatedAt: '' }],
+    configs: [],
+    flagStates: new Map([['e1', new Map([['on', { key: 'on', envId: 'e1', valueType: 'boolean' as const, value: true, rules: [], rollout: null, updatedAt: '' }]])]]),
+    configStates: new Map([['e1', new Map()]]),
+  });
+  const file = (yaml: string) => parseGradualFile(`version: 1\nproject: web\n${yaml}`, 'g.yaml');
+
+  it('leaves out fields and resources the file does not name, and compares JSON by value', () => {
+    expect(computeChanges(file('flags:\n  on: { name: On, defaultValue: false, environments: { prod: {} } }\n'), remote())).toEqual({
+      changes: [{ action: 'unchanged', kind: 'flag', key: 'on' }],
+      writes: [],
+    });
+    const r = remote();
+    r.configs = [{ id: 'c', projectId: 'p', key: 'cfg', name: 'Cfg', description: null, defaultValue: { b: 1, a: [1, 2] }, createdAt: '', updatedAt: '' }];
+    r.configStates.get('e1')?.set('cfg', { key: 'cfg', envId: 'e1', value: { a: [1, 2], b: 1 }, rules: [], rollout: null, updatedAt: '' });
+    expect(computeChanges(file('configs:\n  cfg: { name: Cfg, defaultValue: { a: [1, 2], b: 1 }, environments: { prod: { value: { b: 1, a: [1, 2] } } } }\n'), r).writes).toEqual([]);
+  });
+
+  it('creates a flag, then writes only the environments that differ from its default', () => {
+    const { changes, writes } = computeChanges(file('flags:\n  new: { name: New, defaultValue: false, environments: { prod: { value: false, rules: [] } } }\n'), remote());
+    expect(changes).toEqual([{ action: 'create', kind: 'flag', key: 'new', to: { name: 'New', defaultValue: false } }]);
+    expect(writes).toEqual([{ op: 'createFlag', key: 'new', name: 'New', defaultValue: false }]);
+  });
+
+  it('refuses what the API cannot change, and environments the project lacks, naming each', () => {
+    const err = cliError(() => computeChanges(file('flags:\n  on: { name: Renamed, defaultValue: true, valueType: string, environments: { qa: { value: 1 } } }\n'), remote()));
+    expect(err.code).toBe('apply_conflict');
+    expect(err.message.split('\n')).toEqual([
+      'flags.on.environments.qa: project "web" has no environment "qa" (it has: prod)',
+      'flags.on.name: "On" → "Renamed" cannot be applied: the API fixes a flag\'s name when it is created',
+      "flags.on.defaultValue: false → true cannot be applied: the API fixes a flag's defaultValue when it is created",
+      'flags.on.valueType: "boolean" → "string" cannot be applied: the API fixes a flag\'s valueType when it is created',
+    ]);
+  });
+
+  it('reports YAML and schema problems with line, column and path', () => {
+    expect(cliError(() => parseGradualFile('version: 1\nproject: web\nproject: app\n', 'g.yaml'))).toMatchObject({ code: 'invalid_yaml', message: expect.stringMatching(/^g\.yaml:3:1: Map keys must be unique/) });
+    expect(cliError(() => parseGradualFile('project: web\n', 'g.yaml')).message).toBe('g.yaml:1:1: version: Invalid literal value, expected 1');
+    expect(cliError(() => file('flags:\n  "bad key!": { name: x, defaultValue: 1 }\n')).message).toMatch(/^g\.yaml:4:15: flags\.bad key!: only letters, digits/);
+    expect(cliError(() => file('plans:\n  p: { name: P, rampSteps: [{ percent: 10.00001, holdForSeconds: 60 }] }\n')).message).toBe('g.yaml:4:40: plans.p.rampSteps.0.percent: at most 4 decimal places');
+  });
+});
