@@ -134,21 +134,24 @@ describe.skipIf(!!process.env.DATABASE_URL)('npm pack of @gradual/sdk and @gradu
       serverEnv = { GRADUAL_URL: t.url, GRADUAL_TOKEN: token, GRADUAL_SDK_TOKEN: token, GRADUAL_ENV_ID: envId, GRADUAL_ORG: 'acme' };
     });
 
-    packed = await step('build+pack', () => releasePack({ out: packDir }));
-    sdk = packed.find((p) => p.name === '@gradual/sdk')!;
-    cli = packed.find((p) => p.name === '@gradual/cli');
-
-    const install = (dir: string, specs: string[]) =>
-      sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', '--no-package-lock', ...specs], dir).catch((e: unknown) => {
-        throw new Error(`npm install in ${dir} failed:\n${outputOf(e)}`);
-      });
-    const peers = await Promise.all(['msw', '@openfeature/server-sdk', '@types/node'].map(async (name) => `${name}@${await repoVersion(name)}`));
-    for (const dir of [project, bare]) await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }, null, 2));
-    await Promise.all([
-      step('install', () => install(project, [sdk.tarball, ...(cli ? [cli.tarball] : []), ...peers])),
-      step('install bare', () => install(bare, [sdk.tarball])),
-      server,
-    ]);
+    const installed = (async () => {
+      packed = await step('build+pack', () => releasePack({ out: packDir }));
+      sdk = packed.find((p) => p.name === '@gradual/sdk')!;
+      cli = packed.find((p) => p.name === '@gradual/cli');
+      const install = (dir: string, specs: string[]) =>
+        sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', '--no-package-lock', ...specs], dir).catch((e: unknown) => {
+          throw new Error(`npm install in ${dir} failed:\n${outputOf(e)}`);
+        });
+      const peers = await Promise.all(['msw', '@openfeature/server-sdk', '@types/node'].map(async (name) => `${name}@${await repoVersion(name)}`));
+      for (const dir of [project, bare]) await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }, null, 2));
+      await Promise.all([
+        step('install', () => install(project, [sdk.tarball, ...(cli ? [cli.tarball] : []), ...peers])),
+        step('install bare', () => install(bare, [sdk.tarball])),
+      ]);
+    })();
+    // The server starts while the packages build; both must succeed (allSettled: neither failure goes unobserved).
+    const results = await Promise.allSettled([installed, server]);
+    for (const r of results) if (r.status === 'rejected') throw r.reason;
   }, 240_000);
 
   afterAll(async () => {
