@@ -168,7 +168,8 @@ describe.skipIf(!!process.env.DATABASE_URL)('npm pack of @gradual/sdk and @gradu
       expect(p.files).toContain('package.json');
       expect(p.files).toContain('README.md');
       expect(p.files).toContain('CHANGELOG.md');
-      expect(p.files.filter((f) => !f.startsWith('dist/') && !['package.json', 'README.md', 'CHANGELOG.md'].includes(f)), p.name).toEqual([]);
+      expect(p.files).toContain('LICENSE');
+      expect(p.files.filter((f) => !f.startsWith('dist/') && !['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE'].includes(f)), p.name).toEqual([]);
     }
     for (const entry of ['index', 'evaluation/index', 'openfeature/index', 'testing/index']) {
       for (const ext of ['.js', '.cjs', '.d.ts', '.d.cts']) expect(sdk.files).toContain(`dist/${entry}${ext}`);
