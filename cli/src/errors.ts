@@ -64,7 +64,10 @@ export function formatReport(report: ErrorReport): string {
   const facts = [`code: ${report.code}`];
   if (report.status !== undefined) facts.push(`status: ${report.status}`);
   if (report.requestId) facts.push(`request id: ${report.requestId}`);
-  const lines = [`error: ${report.message} (${facts.join(', ')})`];
+  // Several problems (a file's): the facts first, then one problem per line.
+  const lines = report.message.includes('\n')
+    ? [`error (${facts.join(', ')}):`, ...report.message.split('\n').map((line) => `  ${line}`)]
+    : [`error: ${report.message} (${facts.join(', ')})`];
   for (const [field, problem] of Object.entries(report.fields ?? {})) lines.push(`  ${field}: ${problem}`);
   return lines.join('\n') + '\n';
 }

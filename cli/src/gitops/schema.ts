@@ -107,17 +107,21 @@ export function parseGradualFile(text: string, name: string): GradualFile {
   }
   const result = GradualFile.safeParse(doc.toJS());
   if (result.success) return result.data;
-  const problems = result.error.issues.slice(0, 20).map((issue) => {
-    const where = locate(doc, issue.path, lineCounter);
-    const path = issue.path.join('.') || '(document)';
-    const detail = issue.code === 'unrecognized_keys' ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}` : issue.message;
-    return `${name}${where}: ${path}: ${detail}`;
-  });
-  throw new CliError('invalid_file', problems.join('\n'));
+  const problems = result.error.issues
+    .map((issue) => {
+      const pos = locate(doc, issue.path, lineCounter);
+      const path = issue.path.join('.') || '(document)';
+      const detail = issue.code === 'unrecognized_keys' ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}` : issue.message;
+      return { pos, text: `${name}${pos ? `:${pos.line}:${pos.col}` : ''}: ${path}: ${detail}` };
+    })
+    // In the order of the file.
+    .sort((a, b) => (a.pos?.line ?? 0) - (b.pos?.line ?? 0) || (a.pos?.col ?? 0) - (b.pos?.col ?? 0))
+    .slice(0, 20);
+  throw new CliError('invalid_file', problems.map((p) => p.text).join('\n'));
 }
 
-/** `:line:col` of the deepest node of the document on `path`. */
-function locate(doc: Document, path: (string | number)[], lineCounter: LineCounter): string {
+/** Line and column of the deepest node of the document on `path`. */
+function locate(doc: Document, path: (string | number)[], lineCounter: LineCounter): { line: number; col: number } | undefined {
   let node: unknown = doc.contents;
   let offset = rangeStart(node);
   for (const segment of path) {
@@ -127,9 +131,7 @@ function locate(doc: Document, path: (string | number)[], lineCounter: LineCount
     node = child;
     offset = rangeStart(child) ?? offset;
   }
-  if (offset === undefined) return '';
-  const { line, col } = lineCounter.linePos(offset);
-  return `:${line}:${col}`;
+  return offset === undefined ? undefined : lineCounter.linePos(offset);
 }
 
 function rangeStart(node: unknown): number | undefined {
