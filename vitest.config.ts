@@ -14,6 +14,7 @@ const BACKEND_INDEPENDENT = [
   'server/src/domain/**',
   'server/src/db/watchdog.test.ts',
   'tests/sdk/pack.test.ts',
+  'tests/cli/units.test.ts',
   'tests/contract/**',
   'tests/dashboard/**',
   'tests/e2e/**',
