@@ -1,25 +1,11 @@
 import * as operations from './generated/sdk.gen.js';
 import type { Options } from './generated/sdk.gen.js';
-import { createClient as createFetchClient, createConfig } from './generated/client/index.js';
 import type { Client as FetchClient } from './generated/client/index.js';
 import type { Proposal } from './generated/types.gen.js';
 import { envelopeOf, GradualApiError } from './errors.js';
+import { createHttpClient, type ClientOptions } from './http-client.js';
 
-export interface ClientOptions {
-  /** Origin of the Gradual server, e.g. `http://localhost:8080`. */
-  baseUrl: string;
-  /** An API key (`svc_…`), sent as `Authorization: Bearer`. */
-  token?: string | undefined;
-  /**
-   * A dashboard session token, sent as the `svc_session` cookie. Browsers send
-   * the cookie themselves; this is for server-side callers and tests.
-   */
-  sessionToken?: string | undefined;
-  /** Custom fetch (tests, proxies, instrumentation). */
-  fetch?: typeof globalThis.fetch | undefined;
-  /** Extra headers on every request. */
-  headers?: Record<string, string> | undefined;
-}
+export type { ClientOptions } from './http-client.js';
 
 type Operations = typeof operations;
 export type OperationName = {
@@ -124,52 +110,10 @@ export type GradualClient = GradualOperations & {
   http: FetchClient;
 };
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/**
- * The generated client writes a path parameter it was not given as the literal `{name}`
- * (percent-encoded): a request to the wrong resource. Refuse it before anything is sent.
- */
-function checkPathParameters(options: unknown): Promise<void> {
-  if (!isRecord(options) || typeof options.url !== 'string') return Promise.resolve();
-  const path = isRecord(options.path) ? options.path : {};
-  const fields: Record<string, string> = {};
-  for (const [, name] of options.url.matchAll(/\{([^{}]+)\}/g)) {
-    if (name === undefined) continue;
-    const value = path[name];
-    if (typeof value === 'number' ? !Number.isFinite(value) : typeof value !== 'string' || value === '') {
-      fields[name] = value === undefined ? 'missing path parameter' : 'must be a non-empty string or a number';
-    }
-  }
-  const missing = Object.keys(fields);
-  if (missing.length === 0) return Promise.resolve();
-  return Promise.reject(
-    new GradualApiError(0, {
-      code: 'invalid_request',
-      message: `path parameter${missing.length > 1 ? 's' : ''} ${missing.join(', ')} of ${options.url}: not given as a non-empty string or number`,
-      fields,
-    }),
-  );
-}
-
 type RawResult = { data?: unknown; error?: unknown; response?: Response };
 
 export function createClient(options: ClientOptions): GradualClient {
-  const http = createFetchClient(
-    createConfig({
-      baseUrl: options.baseUrl.replace(/\/+$/, ''),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-      ...(options.headers ? { headers: options.headers } : {}),
-      // Called once per security scheme of the operation: answer only for ours.
-      auth: (auth) => {
-        if (auth.scheme === 'bearer') return options.token;
-        if (auth.in === 'cookie') return options.sessionToken;
-        return undefined;
-      },
-      // Runs before the URL is built and before anything is sent.
-      requestValidator: checkPathParameters,
-    }),
-  );
+  const http = createHttpClient(options);
 
   const call = async (name: OperationName, args: Record<string, unknown> | undefined) => {
     const fn = operations[name] as (o: Record<string, unknown>) => Promise<RawResult>;

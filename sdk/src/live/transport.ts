@@ -1,10 +1,10 @@
 /**
- * The one place the live client's requests are built: a generated fetch
- * client configured by `createClient` (base URL, bearer token, custom fetch,
- * extra headers), and the translation of the generated client's results into
+ * The one place the live client's requests are built: the generated fetch
+ * client configured as the REST client's (base URL, bearer token, custom fetch,
+ * extra headers; http-client.ts), and the translation of the generated client's results into
  * `GradualApiError`, the SDK's one error type.
  */
-import { createClient } from '../client.js';
+import { createHttpClient } from '../http-client.js';
 import type { Client as FetchClient } from '../generated/client/index.js';
 import { envelopeOf, GradualApiError } from '../errors.js';
 import type { ErrorEnvelope } from '../generated/types.gen.js';
@@ -17,12 +17,12 @@ export interface TransportOptions {
 }
 
 export function createHttp(options: TransportOptions): FetchClient {
-  return createClient({
+  return createHttpClient({
     baseUrl: options.baseUrl,
     ...(options.token ? { token: options.token } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.headers ? { headers: options.headers } : {}),
-  }).http;
+  });
 }
 
 /** The innermost message of a thrown value (fetch's TypeError wraps the socket error as `cause`). */
