@@ -1,14 +1,15 @@
 import { useState, type FormEvent } from 'react';
 import type { FlagValueType } from '@gradual/sdk';
 import { api, fieldErrors } from '../api';
+import { FlagMatrix } from '../components/FlagMatrix';
 import { Empty, ErrorNote, Field, Loading, PageHeader, Section, TextField } from '../components/ui';
-import { formatJson, parseJsonInput } from '../format';
+import { parseJsonInput } from '../format';
 import { useAction, useResource } from '../hooks';
 import { Link, navigate, seg } from '../router';
 import { Crumbs } from '../Shell';
 import { slugify } from './Claim';
 
-/** A project: its environments (the way in to flags and configs), definitions and plans. */
+/** A project: its environments, its flags and configs across every environment, and its plans. */
 export function ProjectPage({ slug, projectId }: { slug: string; projectId: string }) {
   const project = useResource(() => api().getProject({ path: { id: projectId } }), [projectId]);
   const envs = useResource(() => api().listEnvironments({ path: { id: projectId } }), [projectId]);
@@ -92,37 +93,12 @@ export function ProjectPage({ slug, projectId }: { slug: string; projectId: stri
             }}
           />
         )}
-        <ErrorNote error={flags.error ?? configs.error} />
-        {flags.data && configs.data && flags.data.length + configs.data.length === 0 && <Empty>No flags or configs yet.</Empty>}
-        {flags.data && configs.data && flags.data.length + configs.data.length > 0 && (
-          <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th>Key</th>
-                  <th>Name</th>
-                  <th>Kind</th>
-                  <th>Default value</th>
-                </tr>
-              </thead>
-              <tbody>
-                {[...flags.data.map((f) => ({ ...f, kind: `${f.valueType} flag` })), ...configs.data.map((c) => ({ ...c, kind: 'config' }))].map((x) => (
-                  <tr key={x.id}>
-                    <td>
-                      <code>{x.key}</code>
-                    </td>
-                    <td>{x.name}</td>
-                    <td>{x.kind}</td>
-                    <td>
-                      <code className="value">{formatJson(x.defaultValue)}</code>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+        <ErrorNote error={flags.error ?? configs.error ?? envs.error} />
+        {flags.data && configs.data && envs.data ? (
+          <FlagMatrix slug={slug} projectId={projectId} envs={envs.data} flags={flags.data} configs={configs.data} />
+        ) : (
+          !(flags.error ?? configs.error ?? envs.error) && <Loading />
         )}
-        <p className="muted small">Values, rules and rollouts are per environment: open an environment above.</p>
       </Section>
     </>
   );

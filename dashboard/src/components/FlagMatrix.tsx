@@ -1,0 +1,146 @@
+import type { Config, ConfigState, Environment, Flag, FlagState, Rollout } from '@gradual/sdk';
+import { isLiveStatus } from '@gradual/sdk/evaluation';
+import { api } from '../api';
+import { formatJson, formatPercent, formatTime } from '../format';
+import { useResource } from '../hooks';
+import { Link, seg } from '../router';
+import { Empty, ErrorNote, Loading, StatusBadge } from './ui';
+
+type Kind = 'flag' | 'config';
+type State = FlagState | ConfigState;
+
+interface Row {
+  kind: Kind;
+  key: string;
+  name: string;
+  detail: string;
+  defaultValue: unknown;
+}
+
+/** Each environment's flag and config states, keyed "kind:key" (one listing call per kind and environment). */
+type EnvStates = Map<string, State>;
+
+async function loadStates(envs: Environment[]): Promise<Map<string, EnvStates>> {
+  const perEnv = await Promise.all(
+    envs.map(async (e) => {
+      const [flags, configs] = await Promise.all([api().listFlagStates({ path: { envId: e.id } }), api().listConfigStates({ path: { envId: e.id } })]);
+      const states: EnvStates = new Map();
+      for (const f of flags) states.set(`flag:${f.key}`, f);
+      for (const c of configs) states.set(`config:${c.key}`, c);
+      return [e.id, states] as const;
+    }),
+  );
+  return new Map(perEnv);
+}
+
+/** The latest of the state's own change and its rollout's. */
+function lastChange(state: State): string {
+  const rolloutAt = state.rollout?.updatedAt;
+  return rolloutAt && rolloutAt > state.updatedAt ? rolloutAt : state.updatedAt;
+}
+
+/** Path of one flag or config in one environment. */
+export function primitivePath(slug: string, projectId: string, envId: string, kind: Kind, key: string): string {
+  return `/o/${slug}/p/${seg(projectId)}/e/${seg(envId)}/${kind}s/${seg(key)}`;
+}
+
+/**
+ * Flags and configs × environments: in each cell the value, the rollout (status and percent) and
+ * the last change, linking to that flag or config in that environment.
+ */
+export function FlagMatrix(props: { slug: string; projectId: string; envs: Environment[]; flags: Flag[]; configs: Config[] }) {
+  const { slug, projectId, envs, flags, configs } = props;
+  const envIds = envs.map((e) => e.id).join(',');
+  // Reload when a definition is added: its states appear in every environment.
+  const definitions = [...flags.map((f) => f.id), ...configs.map((c) => c.id)].join(',');
+  const states = useResource(() => loadStates(envs), [envIds, definitions]);
+
+  const rows: Row[] = [
+    ...flags.map((f) => ({ kind: 'flag' as const, key: f.key, name: f.name, detail: `${f.valueType} flag`, defaultValue: f.defaultValue })),
+    ...configs.map((c) => ({ kind: 'config' as const, key: c.key, name: c.name, detail: 'config', defaultValue: c.defaultValue })),
+  ].sort((a, b) => a.key.localeCompare(b.key) || a.kind.localeCompare(b.kind));
+
+  if (rows.length === 0) return <Empty>No flags or configs yet.</Empty>;
+  const first = envs[0];
+
+  return (
+    <>
+      <ErrorNote error={states.error} />
+      {states.loading && !states.data && envs.length > 0 && <Loading label="Loading each environment…" />}
+      <div className="table-wrap">
+        <table className="flag-matrix" data-testid="flag-matrix">
+          <thead>
+            <tr>
+              <th scope="col">Key</th>
+              <th scope="col">Default value</th>
+              {envs.map((e) => (
+                <th scope="col" key={e.id}>
+                  <Link to={`/o/${slug}/p/${seg(projectId)}/e/${seg(e.id)}`}>{e.name}</Link>
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={`${r.kind}:${r.key}`}>
+                <td>
+                  {first ? (
+                    <Link to={primitivePath(slug, projectId, first.id, r.kind, r.key)} title={`${r.key} in ${first.name}`}>
+                      <code>{r.key}</code>
+                    </Link>
+                  ) : (
+                    <code>{r.key}</code>
+                  )}{' '}
+                  <span className="kind">{r.detail}</span>
+                  <div className="small muted">{r.name}</div>
+                </td>
+                <td>
+                  <code className="value">{formatJson(r.defaultValue)}</code>
+                </td>
+                {envs.map((e) => (
+                  <td key={e.id}>
+                    <Cell state={states.data?.get(e.id)?.get(`${r.kind}:${r.key}`)} to={primitivePath(slug, projectId, e.id, r.kind, r.key)} label={`${r.key} in ${e.name}`} />
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {envs.length === 0 && <p className="muted small">Values, rules and rollouts are per environment: create an environment to set them.</p>}
+    </>
+  );
+}
+
+function Cell({ state, to, label }: { state: State | undefined; to: string; label: string }) {
+  if (!state) {
+    return (
+      <Link to={to} aria-label={label}>
+        —
+      </Link>
+    );
+  }
+  return (
+    <Link to={to} className="matrix-cell" data-testid="matrix-cell">
+      <span className="visually-hidden">{label}: </span>
+      <code className="value">{formatJson(state.value)}</code>
+      {state.rules.length > 0 && <span className="small muted"> · {state.rules.length === 1 ? '1 rule' : `${state.rules.length} rules`}</span>}
+      <RolloutLine rollout={state.rollout} />{' '}
+      <span className="small muted" style={{ display: 'block' }}>
+        changed {formatTime(lastChange(state))}
+      </span>
+    </Link>
+  );
+}
+
+function RolloutLine({ rollout }: { rollout: Rollout | null }) {
+  if (!rollout) return null;
+  const live = isLiveStatus(rollout.status);
+  return (
+    <span className="glance">
+      {' '}
+      <StatusBadge status={rollout.status} reason={rollout.pausedReason} />
+      {live && <span className="small"> {formatPercent(rollout.percent)}</span>}
+    </span>
+  );
+}
