@@ -65,6 +65,18 @@ describe('audit log', () => {
     expect(detail).toMatchObject({ action: 'flag.update_value', previousValue: 'v5', newValue: 'v7', diff: [{ op: 'replace', path: '', value: 'v7' }] });
   });
 
+  it("names each row's actor: a user by display name, an API key by its name, also after revocation", async () => {
+    const [mine] = (await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { limit: 1 } })).events;
+    expect(mine).toMatchObject({ actorType: 'user', actorId: owner.userId, actorName: 'Olive Owner', actorEmail: expect.any(String) });
+    const created = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'deploy bot' } });
+    const bot = t.asToken(created.token);
+    await bot.createEnvironment({ path: { id: (await owner.session.listProjects({ path: { slug: 'acme' } }))[0]!.id }, body: { key: 'qa', name: 'QA' } });
+    await owner.session.revokeApiKey({ path: { slug: 'acme', id: created.id } });
+    const [byKey] = (await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { actorId: created.id } })).events;
+    expect(byKey).toMatchObject({ action: 'environment.created', actorType: 'api_token', actorName: 'deploy bot' });
+    expect(await owner.session.getAuditEvent({ path: { id: byKey!.id } })).toMatchObject({ actorName: 'deploy bot' });
+  });
+
   it('does not write an audit row or bump the version for a write that changes nothing', async () => {
     const before = await owner.session.getEnvironment({ path: { envId: prod } });
     const count = (await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { limit: 200 } })).events.length;

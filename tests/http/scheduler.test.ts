@@ -83,15 +83,15 @@ describe.each(['flag', 'config'] as const)('scheduler: an auto plan driven by th
     const trail = (await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { envId, limit: 20 } })).events
       .filter((e) => e.resourceType === 'rollout' || e.action === `${kind}.update_value`)
       .reverse()
-      .map((e) => [e.action, e.actorType]);
+      .map((e) => [e.action, e.actorType, e.reason]);
     expect(trail).toEqual([
-      ['rollout.created', 'user'],
-      ['rollout.advanced', 'system'],
-      ['rollout.paused', 'system'],
-      ['rollout.approval_resolved', 'user'],
-      ['rollout.advanced', 'system'],
-      ['rollout.completed', 'system'],
-      [`${kind}.update_value`, 'system'],
+      ['rollout.created', 'user', null],
+      ['rollout.advanced', 'system', null],
+      ['rollout.approval_gate_reached', 'system', 'Approval gate at step 3 of 4 (50%)'],
+      ['rollout.approval_resolved', 'user', null],
+      ['rollout.advanced', 'system', null],
+      ['rollout.completed', 'system', null],
+      [`${kind}.update_value`, 'system', null],
     ]);
   });
 });

@@ -8,6 +8,61 @@ export const ActorType = named(
   z.enum(['user', 'api_token', 'agent_token', 'system', 'rollback_webhook']),
 );
 
+/**
+ * Every action the server records. A flag's and a config's rows share the shapes
+ * (`flag.update_value`, `config.update_value`); rollout rows are the state machine's transitions.
+ */
+export const AUDIT_ACTIONS = [
+  'org.created',
+  'project.created',
+  'project.updated',
+  'environment.created',
+  'member.added',
+  'member.role_changed',
+  'member.removed',
+  'invitation.created',
+  'invitation.revoked',
+  'invitation.accepted',
+  'api_token.created',
+  'api_token.revoked',
+  'rollback_secret.created',
+  'rollback_secret.revoked',
+  'rollout_plan.created',
+  'rollout_plan.updated',
+  'rollout_plan.deleted',
+  'flag.created',
+  'flag.update_value',
+  'flag.update_rules',
+  'config.created',
+  'config.update_value',
+  'config.update_rules',
+  'rollout.created',
+  'rollout.updated',
+  'rollout.paused',
+  'rollout.resumed',
+  'rollout.advanced',
+  'rollout.approval_gate_reached',
+  'rollout.approval_resolved',
+  'rollout.cancelled',
+  'rollout.completed',
+  'rollout.auto_rollback',
+  'rollout.rolled_back',
+  'rollout.target_ids_added',
+  'rollout.target_ids_removed',
+  'rollout.target_ids_replaced',
+  'proposal.created',
+  'proposal.applied',
+  'proposal.cancelled',
+  'proposal.expired',
+] as const;
+
+export const AuditAction = named(
+  'AuditAction',
+  z.enum(AUDIT_ACTIONS),
+  '`rollout.approval_gate_reached`: the scheduler stopped before a step that requires approval (the row\'s reason names the step); the rollout is paused until someone resumes or advances it.',
+);
+export type AuditAction = z.infer<typeof AuditAction>;
+
 export const AuditEventSummary = named(
   'AuditEventSummary',
   z.object({
@@ -16,13 +71,15 @@ export const AuditEventSummary = named(
     actorType: ActorType,
     actorId: z.string().nullable(),
     actorEmail: z.string().optional(),
+    /** Resolved when listed: a user's display name, an API key's or rollback secret's name. */
+    actorName: z.string().optional(),
     delegatorUserId: Id.nullable(),
     approverUserId: Id.nullable(),
     resourceType: z.string(),
     resourceKey: z.string().nullable(),
     resourceId: z.string().nullable(),
     envId: Id.nullable(),
-    action: z.string(),
+    action: AuditAction,
     version: z.number().int().nullable(),
     reason: z.string().nullable(),
   }),

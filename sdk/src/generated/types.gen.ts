@@ -26,7 +26,7 @@ export type MailSent = {
  * Every non-2xx response carries this envelope; match on `code`, never on `message`.
  */
 export type ErrorEnvelope = {
-    code: 'invalid_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'precondition_failed' | 'internal' | 'ruleset_not_cached' | 'magic_link_invalid' | 'magic_link_used' | 'magic_link_already_used' | 'magic_link_expired' | 'no_invitation' | 'already_claimed' | 'slug_unavailable' | 'insufficient_role' | 'scope_denied' | 'token_action_denied' | 'token_env_out_of_scope' | 'token_resource_out_of_scope' | 'token_ip_denied' | 'token_rate_limit' | 'approval_not_supported' | 'last_owner_cannot_demote_or_remove' | 'already_member' | 'invitation_pending' | 'invitation_used' | 'invitation_expired' | 'invitation_email_locked' | 'in_use' | 'version_drift' | 'proposal_gone' | 'invalid_confirmation' | 'rollout_seed_locked' | 'rollout_not_paused' | 'rollout_already_at_final_step' | 'rollout_plan_key_conflict' | 'rollout_plan_in_use' | 'rollout_plan_invalid_ramp' | 'rollback_unauthorized' | 'rollback_rollout_not_found' | 'rollback_rate_limited' | 'quota_exceeded' | 'key_in_use' | 'service_unavailable';
+    code: 'invalid_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'precondition_failed' | 'internal' | 'ruleset_not_cached' | 'magic_link_invalid' | 'magic_link_used' | 'magic_link_already_used' | 'magic_link_expired' | 'no_invitation' | 'already_claimed' | 'slug_unavailable' | 'insufficient_role' | 'scope_denied' | 'token_action_denied' | 'token_env_out_of_scope' | 'token_resource_out_of_scope' | 'token_ip_denied' | 'token_rate_limit' | 'approval_not_supported' | 'last_owner_cannot_demote_or_remove' | 'already_member' | 'invitation_pending' | 'invitation_used' | 'invitation_expired' | 'invitation_email_locked' | 'in_use' | 'version_drift' | 'proposal_gone' | 'invalid_confirmation' | 'rollout_seed_locked' | 'rollout_not_paused' | 'rollout_already_at_final_step' | 'rollout_nothing_to_roll_back' | 'rollout_plan_key_conflict' | 'rollout_plan_in_use' | 'rollout_plan_invalid_ramp' | 'rollback_unauthorized' | 'rollback_rollout_not_found' | 'rollback_rate_limited' | 'quota_exceeded' | 'key_in_use' | 'service_unavailable';
     message: string;
     fields?: {
         [key: string]: string;
@@ -417,6 +417,11 @@ export type AutoRollbackInfo = {
 };
 
 /**
+ * RolloutAction
+ */
+export type RolloutAction = 'pause' | 'resume' | 'approve' | 'advance' | 'rollback' | 'cancel';
+
+/**
  * Rollout
  */
 export type Rollout = {
@@ -441,6 +446,10 @@ export type Rollout = {
     nextStepAt: string | null;
     targetIdsCount: number;
     lastAutoRollback: AutoRollbackInfo | null;
+    /**
+     * The actions the rollout accepts in its state, from the state machine: `approve` (POST resume) while held at an approval gate, `resume` after a pause or a rollback, never `advance` while gated or rolled back. Empty once completed or cancelled.
+     */
+    allowedActions: Array<RolloutAction>;
     createdAt: string;
     updatedAt: string;
 };
@@ -911,6 +920,13 @@ export type MintedApiKey = {
 export type ActorType = 'user' | 'api_token' | 'agent_token' | 'system' | 'rollback_webhook';
 
 /**
+ * AuditAction
+ *
+ * `rollout.approval_gate_reached`: the scheduler stopped before a step that requires approval (the row's reason names the step); the rollout is paused until someone resumes or advances it.
+ */
+export type AuditAction = 'org.created' | 'project.created' | 'project.updated' | 'environment.created' | 'member.added' | 'member.role_changed' | 'member.removed' | 'invitation.created' | 'invitation.revoked' | 'invitation.accepted' | 'api_token.created' | 'api_token.revoked' | 'rollback_secret.created' | 'rollback_secret.revoked' | 'rollout_plan.created' | 'rollout_plan.updated' | 'rollout_plan.deleted' | 'flag.created' | 'flag.update_value' | 'flag.update_rules' | 'config.created' | 'config.update_value' | 'config.update_rules' | 'rollout.created' | 'rollout.updated' | 'rollout.paused' | 'rollout.resumed' | 'rollout.advanced' | 'rollout.approval_gate_reached' | 'rollout.approval_resolved' | 'rollout.cancelled' | 'rollout.completed' | 'rollout.auto_rollback' | 'rollout.rolled_back' | 'rollout.target_ids_added' | 'rollout.target_ids_removed' | 'rollout.target_ids_replaced' | 'proposal.created' | 'proposal.applied' | 'proposal.cancelled' | 'proposal.expired';
+
+/**
  * AuditEventSummary
  */
 export type AuditEventSummary = {
@@ -919,13 +935,14 @@ export type AuditEventSummary = {
     actorType: ActorType;
     actorId: string | null;
     actorEmail?: string;
+    actorName?: string;
     delegatorUserId: string | null;
     approverUserId: string | null;
     resourceType: string;
     resourceKey: string | null;
     resourceId: string | null;
     envId: string | null;
-    action: string;
+    action: AuditAction;
     version: number | null;
     reason: string | null;
 };
@@ -949,13 +966,14 @@ export type AuditEventDetail = {
     actorType: ActorType;
     actorId: string | null;
     actorEmail?: string;
+    actorName?: string;
     delegatorUserId: string | null;
     approverUserId: string | null;
     resourceType: string;
     resourceKey: string | null;
     resourceId: string | null;
     envId: string | null;
-    action: string;
+    action: AuditAction;
     version: number | null;
     reason: string | null;
     previousValue?: unknown;
@@ -3381,6 +3399,63 @@ export type AdvanceFlagRolloutResponses = {
 
 export type AdvanceFlagRolloutResponse = AdvanceFlagRolloutResponses[keyof AdvanceFlagRolloutResponses];
 
+export type RollbackFlagRolloutData = {
+    body?: never;
+    headers: {
+        'x-audit-reason': string;
+    };
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/flags/{key}/rollout/rollback';
+};
+
+export type RollbackFlagRolloutErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type RollbackFlagRolloutError = RollbackFlagRolloutErrors[keyof RollbackFlagRolloutErrors];
+
+export type RollbackFlagRolloutResponses = {
+    /**
+     * OK
+     */
+    200: Rollout;
+};
+
+export type RollbackFlagRolloutResponse = RollbackFlagRolloutResponses[keyof RollbackFlagRolloutResponses];
+
 export type AddFlagTargetIdsData = {
     /**
      * Request body
@@ -4110,6 +4185,63 @@ export type AdvanceConfigRolloutResponses = {
 };
 
 export type AdvanceConfigRolloutResponse = AdvanceConfigRolloutResponses[keyof AdvanceConfigRolloutResponses];
+
+export type RollbackConfigRolloutData = {
+    body?: never;
+    headers: {
+        'x-audit-reason': string;
+    };
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/configs/{key}/rollout/rollback';
+};
+
+export type RollbackConfigRolloutErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type RollbackConfigRolloutError = RollbackConfigRolloutErrors[keyof RollbackConfigRolloutErrors];
+
+export type RollbackConfigRolloutResponses = {
+    /**
+     * OK
+     */
+    200: Rollout;
+};
+
+export type RollbackConfigRolloutResponse = RollbackConfigRolloutResponses[keyof RollbackConfigRolloutResponses];
 
 export type AddConfigTargetIdsData = {
     /**
@@ -5849,3 +5981,91 @@ export type CancelProposalResponses = {
 };
 
 export type CancelProposalResponse = CancelProposalResponses[keyof CancelProposalResponses];
+
+export type StreamEnvironmentEventsData = {
+    body?: never;
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/events';
+};
+
+export type StreamEnvironmentEventsErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type StreamEnvironmentEventsError = StreamEnvironmentEventsErrors[keyof StreamEnvironmentEventsErrors];
+
+export type StreamEnvironmentEventsResponses = {
+    /**
+     * OK
+     */
+    200: unknown;
+};
+
+export type StreamOrgEventsData = {
+    body?: never;
+    path: {
+        /**
+         * The slug of the resource.
+         */
+        slug: string;
+    };
+    query?: never;
+    url: '/api/v1/orgs/{slug}/events';
+};
+
+export type StreamOrgEventsErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type StreamOrgEventsError = StreamOrgEventsErrors[keyof StreamOrgEventsErrors];
+
+export type StreamOrgEventsResponses = {
+    /**
+     * OK
+     */
+    200: unknown;
+};

@@ -44,6 +44,18 @@ export function nextStepIndex(r: RolloutState): number | null {
   return r.rampStepIdx + 1 < steps.length ? r.rampStepIdx + 1 : null;
 }
 
+/**
+ * What an approval-gate audit row gives as its reason: the step the scheduler stopped before
+ * (counted from 1) and its percent; null when no step is ahead.
+ */
+export function approvalGateReason(r: RolloutState): string | null {
+  const idx = nextStepIndex(r);
+  const steps = r.plan?.rampSteps ?? [];
+  const step = idx === null ? undefined : steps[idx];
+  if (idx === null || !step) return null;
+  return `Approval gate at step ${idx + 1} of ${steps.length} (${step.percent}%)`;
+}
+
 
 /**
  * When the scheduler next acts: only for an active rollout on an auto plan.

@@ -99,7 +99,7 @@ describe('acceptance: auto plan with gate and weekend blackout across the 2026-1
       { at: utc(secondStepDue), actions: [], status: 'active', percent: 10, nextStepAt: utc(mondayMidnight) },
       { at: utc(mondayMidnight), actions: ['rollout.advanced'], status: 'active', percent: 25, nextStepAt: utc(gateDue) },
       // Friday: not a blackout day, but the 50% step needs approval.
-      { at: utc(gateDue), actions: ['rollout.paused'], status: 'paused', percent: 25, nextStepAt: null },
+      { at: utc(gateDue), actions: ['rollout.approval_gate_reached'], status: 'paused', percent: 25, nextStepAt: null },
       { at: utc(approvedAt), actions: ['rollout.approval_resolved'], status: 'active', percent: 50, nextStepAt: utc(finalDue) },
       { at: utc(finalDue), actions: [], status: 'active', percent: 50, nextStepAt: utc(nextMondayMidnight) },
       { at: utc(nextMondayMidnight), actions: ['rollout.advanced', 'rollout.completed'], status: 'completed', percent: 100, nextStepAt: null },

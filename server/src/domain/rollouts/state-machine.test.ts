@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../errors.js';
 import { isLiveStatus as isLive } from '@gradual/contract';
-import { effectivePercent, nextStepIndex } from './ramp-position.js';
+import { approvalGateReason, effectivePercent, nextStepIndex } from './ramp-position.js';
 import { applyCommand, createRollout } from './state-machine.js';
 import type { PlanSnapshot, PutRollout, RolloutAuditAction, RolloutCommand, RolloutState } from './types.js';
 
@@ -433,8 +433,9 @@ describe('tick details', () => {
   it('stops before a gated step: paused(approval_gate) at the current percent', () => {
     const at25 = { ...cells.active, percent: 25, rampStepIdx: 1, nextStepAt: NOW };
     const t = applyCommand(at25, { type: 'tick' }, NOW);
-    expect(t.actions).toEqual(['rollout.paused']);
+    expect(t.actions).toEqual(['rollout.approval_gate_reached']);
     expect(t.rollout).toEqual({ ...at25, status: 'paused', pausedReason: 'approval_gate', pausedAtPercent: 25, nextStepAt: null });
+    expect(approvalGateReason(t.rollout)).toBe(`Approval gate at step 3 of ${at25.plan!.rampSteps.length} (${at25.plan!.rampSteps[2]!.percent}%)`);
   });
 
   it('completes on entering 100', () => {

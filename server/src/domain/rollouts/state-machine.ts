@@ -67,6 +67,8 @@ export function applyCommand(current: RolloutState, command: RolloutCommand, now
       return tick(current, now);
     case 'fire':
       return fire(current);
+    case 'rollback':
+      return rollback(current);
   }
 }
 
@@ -222,7 +224,7 @@ function advance(current: RolloutState, now: Date): Transition {
  *   the start of the next non-blackout local day; no audit action, but changed.
  * - no step left → nextStepAt null; no audit action, but changed.
  * - the next step requires approval → not entered: paused(approval_gate) at the
- *   current percent, nextStepAt null, rollout.paused.
+ *   current percent, nextStepAt null, rollout.approval_gate_reached.
  * - else the step is entered: nextStepAt = now + its hold (null at the final
  *   step), rollout.advanced (+ rollout.completed at 100).
  * A step is never applied twice at the same `now`: after it nextStepAt is null
@@ -251,7 +253,7 @@ function tick(current: RolloutState, now: Date): Transition {
   if (step.requiresApproval === true) {
     return finish(
       { ...current, status: 'paused', pausedReason: 'approval_gate', pausedAtPercent: current.percent, nextStepAt: null },
-      ['rollout.paused'],
+      ['rollout.approval_gate_reached'],
     );
   }
   return finish(enterStep(current, target, now), ['rollout.advanced']);
@@ -265,6 +267,25 @@ function tick(current: RolloutState, now: Date): Transition {
  * maps these to noop_already_rolled_back / noop_terminal_state).
  */
 function fire(current: RolloutState): Transition {
+  return rolledBack(current, 'rollout.auto_rollback');
+}
+
+/**
+ * rollback (an operator's kill switch): the state change of `fire`, audited as
+ * rollout.rolled_back. Nothing to roll back (terminal, or already rolled back)
+ * → rollout_nothing_to_roll_back (409).
+ */
+function rollback(current: RolloutState): Transition {
+  const transition = rolledBack(current, 'rollout.rolled_back');
+  if (!transition.changed) {
+    const why = isLiveStatus(current.status) ? 'already rolled back' : current.status;
+    throw new DomainError('rollout_nothing_to_roll_back', `Nothing to roll back: the rollout is ${why}.`);
+  }
+  return transition;
+}
+
+/** Paused at 0% remembering the percent it admitted; a no-op when terminal or already rolled back. */
+function rolledBack(current: RolloutState, action: 'rollout.auto_rollback' | 'rollout.rolled_back'): Transition {
   if (!isLiveStatus(current.status) || current.pausedReason === 'auto_rollback') return noop(current);
   const from = current.status === 'paused' ? (current.pausedAtPercent ?? current.percent) : current.percent;
   return finish(
@@ -277,6 +298,6 @@ function fire(current: RolloutState): Transition {
       pausedAtPercent: 0,
       nextStepAt: null,
     },
-    ['rollout.auto_rollback'],
+    [action],
   );
 }

@@ -53,10 +53,12 @@ export type RolloutAuditAction =
   | 'rollout.paused'
   | 'rollout.resumed'
   | 'rollout.advanced'
+  | 'rollout.approval_gate_reached'
   | 'rollout.approval_resolved'
   | 'rollout.cancelled'
   | 'rollout.completed'
-  | 'rollout.auto_rollback';
+  | 'rollout.auto_rollback'
+  | 'rollout.rolled_back';
 
 /** Fields of a PUT; absent properties keep the current value. */
 export interface PutRollout {
@@ -82,7 +84,9 @@ export type RolloutCommand =
   /** The scheduler's periodic check (auto cadence). */
   | { type: 'tick' }
   /** An automatic-rollback webhook fire. */
-  | { type: 'fire' };
+  | { type: 'fire' }
+  /** An operator's manual rollback (the kill switch): the state change of `fire`. */
+  | { type: 'rollback' };
 
 export interface Transition {
   /** The state after the command (the same object as the input when nothing changed). */

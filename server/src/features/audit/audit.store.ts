@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import fastJsonPatch from 'fast-json-patch';
 import { v7 as uuidv7 } from 'uuid';
+import type { AuditAction } from '@gradual/contract';
 import { AuditEventEntity, type AuditEvent, type JsonPatch, type JsonValue } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
 import { globMatches } from '../../domain/resource-glob.js';
@@ -10,7 +11,7 @@ export interface AuditEntry {
   orgId: string;
   projectId?: string | null;
   envId?: string | null;
-  action: string;
+  action: AuditAction;
   resourceType: string;
   resourceKey?: string | null;
   resourceId?: string | null;

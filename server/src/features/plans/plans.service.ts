@@ -45,7 +45,7 @@ async function findPlan(em: EntityManager, projectId: string, key: string): Prom
   return plan;
 }
 
-function planAudit(tx: EntityManager, caller: Caller, actor: Actor, plan: RolloutPlan, action: string, before: RolloutPlanDto | null, after: RolloutPlanDto | null) {
+function planAudit(tx: EntityManager, caller: Caller, actor: Actor, plan: RolloutPlan, action: 'rollout_plan.created' | 'rollout_plan.updated' | 'rollout_plan.deleted', before: RolloutPlanDto | null, after: RolloutPlanDto | null) {
   recordAudit(tx, caller, actor, {
     orgId: plan.orgId,
     projectId: plan.projectId,

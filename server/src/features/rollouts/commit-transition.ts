@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Rollout as RolloutDto } from '@gradual/contract';
 import { PrimitiveStateEntity, type AuditEvent, type Primitive, type Rollout } from '../../db/entities/index.js';
+import { approvalGateReason } from '../../domain/rollouts/ramp-position.js';
 import type { Transition } from '../../domain/rollouts/types.js';
 import type { Actor, Caller } from '../access/authorize.js';
 import { auditRow } from '../audit/audit.store.js';
@@ -67,13 +68,14 @@ function completesWithValue(row: Rollout, transition: Transition): boolean {
 
 /**
  * One audit row per state-machine action, `row` already in its new state. No `version`: they
- * carry the environment version that the change set's write gives them.
+ * carry the environment version that the change set's write gives them. The scheduler stopping at
+ * an approval gate gives no reason of its own; its row names the gated step instead.
  */
 function rolloutAuditRows(actor: Actor, caller: Pick<Caller, 'reason' | 'now'>, row: Rollout, transition: Transition, before: RolloutDto | null): AuditEvent[] {
   if (!transition.actions.length) return [];
   const after = toRolloutDto(row);
   return transition.actions.map((action) =>
-    auditRow(caller, actor, {
+    auditRow(action === 'rollout.approval_gate_reached' ? { ...caller, reason: caller.reason ?? approvalGateReason(transition.rollout) } : caller, actor, {
       orgId: row.orgId,
       projectId: row.projectId,
       envId: row.envId,
