@@ -2,6 +2,7 @@ import { useMemo, useState, type FormEvent } from 'react';
 import type { ConfigState, FlagState, Rollout, Rule } from '@gradual/sdk';
 import { isLiveStatus } from '@gradual/sdk/evaluation';
 import { api, errorMessage, fieldErrors } from '../api';
+import { FlagHistory } from '../components/FlagHistory';
 import { RollbackBanner } from '../components/RollbackBanner';
 import { RolloutPanel } from '../components/RolloutPanel';
 import { TargetIds } from '../components/TargetIds';
@@ -106,13 +107,17 @@ export function PrimitivePage(props: { slug: string; projectId: string; envId: s
         title="Rollback fires"
         id="fires-h"
         actions={
-          <Link className="btn btn-small" to={`${envBase}/rollback`}>
+          <Link className="btn btn-small" to={`${envBase}/rollback?${kind}=${seg(primitiveKey)}`}>
             Rollback webhooks
           </Link>
         }
       >
         <ErrorNote error={fires.error} />
         {fires.data && <FireTable fires={fires.data.fires} />}
+      </Section>
+
+      <Section title="History" id="history-h">
+        <FlagHistory slug={slug} envId={envId} kind={kind} primitiveKey={primitiveKey} refresh={`${s.updatedAt}|${rollout?.updatedAt ?? ''}`} />
       </Section>
     </>
   );

@@ -4,7 +4,7 @@ import { api, fieldErrors } from '../api';
 import { CopyButton, Empty, ErrorNote, Loading, PageHeader, Section, TextField } from '../components/ui';
 import { formatTime } from '../format';
 import { useAction, useResource } from '../hooks';
-import { seg } from '../router';
+import { Link, seg, useLocation } from '../router';
 import { canAdmin, useOrg } from '../session';
 import { Crumbs } from '../Shell';
 
@@ -22,9 +22,25 @@ export function fireUrl(envId: string, kind: 'flags' | 'configs', key: string): 
   return `${window.location.origin}${API_PREFIX}/webhooks/rollback/envs/${seg(envId)}/${kind}/${seg(key)}`;
 }
 
+/** The shell command that fires the webhook; without a secret at hand it reads $GRADUAL_ROLLBACK_SECRET. */
+export function fireCurl(url: string, secret?: string): string {
+  const auth = secret ? `Authorization: Bearer ${secret}` : 'Authorization: Bearer $GRADUAL_ROLLBACK_SECRET';
+  return `curl -X POST -H "${auth}" \\\n  '${url.replaceAll("'", '%27')}'`;
+}
+
+/** The flag or config the page was opened for: `?flag=<key>` or `?config=<key>`. */
+function targetFrom(search: URLSearchParams): { kind: 'flags' | 'configs'; key: string } | undefined {
+  const flag = search.get('flag');
+  if (flag) return { kind: 'flags', key: flag };
+  const config = search.get('config');
+  if (config) return { kind: 'configs', key: config };
+  return undefined;
+}
+
 /** Rollback webhook secrets of one environment and its fire history. */
 export function RollbackPage({ slug, projectId, envId }: { slug: string; projectId: string; envId: string }) {
   const admin = canAdmin(useOrg(slug));
+  const target = targetFrom(useLocation().search);
   const project = useResource(() => api().getProject({ path: { id: projectId } }), [projectId]);
   const env = useResource(() => api().getEnvironment({ path: { envId } }), [envId]);
   const secrets = useResource(() => api().listRollbackSecrets({ path: { envId } }), [envId]);
@@ -67,6 +83,28 @@ export function RollbackPage({ slug, projectId, envId }: { slug: string; project
         title="Rollback webhooks"
         sub="Your alerting calls a flag's or config's fire URL with one of these secrets; the live rollout pauses at 0% within seconds."
       />
+      {target && (
+        <Section title={<>Fire URL of <code>{target.key}</code></>} id="fire-target-h">
+          <div className="secret-row">
+            <code className="secret" data-testid="target-fire-url">
+              {fireUrl(envId, target.kind, target.key)}
+            </code>
+            <CopyButton text={fireUrl(envId, target.kind, target.key)} label="Copy URL" />
+          </div>
+          <p className="small">
+            POST with <code>Authorization: Bearer &lt;secret&gt;</code> (a secret below). From a shell, with the secret in <code>GRADUAL_ROLLBACK_SECRET</code>:
+          </p>
+          <div className="secret-row">
+            <pre className="json small" data-testid="target-curl">
+              {fireCurl(fireUrl(envId, target.kind, target.key), minted?.token)}
+            </pre>
+            <CopyButton text={fireCurl(fireUrl(envId, target.kind, target.key), minted?.token)} label="Copy curl command" />
+          </div>
+          <p className="small">
+            <Link to={`${base}/e/${seg(envId)}/${target.kind}/${seg(target.key)}`}>Back to {target.key}</Link>
+          </p>
+        </Section>
+      )}
       <Section title="Secrets">
         {minted && (
           <div className="note note-success minted" role="status" data-testid="minted-secret">
@@ -84,11 +122,11 @@ export function RollbackPage({ slug, projectId, envId }: { slug: string; project
             </p>
             <div className="secret-row">
               <code className="secret" data-testid="fire-url">
-                {fireUrl(envId, 'flags', '')}&lt;flag-key&gt;
+                {target ? fireUrl(envId, target.kind, target.key) : <>{fireUrl(envId, 'flags', '')}&lt;flag-key&gt;</>}
               </code>
-              <CopyButton text={fireUrl(envId, 'flags', 'FLAG_KEY')} label="Copy URL" />
+              <CopyButton text={fireUrl(envId, target?.kind ?? 'flags', target?.key ?? 'FLAG_KEY')} label="Copy URL" />
             </div>
-            <pre className="json small">{`curl -X POST -H "Authorization: Bearer ${minted.token}" \\\n  ${fireUrl(envId, 'flags', 'FLAG_KEY')}`}</pre>
+            <pre className="json small">{fireCurl(fireUrl(envId, target?.kind ?? 'flags', target?.key ?? 'FLAG_KEY'), minted.token)}</pre>
             <button className="btn btn-small" onClick={() => setMinted(undefined)}>
               I have stored it
             </button>

@@ -3,6 +3,8 @@ import { createClient, type GradualClient } from '@gradual/sdk';
 export interface Recorded {
   method: string;
   path: string;
+  /** The query string's parameters. */
+  query: URLSearchParams;
   headers: Headers;
   body: unknown;
 }
@@ -19,9 +21,11 @@ export function fakeApi(handler: Handler): { client: GradualClient; requests: Re
   const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const req = input instanceof Request ? input : new Request(input, init);
     const text = await req.text();
+    const url = new URL(req.url);
     const recorded: Recorded = {
       method: req.method,
-      path: new URL(req.url).pathname,
+      path: url.pathname,
+      query: url.searchParams,
       headers: req.headers,
       body: text ? JSON.parse(text) : undefined,
     };

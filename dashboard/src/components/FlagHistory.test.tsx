@@ -1,0 +1,96 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { setApi } from '../api';
+import { envelope, fakeApi } from '../test/fake-api';
+import { FlagHistory, HISTORY_PAGE_SIZE } from './FlagHistory';
+
+afterEach(() => {
+  cleanup();
+  setApi(undefined);
+});
+
+const ENV = '00000000-0000-4000-8000-0000000000e1';
+
+let n = 0;
+function event(action: string, resourceType: string, createdAt: string, extra: Record<string, unknown> = {}) {
+  n += 1;
+  return {
+    id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    createdAt,
+    actorType: 'user',
+    actorId: '00000000-0000-4000-8000-0000000000u1',
+    actorEmail: 'olive@example.com',
+    delegatorUserId: null,
+    approverUserId: null,
+    resourceType,
+    resourceKey: 'new-checkout',
+    resourceId: null,
+    envId: ENV,
+    action,
+    version: 7,
+    reason: null,
+    ...extra,
+  };
+}
+
+describe('FlagHistory', () => {
+  it('lists this flag’s audit rows in this environment, newest first, and pages to older ones', async () => {
+    const newest = event('rollout.created', 'rollout', '2026-11-23T10:00:00.000Z', { reason: 'ship it', version: 9 });
+    const sameKeyConfig = event('config.update_value', 'config', '2026-11-23T09:00:00.000Z');
+    const value = event('flag.update_value', 'flag', '2026-11-22T10:00:00.000Z', { actorType: 'system', actorId: null, actorEmail: undefined });
+    const created = event('flag.created', 'flag', '2026-11-20T10:00:00.000Z', { envId: null, version: null });
+    const { client, requests } = fakeApi(({ method, path, query }) => {
+      if (method !== 'GET' || path !== '/api/v1/orgs/acme/audit') return { status: 404, body: envelope('not_found', 'no route') };
+      return query.get('cursor') === 'page-2'
+        ? { status: 200, body: { events: [created], nextCursor: null } }
+        : { status: 200, body: { events: [newest, sameKeyConfig, value], nextCursor: 'page-2' } };
+    });
+    setApi(client);
+
+    render(<FlagHistory slug="acme" envId={ENV} kind="flag" primitiveKey="new-checkout" />);
+    const table = await screen.findByRole('table');
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows.map((r) => r.getAttribute('data-action'))).toEqual(['rollout.created', 'flag.update_value']);
+    expect(rows[0]!.textContent).toContain('olive@example.com');
+    expect(rows[0]!.textContent).toContain('“ship it”');
+    expect(rows[0]!.lastElementChild?.textContent).toBe('9');
+    expect(rows[1]!.textContent).toContain('scheduler');
+
+    const first = requests[0]!.query;
+    expect(first.get('resourceKey')).toBe('new-checkout');
+    expect(first.get('envId')).toBe(ENV);
+    expect(first.get('limit')).toBe(String(HISTORY_PAGE_SIZE));
+    expect(first.has('resourceType')).toBe(false);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Older entries' }));
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(4));
+    expect(requests[1]!.query.get('cursor')).toBe('page-2');
+    expect(requests[1]!.query.get('resourceKey')).toBe('new-checkout');
+    expect(within(table).getAllByRole('row')[3]!.getAttribute('data-action')).toBe('flag.created');
+    expect(screen.queryByRole('button', { name: 'Older entries' })).toBeNull();
+
+    const full = screen.getByRole('link', { name: 'Details in the audit log' });
+    expect(full.getAttribute('href')).toBe(`/app/o/acme/audit?resourceKey=new-checkout&envId=${ENV}`);
+  });
+
+  it('loads again when the state on the page changes', async () => {
+    let calls = 0;
+    setApi(
+      fakeApi(() => {
+        calls += 1;
+        return { status: 200, body: { events: calls === 1 ? [] : [event('rollout.paused', 'rollout', '2026-11-23T11:00:00.000Z')], nextCursor: null } };
+      }).client,
+    );
+    const { rerender } = render(<FlagHistory slug="acme" envId={ENV} kind="flag" primitiveKey="new-checkout" refresh="v1" />);
+    await screen.findByText('No changes recorded in this environment yet.');
+    rerender(<FlagHistory slug="acme" envId={ENV} kind="flag" primitiveKey="new-checkout" refresh="v2" />);
+    await screen.findByText('rollout.paused');
+  });
+
+  it('shows why the history could not be read', async () => {
+    setApi(fakeApi(() => ({ status: 403, body: envelope('insufficient_role', 'Not allowed.') })).client);
+    render(<FlagHistory slug="acme" envId={ENV} kind="config" primitiveKey="new-checkout" />);
+    await waitFor(() => expect(screen.getByRole('alert')).toBeTruthy());
+  });
+});

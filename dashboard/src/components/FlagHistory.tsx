@@ -1,0 +1,103 @@
+import type { AuditEventPage, AuditEventSummary } from '@gradual/sdk';
+import { api } from '../api';
+import { formatTime } from '../format';
+import { useAction, useResource } from '../hooks';
+import { Link } from '../router';
+import { Empty, ErrorNote, Loading } from './ui';
+
+export const HISTORY_PAGE_SIZE = 20;
+
+const ACTORS: Record<string, string> = {
+  user: 'a person',
+  api_token: 'API key',
+  agent_token: 'agent key',
+  system: 'scheduler',
+  rollback_webhook: 'rollback webhook',
+};
+
+function actorText(e: AuditEventSummary): string {
+  if (e.actorType === 'user') return e.actorEmail ?? ACTORS.user!;
+  return `${ACTORS[e.actorType] ?? e.actorType}${e.actorId ? ` ${e.actorId.slice(0, 8)}` : ''}`;
+}
+
+/**
+ * A flag's and a config's audit rows share the key, so a listing by key and environment can hold
+ * both; the other kind's own rows (value, rules, created) are left out.
+ */
+function ofKind(kind: 'flag' | 'config', events: AuditEventSummary[]): AuditEventSummary[] {
+  const other = kind === 'flag' ? 'config' : 'flag';
+  return events.filter((e) => e.resourceType !== other);
+}
+
+/**
+ * The audit log of one flag or config in one environment, newest first, a page at a time.
+ * `refresh` changes whenever the state on screen changes (a new entry to show).
+ */
+export function FlagHistory(props: { slug: string; envId: string; kind: 'flag' | 'config'; primitiveKey: string; refresh?: unknown }) {
+  const { slug, envId, kind, primitiveKey, refresh } = props;
+  const query = { resourceKey: primitiveKey, envId, limit: HISTORY_PAGE_SIZE };
+  const page = useResource(
+    async (): Promise<AuditEventPage> => {
+      const first = await api().listAuditEvents({ path: { slug }, query });
+      return { events: ofKind(kind, first.events), nextCursor: first.nextCursor };
+    },
+    [slug, envId, kind, primitiveKey, refresh],
+  );
+  const more = useAction();
+
+  const loadOlder = async () => {
+    const cursor = page.data?.nextCursor;
+    if (!cursor) return;
+    const next = await more.run(() => api().listAuditEvents({ path: { slug }, query: { ...query, cursor } }));
+    if (next) page.setData((p) => ({ events: [...(p?.events ?? []), ...ofKind(kind, next.events)], nextCursor: next.nextCursor }));
+  };
+
+  const auditLink = `/o/${slug}/audit?${new URLSearchParams({ resourceKey: primitiveKey, envId }).toString()}`;
+
+  return (
+    <div data-testid="flag-history">
+      <ErrorNote error={page.error} />
+      {page.loading && !page.data && <Loading />}
+      {page.data?.events.length === 0 && <Empty>No changes recorded in this environment yet.</Empty>}
+      {page.data && page.data.events.length > 0 && (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Change</th>
+                <th scope="col">By</th>
+                <th scope="col">Reason</th>
+                <th scope="col">Version</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.data.events.map((e) => (
+                <tr key={e.id} data-action={e.action}>
+                  <td>{formatTime(e.createdAt)}</td>
+                  <td>
+                    <code>{e.action}</code>
+                  </td>
+                  <td>{actorText(e)}</td>
+                  <td>{e.reason ? `“${e.reason}”` : <span className="muted">—</span>}</td>
+                  <td>{e.version ?? '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <div className="row">
+        {page.data?.nextCursor && (
+          <button className="btn btn-small" onClick={() => void loadOlder()} disabled={more.busy}>
+            {more.busy ? 'Loading…' : 'Older entries'}
+          </button>
+        )}
+        <Link className="btn btn-small" to={auditLink}>
+          Details in the audit log
+        </Link>
+      </div>
+      <ErrorNote error={more.error} />
+    </div>
+  );
+}
