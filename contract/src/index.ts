@@ -10,6 +10,7 @@ import { evaluationContract } from './routes/evaluation.js';
 import { rollbackContract } from './routes/rollback.js';
 import { invitationsContract, membersContract } from './routes/members.js';
 import { proposalsContract } from './routes/proposals.js';
+import { eventsContract } from './routes/events.js';
 
 /** The whole API. Top-level keys become OpenAPI tags; route keys become operationIds. */
 export const contract = c.router(
@@ -30,6 +31,7 @@ export const contract = c.router(
     apiKeys: apiKeysContract,
     audit: auditContract,
     proposals: proposalsContract,
+    events: eventsContract,
   },
   { pathPrefix: API_PREFIX, strictStatusCodes: true },
 );
@@ -49,3 +51,4 @@ export * from './schemas/audit.js';
 export * from './schemas/evaluation.js';
 export * from './schemas/rollback.js';
 export * from './schemas/proposals.js';
+export * from './schemas/events.js';

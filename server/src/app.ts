@@ -25,6 +25,7 @@ import { auditRoutes } from './http/routes/audit.routes.js';
 import { configRolloutsRoutes, flagRolloutsRoutes } from './http/routes/rollouts.routes.js';
 import { plansRoutes } from './http/routes/plans.routes.js';
 import { evaluationRoutes } from './http/routes/evaluation.routes.js';
+import { eventsRoutes } from './http/routes/events.routes.js';
 import { rollbackRoutes } from './http/routes/rollback.routes.js';
 import { fireBodyReader } from './http/fire-body.js';
 import { proposalsRoutes } from './http/routes/proposals.routes.js';
@@ -82,6 +83,7 @@ export function createApp(deps: AppDeps, answers: AnswerCache, extend?: (app: Ex
     apiKeys: apiKeysRoutes(deps),
     audit: auditRoutes(deps),
     proposals: proposalsRoutes(deps),
+    events: eventsRoutes(deps),
   });
   createExpressEndpoints(contract, router, app, {
     requestValidationErrorHandler: validationAfterCredentials(requestValidationErrorHandler),

@@ -26,6 +26,7 @@ import { targetIdSource } from './features/rollouts/target-ids.store.js';
 import { RulesetCache } from './features/evaluation/ruleset.cache.js';
 import { LiveStreams } from './features/evaluation/live-streams.js';
 import { streamCredentialCheck } from './features/evaluation/stream-credentials.store.js';
+import { describeChanges } from './features/evaluation/change-events.store.js';
 import { RateLimits } from './rate-limits/rate-limits.js';
 import { createMailer } from './mail/mailer.js';
 
@@ -88,6 +89,8 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
       metrics.streamCredentialCheckErrors.inc();
       logger.warn({ err }, 'could not re-check the open streams’ credentials; they stay open until the next check');
     },
+    describe: describeChanges(() => db.em(), async (em, envId) => (await envs.get(em, envId)).orgId),
+    onDescribeFailed: (err) => logger.warn({ err }, 'could not read what a write changed; its event streams get the version alone'),
   });
   const limits = await RateLimits.create(config.redisUrl, logger);
   const mailer = createMailer(config, logger);

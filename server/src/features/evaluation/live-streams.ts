@@ -55,8 +55,29 @@ export function sessionInOrg(sessionId: string, orgId: string): string {
   return `${sessionId}:${orgId}`;
 }
 
+/** One audited change of a committed environment write, as the event streams describe it. */
+export interface ChangeRow {
+  orgId: string;
+  envId: string;
+  version: number;
+  resourceType: string;
+  resourceKey: string | null;
+  action: string;
+}
+
+/**
+ * The audited changes of environment `envId` with versions in (after, upTo], in version order
+ * (read after the commit that announced upTo, so they are all there).
+ */
+export type DescribeChanges = (envId: string, after: number, upTo: number) => Promise<ChangeRow[]>;
+
+/** What an event stream follows: one environment, or every environment of an organization. */
+export type EventStreamTarget = { envId: string; version: number } | { orgId: string };
+
 export interface LiveStreamsOptions {
   limits: StreamLimits;
+  /** Reads what changed for the event streams (openEventStream); without it they carry versions only. */
+  describe?: DescribeChanges;
   /** The server's clock: the re-check's interval and key expiry are measured on it. */
   now: () => Date;
   check: CredentialCheck;
@@ -64,6 +85,8 @@ export interface LiveStreamsOptions {
   /** Streams ended because their credentials no longer hold (revoked, expired, logged out, removed). */
   onCredentialsEnded?: (count: number) => void;
   onCheckFailed?: (err: unknown) => void;
+  /** describe failed: the environment event streams announce that version without its changes. */
+  onDescribeFailed?: (err: unknown) => void;
 }
 
 /** A place taken for a stream while its request is authorized: released unless a stream opens on it. */
@@ -73,8 +96,16 @@ export interface StreamSlot {
 }
 
 interface OpenStream {
-  envId: string;
+  /** The environment followed; null for an organization's event stream. */
+  envId: string | null;
+  /** The organization followed by an organization's event stream. */
+  orgId: string | null;
+  /** The last version announced (environment streams). */
   last: number;
+  /** Event streams: which changes the caller may read; null for a ruleset stream. */
+  visible: ((row: ChangeRow) => boolean) | null;
+  /** Organization event streams: the last version announced per environment. */
+  lastByEnv: Map<string, number> | null;
   stream: PassThrough;
   grant: StreamGrant;
   slot: StreamSlot;
@@ -96,6 +127,9 @@ interface OpenStream {
 export class LiveStreams {
   private readonly open = new Set<OpenStream>();
   private readonly byEnv = new Map<string, Set<OpenStream>>();
+  private readonly byOrg = new Map<string, Set<OpenStream>>();
+  /** Per environment, the announcement to event streams in progress (they are written in version order). */
+  private readonly describing = new Map<string, Promise<void>>();
   private readonly held = { key: new Map<string, number>(), session: new Map<string, number>(), ip: new Map<string, number>() };
   private reserved = 0;
   private stopping = false;
@@ -165,20 +199,44 @@ export class LiveStreams {
    * it when the client goes away); ending the stream releases the place.
    */
   openStream(slot: StreamSlot, envId: string, currentVersion: number, grant: StreamGrant, onClose: (close: () => void) => void): PassThrough {
+    return this.register(slot, grant, onClose, { envId, orgId: null, last: currentVersion, visible: null, lastByEnv: null }, (entry) => send(entry, currentVersion));
+  }
+
+  /**
+   * Opens an event stream (event `ready`, then `change` per committed write) on a place `reserve`
+   * gave: of one environment (every write, its changes filtered by `visible`), or of every
+   * environment of an organization (the writes with a change `visible` lets through).
+   */
+  openEventStream(slot: StreamSlot, target: EventStreamTarget, grant: StreamGrant, visible: (row: ChangeRow) => boolean, onClose: (close: () => void) => void): PassThrough {
+    const fields =
+      'envId' in target
+        ? { envId: target.envId, orgId: null, last: target.version, visible, lastByEnv: null }
+        : { envId: null, orgId: target.orgId, last: 0, visible, lastByEnv: new Map<string, number>() };
+    const ready = 'envId' in target ? { envId: target.envId, version: target.version } : { orgId: target.orgId };
+    return this.register(slot, grant, onClose, fields, (entry) => entry.stream.write(`event: ready\ndata: ${JSON.stringify(ready)}\n\n`));
+  }
+
+  private register(
+    slot: StreamSlot,
+    grant: StreamGrant,
+    onClose: (close: () => void) => void,
+    fields: Pick<OpenStream, 'envId' | 'orgId' | 'last' | 'visible' | 'lastByEnv'>,
+    first: (entry: OpenStream) => void,
+  ): PassThrough {
     const stream = new PassThrough();
     const heartbeat = setInterval(() => stream.write(`: heartbeat\n\n`), HEARTBEAT_MS);
     heartbeat.unref();
+    const index = fields.envId !== null ? { map: this.byEnv, key: fields.envId } : { map: this.byOrg, key: fields.orgId ?? '' };
     const entry: OpenStream = {
-      envId,
-      last: currentVersion,
+      ...fields,
       stream,
       grant,
       slot,
       close: () => {
         if (!this.open.delete(entry)) return;
-        const streams = this.byEnv.get(envId);
+        const streams = index.map.get(index.key);
         streams?.delete(entry);
-        if (streams?.size === 0) this.byEnv.delete(envId);
+        if (streams?.size === 0) index.map.delete(index.key);
         clearInterval(heartbeat);
         slot.release();
         stream.end();
@@ -186,10 +244,10 @@ export class LiveStreams {
       },
     };
     stream.write(`retry: 1000\n`);
-    send(entry, currentVersion);
+    first(entry);
     this.open.add(entry);
-    let streams = this.byEnv.get(envId);
-    if (!streams) this.byEnv.set(envId, (streams = new Set()));
+    let streams = index.map.get(index.key);
+    if (!streams) index.map.set(index.key, (streams = new Set()));
     streams.add(entry);
     this.startRechecks();
     onClose(entry.close);
@@ -240,9 +298,55 @@ export class LiveStreams {
 
   private announce(change: EnvChange): void {
     const streams = this.byEnv.get(change.envId);
-    if (!streams) return;
     // Versions only grow; an older or repeated one (two instances, replays) is not news.
-    for (const entry of streams) if (change.version > entry.last) send(entry, change.version);
+    const events: Array<{ entry: OpenStream; after: number }> = [];
+    for (const entry of streams ?? []) {
+      if (change.version <= entry.last) continue;
+      if (entry.visible) {
+        events.push({ entry, after: entry.last });
+        entry.last = change.version;
+      } else send(entry, change.version);
+    }
+    if (events.length || this.byOrg.size) this.announceEvents(change, events);
+  }
+
+  /**
+   * Writes the `change` events of one announced version: reads what changed (once for all
+   * event streams of this instance), then writes each stream the changes it may read. An
+   * organization's streams learn the environment's owner from the rows, so a write without an
+   * audited change reaches environment streams only. Announcements of one environment are
+   * written in order.
+   */
+  private announceEvents(change: EnvChange, events: Array<{ entry: OpenStream; after: number }>): void {
+    const describe = this.options.describe;
+    const after = Math.min(change.version - 1, ...events.map((e) => e.after));
+    const previous = this.describing.get(change.envId) ?? Promise.resolve();
+    const next = previous.then(async () => {
+      let rows: ChangeRow[] = [];
+      if (describe) {
+        try {
+          rows = await describe(change.envId, after, change.version);
+        } catch (err) {
+          this.options.onDescribeFailed?.(err); // the environment streams still announce the version
+        }
+      }
+      for (const { entry, after: from } of events) {
+        if (this.open.has(entry)) sendChange(entry, change.envId, change.version, rows.filter((r) => r.version > from && entry.visible!(r)));
+      }
+      const orgId = rows[0]?.orgId;
+      const orgStreams = orgId ? this.byOrg.get(orgId) : undefined;
+      for (const entry of orgStreams ?? []) {
+        const from = entry.lastByEnv!.get(change.envId) ?? after;
+        if (change.version <= from) continue;
+        entry.lastByEnv!.set(change.envId, change.version);
+        const visible = rows.filter((r) => r.version > from && entry.visible!(r));
+        if (visible.length) sendChange(entry, change.envId, change.version, visible);
+      }
+    });
+    this.describing.set(change.envId, next);
+    void next.finally(() => {
+      if (this.describing.get(change.envId) === next) this.describing.delete(change.envId);
+    });
   }
 
   private hold({ ip, credential }: StreamRequester, by: 1 | -1): void {
@@ -304,6 +408,12 @@ export class LiveStreams {
 function send(entry: OpenStream, version: number): void {
   entry.last = version;
   entry.stream.write(`event: ruleset\nid: ${version}\ndata: ${JSON.stringify({ version })}\n\n`);
+}
+
+function sendChange(entry: OpenStream, envId: string, version: number, rows: ChangeRow[]): void {
+  const changes = rows.map(({ resourceType, resourceKey, action }) => ({ resourceType, resourceKey, action }));
+  const id = entry.envId !== null ? `id: ${version}\n` : '';
+  entry.stream.write(`event: change\n${id}data: ${JSON.stringify({ envId, version, changes })}\n\n`);
 }
 
 function count(map: Map<string, number>, key: string): number {

@@ -103,7 +103,7 @@ export const evaluationRoutes = (deps: AppDeps, answers: AnswerCache) => {
  * /64, as the other per-address limits count it) and the credential the request presents, as
  * admission will resolve it (a bearer token wins over the session cookie).
  */
-function streamRequester(req: CallerRequest): StreamRequester {
+export function streamRequester(req: CallerRequest): StreamRequester {
   const ip = clientAddressKey(req.ip ?? req.socket.remoteAddress ?? '');
   const authorization = req.headers.authorization;
   if (authorization !== undefined) {

@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claim, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
+
+interface Change {
+  envId: string;
+  version: number;
+  changes: Array<{ resourceType: string; resourceKey: string | null; action: string }>;
+}
+
+/** A server-sent event stream read over fetch: its `ready` data and each `change` event's data, in order. */
+async function openEvents(url: string, headers: Record<string, string>) {
+  const res = await fetch(url, { headers: { accept: 'text/event-stream', ...headers } });
+  if (res.status !== 200) return { status: res.status, body: (await res.json()) as { code: string } };
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const events: Array<{ event: string; data: unknown }> = [];
+  /** The one read in flight (a read outlives a timed-out wait and is taken up by the next). */
+  let reading: Promise<void> | undefined;
+  const pump = async (): Promise<void> => {
+    const { value, done } = await reader.read();
+    if (done) throw new Error('stream ended');
+    buffer += decoder.decode(value, { stream: true });
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const event = /^event: (.*)$/m.exec(block)?.[1];
+      const data = /^data: (.*)$/m.exec(block)?.[1];
+      if (event && data) events.push({ event, data: JSON.parse(data) });
+    }
+  };
+  /** The next event (of any name), within `timeoutMs`. */
+  const next = async (timeoutMs = 1000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (events.length === 0) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`no event within ${timeoutMs} ms`);
+      let timer: NodeJS.Timeout | undefined;
+      reading ??= pump().finally(() => (reading = undefined));
+      await Promise.race([reading, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no event within ${timeoutMs} ms`)), left)))]).finally(() => clearTimeout(timer));
+    }
+    return events.shift()!;
+  };
+  const nextChange = async (timeoutMs?: number) => {
+    const e = await next(timeoutMs);
+    expect(e.event).toBe('change');
+    return e.data as Change;
+  };
+  /** Nothing arrives within `ms`. */
+  const quiet = async (ms: number) => {
+    await expect(next(ms)).rejects.toThrow(/no event/);
+  };
+  return { status: 200, next, nextChange, quiet, close: () => void reader.cancel().catch(() => {}) };
+}
+
+describe('event streams', () => {
+  let t: TestServer;
+  let owner: ClaimedInstance;
+  let projectId: string;
+  let prod: string;
+  let staging: string;
+  const cookie = () => ({ cookie: `svc_session=${owner.sessionToken}` });
+  const envUrl = (envId: string) => `${t.url}/api/v1/envs/${envId}/events`;
+  const orgUrl = `/api/v1/orgs/acme/events`;
+
+  beforeAll(async () => {
+    t = await startTestServer();
+    owner = await claim(t);
+    projectId = (await owner.session.createProject({ path: { slug: 'acme' }, body: { key: 'web', name: 'Web' } })).id;
+    prod = (await owner.session.createEnvironment({ path: { id: projectId }, body: { key: 'prod', name: 'Prod' } })).id;
+    staging = (await owner.session.createEnvironment({ path: { id: projectId }, body: { key: 'staging', name: 'Staging' } })).id;
+    for (const key of ['checkout', 'search']) await owner.session.createFlag({ path: { id: projectId }, body: { key, name: key, defaultValue: false } });
+    await owner.session.createRolloutPlan({
+      path: { id: projectId },
+      body: { key: 'gated', name: 'Gated', cadence: 'auto', rampSteps: [{ percent: 10, holdForSeconds: 60 }, { percent: 50, holdForSeconds: 60, requiresApproval: true }, { percent: 100, holdForSeconds: 0 }] },
+    });
+  });
+  afterAll(() => t?.close());
+
+  it('announces a write, a scheduler step, an approval gate and an alert rollback, each with what changed', async () => {
+    const env = await owner.session.getEnvironment({ path: { envId: prod } });
+    const stream = await openEvents(envUrl(prod), cookie());
+    if (stream.status !== 200) throw new Error(`status ${stream.status}`);
+    try {
+      expect(await stream.next()).toEqual({ event: 'ready', data: { envId: prod, version: env.version } });
+
+      await owner.session.putFlagRollout({ path: { envId: prod, key: 'checkout' }, body: { percent: 10, newValue: true, planKey: 'gated' } });
+      const created = await stream.nextChange();
+      expect(created).toMatchObject({ envId: prod, version: env.version + 1 });
+      expect(created.changes).toContainEqual({ resourceType: 'rollout', resourceKey: 'checkout', action: 'rollout.created' });
+
+      // The scheduler's step (10% → the gate before 50%): it pauses at the approval gate.
+      await t.advanceClock(61);
+      const gated = await stream.nextChange();
+      expect(gated.version).toBe(env.version + 2);
+      expect(gated.changes.map((c) => c.action)).toContain('rollout.approval_gate_reached');
+
+      await owner.session.resumeFlagRollout({ path: { envId: prod, key: 'checkout' } });
+      expect((await stream.nextChange()).changes.map((c) => c.action)).toContain('rollout.approval_resolved');
+
+      const secret = (await owner.session.createRollbackSecret({ path: { envId: prod }, body: { name: 'alerts' } })).token;
+      const fired = await fetch(`${t.url}/api/v1/webhooks/rollback/envs/${prod}/flags/checkout`, { method: 'POST', headers: { authorization: `Bearer ${secret}` } });
+      expect(fired.status).toBe(200);
+      const rolledBack = await stream.nextChange();
+      expect(rolledBack.changes).toContainEqual(expect.objectContaining({ resourceType: 'rollout', resourceKey: 'checkout' }));
+      expect((await owner.session.getFlagRollout({ path: { envId: prod, key: 'checkout' } })).status).toBe('paused');
+
+      // A write in another environment is not this stream's news.
+      await owner.session.putFlagRollout({ path: { envId: staging, key: 'search' }, body: { percent: 5, newValue: true } });
+      await stream.quiet(300);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('a scheduler step reaches the stream', async () => {
+    await owner.session.putFlagRollout({ path: { envId: staging, key: 'checkout' }, body: { percent: 10, newValue: true, planKey: 'gated' } });
+    const stream = await openEvents(envUrl(staging), cookie());
+    if (stream.status !== 200) throw new Error(`status ${stream.status}`);
+    try {
+      const { data } = await stream.next();
+      await t.advanceClock(61);
+      const step = await stream.nextChange();
+      expect(step.version).toBe((data as { version: number }).version + 1);
+      expect(step.changes).toContainEqual({ resourceType: 'rollout', resourceKey: 'checkout', action: 'rollout.approval_gate_reached' });
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('refuses a caller without credentials (401) and a key restricted to another environment', async () => {
+    const anonymous = await openEvents(envUrl(prod), {});
+    expect(anonymous.status).toBe(401);
+    const org = await openEvents(`${t.url}${orgUrl}`, {});
+    expect(org.status).toBe(401);
+
+    const { token } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'staging only', actions: ['read'], environments: [staging] } });
+    const refused = await openEvents(envUrl(prod), { authorization: `Bearer ${token}` });
+    expect(refused.status).toBe(403);
+    expect(refused.status !== 200 && refused.body.code).toBe('token_env_out_of_scope');
+  });
+
+  it('gives a restricted key only the changes of its environments and resources', async () => {
+    const { token } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'search in staging', actions: ['read'], environments: [staging], resources: ['search'] } });
+    const auth = { authorization: `Bearer ${token}` };
+    const org = await openEvents(`${t.url}${orgUrl}`, auth);
+    const env = await openEvents(envUrl(staging), auth);
+    const full = await openEvents(`${t.url}${orgUrl}`, cookie());
+    if (org.status !== 200 || env.status !== 200 || full.status !== 200) throw new Error('not streams');
+    try {
+      expect((await org.next()).event).toBe('ready');
+      expect((await env.next()).event).toBe('ready');
+      expect((await full.next()).event).toBe('ready');
+
+      // Another environment: the session's org stream hears it, the key's streams hear nothing.
+      await owner.session.pauseFlagRollout({ path: { envId: prod, key: 'checkout' } }).catch(() => undefined);
+      await owner.session.putFlagRollout({ path: { envId: prod, key: 'search' }, body: { percent: 30, newValue: true } });
+      let heard = await full.nextChange();
+      while (!heard.changes.some((c) => c.resourceKey === 'search')) heard = await full.nextChange();
+      expect(heard.envId).toBe(prod);
+      await org.quiet(300);
+      await env.quiet(10);
+
+      // Its environment, another flag: the environment stream announces the version without the change.
+      await owner.session.cancelFlagRollout({ path: { envId: staging, key: 'checkout' } });
+      expect(await env.nextChange()).toMatchObject({ envId: staging, changes: [] });
+      await org.quiet(300);
+
+      // Its environment and resource: both carry it.
+      await owner.session.putFlagRollout({ path: { envId: staging, key: 'search' }, body: { percent: 40, newValue: true } });
+      const seen = await env.nextChange();
+      expect(seen.changes.length).toBeGreaterThan(0);
+      expect(seen.changes.every((c) => c.resourceKey === 'search')).toBe(true);
+      expect(await org.nextChange()).toEqual(seen);
+    } finally {
+      org.close();
+      env.close();
+      full.close();
+    }
+  });
+});
