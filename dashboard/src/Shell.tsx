@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link, navigate, useLocation } from './router';
 import { canAdmin, useSession } from './session';
+import { LiveIndicator } from './live/LiveIndicator';
 
 /** The signed-in frame: brand, org switcher, the org's sections, the user and sign out. */
 export function Shell({ slug, children }: { slug: string; children: ReactNode }) {
@@ -52,6 +53,7 @@ export function Shell({ slug, children }: { slug: string; children: ReactNode })
             {canAdmin(membership) ? 'Admin' : 'Members'}
           </Link>
         </nav>
+        <LiveIndicator />
         <div className="user">
           <span className="user-name" title={session?.user.email}>
             {session?.user.displayName}

@@ -5,6 +5,7 @@ import { Diff } from '../components/Diff';
 import { Empty, ErrorNote, Loading, PageHeader } from '../components/ui';
 import { formatTime } from '../format';
 import { useAction, useResource } from '../hooks';
+import { useLiveReload } from '../live/live';
 import { setQuery, useLocation } from '../router';
 
 const RESOURCE_TYPES = ['flag', 'config', 'rollout', 'rollout_plan', 'environment', 'project', 'member', 'invitation', 'api_token', 'proposal'];
@@ -29,6 +30,7 @@ export function AuditPage({ slug }: { slug: string }) {
   const query = Object.fromEntries(Object.entries(filters).filter(([, v]) => v));
   const page = useResource(() => api().listAuditEvents({ path: { slug }, query: { ...query, limit: 50 } }), [slug, JSON.stringify(query)]);
   const more = useAction();
+  useLiveReload({ orgSlug: slug }, page.reload);
 
   const loadMore = async () => {
     const cursor = page.data?.nextCursor;

@@ -4,6 +4,7 @@ import { RollbackBanner } from '../components/RollbackBanner';
 import { Empty, ErrorNote, Loading, PageHeader, StatusBadge } from '../components/ui';
 import { formatJson, formatPercent } from '../format';
 import { useResource } from '../hooks';
+import { useLiveReload } from '../live/live';
 import { Link, seg, setQuery, useLocation } from '../router';
 import { Crumbs } from '../Shell';
 
@@ -28,6 +29,7 @@ export function EnvironmentPage({ slug, projectId, envId }: { slug: string; proj
       ...configs.map((c) => ({ kind: 'config' as const, key: c.key, value: c.value, rulesCount: c.rules.length, rollout: c.rollout })),
     ].sort((a, b) => a.key.localeCompare(b.key));
   }, [envId]);
+  useLiveReload({ envId }, () => Promise.all([rows.reload(), env.reload()]));
 
   const base = `/o/${slug}/p/${seg(projectId)}/e/${seg(envId)}`;
   const needle = q.trim().toLowerCase();

@@ -10,6 +10,7 @@ import { WhoGetsIt } from '../components/WhoGetsIt';
 import { ErrorNote, Field, Loading, PageHeader, Section, StatusBadge } from '../components/ui';
 import { formatJson, formatJsonPretty, formatTime, parseJsonInput } from '../format';
 import { useAction, useResource } from '../hooks';
+import { mentions, useLiveReload } from '../live/live';
 import { primitiveApi, type Kind } from '../primitive-api';
 import { Link, seg } from '../router';
 import { Crumbs } from '../Shell';
@@ -24,6 +25,7 @@ export function PrimitivePage(props: { slug: string; projectId: string; envId: s
   const plans = useResource(() => api().listRolloutPlans({ path: { id: projectId } }), [projectId]);
   const state = useResource<FlagState | ConfigState>(() => ops.getState(), [ops]);
   const fires = useResource(() => ops.fires(), [ops, state.data?.rollout?.updatedAt]);
+  useLiveReload({ envId }, () => Promise.all([state.reload(), env.reload()]), (e) => mentions(e, primitiveKey));
 
   const base = `/o/${slug}/p/${seg(projectId)}`;
   const envBase = `${base}/e/${seg(envId)}`;

@@ -1,0 +1,132 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserRequired, chromiumInstalled, ensureDashboardBuilt, launchBrowser, MISSING_BROWSER, screenshot, watchConsole } from '../support/browser.js';
+import { claim, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
+
+/**
+ * Live state in a real browser: a flag page left open follows the scheduler's steps, an approval
+ * gate, an approval by someone else and an alert's rollback, and the audit log lists new entries,
+ * each within about a second and without a reload.
+ */
+if (!chromiumInstalled) {
+  if (browserRequired) {
+    describe('live dashboard in a browser', () => {
+      it('needs chromium (GRADUAL_REQUIRE_BROWSER=1)', () => {
+        throw new Error(MISSING_BROWSER);
+      });
+    });
+  } else {
+    console.warn(MISSING_BROWSER);
+  }
+}
+
+/** How long a change may take to reach an open page (a second, with room for a loaded CI machine). */
+const WITHIN_MS = 1500;
+
+describe.skipIf(!chromiumInstalled)('live dashboard in a browser', () => {
+  let t: TestServer;
+  let owner: ClaimedInstance;
+  let browser: Browser;
+  let page: Page;
+  let problems: { errors: string[]; httpErrors: number[] };
+  let app = '';
+  let projectId = '';
+  let envId = '';
+  let navigations = 0;
+
+  /** Waits until the page shows `text` in `selector`, failing after WITHIN_MS; returns the time it took. */
+  const shows = async (selector: string, text: string, since: number) => {
+    await page.locator(selector, { hasText: text }).first().waitFor({ timeout: WITHIN_MS });
+    return Date.now() - since;
+  };
+
+  beforeAll(async () => {
+    await ensureDashboardBuilt();
+    t = await startTestServer();
+    owner = await claim(t);
+    const s = owner.session;
+    projectId = (await s.createProject({ path: { slug: owner.orgSlug }, body: { key: 'web', name: 'Web shop' } })).id;
+    envId = (await s.createEnvironment({ path: { id: projectId }, body: { key: 'production', name: 'Production' } })).id;
+    await s.createFlag({ path: { id: projectId }, body: { key: 'new-checkout', name: 'New checkout', valueType: 'boolean', defaultValue: false } });
+    await s.createRolloutPlan({
+      path: { id: projectId },
+      body: {
+        key: 'gated',
+        name: 'Gated',
+        cadence: 'auto',
+        rampSteps: [
+          { percent: 10, holdForSeconds: 60 },
+          { percent: 30, holdForSeconds: 60 },
+          { percent: 60, holdForSeconds: 60, requiresApproval: true },
+          { percent: 100, holdForSeconds: 0 },
+        ],
+      },
+    });
+    await s.putFlagRollout({ path: { envId, key: 'new-checkout' }, body: { percent: 10, newValue: true, planKey: 'gated' } });
+
+    app = `${t.server.url}/app`;
+    browser = await launchBrowser();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.addCookies([{ name: 'svc_session', value: owner.sessionToken, url: t.server.url }]);
+    page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    problems = watchConsole(page);
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) navigations++;
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('follows the scheduler, an approval gate, an approval and an alert rollback on an open flag page', async () => {
+    await page.goto(`${app}/o/${owner.orgSlug}/p/${projectId}/e/${envId}/flags/new-checkout`);
+    await page.getByTestId('live-indicator').filter({ hasText: 'Live' }).waitFor();
+    await page.locator('.big-percent', { hasText: '10%' }).waitFor();
+    const loaded = navigations;
+    const took: number[] = [];
+
+    // The scheduler's step, by the server's clock.
+    let since = Date.now();
+    await t.advanceClock(61);
+    took.push(await shows('.big-percent', '30%', since));
+    await screenshot(page, 'live-01-step');
+
+    // The next step needs approval: the scheduler stops at the gate.
+    since = Date.now();
+    await t.advanceClock(61);
+    took.push(await shows('.badge', 'awaiting approval', since));
+    await page.getByTestId('approval-gate').waitFor({ timeout: WITHIN_MS });
+    await screenshot(page, 'live-02-gate');
+
+    // Someone else approves (through the API, as the CLI would).
+    since = Date.now();
+    await owner.session.resumeFlagRollout({ path: { envId, key: 'new-checkout' } });
+    took.push(await shows('.big-percent', '60%', since));
+    await shows('.badge', 'Rolling out', since);
+
+    // An alert fires the rollback webhook.
+    const secret = (await owner.session.createRollbackSecret({ path: { envId }, body: { name: 'alerts' } })).token;
+    since = Date.now();
+    const fired = await fetch(`${t.server.url}/api/v1/webhooks/rollback/envs/${envId}/flags/new-checkout`, { method: 'POST', headers: { authorization: `Bearer ${secret}` } });
+    expect(fired.status).toBe(200);
+    took.push(await shows('.badge', 'rolled back automatically', since));
+    await screenshot(page, 'live-03-rolled-back');
+
+    expect(navigations).toBe(loaded); // never reloaded
+    expect(took.every((ms) => ms < WITHIN_MS)).toBe(true);
+    expect(problems.errors).toEqual([]);
+  });
+
+  it('lists a new audit entry on an open audit log', async () => {
+    await page.goto(`${app}/o/${owner.orgSlug}/audit`);
+    await page.getByTestId('live-indicator').filter({ hasText: 'Live' }).waitFor();
+    await page.locator('[data-action="rollout.auto_rollback"]').first().waitFor();
+    const since = Date.now();
+    await owner.session.cancelFlagRollout({ path: { envId, key: 'new-checkout' } });
+    await shows('[data-action="rollout.cancelled"]', '', since);
+    expect(problems.errors).toEqual([]);
+  });
+});
