@@ -43,6 +43,8 @@ export const errorCatalog = {
   rollout_seed_locked: 400,
   rollout_not_paused: 409,
   rollout_already_at_final_step: 409,
+  /** A manual rollback of a rollout that is not live, or already rolled back. */
+  rollout_nothing_to_roll_back: 409,
   rollout_plan_key_conflict: 409,
   rollout_plan_in_use: 409,
   rollout_plan_invalid_ramp: 400,

@@ -91,6 +91,7 @@ describe('rollout wait', () => {
     nextStepAt: null,
     targetIdsCount: 0,
     lastAutoRollback: null,
+    allowedActions: [],
     createdAt: '2026-01-01T00:00:00Z',
     updatedAt: '2026-01-01T00:00:00Z',
     ...over,

@@ -84,6 +84,8 @@ function probesFor(e: RouteEntry, who: KeyClass): Probe[] {
   if (who === 'approval') {
     if (read) return [{ ctx: {}, expect: OK }];
     if (e.key === 'cancelProposal') return [{ ctx: {}, expect: { skip: 'proposal lifecycle (tests/http/proposals.test.ts)' } }];
+    // The kill switch is made directly, never proposed.
+    if (e.key === 'rollbackFlagRollout' || e.key === 'rollbackConfigRollout') return [{ ctx: {}, expect: { skip: 'a direct rollback (tests/http/rollback-now.test.ts)' } }];
     return [{ ctx: {}, expect: divertible(e) ? { proposal: true } : { status: 403, code: 'approval_not_supported' } }];
   }
   if (who === 'env') {

@@ -81,6 +81,19 @@ function rolloutRoutes<S extends 'flags' | 'configs'>(segment: S, noun: string) 
       'Ignores holds, blackout days and approval gates (operator override). `409 rollout_already_at_final_step` when there is no next step.',
       errorResponses(401, 403, 404, 409),
     ),
+    rollback: {
+      method: 'POST',
+      path: `${base}/rollback` as const,
+      summary: `Roll back the ${noun}'s rollout now (kill switch)`,
+      description:
+        'The same state change as an automatic rollback: the live rollout pauses at 0% (`pausedReason: auto_rollback`) and remembers the percent it admitted in `rolledBackFromPercent`, so POST resume returns to it. Audited as `rollout.rolled_back`; reaches SDKs like any write. ' +
+        '`X-Audit-Reason` is required: without it (or with only spaces) the answer is `400 invalid_request` with `fields["x-audit-reason"]`, checked after the caller is authorized. ' +
+        'Never diverted to a proposal: an approval-required API key with the write action rolls back directly, since stopping exposure must not wait for an approver. ' +
+        '`409 rollout_nothing_to_roll_back` when the rollout is completed, cancelled or already rolled back.',
+      body: c.noBody(),
+      headers: MutationHeaders,
+      responses: { 200: Rollout, ...errorResponses(400, 401, 403, 404, 409) },
+    },
     addTargetIds: {
       method: 'POST',
       path: `${base}/target-ids/add` as const,
@@ -136,6 +149,7 @@ export const flagRolloutsContract = c.router({
   resumeFlagRollout: flag.resume,
   cancelFlagRollout: flag.cancel,
   advanceFlagRollout: flag.advance,
+  rollbackFlagRollout: flag.rollback,
   addFlagTargetIds: flag.addTargetIds,
   removeFlagTargetIds: flag.removeTargetIds,
   replaceFlagTargetIds: flag.replaceTargetIds,
@@ -151,6 +165,7 @@ export const configRolloutsContract = c.router({
   resumeConfigRollout: config.resume,
   cancelConfigRollout: config.cancel,
   advanceConfigRollout: config.advance,
+  rollbackConfigRollout: config.rollback,
   addConfigTargetIds: config.addTargetIds,
   removeConfigTargetIds: config.removeTargetIds,
   replaceConfigTargetIds: config.replaceTargetIds,

@@ -37,6 +37,13 @@ export const PausedReason = named('PausedReason', z.enum(['user', 'approval_gate
 export type PausedReason = z.infer<typeof PausedReason>;
 export const Cadence = named('Cadence', z.enum(['auto', 'manual']));
 export type Cadence = z.infer<typeof Cadence>;
+/**
+ * The operator actions on a rollout. `approve` resumes a rollout held at an approval gate (POST
+ * resume); `rollback` is the manual rollback (POST rollback).
+ */
+export const ROLLOUT_ACTIONS = ['pause', 'resume', 'approve', 'advance', 'rollback', 'cancel'] as const;
+export const RolloutAction = named('RolloutAction', z.enum(ROLLOUT_ACTIONS));
+export type RolloutAction = z.infer<typeof RolloutAction>;
 export const PrimitiveKind = named('PrimitiveKind', z.enum(['flag', 'config']));
 export type PrimitiveKind = z.infer<typeof PrimitiveKind>;
 
@@ -76,6 +83,9 @@ export const Rollout = named(
     nextStepAt: Timestamp.nullable(),
     targetIdsCount: z.number().int(),
     lastAutoRollback: AutoRollbackInfoRef.nullable(),
+    allowedActions: z.array(RolloutAction).describe(
+      'The actions the rollout accepts in its state, from the state machine: `approve` (POST resume) while held at an approval gate, `resume` after a pause or a rollback, never `advance` while gated or rolled back. Empty once completed or cancelled.',
+    ),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   }),

@@ -731,7 +731,7 @@ export const advanceFlagRollout = <ThrowOnError extends boolean = false>(options
 /**
  * Roll back the flag's rollout now (kill switch)
  *
- * The same state change as an automatic rollback: the live rollout pauses at 0% (`pausedReason: auto_rollback`) and remembers the percent it admitted in `rolledBackFromPercent`, so POST resume returns to it. Audited as `rollout.rolled_back` with the required `X-Audit-Reason`; reaches SDKs like any write. Never diverted to a proposal: an approval-required API key with the write action rolls back directly, since stopping exposure must not wait for an approver. `409 rollout_nothing_to_roll_back` when the rollout is completed, cancelled or already rolled back.
+ * The same state change as an automatic rollback: the live rollout pauses at 0% (`pausedReason: auto_rollback`) and remembers the percent it admitted in `rolledBackFromPercent`, so POST resume returns to it. Audited as `rollout.rolled_back`; reaches SDKs like any write. `X-Audit-Reason` is required: without it (or with only spaces) the answer is `400 invalid_request` with `fields["x-audit-reason"]`, checked after the caller is authorized. Never diverted to a proposal: an approval-required API key with the write action rolls back directly, since stopping exposure must not wait for an approver. `409 rollout_nothing_to_roll_back` when the rollout is completed, cancelled or already rolled back.
  */
 export const rollbackFlagRollout = <ThrowOnError extends boolean = false>(options: Options<RollbackFlagRolloutData, ThrowOnError>) => (options.client ?? client).post<RollbackFlagRolloutResponses, RollbackFlagRolloutErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {
@@ -942,7 +942,7 @@ export const advanceConfigRollout = <ThrowOnError extends boolean = false>(optio
 /**
  * Roll back the config's rollout now (kill switch)
  *
- * The same state change as an automatic rollback: the live rollout pauses at 0% (`pausedReason: auto_rollback`) and remembers the percent it admitted in `rolledBackFromPercent`, so POST resume returns to it. Audited as `rollout.rolled_back` with the required `X-Audit-Reason`; reaches SDKs like any write. Never diverted to a proposal: an approval-required API key with the write action rolls back directly, since stopping exposure must not wait for an approver. `409 rollout_nothing_to_roll_back` when the rollout is completed, cancelled or already rolled back.
+ * The same state change as an automatic rollback: the live rollout pauses at 0% (`pausedReason: auto_rollback`) and remembers the percent it admitted in `rolledBackFromPercent`, so POST resume returns to it. Audited as `rollout.rolled_back`; reaches SDKs like any write. `X-Audit-Reason` is required: without it (or with only spaces) the answer is `400 invalid_request` with `fields["x-audit-reason"]`, checked after the caller is authorized. Never diverted to a proposal: an approval-required API key with the write action rolls back directly, since stopping exposure must not wait for an approver. `409 rollout_nothing_to_roll_back` when the rollout is completed, cancelled or already rolled back.
  */
 export const rollbackConfigRollout = <ThrowOnError extends boolean = false>(options: Options<RollbackConfigRolloutData, ThrowOnError>) => (options.client ?? client).post<RollbackConfigRolloutResponses, RollbackConfigRolloutErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, {

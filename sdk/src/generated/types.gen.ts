@@ -3401,8 +3401,8 @@ export type AdvanceFlagRolloutResponse = AdvanceFlagRolloutResponses[keyof Advan
 
 export type RollbackFlagRolloutData = {
     body?: never;
-    headers: {
-        'x-audit-reason': string;
+    headers?: {
+        'x-audit-reason'?: string;
     };
     path: {
         /**
@@ -4188,8 +4188,8 @@ export type AdvanceConfigRolloutResponse = AdvanceConfigRolloutResponses[keyof A
 
 export type RollbackConfigRolloutData = {
     body?: never;
-    headers: {
-        'x-audit-reason': string;
+    headers?: {
+        'x-audit-reason'?: string;
     };
     path: {
         /**

@@ -71,6 +71,11 @@ export interface AccessRequirement {
    * a key is `approval_not_supported`.
    */
   proposal?: boolean;
+  /**
+   * A write that only stops exposure (the manual rollback, a kill switch): an
+   * approval-required API key makes it directly, since it must not wait for an approver.
+   */
+  stopsExposure?: boolean;
 }
 
 /**
@@ -141,7 +146,7 @@ export function checkApiKeyAccess(key: ApiKey, orgId: string, need: AccessRequir
       throw new DomainError('token_resource_out_of_scope', `This API key is not scoped to "${need.resourceKey}".`);
     }
   }
-  if (need.action === 'write' && key.requiresApproval && !need.proposal && !approved) {
+  if (need.action === 'write' && key.requiresApproval && !need.proposal && !need.stopsExposure && !approved) {
     throw new DomainError('approval_not_supported', 'This API key requires approval, and this change cannot become a proposal.');
   }
 }

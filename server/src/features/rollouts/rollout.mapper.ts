@@ -1,5 +1,6 @@
 import type { Rollout as RolloutDto } from '@gradual/contract';
 import type { Rollout } from '../../db/entities/index.js';
+import { allowedActions } from '../../domain/rollouts/allowed-actions.js';
 import type { RolloutState } from '../../domain/rollouts/types.js';
 import { iso } from '../common/lookup.js';
 
@@ -61,6 +62,8 @@ export function toRolloutDto(r: Rollout): RolloutDto {
     nextStepAt: r.nextStepAt ? iso(r.nextStepAt) : null,
     targetIdsCount: r.targetIdsCount,
     lastAutoRollback: r.lastAutoRollback ?? null,
+    // As of the row's last change: no action's acceptance depends on the time.
+    allowedActions: allowedActions(toState(r), r.updatedAt),
     createdAt: iso(r.createdAt),
     updatedAt: iso(r.updatedAt),
   };

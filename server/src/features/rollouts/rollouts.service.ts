@@ -40,14 +40,19 @@ export async function resolveTarget(
   kind: PrimitiveKind,
   envId: string,
   key: string,
-  action: 'read' | 'write' | 'propose',
+  action: 'read' | 'write' | 'propose' | 'stop',
 ): Promise<RolloutTarget> {
   // One statement for all three reads; errors keep their order: environment, access, primitive.
   // (A key longer than any key can be matches nothing.)
   const found = await findRolloutTarget(em, envId, kind, key.length <= KEY_MAX_LENGTH ? key : null);
   if (!found) throw new DomainError('not_found', 'Environment not found.');
   const { env, primitive, current } = found;
-  const need = action === 'propose' ? { action: 'write' as const, proposal: true } : { action };
+  const need =
+    action === 'propose'
+      ? { action: 'write' as const, proposal: true }
+      : action === 'stop'
+        ? { action: 'write' as const, stopsExposure: true }
+        : { action };
   const actor = await authorize(em, caller, env.orgId, { ...need, envId, resourceKey: key });
   if (!primitive) throw new DomainError('not_found', `No ${kind} "${key}" in this project.`);
   return { env, primitive, actor, current };
@@ -221,7 +226,11 @@ function repeatsCompletingPut(done: Rollout, body: PutRolloutBody, hasNewValue: 
   );
 }
 
-/** pause, resume, cancel and advance: one state-machine command on the current rollout. */
+/**
+ * pause, resume, cancel, advance and rollback: one state-machine command on the current rollout.
+ * A rollback only stops exposure: an approval-required API key makes it directly (a kill
+ * switch waits for no approver).
+ */
 export async function commandRollout(
   em: EntityManager,
   caller: Caller,
@@ -231,7 +240,11 @@ export async function commandRollout(
   key: string,
   command: Exclude<RolloutCommand, PutRollout>,
 ): Promise<RolloutDto> {
-  const { env, primitive, actor, current } = await resolveTarget(em, caller, kind, envId, key, 'write');
+  const access = command.type === 'rollback' ? 'stop' : 'write';
+  const { env, primitive, actor, current } = await resolveTarget(em, caller, kind, envId, key, access);
+  if (command.type === 'rollback' && !caller.reason?.trim()) {
+    throw invalid({ 'x-audit-reason': 'required: say why the rollout is rolled back' });
+  }
   const edited = await editOptimistically(em, caller, bus, actor, env.id, primitive.id, current, undefined, () => command);
   if (edited.done) return edited.dto;
   if (!edited.current) throw noRollout();

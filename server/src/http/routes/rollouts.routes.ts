@@ -7,7 +7,7 @@ import type { AppDeps } from '../../deps.js';
 import { mustPropose, storedRequest } from '../../features/proposals/divertible.js';
 import { propose } from '../../features/proposals/proposals.service.js';
 import { rolloutOperations, type OpKind, type OpResults, type RolloutOp } from '../../features/rollouts/operations.js';
-import { getRollout } from '../../features/rollouts/rollouts.service.js';
+import { commandRollout, getRollout } from '../../features/rollouts/rollouts.service.js';
 import { containsTargetId, listTargetIds } from '../../features/rollouts/target-ids.service.js';
 import { admit, type AdmissionRequest } from '../admission.js';
 import { notModified } from '../etag.js';
@@ -70,6 +70,11 @@ function handlers(deps: AppDeps, answers: AnswerCache, kind: PrimitiveKind) {
     resume: command('rollout.resume'),
     cancel: command('rollout.cancel'),
     advance: command('rollout.advance'),
+    // The kill switch is never diverted to a proposal (contract: rollback).
+    rollback: async ({ req, res, params }: Target) => ({
+      status: 200 as const,
+      body: await commandRollout(req.em, await admit(req, res, deps), deps.bus, kind, params.envId, params.key, { type: 'rollback' }),
+    }),
     addTargetIds: ({ body, ...input }: Input<'addFlagTargetIds', 'addConfigTargetIds'>) => divert<'target_ids.add'>(deps, kind, input, { kind: 'target_ids.add', body: { targetIds: body.targetIds } }),
     removeTargetIds: ({ body, ...input }: Input<'removeFlagTargetIds', 'removeConfigTargetIds'>) => divert<'target_ids.remove'>(deps, kind, input, { kind: 'target_ids.remove', body: { targetIds: body.targetIds } }),
     replaceTargetIds: ({ body, ...input }: Input<'replaceFlagTargetIds', 'replaceConfigTargetIds'>) => divert<'target_ids.replace'>(deps, kind, input, { kind: 'target_ids.replace', body: { targetIds: body.targetIds } }),
@@ -109,6 +114,7 @@ export const flagRolloutsRoutes = (deps: AppDeps, answers: AnswerCache) => {
     resumeFlagRollout: h.resume,
     cancelFlagRollout: h.cancel,
     advanceFlagRollout: h.advance,
+    rollbackFlagRollout: h.rollback,
     addFlagTargetIds: h.addTargetIds,
     removeFlagTargetIds: h.removeTargetIds,
     replaceFlagTargetIds: h.replaceTargetIds,
@@ -127,6 +133,7 @@ export const configRolloutsRoutes = (deps: AppDeps, answers: AnswerCache) => {
     resumeConfigRollout: h.resume,
     cancelConfigRollout: h.cancel,
     advanceConfigRollout: h.advance,
+    rollbackConfigRollout: h.rollback,
     addConfigTargetIds: h.addTargetIds,
     removeConfigTargetIds: h.removeTargetIds,
     replaceConfigTargetIds: h.replaceTargetIds,
