@@ -1,7 +1,7 @@
 import type { Rollout } from '@gradual/sdk';
 import { describe, expect, it } from 'vitest';
 import { diffValues } from './components/Diff';
-import { blackoutSpans, placeSteps, weekdayIn } from './components/RampChart';
+import { blackoutSpans } from './components/RampChart';
 import { showsRollbackBanner } from './components/RollbackBanner';
 import { parseTargetIds } from './components/TargetIds';
 import { parseJsonInput } from './format';
@@ -18,8 +18,9 @@ describe('diffValues', () => {
       { path: 'added', kind: 'added', after: 'x' },
     ]);
   });
-  it('treats a created or deleted resource as one row', () => {
-    expect(diffValues(undefined, { a: 1 })).toEqual([{ path: '(value)', kind: 'added', after: { a: 1 } }]);
+  it('lists a created or deleted resource by its fields', () => {
+    expect(diffValues(undefined, { a: 1 })).toEqual([{ path: 'a', kind: 'added', after: 1 }]);
+    expect(diffValues({ a: 1 }, null)).toEqual([{ path: 'a', kind: 'removed', before: 1 }]);
     expect(diffValues({ a: 1 }, { a: 1 })).toEqual([]);
   });
 });
@@ -58,22 +59,6 @@ const rollout = (over: Partial<Rollout>): Rollout =>
   }) as Rollout;
 
 describe('the ramp chart', () => {
-  it('places the current step a hold before nextStepAt, earlier steps backwards, later ones forwards', () => {
-    const steps = placeSteps(rollout({}), Date.parse('2026-11-18T15:00:00Z'));
-    expect(steps.map((s) => new Date(s.start).toISOString())).toEqual([
-      '2026-11-18T11:00:00.000Z',
-      '2026-11-18T12:00:00.000Z',
-      '2026-11-19T12:00:00.000Z',
-    ]);
-  });
-
-  it('defers a step due on a blackout day to 00:00 of the next allowed local day', () => {
-    // 2026-11-19 is a Thursday (4); in Amsterdam (UTC+1) Friday starts at 23:00 UTC.
-    const steps = placeSteps(rollout({ planBlackoutDaysOfWeek: [4], planBlackoutTimezone: 'Europe/Amsterdam' }), Date.parse('2026-11-18T15:00:00Z'));
-    expect(new Date(steps[2]!.start).toISOString()).toBe('2026-11-19T23:00:00.000Z');
-    expect(weekdayIn('Europe/Amsterdam', Date.parse('2026-11-19T23:00:00Z'))).toBe(5);
-  });
-
   it('shades blackout days in their time zone', () => {
     const from = Date.parse('2026-11-18T00:00:00Z');
     const spans = blackoutSpans([4], 'UTC', from, from + 4 * 24 * HOUR);

@@ -1,16 +1,9 @@
-import type { RampStep, Rollout } from '@gradual/sdk';
-import { DAY_NAMES, formatDuration, formatPercent, formatTime } from '../format';
-
-/** One step of the ramp placed on the time axis (ms since epoch). */
-export interface PlacedStep {
-  index: number;
-  percent: number;
-  start: number;
-  end: number;
-  requiresApproval: boolean;
-  /** Whether start/end are known (past, current with nextStepAt) or projected. */
-  projected: boolean;
-}
+import type { AuditEventDetail, GradualClient, Rollout } from '@gradual/sdk';
+import { api } from '../api';
+import { DAY_NAMES, formatPercent, formatTime } from '../format';
+import { useResource } from '../hooks';
+import { buildRamp, transitionFromAuditEvent, type Ramp, type RampRollout, type RampMark, type RampSegment, type RampWait, type RecordedTransition } from '../ramp-history';
+import { match, useLocation } from '../router';
 
 const weekdayFormatters = new Map<string, Intl.DateTimeFormat>();
 /** 0 = Sunday … 6 = Saturday, in the given IANA time zone. */
@@ -25,67 +18,6 @@ export function weekdayIn(timeZone: string, at: number): number {
     weekdayFormatters.set(timeZone, f);
   }
   return DAY_NAMES.indexOf(f.format(at));
-}
-
-/** The first instant at or after `at` that is not on a blackout day (local 00:00 of the next allowed day). */
-function skipBlackout(at: number, days: readonly number[], timeZone: string): number {
-  if (days.length === 0 || days.length >= 7) return at;
-  let t = at;
-  for (let guard = 0; guard < 8 * 24 && days.includes(weekdayIn(timeZone, t)); guard++) t += 3_600_000;
-  if (t === at) return at;
-  // Refine to the minute the local day changed.
-  let lo = t - 3_600_000;
-  let hi = t;
-  while (hi - lo > 60_000) {
-    const mid = Math.floor((lo + hi) / 2 / 60_000) * 60_000;
-    if (days.includes(weekdayIn(timeZone, mid))) lo = mid;
-    else hi = mid;
-  }
-  return hi;
-}
-
-/**
- * Places the rollout's plan snapshot on a time line. The current step starts `hold` before
- * `nextStepAt` (or now, without one); earlier steps are laid out backwards by their holds;
- * later ones forwards, each deferred past blackout days as the scheduler would (auto cadence).
- * Manual plans get the same nominal spacing: someone advances them by hand.
- */
-export function placeSteps(rollout: Rollout, now: number): PlacedStep[] {
-  const steps: RampStep[] = rollout.planRampStepsSnapshot ?? [];
-  if (steps.length === 0) return [];
-  const current = Math.min(rollout.rampStepIdx ?? 0, steps.length - 1);
-  const approaching = rollout.percent < steps[current]!.percent;
-  const days = rollout.planBlackoutDaysOfWeek ?? [];
-  const tz = rollout.planBlackoutTimezone ?? 'UTC';
-  const auto = rollout.cadence === 'auto';
-  const minHold = 3_600_000;
-  const hold = (i: number) => Math.max((steps[i]?.holdForSeconds ?? 0) * 1000, minHold);
-
-  const placed: PlacedStep[] = steps.map((s, index) => ({
-    index,
-    percent: s.percent,
-    start: 0,
-    end: 0,
-    requiresApproval: Boolean(s.requiresApproval),
-    projected: true,
-  }));
-  // Anchor: when the current step started (or, while approaching it, when it will start).
-  const next = rollout.nextStepAt ? new Date(rollout.nextStepAt).getTime() : undefined;
-  let anchor: number;
-  if (approaching) anchor = next ?? now;
-  else anchor = next !== undefined ? next - (steps[current]!.holdForSeconds * 1000 || minHold) : now;
-  placed[current]!.start = anchor;
-  placed[current]!.projected = approaching;
-  for (let i = current - 1; i >= 0; i--) {
-    placed[i]!.start = placed[i + 1]!.start - hold(i);
-    placed[i]!.projected = false;
-  }
-  for (let i = current + 1; i < steps.length; i++) {
-    const due = placed[i - 1]!.start + hold(i - 1);
-    placed[i]!.start = auto ? skipBlackout(due, days, tz) : due;
-  }
-  for (let i = 0; i < steps.length; i++) placed[i]!.end = i + 1 < steps.length ? placed[i + 1]!.start : placed[i]!.start + hold(i) / 2;
-  return placed;
 }
 
 /** Blackout stretches [start, end) within [from, to): local days of the week in `timeZone`. */
@@ -106,45 +38,174 @@ export function blackoutSpans(days: readonly number[], timeZone: string, from: n
   return spans;
 }
 
+// ---------------------------------------------------------------------------
+// The history, from the organization's audit log
+
+/** The two audit operations of the SDK client the history is read with. */
+export type AuditReader = Pick<GradualClient, 'listAuditEvents' | 'getAuditEvent'>;
+
+/** Audit rows never change: their details are kept once read. */
+const details = new Map<string, Promise<AuditEventDetail>>();
+/** Pages of 200 rows read at most, newest first: a ramp has far fewer transitions. */
+const MAX_PAGES = 10;
+
+/**
+ * The recorded transitions of `rollout`, oldest first: the rollout rows of its flag or config in
+ * its environment (newest first, until the rows predate the rollout), then each row's detail for
+ * the state it left.
+ */
+export async function loadRampHistory(reader: AuditReader, slug: string, rollout: ChartRollout): Promise<RecordedTransition[]> {
+  const created = Date.parse(rollout.createdAt);
+  const ids: string[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const query = { resourceType: 'rollout', resourceKey: rollout.primitiveKey, envId: rollout.environmentId, limit: 200, ...(cursor ? { cursor } : {}) };
+    const answer = await reader.listAuditEvents({ path: { slug }, query });
+    for (const e of answer.events) {
+      if (e.resourceId === rollout.id && !e.action.startsWith('rollout.target_ids')) ids.push(e.id);
+    }
+    if (!answer.nextCursor || answer.events.some((e) => Date.parse(e.createdAt) < created)) break;
+    cursor = answer.nextCursor;
+  }
+  const rows = await Promise.all(
+    ids.reverse().map((id) => {
+      let d = details.get(id);
+      if (!d) {
+        d = reader.getAuditEvent({ path: { id } });
+        details.set(id, d);
+        d.catch(() => details.delete(id));
+      }
+      return d;
+    }),
+  );
+  return rows
+    .map((row) => transitionFromAuditEvent(row, rollout.id))
+    .filter((t): t is RecordedTransition => t !== null)
+    .sort((a, b) => a.at - b.at);
+}
+
+/** The organization of the page (`/o/:slug/…`): its audit log holds the history. */
+function useOrgSlug(): string | undefined {
+  const { path } = useLocation();
+  const m = /^\/o\/[^/]+/.exec(path);
+  return m ? match('/o/:slug', m[0])?.slug : undefined;
+}
+
+// ---------------------------------------------------------------------------
+// Drawing
+
 const W = 960;
 const H = 240;
 const PAD = { left: 44, right: 16, top: 16, bottom: 36 };
 
-/** The ramp of a rollout on a plan, as inline SVG: steps over time, where it is now, what is next. */
-export function RampChart({ rollout, now }: { rollout: Rollout; now: number }) {
-  const placed = placeSteps(rollout, now);
-  if (placed.length === 0) return null;
-  const first = placed[0]!.start;
-  const last = placed[placed.length - 1]!.end;
-  const from = Math.min(first, now) - (last - first) * 0.03;
-  const to = Math.max(last, now, rollout.nextStepAt ? new Date(rollout.nextStepAt).getTime() : 0) + (last - first) * 0.03 + 1;
+const WAITS: Record<RampWait, string> = {
+  schedule: '',
+  approval: 'after approval',
+  resume: 'after a resume',
+  advance: 'when advanced',
+};
+
+const PHASE_NAMES: Record<RampSegment['phase'], string> = {
+  active: 'ramping',
+  paused: 'paused',
+  approval_gate: 'waiting for approval',
+  rolled_back: 'rolled back',
+  completed: 'completed',
+  cancelled: 'cancelled',
+};
+
+/** A hold in full: 5400 → "1 h 30 min", 90 → "1 min 30 s"; nothing rounded away. */
+export function formatHold(seconds: number): string {
+  let rest = Math.round(seconds);
+  if (rest === 0) return '0 s';
+  const parts: string[] = [];
+  for (const [size, name] of [
+    [86400, 'd'],
+    [3600, 'h'],
+    [60, 'min'],
+    [1, 's'],
+  ] as const) {
+    if (rest >= size) {
+      parts.push(`${Math.floor(rest / size)} ${name}`);
+      rest %= size;
+    }
+  }
+  return parts.join(' ');
+}
+
+/** The fields of a rollout the chart draws and reads its history with. */
+export type ChartRollout = RampRollout & Pick<Rollout, 'id' | 'environmentId' | 'primitiveKey'>;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** When a mark happened or is expected, in words: "done …" or "planned ≈ …, after approval". */
+export function markWhen(m: RampMark): string {
+  if (m.kind === 'done') return formatTime(iso(m.at));
+  const wait = m.waitsFor ? WAITS[m.waitsFor] : '';
+  return wait ? `≥ ${formatTime(iso(m.at))}, ${wait}` : `≈ ${formatTime(iso(m.at))}`;
+}
+
+/** A staircase path through consecutive segments (a vertical step joins them). */
+function stairs(segments: readonly RampSegment[], x: (t: number) => number, y: (p: number) => number): string {
+  let d = '';
+  segments.forEach((s, i) => {
+    d += `${i === 0 ? 'M' : 'L'} ${x(s.from)} ${y(s.percent)} L ${x(s.to)} ${y(s.percent)} `;
+  });
+  return d.trim();
+}
+
+/**
+ * The ramp of a rollout as inline SVG and tables: what happened (solid line, "done"), from its
+ * recorded transitions, and what the plan has in store (dashed line, "planned"). Without
+ * `history` it reads the history from the page's organization's audit log.
+ */
+export function RampChart({ rollout, now, history }: { rollout: ChartRollout; now: number; history?: readonly RecordedTransition[] }) {
+  const slug = useOrgSlug();
+  const loaded = useResource(
+    () => (history || !slug ? Promise.resolve([]) : loadRampHistory(api(), slug, rollout)),
+    [history === undefined, slug, rollout.id, rollout.updatedAt],
+  );
+  const ramp = buildRamp(rollout, history ?? loaded.data ?? [], now);
+  return <RampView rollout={rollout} now={now} ramp={ramp} historyError={history ? undefined : loaded.error} />;
+}
+
+function RampView({ rollout, now, ramp, historyError }: { rollout: ChartRollout; now: number; ramp: Ramp; historyError: unknown }) {
+  const steps = rollout.planRampStepsSnapshot ?? [];
+  const from = ramp.start - (ramp.end - ramp.start) * 0.02;
+  const to = ramp.end;
   const x = (t: number) => PAD.left + ((t - from) / (to - from)) * (W - PAD.left - PAD.right);
   const y = (p: number) => H - PAD.bottom - (p / 100) * (H - PAD.top - PAD.bottom);
   const days = rollout.planBlackoutDaysOfWeek ?? [];
   const tz = rollout.planBlackoutTimezone ?? 'UTC';
   const spans = blackoutSpans(days, tz, from, to);
-  const nextAt = rollout.nextStepAt ? new Date(rollout.nextStepAt).getTime() : undefined;
-
-  // The staircase: 0 until the first step, then each step's percent over its span.
-  let d = `M ${x(from)} ${y(0)} L ${x(placed[0]!.start)} ${y(0)}`;
-  for (const s of placed) d += ` L ${x(s.start)} ${y(s.percent)} L ${x(s.end)} ${y(s.percent)}`;
-  const pastEnd = Math.min(now, last);
+  const done = ramp.segments.filter((s) => s.kind === 'done');
+  const planned = ramp.segments.filter((s) => s.kind === 'planned');
+  const doneMarks = ramp.marks.filter((m) => m.kind === 'done');
+  const plannedMarks = ramp.marks.filter((m) => m.kind === 'planned');
   const ticks = timeTicks(from, to);
+  const describe = (m: RampMark) => `${formatPercent(m.percent)} ${m.label} ${m.kind === 'done' ? formatTime(iso(m.at)) : markWhen(m)}`;
   const summary =
-    `Ramp of ${placed.length} steps: ${placed.map((s) => formatPercent(s.percent)).join(', ')}. ` +
-    `Now at ${formatPercent(rollout.percent)}` +
-    (nextAt ? `, next step due ${formatTime(rollout.nextStepAt)}` : '') +
-    (days.length ? `. Blackout days: ${days.map((d) => DAY_NAMES[d]).join(', ')} (${tz})` : '') +
-    '.';
+    `Ramp since ${formatTime(rollout.createdAt)}. Done: ${doneMarks.map(describe).join('; ')}. ` +
+    `Now at ${formatPercent(rollout.percent)}, ${PHASE_NAMES[done[done.length - 1]?.phase ?? 'active']}.` +
+    (plannedMarks.length ? ` Planned: ${plannedMarks.map(describe).join('; ')}.` : '') +
+    (days.length ? ` Blackout days: ${days.map((d) => DAY_NAMES[d]).join(', ')} (${tz}).` : '');
+  // The last time each step was entered, and when it is planned next.
+  const entered = new Map<number, RampMark>();
+  const next = new Map<number, RampMark>();
+  let previous: RampMark | undefined;
+  for (const m of doneMarks) {
+    // A step is entered when the admitted percent reaches it (a rollback or a pause does not enter one).
+    const entersStep = m.step !== null && m.percent === steps[m.step]?.percent && !(previous && previous.step === m.step && previous.percent === m.percent);
+    if (entersStep && m.step !== null) entered.set(m.step, m);
+    previous = m;
+  }
+  for (const m of plannedMarks) if (m.step !== null && !m.gate && !next.has(m.step)) next.set(m.step, m);
 
   return (
     <figure className="ramp-chart">
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={summary} preserveAspectRatio="xMidYMid meet">
         <title>{summary}</title>
         <defs>
-          <clipPath id="ramp-past">
-            <rect x={0} y={0} width={x(pastEnd)} height={H} />
-          </clipPath>
           <pattern id="blackout-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
             <rect width="6" height="6" fill="#f4f1ec" />
             <line x1="0" y1="0" x2="0" y2="6" stroke="#e3dccf" strokeWidth="3" />
@@ -152,7 +213,9 @@ export function RampChart({ rollout, now }: { rollout: Rollout; now: number }) {
         </defs>
         {spans.map(([a, b], i) => (
           <rect key={i} className="blackout" x={x(a)} y={PAD.top} width={Math.max(1, x(b) - x(a))} height={H - PAD.top - PAD.bottom} fill="url(#blackout-hatch)">
-            <title>Blackout: {DAY_NAMES[weekdayIn(tz, a)]} ({tz}); no step starts</title>
+            <title>
+              Blackout: {DAY_NAMES[weekdayIn(tz, a)]} ({tz}); no step starts
+            </title>
           </rect>
         ))}
         {[0, 25, 50, 75, 100].map((p) => (
@@ -168,76 +231,105 @@ export function RampChart({ rollout, now }: { rollout: Rollout; now: number }) {
             {tickLabel(t, to - from)}
           </text>
         ))}
-        <path className="ramp-planned" d={d} />
-        <path className="ramp-done" d={d} clipPath="url(#ramp-past)" />
-        {placed.map((s) => (
-          <g key={s.index}>
-            <circle className={s.requiresApproval ? 'step-dot step-gate' : 'step-dot'} cx={x(s.start)} cy={y(s.percent)} r={s.requiresApproval ? 5 : 3.5}>
+        {planned.length > 0 && <path className="ramp-planned" data-kind="planned" d={stairs(planned, x, y)} />}
+        {done.length > 0 && <path className="ramp-done" data-kind="done" d={stairs(done, x, y)} />}
+        {ramp.marks.map((m, i) => (
+          <g key={i} data-kind={m.kind}>
+            <circle
+              className={m.gate ? 'step-dot step-gate' : 'step-dot'}
+              cx={x(m.at)}
+              cy={y(m.percent)}
+              r={m.gate ? 5 : 3.5}
+              strokeDasharray={m.kind === 'planned' ? '2 2' : undefined}
+              style={m.kind === 'done' ? { fill: 'var(--accent)' } : undefined}
+            >
               <title>
-                Step {s.index + 1}: {formatPercent(s.percent)}
-                {s.requiresApproval ? ' (needs approval)' : ''}, {s.projected ? 'projected ' : ''}
-                {formatTime(new Date(s.start).toISOString())}
+                {m.kind === 'done' ? 'Done' : 'Planned'}: {formatPercent(m.percent)} {m.label}, {markWhen(m)}
               </title>
             </circle>
-            <text className="step-label" x={x(s.start) + 4} y={y(s.percent) - 6}>
-              {formatPercent(s.percent)}
-              {s.requiresApproval ? ' ✋' : ''}
-            </text>
+            {m.kind === 'planned' && !m.gate && (
+              <text className="step-label" x={x(m.at) + 4} y={y(m.percent) - 6}>
+                {formatPercent(m.percent)}
+              </text>
+            )}
           </g>
         ))}
-        {nextAt !== undefined && (
-          <g>
-            <line className="next-line" x1={x(nextAt)} x2={x(nextAt)} y1={PAD.top} y2={H - PAD.bottom} />
-            <text className="next-label" x={x(nextAt)} y={PAD.top - 4} textAnchor="middle">
-              next step
-            </text>
-          </g>
-        )}
         <line className="now-line" x1={x(now)} x2={x(now)} y1={PAD.top} y2={H - PAD.bottom} />
+        <text className="next-label" x={x(now)} y={PAD.top - 4} textAnchor="middle">
+          now
+        </text>
         <circle className="now-dot" cx={x(now)} cy={y(rollout.percent)} r={6}>
           <title>Now: {formatPercent(rollout.percent)}</title>
         </circle>
       </svg>
       <figcaption className="legend">
-        <span className="key key-done" /> done <span className="key key-planned" /> planned <span className="key key-now" /> now ({formatPercent(rollout.percent)})
-        {nextAt !== undefined && (
-          <>
-            <span className="key key-next" /> next step {formatTime(rollout.nextStepAt)}
-          </>
-        )}
+        <LineKey dashed={false} /> done (recorded) <LineKey dashed /> planned (projected from the plan) <span className="key key-now" /> now ({formatPercent(rollout.percent)})
         {days.length > 0 && (
           <>
             <span className="key key-blackout" /> blackout {days.map((d) => DAY_NAMES[d]).join(', ')} ({tz})
           </>
         )}
+        {historyError !== undefined && <span className="small muted"> · the recorded history could not be read; the past shows the rollout's current state only</span>}
       </figcaption>
-      <table className="steps-table">
+      {steps.length > 0 && (
+        <table className="steps-table">
+          <caption className="small muted">Plan steps</caption>
+          <thead>
+            <tr>
+              <th>Step</th>
+              <th>Percent</th>
+              <th>Hold</th>
+              <th>Done</th>
+              <th>Planned</th>
+            </tr>
+          </thead>
+          <tbody>
+            {steps.map((s, i) => (
+              <tr key={i} aria-current={i === (rollout.rampStepIdx ?? -1) ? 'step' : undefined}>
+                <td>
+                  {i + 1}
+                  {s.requiresApproval ? ' · approval' : ''}
+                </td>
+                <td>{formatPercent(s.percent)}</td>
+                <td>{i === steps.length - 1 ? 'final' : formatHold(s.holdForSeconds)}</td>
+                <td>{entered.has(i) ? `done ${formatTime(iso(entered.get(i)!.at))}` : '—'}</td>
+                <td>{next.has(i) ? `planned ${markWhen(next.get(i)!)}` : '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <table className="steps-table ramp-timeline">
+        <caption className="small muted">Timeline</caption>
         <thead>
           <tr>
-            <th>Step</th>
+            <th>When</th>
             <th>Percent</th>
-            <th>Hold</th>
-            <th>Starts</th>
+            <th>Change</th>
+            <th>Kind</th>
           </tr>
         </thead>
         <tbody>
-          {placed.map((s) => (
-            <tr key={s.index} aria-current={s.index === (rollout.rampStepIdx ?? -1) ? 'step' : undefined}>
-              <td>
-                {s.index + 1}
-                {s.requiresApproval ? ' · approval' : ''}
-              </td>
-              <td>{formatPercent(s.percent)}</td>
-              <td>{rollout.planRampStepsSnapshot![s.index]!.holdForSeconds ? formatDuration(rollout.planRampStepsSnapshot![s.index]!.holdForSeconds) : 'final'}</td>
-              <td>
-                {s.projected ? '≈ ' : ''}
-                {formatTime(new Date(s.start).toISOString())}
-              </td>
+          {ramp.marks.map((m, i) => (
+            <tr key={i} data-kind={m.kind}>
+              <td>{markWhen(m)}</td>
+              <td>{formatPercent(m.percent)}</td>
+              <td>{m.label}</td>
+              <td>{m.kind === 'done' ? 'done' : 'planned'}</td>
             </tr>
           ))}
         </tbody>
       </table>
     </figure>
+  );
+}
+
+/** A short sample of the line style, so done and planned differ by more than colour. */
+function LineKey({ dashed }: { dashed: boolean }) {
+  return (
+    <svg width="24" height="8" aria-hidden="true" style={{ verticalAlign: 'middle' }}>
+      <line x1="0" y1="4" x2="24" y2="4" className={dashed ? 'ramp-planned' : 'ramp-done'} stroke="currentColor" strokeWidth={dashed ? 2 : 3} strokeDasharray={dashed ? '5 4' : undefined} />
+    </svg>
   );
 }
 
