@@ -41,6 +41,7 @@ const tagDescriptions: Record<string, string> = {
   apiKeys: 'Bearer API keys for scripts, CI and SDKs.',
   audit: 'The audit log of every change.',
   proposals: 'Approval proposals: rollout and target-ID mutations of approval-required API keys, held until an admin applies or cancels them.',
+  events: 'Live changes: server-sent events announcing each committed write in an environment or across an organization, for screens that show live state.',
 };
 
 const securityFor: Record<NonNullable<RouteMetadata['auth']>, Array<Record<string, string[]>>> = {
