@@ -4,7 +4,7 @@ import type { Config, Environment, Flag } from '@gradual/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setApi } from '../api';
 import { useLocation } from '../router';
-import { envelope, fakeApi } from '../test/fake-api';
+import { descriptionOf, envelope, fakeApi } from '../test/fake-api';
 import { FlagMatrix } from './FlagMatrix';
 
 afterEach(() => {
@@ -37,6 +37,13 @@ const CONFIG: Config = {
   createdAt: '2026-11-20T10:00:00.000Z',
   updatedAt: '2026-11-20T10:00:00.000Z',
 };
+
+/** The link of `key` in the environment named `env`: named by the environment, described by the key. */
+function cellLink(key: string, env: string): HTMLElement {
+  const row = screen.getAllByRole('row').find((r) => r.querySelector('code')?.textContent === key);
+  if (!row) throw new Error(`no row for ${key}`);
+  return within(row).getByRole('link', { name: new RegExp(`^${env}:`) });
+}
 
 /** A rollout as the server lists it (only what the matrix reads matters; the rest keeps the shape). */
 function rollout(envId: string, status: string, percent: number, updatedAt: string) {
@@ -102,7 +109,9 @@ describe('FlagMatrix', () => {
         <Where />
       </>,
     );
-    const prodCell = await screen.findByRole('link', { name: /new-checkout in Production/ });
+    await screen.findAllByTestId('matrix-cell');
+    const prodCell = cellLink('new-checkout', 'Production');
+    expect(descriptionOf(prodCell)).toBe('new-checkout');
     expect(prodCell.getAttribute('href')).toBe(`/app/o/acme/p/${PROJECT}/e/${PROD.id}/flags/new-checkout`);
     expect(prodCell.textContent).toContain('false');
     expect(prodCell.textContent).toContain('Rolling out');
@@ -110,13 +119,13 @@ describe('FlagMatrix', () => {
     // The last change is the rollout's (newer than the value's).
     expect(prodCell.textContent).toContain(new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date('2026-11-23T09:30:00.000Z')));
 
-    const stagingCell = screen.getByRole('link', { name: /new-checkout in Staging/ });
+    const stagingCell = cellLink('new-checkout', 'Staging');
     expect(stagingCell.getAttribute('href')).toBe(`/app/o/acme/p/${PROJECT}/e/${STAGING.id}/flags/new-checkout`);
     expect(stagingCell.textContent).toContain('true');
     expect(stagingCell.textContent).toContain('1 rule');
     expect(stagingCell.textContent).not.toContain('%');
 
-    const configCell = screen.getByRole('link', { name: /checkout.limits in Production/ });
+    const configCell = cellLink('checkout.limits', 'Production');
     expect(configCell.getAttribute('href')).toBe(`/app/o/acme/p/${PROJECT}/e/${PROD.id}/configs/checkout.limits`);
     expect(configCell.textContent).toContain('{"max":5}');
 
@@ -141,9 +150,11 @@ describe('FlagMatrix', () => {
     const { client } = answerStates();
     setApi(client);
     render(<FlagMatrix slug="acme" projectId={PROJECT} envs={[PROD, STAGING]} flags={[FLAG]} configs={[]} />);
-    await screen.findByRole('link', { name: /new-checkout in Production:/ });
+    await screen.findAllByTestId('matrix-cell');
     const keyLink = screen.getByRole('link', { name: 'new-checkout' });
     expect(keyLink.getAttribute('href')).toBe(`/app/o/acme/p/${PROJECT}/e/${PROD.id}/flags/new-checkout`);
+    // The key names one cell of its row, the first.
+    expect(screen.getAllByRole('cell', { name: /new-checkout/ })).toHaveLength(1);
   });
 
   it('says why an environment could not be read', async () => {

@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import type { Config, ConfigState, Environment, Flag, FlagState, Rollout } from '@gradual/sdk';
 import { isLiveStatus } from '@gradual/sdk/evaluation';
 import { api } from '../api';
@@ -61,7 +62,6 @@ export function FlagMatrix(props: { slug: string; projectId: string; envs: Envir
   ].sort((a, b) => a.key.localeCompare(b.key) || a.kind.localeCompare(b.kind));
 
   if (rows.length === 0) return <Empty>No flags or configs yet.</Empty>;
-  const first = envs[0];
 
   return (
     <>
@@ -82,27 +82,7 @@ export function FlagMatrix(props: { slug: string; projectId: string; envs: Envir
           </thead>
           <tbody>
             {rows.map((r) => (
-              <tr key={`${r.kind}:${r.key}`}>
-                <td>
-                  {first ? (
-                    <Link to={primitivePath(slug, projectId, first.id, r.kind, r.key)} title={`${r.key} in ${first.name}`}>
-                      <code>{r.key}</code>
-                    </Link>
-                  ) : (
-                    <code>{r.key}</code>
-                  )}{' '}
-                  <span className="kind">{r.detail}</span>
-                  <div className="small muted">{r.name}</div>
-                </td>
-                <td>
-                  <code className="value">{formatJson(r.defaultValue)}</code>
-                </td>
-                {envs.map((e) => (
-                  <td key={e.id}>
-                    <Cell state={states.data?.get(e.id)?.get(`${r.kind}:${r.key}`)} to={primitivePath(slug, projectId, e.id, r.kind, r.key)} label={`${r.key} in ${e.name}`} />
-                  </td>
-                ))}
-              </tr>
+              <MatrixRow key={`${r.kind}:${r.key}`} row={r} slug={slug} projectId={projectId} envs={envs} states={states.data} />
             ))}
           </tbody>
         </table>
@@ -112,16 +92,50 @@ export function FlagMatrix(props: { slug: string; projectId: string; envs: Envir
   );
 }
 
-function Cell({ state, to, label }: { state: State | undefined; to: string; label: string }) {
+/**
+ * One flag or config across the environments. A cell's link is named by its environment and
+ * described by the key, so the key names one cell of the row only (the first).
+ */
+function MatrixRow(props: { row: Row; slug: string; projectId: string; envs: Environment[]; states: Map<string, EnvStates> | undefined }) {
+  const { row: r, slug, projectId, envs, states } = props;
+  const keyId = useId();
+  const first = envs[0];
+  return (
+    <tr>
+      <td>
+        {first ? (
+          <Link to={primitivePath(slug, projectId, first.id, r.kind, r.key)} title={`${r.key} in ${first.name}`}>
+            <code id={keyId}>{r.key}</code>
+          </Link>
+        ) : (
+          <code id={keyId}>{r.key}</code>
+        )}{' '}
+        <span className="kind">{r.detail}</span>
+        <div className="small muted">{r.name}</div>
+      </td>
+      <td>
+        <code className="value">{formatJson(r.defaultValue)}</code>
+      </td>
+      {envs.map((e) => (
+        <td key={e.id}>
+          <Cell state={states?.get(e.id)?.get(`${r.kind}:${r.key}`)} to={primitivePath(slug, projectId, e.id, r.kind, r.key)} label={e.name} describedBy={keyId} />
+        </td>
+      ))}
+    </tr>
+  );
+}
+
+function Cell({ state, to, label, describedBy }: { state: State | undefined; to: string; label: string; describedBy: string }) {
   if (!state) {
     return (
-      <Link to={to} aria-label={label}>
+      <Link to={to} aria-label={`${label}: not listed`} aria-describedby={describedBy}>
         —
       </Link>
     );
   }
   return (
-    <Link to={to} className="matrix-cell" data-testid="matrix-cell">
+    // A block, so the whole cell is the link.
+    <Link to={to} className="matrix-cell" data-testid="matrix-cell" aria-describedby={describedBy} style={{ display: 'block' }}>
       <span className="visually-hidden">{label}: </span>
       <code className="value">{formatJson(state.value)}</code>
       {state.rules.length > 0 && <span className="small muted"> · {state.rules.length === 1 ? '1 rule' : `${state.rules.length} rules`}</span>}

@@ -92,7 +92,8 @@ export function RollbackPage({ slug, projectId, envId }: { slug: string; project
             <CopyButton text={fireUrl(envId, target.kind, target.key)} label="Copy URL" />
           </div>
           <p className="small">
-            POST with <code>Authorization: Bearer &lt;secret&gt;</code> (a secret below). From a shell, with the secret in <code>GRADUAL_ROLLBACK_SECRET</code>:
+            POST with <code>Authorization: Bearer &lt;secret&gt;</code> (a secret below). From a shell,{' '}
+            {minted ? <>with the secret “{minted.name}”:</> : <>with the secret in <code>GRADUAL_ROLLBACK_SECRET</code>:</>}
           </p>
           <div className="secret-row">
             <pre className="json small" data-testid="target-curl">
