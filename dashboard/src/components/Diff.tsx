@@ -1,4 +1,8 @@
-/** A readable diff of two JSON values: one row per changed leaf, by dotted path. */
+/**
+ * A readable diff of two JSON values: one row per changed leaf, by dotted path. A record's
+ * bookkeeping fields (its own timestamps and version counters) can be left out, and an object
+ * that appears or disappears is shown field by field rather than as one JSON blob.
+ */
 
 export interface DiffRow {
   path: string;
@@ -7,36 +11,48 @@ export interface DiffRow {
   after?: unknown;
 }
 
+/** Top-level fields of a stored record that change with any write and say nothing about the change. */
+export const BOOKKEEPING_FIELDS: ReadonlySet<string> = new Set(['createdAt', 'updatedAt', 'version', 'rowVersion']);
+
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-export function diffValues(before: unknown, after: unknown, path = ''): DiffRow[] {
+/** `omit`: top-level fields to leave out (BOOKKEEPING_FIELDS for a record; none for a flag's or config's own value). */
+export function diffValues(before: unknown, after: unknown, path = '', omit: ReadonlySet<string> = new Set()): DiffRow[] {
   if (JSON.stringify(before) === JSON.stringify(after)) return [];
-  const bothObjects = isPlainObject(before) && isPlainObject(after);
   const bothArrays = Array.isArray(before) && Array.isArray(after);
-  if (bothObjects || bothArrays) {
-    const b = before as Record<string, unknown>;
-    const a = after as Record<string, unknown>;
-    const keys = bothArrays
-      ? Array.from({ length: Math.max((before as unknown[]).length, (after as unknown[]).length) }, (_, i) => String(i))
-      : [...new Set([...Object.keys(b), ...Object.keys(a)])];
-    return keys.flatMap((k) => {
+  // An object against null or nothing is listed by its fields, like two objects.
+  const objectSide = (isPlainObject(before) || before == null) && (isPlainObject(after) || after == null);
+  if (bothArrays || objectSide) {
+    const b: Record<string, unknown> = bothArrays ? { ...before } : isPlainObject(before) ? before : {};
+    const a: Record<string, unknown> = bothArrays ? { ...after } : isPlainObject(after) ? after : {};
+    const keys = [...new Set([...Object.keys(b), ...Object.keys(a)])].filter((k) => path !== '' || !omit.has(k));
+    const rows = keys.flatMap((k) => {
       const p = path ? `${path}.${k}` : k;
-      if (!(k in b)) return [{ path: p, kind: 'added' as const, after: a[k] }];
-      if (!(k in a)) return [{ path: p, kind: 'removed' as const, before: b[k] }];
+      if (!(k in b)) return leaves(a[k], p, 'added');
+      if (!(k in a)) return leaves(b[k], p, 'removed');
       return diffValues(b[k], a[k], p);
     });
+    // An empty object against null: nothing to list by field, so the values themselves.
+    if (rows.length === 0 && !(isPlainObject(before) && isPlainObject(after)) && !bothArrays) return [{ path: path || '(value)', kind: 'changed', before, after }];
+    return rows;
   }
   if (before === undefined) return [{ path: path || '(value)', kind: 'added', after }];
   if (after === undefined) return [{ path: path || '(value)', kind: 'removed', before }];
   return [{ path: path || '(value)', kind: 'changed', before, after }];
 }
 
+/** The rows of a value present on one side only: an object's fields, else the value itself. */
+function leaves(value: unknown, path: string, kind: 'added' | 'removed'): DiffRow[] {
+  if (isPlainObject(value) && Object.keys(value).length > 0) return kind === 'added' ? diffValues(undefined, value, path) : diffValues(value, undefined, path);
+  return [kind === 'added' ? { path, kind, after: value } : { path, kind, before: value }];
+}
+
 const show = (v: unknown) => (v === undefined ? '' : JSON.stringify(v));
 
-export function Diff({ before, after }: { before: unknown; after: unknown }) {
-  const rows = diffValues(before, after);
+export function Diff({ before, after, omit }: { before: unknown; after: unknown; omit?: ReadonlySet<string> }) {
+  const rows = diffValues(before, after, '', omit);
   if (rows.length === 0) return <p className="muted small">No value change recorded.</p>;
   return (
     <table className="diff">

@@ -3,7 +3,7 @@ import type { Cadence, CreateRolloutPlanRequest, RolloutPlan } from '@gradual/sd
 import { errorMessage, fieldErrors } from '../api';
 import { DAY_NAMES } from '../format';
 import { useAction } from '../hooks';
-import { Field, TextField } from './ui';
+import { Field, Icon, TextField } from './ui';
 
 const UNITS = [
   ['days', 86400],
@@ -151,7 +151,7 @@ export function PlanForm({ plan, save, onDone, onCancel }: PlanFormProps) {
               )}
             </Field>
             <button type="button" className="btn btn-small" onClick={() => setSteps((all) => all.filter((_, j) => j !== i))} disabled={steps.length === 1} aria-label={`Remove step ${i + 1}`}>
-              ✕
+              <Icon name="close" />
             </button>
           </div>
         ))}

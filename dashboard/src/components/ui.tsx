@@ -2,6 +2,25 @@ import { useId, useState, type ReactNode } from 'react';
 import { errorMessage } from '../api';
 import type { RolloutStatus, PausedReason } from '@gradual/sdk';
 
+const ICON_PATHS = {
+  /** A cross: remove, clear. */
+  close: 'M4 4l8 8M12 4l-8 8',
+  /** A shield with a tick: a step that waits for someone's approval. */
+  approval: 'M8 1.5l5.5 2v4c0 3.3-2.3 5.9-5.5 7-3.2-1.1-5.5-3.7-5.5-7v-4zM5.5 8l1.8 1.8 3.2-3.6',
+} as const;
+
+/**
+ * A small line icon drawn as inline SVG in the text's colour, so it shows without an emoji or
+ * symbol font. Decorative (hidden from assistive technology) unless given a label.
+ */
+export function Icon({ name, label }: { name: keyof typeof ICON_PATHS; label?: string }) {
+  return (
+    <svg className="icon" viewBox="0 0 16 16" width="1em" height="1em" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" {...(label ? { role: 'img', 'aria-label': label } : { 'aria-hidden': true, focusable: 'false' })}>
+      <path d={ICON_PATHS[name]} />
+    </svg>
+  );
+}
+
 /** A labelled form control with its validation message underneath (linked by aria-describedby). */
 export function Field(props: {
   label: string;
@@ -107,6 +126,7 @@ export function StatusBadge({ status, reason }: { status: RolloutStatus | 'none'
   const cls = status === 'paused' && reason === 'auto_rollback' ? 'badge-danger' : `badge-${status}`;
   return (
     <span className={`badge ${cls}`}>
+      {status === 'paused' && reason === 'approval_gate' && <Icon name="approval" />}
       {STATUS_TEXT[status]}
       {status === 'paused' && reason ? ` · ${REASON_TEXT[reason]}` : ''}
     </span>

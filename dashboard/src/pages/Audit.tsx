@@ -1,21 +1,15 @@
 import { useState } from 'react';
 import type { AuditEventPage, AuditEventSummary } from '@gradual/sdk';
 import { api, errorMessage } from '../api';
-import { Diff } from '../components/Diff';
-import { Empty, ErrorNote, Loading, PageHeader } from '../components/ui';
+import { auditActionName, auditActorName } from '../audit-names';
+import { BOOKKEEPING_FIELDS, Diff } from '../components/Diff';
+import { Empty, ErrorNote, Icon, Loading, PageHeader } from '../components/ui';
 import { formatTime } from '../format';
 import { useAction, useResource } from '../hooks';
 import { useLiveReload } from '../live/live';
 import { setQuery, useLocation } from '../router';
 
 const RESOURCE_TYPES = ['flag', 'config', 'rollout', 'rollout_plan', 'environment', 'project', 'member', 'invitation', 'api_token', 'proposal'];
-const ACTORS: Record<string, string> = {
-  user: 'person',
-  api_token: 'API key',
-  agent_token: 'agent key',
-  system: 'scheduler',
-  rollback_webhook: 'rollback webhook',
-};
 
 /** The org's audit log: filters in the URL (deep links), newest first, a readable diff per entry. */
 export function AuditPage({ slug }: { slug: string }) {
@@ -68,7 +62,7 @@ export function AuditPage({ slug }: { slug: string }) {
           <span className="chip">
             {filters.actorId ? `actor ${filters.actorId.slice(0, 8)}…` : ''} {filters.envId ? `environment ${filters.envId.slice(0, 8)}…` : ''}
             <button type="button" className="link-button" onClick={() => setQuery({ actorId: undefined, envId: undefined })} aria-label="Clear actor and environment filters">
-              ✕
+              <Icon name="close" />
             </button>
           </span>
         )}
@@ -109,13 +103,15 @@ export function AuditPage({ slug }: { slug: string }) {
 function AuditEntry({ event: e }: { event: AuditEventSummary }) {
   const [open, setOpen] = useState(false);
   const detail = useResource(() => (open ? api().getAuditEvent({ path: { id: e.id } }) : Promise.resolve(undefined)), [open, e.id]);
-  const actor = e.actorType === 'user' ? (e.actorEmail ?? 'a person') : `${ACTORS[e.actorType] ?? e.actorType}${e.actorId ? ` ${e.actorId.slice(0, 8)}` : ''}`;
+  const actor = auditActorName(e);
+  // A flag's or config's value is the user's own JSON: every field of it is shown.
+  const omit = e.action.endsWith('.update_value') ? undefined : BOOKKEEPING_FIELDS;
   return (
     <li className={`audit-entry ${open ? 'open' : ''}`} data-action={e.action}>
       <button className="audit-summary" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
         <span className="when">{formatTime(e.createdAt)}</span>
         <span className="what">
-          <code className="action">{e.action}</code> {e.resourceKey && <code>{e.resourceKey}</code>}
+          <span className="action">{auditActionName(e.action)}</span> {e.resourceKey && <code>{e.resourceKey}</code>}
         </span>
         <span className="who">{actor}</span>
         {e.reason && <span className="why">“{e.reason}”</span>}
@@ -127,6 +123,10 @@ function AuditEntry({ event: e }: { event: AuditEventSummary }) {
           {detail.data && (
             <>
               <dl className="facts small">
+                <dt>Action</dt>
+                <dd>
+                  <code>{e.action}</code>
+                </dd>
                 <dt>Resource</dt>
                 <dd>
                   {e.resourceType} {e.resourceKey && <code>{e.resourceKey}</code>}
@@ -144,7 +144,7 @@ function AuditEntry({ event: e }: { event: AuditEventSummary }) {
                   </>
                 )}
               </dl>
-              <Diff before={detail.data.previousValue} after={detail.data.newValue} />
+              <Diff before={detail.data.previousValue} after={detail.data.newValue} {...(omit ? { omit } : {})} />
             </>
           )}
         </div>

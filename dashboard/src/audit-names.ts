@@ -1,0 +1,80 @@
+/**
+ * How the audit views name what happened and who did it. One entry per action the server records
+ * (the contract's AuditAction); the type makes a missing entry a compile error, and
+ * audit-names.test.ts checks the list against openapi.yaml.
+ */
+import type { AuditAction, AuditEventSummary } from '@gradual/sdk';
+
+export const AUDIT_ACTION_NAMES: Record<AuditAction, string> = {
+  'org.created': 'Organization created',
+  'project.created': 'Project created',
+  'project.updated': 'Project renamed',
+  'environment.created': 'Environment created',
+  'member.added': 'Member added',
+  'member.role_changed': 'Member role changed',
+  'member.removed': 'Member removed',
+  'invitation.created': 'Invitation sent',
+  'invitation.revoked': 'Invitation revoked',
+  'invitation.accepted': 'Invitation accepted',
+  'api_token.created': 'API key created',
+  'api_token.revoked': 'API key revoked',
+  'rollback_secret.created': 'Rollback webhook secret created',
+  'rollback_secret.revoked': 'Rollback webhook secret revoked',
+  'rollout_plan.created': 'Rollout plan created',
+  'rollout_plan.updated': 'Rollout plan changed',
+  'rollout_plan.deleted': 'Rollout plan deleted',
+  'flag.created': 'Flag created',
+  'flag.update_value': 'Flag value changed',
+  'flag.update_rules': 'Flag rules changed',
+  'config.created': 'Config created',
+  'config.update_value': 'Config value changed',
+  'config.update_rules': 'Config rules changed',
+  'rollout.created': 'Rollout started',
+  'rollout.updated': 'Rollout changed',
+  'rollout.paused': 'Rollout paused',
+  'rollout.resumed': 'Rollout resumed',
+  'rollout.advanced': 'Rollout advanced a step',
+  'rollout.approval_gate_reached': 'Waiting for approval',
+  'rollout.approval_resolved': 'Approval given, step entered',
+  'rollout.cancelled': 'Rollout cancelled',
+  'rollout.completed': 'Rollout completed',
+  'rollout.auto_rollback': 'Rolled back by webhook',
+  'rollout.rolled_back': 'Rolled back by an operator',
+  'rollout.target_ids_added': 'Target IDs added',
+  'rollout.target_ids_removed': 'Target IDs removed',
+  'rollout.target_ids_replaced': 'Target ID list replaced',
+  'proposal.created': 'Change proposed',
+  'proposal.applied': 'Proposal applied',
+  'proposal.cancelled': 'Proposal cancelled',
+  'proposal.expired': 'Proposal expired',
+};
+
+/** The readable name of an action; an action this build does not know (a newer server) shows as recorded. */
+export function auditActionName(action: string): string {
+  return isAuditAction(action) ? AUDIT_ACTION_NAMES[action] : action;
+}
+
+const isAuditAction = (action: string): action is AuditAction => Object.hasOwn(AUDIT_ACTION_NAMES, action);
+
+const ACTOR_KINDS: Record<AuditEventSummary['actorType'], string> = {
+  user: 'person',
+  api_token: 'API key',
+  agent_token: 'agent key',
+  system: 'scheduler',
+  rollback_webhook: 'rollback webhook',
+};
+
+/**
+ * Who acted, in words: a person by display name (and address), a key or webhook secret by its
+ * name with its kind, the scheduler as such. Without a name, the kind and a short id.
+ */
+export function auditActorName(e: Pick<AuditEventSummary, 'actorType' | 'actorId' | 'actorEmail' | 'actorName'>): string {
+  if (e.actorType === 'user') {
+    if (e.actorName && e.actorEmail) return `${e.actorName} (${e.actorEmail})`;
+    return e.actorName ?? e.actorEmail ?? 'a person';
+  }
+  if (e.actorType === 'system') return 'scheduler';
+  const kind = ACTOR_KINDS[e.actorType];
+  if (e.actorName) return `${kind} “${e.actorName}”`;
+  return e.actorId ? `${kind} ${e.actorId.slice(0, 8)}` : kind;
+}

@@ -1,0 +1,172 @@
+import { createRequire } from 'node:module';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserRequired, chromiumInstalled, ensureDashboardBuilt, launchBrowser, MISSING_BROWSER } from '../support/browser.js';
+import { claim, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
+
+/**
+ * Accessibility of every dashboard page in a real browser: axe-core runs in each page once its
+ * data has loaded and must find no serious or critical violation (colour contrast, names,
+ * labels, ARIA). The flag page shows a rollout stopped at an approval gate; the audit page shows
+ * an entry opened with its diff; the sign-in page is checked before and after a link is sent.
+ */
+// The dashboard's CSP allows its own scripts only; the contexts bypass it to inject axe-core.
+const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+if (!chromiumInstalled) {
+  if (browserRequired) {
+    describe('dashboard accessibility in a browser', () => {
+      it('needs chromium (GRADUAL_REQUIRE_BROWSER=1)', () => {
+        throw new Error(MISSING_BROWSER);
+      });
+    });
+  } else {
+    console.warn(MISSING_BROWSER);
+  }
+}
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: unknown[]; failureSummary?: string }>;
+}
+
+function isViolationList(value: unknown): value is Violation[] {
+  return Array.isArray(value) && value.every((v) => typeof v === 'object' && v !== null && 'id' in v && 'nodes' in v);
+}
+
+/** Serious and critical violations axe-core finds in the page as it is now, one line per element. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE_SCRIPT });
+  // A string expression: axe is a global of the page, not of this module.
+  const violations: unknown = await page.evaluate('axe.run(document).then((result) => result.violations)');
+  if (!isViolationList(violations)) throw new Error('axe-core returned no violation list');
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.impact} ${v.id} (${v.help}): ${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`));
+}
+
+describe.skipIf(!chromiumInstalled)('dashboard accessibility in a browser', () => {
+  let t: TestServer;
+  let owner: ClaimedInstance;
+  let browser: Browser;
+  let signedIn: BrowserContext;
+  let app = '';
+  let projectUrl = '';
+  let envUrl = '';
+
+  beforeAll(async () => {
+    await ensureDashboardBuilt();
+    t = await startTestServer();
+    owner = await claim(t);
+    const s = owner.session;
+    const projectId = (await s.createProject({ path: { slug: owner.orgSlug }, body: { key: 'web', name: 'Web shop' } })).id;
+    const envId = (await s.createEnvironment({ path: { id: projectId }, body: { key: 'production', name: 'Production' } })).id;
+    await s.createFlag({ path: { id: projectId }, body: { key: 'new-checkout', name: 'New checkout', valueType: 'boolean', defaultValue: false } });
+    await s.createConfig({ path: { id: projectId }, body: { key: 'checkout.limits', name: 'Checkout limits', defaultValue: { max: 3 } } });
+    await s.createRolloutPlan({
+      path: { id: projectId },
+      body: {
+        key: 'signed-off',
+        name: 'Ramp with sign-off',
+        cadence: 'auto',
+        rampSteps: [
+          { percent: 5, holdForSeconds: 3600 },
+          { percent: 50, holdForSeconds: 3600, requiresApproval: true },
+          { percent: 100, holdForSeconds: 0 },
+        ],
+      },
+    });
+    await s.putFlagRollout({ path: { envId, key: 'new-checkout' }, body: { percent: 5, newValue: true, planKey: 'signed-off' }, headers: { 'x-audit-reason': 'first customers' } });
+    await t.advanceClock(3601);
+    expect(await s.getFlagRollout({ path: { envId, key: 'new-checkout' } })).toMatchObject({ status: 'paused', pausedReason: 'approval_gate' });
+    await s.createRollbackSecret({ path: { envId }, body: { name: 'alertmanager' } });
+    await s.createApiKey({ path: { slug: owner.orgSlug }, body: { name: 'deploy bot' } });
+
+    app = `${t.server.url}/app`;
+    projectUrl = `${app}/o/${owner.orgSlug}/p/${projectId}`;
+    envUrl = `${projectUrl}/e/${envId}`;
+    browser = await launchBrowser();
+    signedIn = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+    await signedIn.addCookies([{ name: 'svc_session', value: owner.sessionToken, url: t.server.url }]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  /** Opens a page signed in, waits until its data has loaded, optionally acts, and runs axe. */
+  async function audit(url: string, ready: (page: Page) => Promise<unknown>): Promise<string[]> {
+    const page = await signedIn.newPage();
+    page.setDefaultTimeout(10_000);
+    try {
+      await page.goto(url);
+      await ready(page);
+      await page.waitForLoadState('networkidle');
+      await page.getByText('Loading…').first().waitFor({ state: 'detached' });
+      return await seriousViolations(page);
+    } finally {
+      await page.close();
+    }
+  }
+
+  it('sign-in: the form and the "link sent" state', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    await page.goto(`${app}/signin`);
+    await page.getByLabel(/email/i).first().waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByLabel(/email/i).first().fill('someone@example.com');
+    await page.getByRole('button', { name: /sign-in link|send|continue/i }).first().click();
+    await page.getByRole('button', { name: 'Use another address' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('projects', async () => {
+    expect(await audit(`${app}/o/${owner.orgSlug}`, (p) => p.getByRole('link', { name: /Web shop/ }).first().waitFor())).toEqual([]);
+  });
+
+  it('project: the flag and config matrix', async () => {
+    expect(await audit(projectUrl, (p) => p.getByText('new-checkout').first().waitFor())).toEqual([]);
+  });
+
+  it('environment', async () => {
+    expect(await audit(envUrl, (p) => p.getByText('new-checkout').first().waitFor())).toEqual([]);
+  });
+
+  it('flag with a rollout waiting at an approval gate', async () => {
+    expect(await audit(`${envUrl}/flags/new-checkout`, (p) => p.getByText('Waiting for approval').first().waitFor())).toEqual([]);
+  });
+
+  it('config', async () => {
+    expect(await audit(`${envUrl}/configs/checkout.limits`, (p) => p.getByRole('heading', { name: 'checkout.limits' }).waitFor())).toEqual([]);
+  });
+
+  it('rollout plans', async () => {
+    expect(await audit(`${projectUrl}/plans`, (p) => p.getByText('signed-off').first().waitFor())).toEqual([]);
+  });
+
+  it('audit log, with the approval gate named and an entry opened', async () => {
+    const violations = await audit(`${app}/o/${owner.orgSlug}/audit`, async (p) => {
+      const gate = p.locator('li[data-action="rollout.approval_gate_reached"]');
+      await gate.waitFor();
+      expect(await gate.textContent()).toContain('Waiting for approval');
+      expect(await gate.textContent()).toContain('Approval gate at step 2 of 3 (50%)');
+      await gate.getByRole('button').first().click();
+      await gate.locator('table.diff').waitFor();
+    });
+    expect(violations).toEqual([]);
+  });
+
+  it('admin: members and API keys', async () => {
+    expect(await audit(`${app}/o/${owner.orgSlug}/admin`, (p) => p.getByText('deploy bot').first().waitFor())).toEqual([]);
+  });
+
+  it('rollback webhook', async () => {
+    expect(await audit(`${envUrl}/rollback`, (p) => p.getByText('alertmanager').first().waitFor())).toEqual([]);
+  });
+});
