@@ -37,6 +37,9 @@ export function primitiveApi(kind: Kind, envId: string, key: string) {
       direct(flag ? a.cancelFlagRollout({ path, ...withReason(reason) }) : a.cancelConfigRollout({ path, ...withReason(reason) })),
     advance: (reason?: string) =>
       direct(flag ? a.advanceFlagRollout({ path, ...withReason(reason) }) : a.advanceConfigRollout({ path, ...withReason(reason) })),
+    // The kill switch is never diverted to a proposal; its reason is required.
+    rollback: (reason: string) =>
+      flag ? a.rollbackFlagRollout({ path, headers: { 'x-audit-reason': reason } }) : a.rollbackConfigRollout({ path, headers: { 'x-audit-reason': reason } }),
     addTargetIds: (targetIds: string[], reason?: string) =>
       direct(flag ? a.addFlagTargetIds({ path, body: { targetIds }, ...withReason(reason) }) : a.addConfigTargetIds({ path, body: { targetIds }, ...withReason(reason) })),
     removeTargetIds: (targetIds: string[], reason?: string) =>

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { Rollout } from '@gradual/sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setApi } from '../api';
@@ -39,9 +39,26 @@ const GATED: Rollout = {
   nextStepAt: null,
   targetIdsCount: 0,
   lastAutoRollback: null,
+  allowedActions: ['approve', 'rollback', 'cancel'],
   createdAt: '2026-11-22T10:00:00.000Z',
   updatedAt: '2026-11-22T10:00:00.000Z',
 };
+
+const ACTIVE_ACTIONS: Rollout['allowedActions'] = ['pause', 'advance', 'rollback', 'cancel'];
+const ACTIVE: Rollout = { ...GATED, status: 'active', pausedReason: null, pausedAtPercent: null, percent: 30, rampStepIdx: 0, allowedActions: ACTIVE_ACTIONS };
+const ROLLED_BACK: Rollout = {
+  ...ACTIVE,
+  status: 'paused',
+  pausedReason: 'auto_rollback',
+  percent: 0,
+  pausedAtPercent: 0,
+  rolledBackFromPercent: 30,
+  allowedActions: ['resume', 'cancel'],
+};
+
+/** The operating buttons on screen, in order. */
+const OPERATIONS = ['Approve and continue', 'Pause', 'Resume', 'Advance to next step', 'Cancel rollout', 'Roll back now'];
+const shownOperations = () => OPERATIONS.filter((name) => screen.queryByRole('button', { name }) !== null);
 
 function renderPanel(rollout: Rollout, answer: { status: number; body?: unknown }) {
   const { client, requests } = fakeApi(() => answer);
@@ -63,7 +80,7 @@ function renderPanel(rollout: Rollout, answer: { status: number; body?: unknown 
 
 describe('RolloutPanel', () => {
   it('asks for approval of the gated step; approving resumes with the reason as X-Audit-Reason', async () => {
-    const active = { ...GATED, status: 'active', percent: 50, pausedReason: null, pausedAtPercent: null, rampStepIdx: 1 } as Rollout;
+    const active: Rollout = { ...GATED, status: 'active', percent: 50, pausedReason: null, pausedAtPercent: null, rampStepIdx: 1, allowedActions: ACTIVE_ACTIONS };
     const { requests, onChange } = renderPanel(GATED, { status: 200, body: active });
     expect(screen.getByTestId('approval-gate').textContent).toContain('The next step (50%) needs someone to approve it.');
     expect(screen.queryByRole('button', { name: 'Resume' })).toBeNull();
@@ -75,19 +92,69 @@ describe('RolloutPanel', () => {
   });
 
   it('shows why an operation was refused', async () => {
-    const active = { ...GATED, status: 'active', pausedReason: null, pausedAtPercent: null, rampStepIdx: 2, percent: 100 } as Rollout;
+    const active: Rollout = { ...GATED, status: 'active', pausedReason: null, pausedAtPercent: null, rampStepIdx: 1, percent: 50, allowedActions: ACTIVE_ACTIONS };
     renderPanel(active, { status: 409, body: envelope('rollout_already_at_final_step', 'The rollout is at its final step.') });
     fireEvent.click(screen.getByRole('button', { name: 'Advance to next step' }));
     expect((await screen.findByRole('alert')).textContent).toBe('The rollout has no further step to advance to.');
   });
 
   it('asks before cancelling', async () => {
-    const active = { ...GATED, status: 'active', pausedReason: null, pausedAtPercent: null } as Rollout;
-    const { requests, onChange } = renderPanel(active, { status: 200, body: { ...active, status: 'cancelled' } });
+    const active: Rollout = { ...GATED, status: 'active', pausedReason: null, pausedAtPercent: null, allowedActions: ACTIVE_ACTIONS };
+    const { requests, onChange } = renderPanel(active, { status: 200, body: { ...active, status: 'cancelled', allowedActions: [] } });
     fireEvent.click(screen.getByRole('button', { name: 'Cancel rollout' }));
     expect(requests).toHaveLength(0);
     fireEvent.click(screen.getByRole('button', { name: 'Yes, cancel the rollout' }));
     await waitFor(() => expect(onChange).toHaveBeenCalled());
     expect(requests[0]!.path).toBe(`/api/v1/envs/${ENV}/flags/new-checkout/rollout/cancel`);
+  });
+
+  it.each<[string, Rollout, string[]]>([
+    ['active with a plan', ACTIVE, ['Pause', 'Advance to next step', 'Cancel rollout', 'Roll back now']],
+    ['active without a plan', { ...ACTIVE, planKey: null, planRampStepsSnapshot: null, rampStepIdx: null, allowedActions: ['pause', 'rollback', 'cancel'] }, ['Pause', 'Cancel rollout', 'Roll back now']],
+    ['paused by a person', { ...ACTIVE, status: 'paused', pausedReason: 'user', pausedAtPercent: 30, allowedActions: ['resume', 'advance', 'rollback', 'cancel'] }, ['Resume', 'Advance to next step', 'Cancel rollout', 'Roll back now']],
+    ['held at an approval gate', GATED, ['Approve and continue', 'Cancel rollout', 'Roll back now']],
+    ['rolled back', ROLLED_BACK, ['Resume', 'Cancel rollout']],
+  ])('renders exactly the allowed actions: %s', (_name, rollout, buttons) => {
+    renderPanel(rollout, { status: 200, body: rollout });
+    expect(shownOperations()).toEqual(buttons);
+  });
+
+  it('says where a rolled-back rollout resumes to', () => {
+    renderPanel(ROLLED_BACK, { status: 200, body: ROLLED_BACK });
+    expect(screen.getByText(/Rolled back to 0%/).textContent).toBe('Rolled back to 0%. Resume returns it to 30%.');
+  });
+
+  it('rolls back now after a confirmation with a required reason, sent as X-Audit-Reason', async () => {
+    const { requests, onChange } = renderPanel(ACTIVE, { status: 200, body: ROLLED_BACK });
+    fireEvent.click(screen.getByRole('button', { name: 'Roll back now' }));
+    expect(requests).toHaveLength(0);
+    const dialog = screen.getByRole('group', { name: 'Roll back new-checkout' });
+    expect(dialog.textContent).toContain('Resume returns it to 30%.');
+    const confirm = screen.getByRole('button', { name: 'Roll back to 0%' });
+    expect((confirm as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(screen.getByLabelText('Reason (required, saved in the audit log)'), { target: { value: '  checkout errors  ' } });
+    expect((confirm as HTMLButtonElement).disabled).toBe(false);
+    fireEvent.click(confirm);
+    await waitFor(() => expect(onChange).toHaveBeenCalledWith(ROLLED_BACK));
+    expect(requests).toHaveLength(1);
+    expect(requests[0]).toMatchObject({ method: 'POST', path: `/api/v1/envs/${ENV}/flags/new-checkout/rollout/rollback` });
+    expect(requests[0]!.headers.get('x-audit-reason')).toBe('checkout errors');
+  });
+
+  it('keeps the rollout when the rollback is not confirmed', () => {
+    const { requests } = renderPanel(ACTIVE, { status: 200, body: ROLLED_BACK });
+    fireEvent.click(screen.getByRole('button', { name: 'Roll back now' }));
+    fireEvent.click(within(screen.getByRole('group', { name: 'Roll back new-checkout' })).getByRole('button', { name: 'Keep it' }));
+    expect(screen.queryByRole('group', { name: 'Roll back new-checkout' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Roll back now' })).toBeTruthy();
+    expect(requests).toHaveLength(0);
+  });
+
+  it('shows why a rollback was refused', async () => {
+    renderPanel(ACTIVE, { status: 409, body: envelope('rollout_nothing_to_roll_back', 'Nothing to roll back: the rollout is already rolled back.') });
+    fireEvent.click(screen.getByRole('button', { name: 'Roll back now' }));
+    fireEvent.change(screen.getByLabelText('Reason (required, saved in the audit log)'), { target: { value: 'errors' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Roll back to 0%' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Nothing to roll back: the rollout is already rolled back.');
   });
 });

@@ -6,6 +6,7 @@ import { formatJson, formatPercent, formatTime, relativeTime } from '../format';
 import { useAction, useNow } from '../hooks';
 import type { PrimitiveApi } from '../primitive-api';
 import { RampChart } from './RampChart';
+import { RollBackNow } from './RollBackNow';
 import { RolloutForm } from './RolloutForm';
 import { StatusBadge } from './ui';
 
@@ -19,7 +20,11 @@ export interface RolloutPanelProps {
   onChange: (rollout: Rollout) => void;
 }
 
-/** Status, the operator's buttons (with a reason for the audit log), the approval prompt and the ramp. */
+/**
+ * Status, the operator's buttons (with a reason for the audit log), the approval prompt, the kill
+ * switch and the ramp. The buttons are exactly the rollout's `allowedActions` (the server's state
+ * machine decides them), so a held or rolled-back rollout offers no advance.
+ */
 export function RolloutPanel(props: RolloutPanelProps) {
   const { ops } = props;
   const last = props.rollout;
@@ -75,7 +80,7 @@ export function RolloutPanel(props: RolloutPanelProps) {
 
   const steps = rollout.planRampStepsSnapshot ?? [];
   const gateStep = rollout.pausedReason === 'approval_gate' ? steps[(rollout.rampStepIdx ?? -1) + (rollout.percent < (steps[rollout.rampStepIdx ?? 0]?.percent ?? 0) ? 0 : 1)] : undefined;
-  const paused = rollout.status === 'paused';
+  const allowed = new Set(rollout.allowedActions);
 
   return (
     <div className="rollout-panel">
@@ -124,16 +129,19 @@ export function RolloutPanel(props: RolloutPanelProps) {
           <strong>Waiting for approval.</strong> The next step
           {gateStep ? ` (${formatPercent(gateStep.percent)})` : ''} needs someone to approve it. Approving enters the step now and the
           ramp continues.
-          <div className="row">
-            <button className="btn btn-primary" disabled={action.busy} onClick={() => void act('resume')}>
-              Approve and continue
-            </button>
-          </div>
+          {allowed.has('approve') && (
+            <div className="row">
+              <button className="btn btn-primary" disabled={action.busy} onClick={() => void act('resume')}>
+                Approve and continue
+              </button>
+            </div>
+          )}
         </div>
       )}
       {rollout.pausedReason === 'auto_rollback' && (
         <div className="note note-error">
-          An alert rolled this back to 0%. Resume returns it to {formatPercent(rollout.rolledBackFromPercent ?? 0)}.
+          Rolled back to 0%{rollout.lastAutoRollback ? ' (the last alert is in the banner above)' : ''}. Resume returns it to{' '}
+          {formatPercent(rollout.rolledBackFromPercent ?? 0)}.
         </div>
       )}
 
@@ -143,26 +151,25 @@ export function RolloutPanel(props: RolloutPanelProps) {
           <input value={reason} onChange={(e) => setReason(e.target.value)} maxLength={500} placeholder="e.g. error rate up in checkout" />
         </label>
         <div className="row wrap">
-          {paused ? (
-            rollout.pausedReason !== 'approval_gate' && (
-              <button className="btn btn-primary" disabled={action.busy} onClick={() => void act('resume')}>
-                Resume
-              </button>
-            )
-          ) : (
+          {allowed.has('pause') && (
             <button className="btn" disabled={action.busy} onClick={() => void act('pause')}>
               Pause
             </button>
           )}
-          {rollout.planKey && (
-            <button className="btn" disabled={action.busy} onClick={() => void act('advance')} title="Move to the next step now, ignoring hold, blackout and approval">
+          {allowed.has('resume') && (
+            <button className="btn btn-primary" disabled={action.busy} onClick={() => void act('resume')}>
+              Resume
+            </button>
+          )}
+          {allowed.has('advance') && (
+            <button className="btn" disabled={action.busy} onClick={() => void act('advance')} title="Move to the next step now, ignoring its hold and blackout days">
               Advance to next step
             </button>
           )}
           <button className="btn" onClick={() => setEditing(true)}>
             Edit rollout
           </button>
-          {confirmCancel ? (
+          {allowed.has('cancel') && confirmCancel && (
             <>
               <button className="btn btn-danger" disabled={action.busy} onClick={() => void act('cancel')}>
                 Yes, cancel the rollout
@@ -171,12 +178,18 @@ export function RolloutPanel(props: RolloutPanelProps) {
                 Keep it
               </button>
             </>
-          ) : (
+          )}
+          {allowed.has('cancel') && !confirmCancel && (
             <button className="btn btn-danger-outline" onClick={() => setConfirmCancel(true)}>
               Cancel rollout
             </button>
           )}
         </div>
+        {allowed.has('rollback') && (
+          <div className="row">
+            <RollBackNow rollout={rollout} rollback={ops.rollback} onDone={props.onChange} />
+          </div>
+        )}
         {action.error ? (
           <div className="note note-error" role="alert">
             {errorMessage(action.error)}

@@ -1,10 +1,12 @@
 import type { Rollout } from '@gradual/sdk';
 import { api } from '../api';
 import { RollbackBanner } from '../components/RollbackBanner';
+import { RollBackNow } from '../components/RollBackNow';
 import { Empty, ErrorNote, Loading, PageHeader, StatusBadge } from '../components/ui';
 import { formatJson, formatPercent } from '../format';
 import { useResource } from '../hooks';
 import { useLiveReload } from '../live/live';
+import { primitiveApi } from '../primitive-api';
 import { Link, seg, setQuery, useLocation } from '../router';
 import { Crumbs } from '../Shell';
 
@@ -99,6 +101,7 @@ export function EnvironmentPage({ slug, projectId, envId }: { slug: string; proj
                   <td>{r.rulesCount === 0 ? <span className="muted">none</span> : r.rulesCount}</td>
                   <td>
                     <RolloutGlance rollout={r.rollout} />
+                    {r.rollout && <RollBackNow rollout={r.rollout} rollback={primitiveApi(r.kind, envId, r.key).rollback} onDone={() => void rows.reload()} />}
                   </td>
                 </tr>
               ))}
