@@ -117,7 +117,13 @@ describe.skipIf(!chromiumInstalled)('dashboard navigation in a browser', () => {
     expect(fired.status).toBe(200);
     expect(await fired.json()).toMatchObject({ noop: false, newStatus: 'paused' });
 
-    await page.getByRole('link', { name: 'Back to new-checkout' }).click();
+    const flagPath = `/app/o/${owner.orgSlug}/p/${projectId}/e/${prodId}/flags/new-checkout`;
+    expect(await page.getByRole('link', { name: 'Back to new-checkout' }).getAttribute('href')).toBe(flagPath);
+    // The fire is listed with its key linking to the flag.
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+    const fires = page.locator('table.fires');
+    await fires.getByText('Rolled back').waitFor();
+    await fires.getByRole('link', { name: 'new-checkout' }).click();
     await page.waitForURL(`${app}/o/${owner.orgSlug}/p/${projectId}/e/${prodId}/flags/new-checkout`);
     await page.getByTestId('flag-history').locator('tr[data-action="rollout.auto_rollback"]').waitFor();
     expect(problems.errors).toEqual([]);

@@ -211,7 +211,7 @@ export function RollbackPage({ slug, projectId, envId }: { slug: string; project
         }
       >
         <ErrorNote error={fires.error} />
-        {fires.data && <FireTable fires={fires.data.fires} />}
+        {fires.data && <FireTable fires={fires.data.fires} linkTo={(f) => `${base}/e/${seg(envId)}/${f.primitiveKind}s/${seg(f.primitiveKey)}`} />}
         <div className="row">
           <button className="btn btn-small" disabled={cursors.length < 2} onClick={() => setCursors((c) => c.slice(0, -1))}>
             ← Newer
@@ -225,7 +225,8 @@ export function RollbackPage({ slug, projectId, envId }: { slug: string; project
   );
 }
 
-export function FireTable({ fires }: { fires: RollbackFireEvent[] }) {
+/** Fires, newest first; `linkTo` makes each key a link to its flag or config. */
+export function FireTable({ fires, linkTo }: { fires: RollbackFireEvent[]; linkTo?: (fire: RollbackFireEvent) => string }) {
   if (fires.length === 0) return <Empty>No fires yet.</Empty>;
   return (
     <div className="table-wrap">
@@ -245,7 +246,14 @@ export function FireTable({ fires }: { fires: RollbackFireEvent[] }) {
             <tr key={f.id}>
               <td>{formatTime(f.firedAt)}</td>
               <td>
-                <code>{f.primitiveKey}</code> <span className="kind">{f.primitiveKind}</span>
+                {linkTo ? (
+                  <Link to={linkTo(f)}>
+                    <code>{f.primitiveKey}</code>
+                  </Link>
+                ) : (
+                  <code>{f.primitiveKey}</code>
+                )}{' '}
+                <span className="kind">{f.primitiveKind}</span>
               </td>
               <td>
                 <span className={`outcome outcome-${f.outcome.split('_')[0]}`}>{OUTCOMES[f.outcome] ?? f.outcome}</span>
