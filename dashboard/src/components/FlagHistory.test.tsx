@@ -88,6 +88,22 @@ describe('FlagHistory', () => {
     await screen.findByText('rollout.paused');
   });
 
+  it('offers older entries when a page held only the other kind’s rows of the same key', async () => {
+    setApi(
+      fakeApi(({ query }) =>
+        query.get('cursor')
+          ? { status: 200, body: { events: [event('flag.update_rules', 'flag', '2026-11-20T10:00:00.000Z')], nextCursor: null } }
+          : { status: 200, body: { events: [event('config.update_value', 'config', '2026-11-23T10:00:00.000Z')], nextCursor: 'page-2' } },
+      ).client,
+    );
+    render(<FlagHistory slug="acme" envId={ENV} kind="flag" primitiveKey="new-checkout" />);
+    const older = await screen.findByRole('button', { name: 'Older entries' });
+    expect(screen.queryByText('No changes recorded in this environment yet.')).toBeNull();
+    fireEvent.click(older);
+    await screen.findByText('flag.update_rules');
+    expect(screen.queryByText('config.update_value')).toBeNull();
+  });
+
   it('shows why the history could not be read', async () => {
     setApi(fakeApi(() => ({ status: 403, body: envelope('insufficient_role', 'Not allowed.') })).client);
     render(<FlagHistory slug="acme" envId={ENV} kind="config" primitiveKey="new-checkout" />);

@@ -58,7 +58,7 @@ export function FlagHistory(props: { slug: string; envId: string; kind: 'flag' |
     <div data-testid="flag-history">
       <ErrorNote error={page.error} />
       {page.loading && !page.data && <Loading />}
-      {page.data?.events.length === 0 && <Empty>No changes recorded in this environment yet.</Empty>}
+      {page.data?.events.length === 0 && !page.data.nextCursor && <Empty>No changes recorded in this environment yet.</Empty>}
       {page.data && page.data.events.length > 0 && (
         <div className="table-wrap">
           <table>
