@@ -89,7 +89,7 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
       metrics.streamCredentialCheckErrors.inc();
       logger.warn({ err }, 'could not re-check the open streams’ credentials; they stay open until the next check');
     },
-    describe: describeChanges(() => db.em(), async (em, envId) => (await envs.get(em, envId)).orgId),
+    describe: describeChanges(() => db.em()),
     onDescribeFailed: (err) => logger.warn({ err }, 'could not read what a write changed; its event streams get the version alone'),
   });
   const limits = await RateLimits.create(config.redisUrl, logger);

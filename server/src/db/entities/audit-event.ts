@@ -42,6 +42,8 @@ export const AuditEventEntity = defineEntity({
     { properties: ['orgId', 'resourceType'] },
     { properties: ['orgId', 'envId'] },
     { properties: ['orgId', 'actorId'] },
+    // The event streams read the rows of one environment version as its write is announced.
+    { properties: ['envId', 'version'] },
   ],
 });
 export type AuditEvent = InferEntity<typeof AuditEventEntity>;

@@ -8,6 +8,7 @@ import { Migration20261122151711_target_ids_no_fk } from './Migration20261122151
 import { Migration20261122204337_rollout_target_ids_version } from './Migration20261122204337_rollout_target_ids_version.js';
 import { Migration20261126002109_target_id_lists } from './Migration20261126002109_target_id_lists.js';
 import { Migration20261126020000_revoke_orphaned_keys } from './Migration20261126020000_revoke_orphaned_keys.js';
+import { Migration20261126050456_audit_env_version } from './Migration20261126050456_audit_env_version.js';
 
 // Static list: MikroORM cannot load .ts migration files by glob under vitest.
 export const migrationsList: MigrationObject[] = [
@@ -19,4 +20,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122204337_rollout_target_ids_version', class: Migration20261122204337_rollout_target_ids_version },
   { name: 'Migration20261126002109_target_id_lists', class: Migration20261126002109_target_id_lists },
   { name: 'Migration20261126020000_revoke_orphaned_keys', class: Migration20261126020000_revoke_orphaned_keys },
+  { name: 'Migration20261126050456_audit_env_version', class: Migration20261126050456_audit_env_version },
 ];
