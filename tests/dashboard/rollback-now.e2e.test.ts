@@ -1,0 +1,97 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserRequired, chromiumInstalled, ensureDashboardBuilt, launchBrowser, MISSING_BROWSER, screenshot, watchConsole } from '../support/browser.js';
+import { claim, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
+
+/**
+ * Roll back now in a real browser: from the environment's flag list and from the flag page, each
+ * behind a confirmation with a required reason; the rolled-back rollout offers resume and no
+ * advance, and resume returns it to its percent.
+ */
+if (!chromiumInstalled) {
+  if (browserRequired) {
+    describe('Roll back now in a browser', () => {
+      it('needs chromium (GRADUAL_REQUIRE_BROWSER=1)', () => {
+        throw new Error(MISSING_BROWSER);
+      });
+    });
+  } else {
+    console.warn(MISSING_BROWSER);
+  }
+}
+
+describe.skipIf(!chromiumInstalled)('Roll back now in a browser', () => {
+  let t: TestServer;
+  let owner: ClaimedInstance;
+  let browser: Browser;
+  let page: Page;
+  let problems: { errors: string[]; httpErrors: number[] };
+  let envUrl = '';
+  let envId = '';
+  const path = () => ({ envId, key: 'new-checkout' });
+
+  beforeAll(async () => {
+    await ensureDashboardBuilt();
+    t = await startTestServer();
+    owner = await claim(t);
+    const s = owner.session;
+    const projectId = (await s.createProject({ path: { slug: owner.orgSlug }, body: { key: 'web', name: 'Web shop' } })).id;
+    envId = (await s.createEnvironment({ path: { id: projectId }, body: { key: 'production', name: 'Production' } })).id;
+    await s.createFlag({ path: { id: projectId }, body: { key: 'new-checkout', name: 'New checkout', valueType: 'boolean', defaultValue: false } });
+    await s.createRolloutPlan({
+      path: { id: projectId },
+      body: { key: 'ramp', name: 'Ramp', cadence: 'manual', rampSteps: [{ percent: 20, holdForSeconds: 60 }, { percent: 100, holdForSeconds: 0 }] },
+    });
+    await s.putFlagRollout({ path: path(), body: { percent: 20, newValue: true, planKey: 'ramp' } });
+
+    envUrl = `${t.server.url}/app/o/${owner.orgSlug}/p/${projectId}/e/${envId}`;
+    browser = await launchBrowser();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.addCookies([{ name: 'svc_session', value: owner.sessionToken, url: t.server.url }]);
+    page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    problems = watchConsole(page);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  const button = (name: string) => page.getByRole('button', { name, exact: true });
+  const reasonField = () => page.getByLabel('Reason (required, saved in the audit log)');
+
+  it('rolls back from the environment list after a confirmation with a reason', async () => {
+    await page.goto(envUrl);
+    await button('Roll back now').click();
+    const confirm = button('Roll back to 0%');
+    expect(await confirm.isDisabled()).toBe(true);
+    await reasonField().fill('checkout errors');
+    await screenshot(page, 'rollback-now-01-confirm');
+    await confirm.click();
+    await page.locator('.primitives').getByLabel('0% admitted').waitFor();
+    await button('Roll back now').waitFor({ state: 'detached' });
+
+    expect(await owner.session.getFlagRollout({ path: path() })).toMatchObject({ status: 'paused', percent: 0, rolledBackFromPercent: 20, allowedActions: ['resume', 'cancel'] });
+    const { events } = await owner.session.listAuditEvents({ path: { slug: owner.orgSlug }, query: { limit: 3 } });
+    expect(events[0]).toMatchObject({ action: 'rollout.rolled_back', resourceKey: 'new-checkout', reason: 'checkout errors' });
+  });
+
+  it('offers resume and no advance on the flag page; resume returns to 20%; Roll back now again', async () => {
+    await page.goto(`${envUrl}/flags/new-checkout`);
+    await page.getByText('Rolled back to 0%.').waitFor();
+    expect(await button('Advance to next step').count()).toBe(0);
+    expect(await button('Roll back now').count()).toBe(0);
+    await button('Resume').click();
+    await page.getByLabel('20% admitted').first().waitFor();
+    expect(await button('Advance to next step').count()).toBe(1);
+
+    await button('Roll back now').click();
+    await reasonField().fill('second look');
+    await button('Roll back to 0%').click();
+    await page.getByText('Rolled back to 0%.').waitFor();
+    await screenshot(page, 'rollback-now-02-flag-page');
+    expect(await owner.session.getFlagRollout({ path: path() })).toMatchObject({ percent: 0, rolledBackFromPercent: 20 });
+    expect(problems.errors).toEqual([]);
+  });
+});
