@@ -285,9 +285,10 @@ function RampView({ rollout, now, ramp, historyError }: { rollout: ChartRollout;
 /** A short sample of the line style, so done and planned differ by more than colour. */
 function LineKey({ dashed }: { dashed: boolean }) {
   return (
-    <svg width="24" height="8" aria-hidden="true" style={{ verticalAlign: 'middle' }}>
-      <line x1="0" y1="4" x2="24" y2="4" className={dashed ? 'ramp-planned' : 'ramp-done'} stroke="currentColor" strokeWidth={dashed ? 2 : 3} strokeDasharray={dashed ? '5 4' : undefined} />
-    </svg>
+    <span
+      aria-hidden="true"
+      style={{ display: 'inline-block', width: 24, verticalAlign: 'middle', borderTop: dashed ? '2px dashed #9db8f0' : '3px solid var(--accent)' }}
+    />
   );
 }
 
