@@ -10,7 +10,7 @@ interface Change {
 /** A server-sent event stream read over fetch: its `ready` data and each `change` event's data, in order. */
 async function openEvents(url: string, headers: Record<string, string>) {
   const res = await fetch(url, { headers: { accept: 'text/event-stream', ...headers } });
-  if (res.status !== 200) return { status: res.status, body: (await res.json()) as { code: string } };
+  if (res.status !== 200) return { ok: false as const, status: res.status, body: (await res.json()) as { code: string } };
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
@@ -51,7 +51,7 @@ async function openEvents(url: string, headers: Record<string, string>) {
   const quiet = async (ms: number) => {
     await expect(next(ms)).rejects.toThrow(/no event/);
   };
-  return { status: 200, next, nextChange, quiet, close: () => void reader.cancel().catch(() => {}) };
+  return { ok: true as const, status: 200, next, nextChange, quiet, close: () => void reader.cancel().catch(() => {}) };
 }
 
 describe('event streams', () => {
@@ -81,7 +81,7 @@ describe('event streams', () => {
   it('announces a write, a scheduler step, an approval gate and an alert rollback, each with what changed', async () => {
     const env = await owner.session.getEnvironment({ path: { envId: prod } });
     const stream = await openEvents(envUrl(prod), cookie());
-    if (stream.status !== 200) throw new Error(`status ${stream.status}`);
+    if (!stream.ok) throw new Error(`status ${stream.status}`);
     try {
       expect(await stream.next()).toEqual({ event: 'ready', data: { envId: prod, version: env.version } });
 
@@ -117,7 +117,7 @@ describe('event streams', () => {
   it('a scheduler step reaches the stream', async () => {
     await owner.session.putFlagRollout({ path: { envId: staging, key: 'checkout' }, body: { percent: 10, newValue: true, planKey: 'gated' } });
     const stream = await openEvents(envUrl(staging), cookie());
-    if (stream.status !== 200) throw new Error(`status ${stream.status}`);
+    if (!stream.ok) throw new Error(`status ${stream.status}`);
     try {
       const { data } = await stream.next();
       await t.advanceClock(61);
@@ -138,7 +138,7 @@ describe('event streams', () => {
     const { token } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'staging only', actions: ['read'], environments: [staging] } });
     const refused = await openEvents(envUrl(prod), { authorization: `Bearer ${token}` });
     expect(refused.status).toBe(403);
-    expect(refused.status !== 200 && refused.body.code).toBe('token_env_out_of_scope');
+    expect(!refused.ok && refused.body.code).toBe('token_env_out_of_scope');
   });
 
   it('gives a restricted key only the changes of its environments and resources', async () => {
@@ -147,7 +147,7 @@ describe('event streams', () => {
     const org = await openEvents(`${t.url}${orgUrl}`, auth);
     const env = await openEvents(envUrl(staging), auth);
     const full = await openEvents(`${t.url}${orgUrl}`, cookie());
-    if (org.status !== 200 || env.status !== 200 || full.status !== 200) throw new Error('not streams');
+    if (!org.ok || !env.ok || !full.ok) throw new Error('not streams');
     try {
       expect((await org.next()).event).toBe('ready');
       expect((await env.next()).event).toBe('ready');
