@@ -1,8 +1,10 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { DomainError } from '../errors.js';
 import type { RolloutAction } from '@gradual/contract';
 import { allowedActions } from './allowed-actions.js';
 import { applyCommand } from './state-machine.js';
-import type { PlanSnapshot, RolloutState } from './types.js';
+import type { PlanSnapshot, RolloutCommand, RolloutState } from './types.js';
 
 const NOW = new Date('2026-10-28T15:00:00Z');
 
@@ -84,5 +86,44 @@ describe('allowedActions', () => {
     for (const state of [rolledBack(active), { ...active, status: 'cancelled' as const }]) {
       expect(() => applyCommand(state, { type: 'rollback' }, NOW)).toThrow(expect.objectContaining({ code: 'rollout_nothing_to_roll_back' }));
     }
+  });
+
+  it('over random histories: an offered action is accepted with a change; an accepted command is hidden only as advance while held', () => {
+    const commandArb: fc.Arbitrary<RolloutCommand> = fc.oneof(
+      fc.constantFrom<RolloutCommand>({ type: 'pause' }, { type: 'resume' }, { type: 'advance' }, { type: 'tick' }, { type: 'fire' }, { type: 'rollback' }, { type: 'cancel' }),
+      fc.integer({ min: 0, max: 100 }).map((percent): RolloutCommand => ({ type: 'put', percent, hasNewValue: false })),
+      fc.constant<RolloutCommand>({ type: 'put', percent: 5, planKey: null, hasNewValue: false }),
+    );
+    const offeredFor = { pause: 'pause', resume: 'resume', advance: 'advance', rollback: 'rollback', cancel: 'cancel' } as const;
+    fc.assert(
+      fc.property(fc.array(fc.tuple(commandArb, fc.integer({ min: 0, max: 90_000 })), { maxLength: 30 }), (history) => {
+        let state: RolloutState = { ...active, percent: 5, rampStepIdx: 0 };
+        let now = NOW;
+        for (const [command, gap] of history) {
+          now = new Date(now.getTime() + gap * 1000);
+          if (command.type === 'put' && (state.status === 'completed' || state.status === 'cancelled')) continue;
+          try {
+            state = applyCommand(state, command, now).rollout;
+          } catch (err) {
+            if (!(err instanceof DomainError)) throw err;
+          }
+          const offered = allowedActions(state, now);
+          const held = state.status === 'paused' && (state.pausedReason === 'approval_gate' || state.pausedReason === 'auto_rollback');
+          for (const type of ['pause', 'resume', 'advance', 'rollback', 'cancel'] as const) {
+            let accepted: boolean;
+            try {
+              accepted = applyCommand(state, { type }, now).changed;
+            } catch (err) {
+              if (!(err instanceof DomainError)) throw err;
+              accepted = false;
+            }
+            const shown = type === 'resume' ? offered.includes('resume') || offered.includes('approve') : offered.includes(offeredFor[type]);
+            expect(shown).toBe(accepted && !(type === 'advance' && held));
+          }
+          if (offered.includes('approve')) expect(state.pausedReason).toBe('approval_gate');
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
