@@ -177,7 +177,7 @@ export class LiveStreams {
     if (refusal) {
       const [limit, max, who] = refusal;
       this.options.onRefused?.(limit);
-      throw new DomainError('token_rate_limit', `${who} ${max} ruleset streams open, the most allowed; close one or retry later.`, {
+      throw new DomainError('token_rate_limit', `${who} ${max} streams open (ruleset and event streams), the most allowed; close one or retry later.`, {
         retryAfterSeconds: STREAM_REFUSED_RETRY_AFTER_SECONDS,
         details: { retryAfterSeconds: STREAM_REFUSED_RETRY_AFTER_SECONDS, limit: `streams_per_${limit}`, max },
       });
