@@ -5,8 +5,8 @@ import { claim, startTestServer, type ClaimedInstance, type TestServer } from '.
 
 /**
  * Live state in a real browser: a flag page left open follows the scheduler's steps, an approval
- * gate, an approval by someone else and an alert's rollback, and the audit log lists new entries,
- * each within about a second and without a reload.
+ * gate, an approval by someone else and an alert's rollback, the audit log lists new entries and
+ * the project's matrix shows a new rollout, each within about a second and without a reload.
  */
 if (!chromiumInstalled) {
   if (browserRequired) {
@@ -127,6 +127,19 @@ describe.skipIf(!chromiumInstalled)('live dashboard in a browser', () => {
     const since = Date.now();
     await owner.session.cancelFlagRollout({ path: { envId, key: 'new-checkout' } });
     await shows('[data-action="rollout.cancelled"]', '', since);
+    expect(problems.errors).toEqual([]);
+  });
+
+  it('updates the project flag matrix when a rollout starts elsewhere', async () => {
+    await page.goto(`${app}/o/${owner.orgSlug}/p/${projectId}`);
+    // The project has one flag and one environment: one cell.
+    const cell = page.getByTestId('flag-matrix').getByTestId('matrix-cell');
+    await cell.waitFor();
+    await page.getByTestId('live-indicator').filter({ hasText: 'Live' }).waitFor();
+    const since = Date.now();
+    await owner.session.putFlagRollout({ path: { envId, key: 'new-checkout' }, body: { percent: 20, newValue: true } });
+    await cell.getByText('20%').waitFor({ timeout: WITHIN_MS });
+    expect(Date.now() - since).toBeLessThan(WITHIN_MS);
     expect(problems.errors).toEqual([]);
   });
 });

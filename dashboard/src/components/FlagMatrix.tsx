@@ -4,6 +4,7 @@ import { isLiveStatus } from '@gradual/sdk/evaluation';
 import { api } from '../api';
 import { formatJson, formatPercent, formatTime } from '../format';
 import { useResource } from '../hooks';
+import { useLiveReload } from '../live/live';
 import { Link, seg } from '../router';
 import { Empty, ErrorNote, Loading, StatusBadge } from './ui';
 
@@ -55,6 +56,7 @@ export function FlagMatrix(props: { slug: string; projectId: string; envs: Envir
   // Reload when a definition is added: its states appear in every environment.
   const definitions = [...flags.map((f) => f.id), ...configs.map((c) => c.id)].join(',');
   const states = useResource(() => loadStates(envs), [envIds, definitions]);
+  useLiveReload({ orgSlug: slug }, states.reload, (e) => envs.some((env) => env.id === e.envId));
 
   const rows: Row[] = [
     ...flags.map((f) => ({ kind: 'flag' as const, key: f.key, name: f.name, detail: `${f.valueType} flag`, defaultValue: f.defaultValue })),
