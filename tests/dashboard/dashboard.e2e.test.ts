@@ -147,7 +147,7 @@ describe.skipIf(!chromiumInstalled)('dashboard in a browser', () => {
     await button('Start rollout').click();
     await see('Rolling out');
     await page.getByLabel('1% admitted').first().waitFor();
-    await page.locator('.ramp-chart svg').waitFor();
+    await page.locator('.ramp-chart svg[role="img"]').waitFor();
     expect(await page.locator('.ramp-chart rect.blackout').count()).toBeGreaterThan(0);
 
     await page.getByLabel('Value of userId to check').fill('user-42');
@@ -212,7 +212,7 @@ describe.skipIf(!chromiumInstalled)('dashboard in a browser', () => {
     await banner.waitFor();
     expect(await banner.textContent()).toContain('“grafana”');
     expect(await banner.getByRole('link', { name: 'Open the alert' }).getAttribute('href')).toBe('https://grafana.example.test/alerting/checkout-errors');
-    await see('Paused · rolled back automatically');
+    await see('Paused · rolled back');
     await page.getByLabel('0% admitted').first().waitFor();
     await screenshot(page, '07-rolled-back');
 

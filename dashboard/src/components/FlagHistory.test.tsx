@@ -85,7 +85,7 @@ describe('FlagHistory', () => {
     const { rerender } = render(<FlagHistory slug="acme" envId={ENV} kind="flag" primitiveKey="new-checkout" refresh="v1" />);
     await screen.findByText('No changes recorded in this environment yet.');
     rerender(<FlagHistory slug="acme" envId={ENV} kind="flag" primitiveKey="new-checkout" refresh="v2" />);
-    await screen.findByText('rollout.paused');
+    await screen.findByText('Rollout paused');
   });
 
   it('offers older entries when a page held only the other kind’s rows of the same key', async () => {
@@ -100,8 +100,8 @@ describe('FlagHistory', () => {
     const older = await screen.findByRole('button', { name: 'Older entries' });
     expect(screen.queryByText('No changes recorded in this environment yet.')).toBeNull();
     fireEvent.click(older);
-    await screen.findByText('flag.update_rules');
-    expect(screen.queryByText('config.update_value')).toBeNull();
+    await screen.findByText('Flag rules changed');
+    expect(screen.queryByText('Config value changed')).toBeNull();
   });
 
   it('shows why the history could not be read', async () => {

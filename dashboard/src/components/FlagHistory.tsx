@@ -1,5 +1,6 @@
 import type { AuditEventPage, AuditEventSummary } from '@gradual/sdk';
 import { api } from '../api';
+import { auditActionName, auditActorName } from '../audit-names';
 import { formatTime } from '../format';
 import { useAction, useResource } from '../hooks';
 import { Link } from '../router';
@@ -7,18 +8,6 @@ import { Empty, ErrorNote, Loading } from './ui';
 
 export const HISTORY_PAGE_SIZE = 20;
 
-const ACTORS: Record<string, string> = {
-  user: 'a person',
-  api_token: 'API key',
-  agent_token: 'agent key',
-  system: 'scheduler',
-  rollback_webhook: 'rollback webhook',
-};
-
-function actorText(e: AuditEventSummary): string {
-  if (e.actorType === 'user') return e.actorEmail ?? ACTORS.user!;
-  return `${ACTORS[e.actorType] ?? e.actorType}${e.actorId ? ` ${e.actorId.slice(0, 8)}` : ''}`;
-}
 
 /**
  * A flag's and a config's audit rows share the key, so a listing by key and environment can hold
@@ -75,10 +64,8 @@ export function FlagHistory(props: { slug: string; envId: string; kind: 'flag' |
               {page.data.events.map((e) => (
                 <tr key={e.id} data-action={e.action}>
                   <td>{formatTime(e.createdAt)}</td>
-                  <td>
-                    <code>{e.action}</code>
-                  </td>
-                  <td>{actorText(e)}</td>
+                  <td title={e.action}>{auditActionName(e.action)}</td>
+                  <td>{auditActorName(e)}</td>
                   <td>{e.reason ? `“${e.reason}”` : <span className="muted">—</span>}</td>
                   <td>{e.version ?? '—'}</td>
                 </tr>

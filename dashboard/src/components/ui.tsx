@@ -118,7 +118,7 @@ const STATUS_TEXT: Record<string, string> = {
 const REASON_TEXT: Record<string, string> = {
   user: 'by a person',
   approval_gate: 'awaiting approval',
-  auto_rollback: 'rolled back automatically',
+  auto_rollback: 'rolled back',
 };
 
 export function StatusBadge({ status, reason }: { status: RolloutStatus | 'none'; reason?: PausedReason | null }) {
