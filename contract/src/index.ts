@@ -11,6 +11,7 @@ import { rollbackContract } from './routes/rollback.js';
 import { invitationsContract, membersContract } from './routes/members.js';
 import { proposalsContract } from './routes/proposals.js';
 import { eventsContract } from './routes/events.js';
+import { ofrepContract } from './routes/ofrep.js';
 
 /** The whole API. Top-level keys become OpenAPI tags; route keys become operationIds. */
 export const contract = c.router(
@@ -32,6 +33,7 @@ export const contract = c.router(
     audit: auditContract,
     proposals: proposalsContract,
     events: eventsContract,
+    ofrep: ofrepContract,
   },
   { pathPrefix: API_PREFIX, strictStatusCodes: true },
 );
@@ -52,3 +54,4 @@ export * from './schemas/evaluation.js';
 export * from './schemas/rollback.js';
 export * from './schemas/proposals.js';
 export * from './schemas/events.js';
+export * from './schemas/ofrep.js';

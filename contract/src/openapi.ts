@@ -41,6 +41,7 @@ const tagDescriptions: Record<string, string> = {
   apiKeys: 'Bearer API keys for scripts, CI and SDKs.',
   audit: 'The audit log of every change.',
   proposals: 'Approval proposals: rollout and target-ID mutations of approval-required API keys, held until an admin applies or cancels them.',
+  ofrep: 'The OpenFeature Remote Evaluation Protocol (OFREP): any OpenFeature SDK\'s OFREP provider evaluates flags here with an SDK or client key (provider `baseUrl`: this server followed by `/api/v1`).',
   events: 'Live changes: server-sent events announcing each committed write in an environment or across an organization, for screens that show live state.',
 };
 
@@ -51,6 +52,7 @@ const securityFor: Record<NonNullable<RouteMetadata['auth']>, Array<Record<strin
   optionalSession: [{ sessionCookie: [] }, {}],
   any: [{ bearerAuth: [] }, { sessionCookie: [] }],
   rollback: [{ rollbackSecret: [] }],
+  apiKey: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
 };
 
 type Json = Record<string, unknown>;
@@ -160,7 +162,7 @@ function mapOperation(operation: Operation, route: AppRoute): Operation {
   }
   // an API key over its own or its org's rate limit, a signed-in user over theirs, or a client
   // address refused after too many failed authentications (`token_rate_limit`);
-  if (auth === 'any' || auth === 'session') {
+  if (auth === 'any' || auth === 'session' || auth === 'apiKey') {
     responses['429'] ??= {
       ...envelopeResponse('429'),
       headers: {
@@ -236,7 +238,13 @@ export function buildOpenApiDocument(): Json {
           bearerAuth: {
             type: 'http',
             scheme: 'bearer',
-            description: 'An API key: `Authorization: Bearer svc_…`.',
+            description: 'An API key: `Authorization: Bearer svc_…` (SDK keys `sdk_…`, client keys `pub_…`).',
+          },
+          apiKeyHeader: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-API-Key',
+            description: 'An API key in the header OFREP providers use: `X-API-Key: sdk_…`.',
           },
           rollbackSecret: {
             type: 'http',

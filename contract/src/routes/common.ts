@@ -15,8 +15,9 @@ export const API_PREFIX = '/api/v1';
  * - `optionalSession`: the session cookie when there is one, or nothing (idempotent logout)
  * - `any` (default): a bearer API token or the session cookie
  * - `rollback`: a rollback webhook secret (bearer `svcrb_…`)
+ * - `apiKey`: an API key only, as `Authorization: Bearer …` or `X-API-Key: …` (OFREP)
  */
-export type RouteAuth = 'public' | 'session' | 'optionalSession' | 'any' | 'rollback';
+export type RouteAuth = 'public' | 'session' | 'optionalSession' | 'any' | 'rollback' | 'apiKey';
 export interface RouteMetadata {
   auth?: RouteAuth;
   /** The 200 response carries a strong ETag (documented in OpenAPI). */

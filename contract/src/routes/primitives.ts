@@ -9,8 +9,9 @@ import {
   FlagState,
   SetRulesRequest,
   SetValueRequest,
+  UpdatePrimitiveRequest,
 } from '../schemas/primitives.js';
-import { c, ConditionalGetHeaders, ConditionalMutationHeaders, type RouteMetadata } from './common.js';
+import { c, ConditionalGetHeaders, ConditionalMutationHeaders, MutationHeaders, type RouteMetadata } from './common.js';
 
 /**
  * Flags and configs share every per-environment endpoint; the config family is
@@ -74,6 +75,15 @@ export const flagsContract = c.router({
     summary: 'List the flag definitions of a project',
     responses: { 200: z.array(Flag), ...errorResponses(401, 403, 404) },
   },
+  updateFlag: {
+    method: 'PATCH',
+    path: '/projects/:id/flags/:key',
+    summary: 'Update a flag\'s name, description or client visibility',
+    description: 'Reaches every environment of the project (an API key restricted to environments gets `403 token_env_out_of_scope`); approval-required keys get `403 approval_not_supported`.',
+    body: UpdatePrimitiveRequest,
+    headers: MutationHeaders,
+    responses: { 200: Flag, ...errorResponses(400, 401, 403, 404) },
+  },
   listFlagStates: flagState.list,
   getFlagState: flagState.get,
   setFlagValue: flagState.setValue,
@@ -95,6 +105,15 @@ export const configsContract = c.router({
     path: '/projects/:id/configs',
     summary: 'List the config definitions of a project',
     responses: { 200: z.array(Config), ...errorResponses(401, 403, 404) },
+  },
+  updateConfig: {
+    method: 'PATCH',
+    path: '/projects/:id/configs/:key',
+    summary: 'Update a config\'s name, description or client visibility',
+    description: 'Reaches every environment of the project (an API key restricted to environments gets `403 token_env_out_of_scope`); approval-required keys get `403 approval_not_supported`.',
+    body: UpdatePrimitiveRequest,
+    headers: MutationHeaders,
+    responses: { 200: Config, ...errorResponses(400, 401, 403, 404) },
   },
   listConfigStates: configState.list,
   getConfigState: configState.get,

@@ -73,7 +73,19 @@ export const EvaluateRequest = example(
   { context: { userId: 'user-1', email: 'ann@example.com', plan: 'pro' }, keys: ['new-checkout', 'checkout.limits'] },
 );
 
-export const EvaluationReason = named('EvaluationReason', z.enum(['target_id', 'rollout', 'rule', 'default']));
+export const EvaluationReason = named(
+  'EvaluationReason',
+  z.enum(['STATIC', 'TARGETING_MATCH', 'SPLIT', 'DISABLED', 'DEFAULT']),
+  'OpenFeature resolution reasons: `STATIC` when the flag or config has no rule and no live rollout; `TARGETING_MATCH` for a matching rule or a target ID on the rollout\'s allow-list; `SPLIT` when the rollout\'s percentage decided (admitted: the new value; not admitted: the base value); `DEFAULT` for the base value after rules that did not match; `DISABLED` for an archived flag or config serving its last value.',
+);
+export type EvaluationReason = z.infer<typeof EvaluationReason>;
+
+/**
+ * Which branch served the value: `default` (the base value), `rule-<n>` (the n-th rule, from 1),
+ * `target-id` (the rollout's allow-list), `rollout-new` (admitted by percentage),
+ * `rollout-base` (a live rollout's base value for a context it did not admit).
+ */
+export const EvaluationVariant = example(z.string().regex(/^(default|rule-[1-9][0-9]*|target-id|rollout-new|rollout-base)$/), 'rollout-new');
 
 export const EvaluationResult = named(
   'EvaluationResult',
@@ -81,8 +93,11 @@ export const EvaluationResult = named(
     kind: PrimitiveKind,
     value: JsonValue,
     reason: EvaluationReason,
+    variant: EvaluationVariant,
     bucket: z.number().nullable(),
+    rolloutPercent: z.number().nullable().describe('The live rollout\'s percentage, null without a live rollout.'),
   }),
+  '`variant` names the branch that served the value: `default`, `rule-<n>` (from 1), `target-id`, `rollout-new` or `rollout-base`.',
 );
 
 export const EvaluateResponse = example(
@@ -94,8 +109,8 @@ export const EvaluateResponse = example(
   {
     version: 42,
     results: {
-      'new-checkout': { kind: 'flag', value: true, reason: 'rollout', bucket: 12.3456 },
-      'checkout.limits': { kind: 'config', value: { maxItems: 10 }, reason: 'default', bucket: null },
+      'new-checkout': { kind: 'flag', value: true, reason: 'SPLIT', variant: 'rollout-new', bucket: 12.3456, rolloutPercent: 25 },
+      'checkout.limits': { kind: 'config', value: { maxItems: 10 }, reason: 'STATIC', variant: 'default', bucket: null, rolloutPercent: null },
     },
   },
 );

@@ -56,6 +56,7 @@ export const Flag = named(
     description: z.string().nullable(),
     valueType: FlagValueType,
     defaultValue: JsonValue,
+    clientVisible: z.boolean().describe('Client keys (`pub_…`, shipped in web pages) may evaluate it.'),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   }),
@@ -71,6 +72,7 @@ export const Config = named(
     name: z.string(),
     description: z.string().nullable(),
     defaultValue: JsonValue,
+    clientVisible: z.boolean().describe('Client keys (`pub_…`, shipped in web pages) may evaluate it.'),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   }),
@@ -88,8 +90,9 @@ export const CreateFlagRequest = named(
     valueType: FlagValueType.optional(),
     defaultValue: JsonValue,
     rules: z.array(LegacyRule).max(200).optional(),
+    clientVisible: z.boolean().optional(),
   }),
-  'Creates the flag and its state (value = defaultValue, the given rules) in every environment of the project. `valueType` defaults to boolean.',
+  'Creates the flag and its state (value = defaultValue, the given rules) in every environment of the project. `valueType` defaults to boolean; `clientVisible` to false.',
 );
 
 export const CreateConfigRequest = named(
@@ -100,7 +103,17 @@ export const CreateConfigRequest = named(
     description: Description.optional(),
     defaultValue: JsonValue,
     rules: Rules.optional(),
+    clientVisible: z.boolean().optional(),
   }),
+  'Creates the config and its state (value = defaultValue, the given rules) in every environment of the project. `clientVisible` defaults to false.',
+);
+
+export const UpdatePrimitiveRequest = named(
+  'UpdatePrimitiveRequest',
+  z
+    .object({ name: Name.optional(), description: Description.nullable().optional(), clientVisible: z.boolean().optional() })
+    .refine((body) => Object.values(body).some((v) => v !== undefined), 'Send at least one of name, description, clientVisible.'),
+  'The definition\'s metadata; omitted fields keep their value, a null `description` clears it. Changing `clientVisible` changes what client keys evaluate, so every environment of the project gets a new ruleset version.',
 );
 
 export const FlagState = named(

@@ -111,8 +111,10 @@ export type Session = {
 
 /**
  * ApiKeyKind
+ *
+ * `api` and `agent` (`svc_…`): scripts, pipelines and coding agents, restricted as asked. `sdk` (`sdk_…`): a server-side SDK or OFREP provider, bound to one environment, read only. `client` (`pub_…`): safe to ship in a web page or app, bound to one environment, evaluation only (OFREP and `POST /envs/{envId}/evaluate`), and only flags and configs marked `clientVisible`.
  */
-export type ApiKeyKind = 'api' | 'agent';
+export type ApiKeyKind = 'api' | 'agent' | 'sdk' | 'client';
 
 /**
  * TokenAction
@@ -122,7 +124,7 @@ export type TokenAction = 'read' | 'write';
 /**
  * ApiKey
  *
- * `environments`, `resources` and `ipAllowlist` are null when unrestricted.
+ * `environments`, `resources` and `ipAllowlist` are null when unrestricted; `allowedOrigins` is null except on client keys that set their own.
  */
 export type ApiKey = {
     id: string;
@@ -136,6 +138,7 @@ export type ApiKey = {
     rateLimitPerMin: number;
     expiresAt: string | null;
     requiresApproval: boolean;
+    allowedOrigins: Array<string> | null;
     createdAt: string;
     createdByUserId: string | null;
     lastUsedAt: string | null;
@@ -338,7 +341,7 @@ export type LegacyRule = {
 /**
  * CreateFlagRequest
  *
- * Creates the flag and its state (value = defaultValue, the given rules) in every environment of the project. `valueType` defaults to boolean.
+ * Creates the flag and its state (value = defaultValue, the given rules) in every environment of the project. `valueType` defaults to boolean; `clientVisible` to false.
  */
 export type CreateFlagRequest = {
     key: string;
@@ -347,6 +350,7 @@ export type CreateFlagRequest = {
     valueType?: FlagValueType;
     defaultValue?: unknown;
     rules?: Array<LegacyRule>;
+    clientVisible?: boolean;
 };
 
 /**
@@ -360,8 +364,23 @@ export type Flag = {
     description: string | null;
     valueType: FlagValueType;
     defaultValue?: unknown;
+    /**
+     * Client keys (`pub_…`, shipped in web pages) may evaluate it.
+     */
+    clientVisible: boolean;
     createdAt: string;
     updatedAt: string;
+};
+
+/**
+ * UpdatePrimitiveRequest
+ *
+ * The definition's metadata; omitted fields keep their value, a null `description` clears it. Changing `clientVisible` changes what client keys evaluate, so every environment of the project gets a new ruleset version.
+ */
+export type UpdatePrimitiveRequest = {
+    name?: string;
+    description?: string | null;
+    clientVisible?: boolean;
 };
 
 /**
@@ -483,6 +502,8 @@ export type SetRulesRequest = {
 
 /**
  * CreateConfigRequest
+ *
+ * Creates the config and its state (value = defaultValue, the given rules) in every environment of the project. `clientVisible` defaults to false.
  */
 export type CreateConfigRequest = {
     key: string;
@@ -490,6 +511,7 @@ export type CreateConfigRequest = {
     description?: string;
     defaultValue?: unknown;
     rules?: Array<Rule>;
+    clientVisible?: boolean;
 };
 
 /**
@@ -502,6 +524,10 @@ export type Config = {
     name: string;
     description: string | null;
     defaultValue?: unknown;
+    /**
+     * Client keys (`pub_…`, shipped in web pages) may evaluate it.
+     */
+    clientVisible: boolean;
     createdAt: string;
     updatedAt: string;
 };
@@ -751,17 +777,26 @@ export type EvaluateRequest = {
 
 /**
  * EvaluationReason
+ *
+ * OpenFeature resolution reasons: `STATIC` when the flag or config has no rule and no live rollout; `TARGETING_MATCH` for a matching rule or a target ID on the rollout's allow-list; `SPLIT` when the rollout's percentage decided (admitted: the new value; not admitted: the base value); `DEFAULT` for the base value after rules that did not match; `DISABLED` for an archived flag or config serving its last value.
  */
-export type EvaluationReason = 'target_id' | 'rollout' | 'rule' | 'default';
+export type EvaluationReason = 'STATIC' | 'TARGETING_MATCH' | 'SPLIT' | 'DISABLED' | 'DEFAULT';
 
 /**
  * EvaluationResult
+ *
+ * `variant` names the branch that served the value: `default`, `rule-<n>` (from 1), `target-id`, `rollout-new` or `rollout-base`.
  */
 export type EvaluationResult = {
     kind: PrimitiveKind;
     value?: unknown;
     reason: EvaluationReason;
+    variant: string;
     bucket: number | null;
+    /**
+     * The live rollout's percentage, null without a live rollout.
+     */
+    rolloutPercent: number | null;
 };
 
 /**
@@ -872,7 +907,7 @@ export type RollbackFirePage = {
 /**
  * CreateApiKeyRequest
  *
- * Omitted restrictions default to unrestricted: both actions, every environment, every resource, any IP.
+ * Omitted restrictions default to unrestricted: both actions, every environment, every resource, any IP. `sdk` and `client` keys need `environments` with exactly one environment and take only the `read` action; `allowedOrigins` is for client keys.
  */
 export type CreateApiKeyRequest = {
     name: string;
@@ -887,6 +922,10 @@ export type CreateApiKeyRequest = {
     rateLimitPerMin?: number;
     ttlSeconds?: number;
     requiresApproval?: boolean;
+    /**
+     * Client keys only: the web origins whose pages may evaluate with this key (CORS). Omitted: the server's default (`CORS_ALLOWED_ORIGINS`).
+     */
+    allowedOrigins?: Array<string>;
 };
 
 /**
@@ -906,6 +945,7 @@ export type MintedApiKey = {
     rateLimitPerMin: number;
     expiresAt: string | null;
     requiresApproval: boolean;
+    allowedOrigins: Array<string> | null;
     createdAt: string;
     createdByUserId: string | null;
     lastUsedAt: string | null;
@@ -1003,6 +1043,105 @@ export type AppliedProposal = {
     cancelledAt: string | null;
     cancelledByUserId: string | null;
     result?: unknown;
+};
+
+/**
+ * OfrepContext
+ *
+ * `targetingKey` is what a rollout buckets on when the context does not carry the rollout's own bucket field (e.g. `userId`); the other attributes are what rules match.
+ */
+export type OfrepContext = {
+    targetingKey?: string;
+    [key: string]: unknown;
+};
+
+/**
+ * OfrepEvaluationRequest
+ */
+export type OfrepEvaluationRequest = {
+    context: OfrepContext;
+};
+
+/**
+ * OfrepMetadata
+ */
+export type OfrepMetadata = {
+    [key: string]: boolean | string | number;
+};
+
+/**
+ * OfrepEvaluationSuccess
+ *
+ * `metadata` carries `kind` (flag or config), `rulesetVersion`, and with a live rollout `rolloutPercent` (and `bucket` when the context was bucketed).
+ */
+export type OfrepEvaluationSuccess = {
+    key: string;
+    value?: unknown;
+    reason: EvaluationReason;
+    variant: string;
+    metadata?: OfrepMetadata;
+};
+
+/**
+ * OfrepErrorCode
+ */
+export type OfrepErrorCode = 'PARSE_ERROR' | 'TARGETING_KEY_MISSING' | 'INVALID_CONTEXT' | 'GENERAL';
+
+/**
+ * OfrepEvaluationFailure
+ */
+export type OfrepEvaluationFailure = {
+    key: string;
+    errorCode: OfrepErrorCode;
+    errorDetails?: string;
+    metadata?: OfrepMetadata;
+};
+
+/**
+ * OfrepFlagNotFound
+ */
+export type OfrepFlagNotFound = {
+    key: string;
+    errorCode: 'FLAG_NOT_FOUND';
+    errorDetails?: string;
+    metadata?: OfrepMetadata;
+};
+
+/**
+ * OfrepGeneralError
+ */
+export type OfrepGeneralError = {
+    errorDetails?: string;
+};
+
+/**
+ * OfrepEventStream
+ *
+ * A server-sent event stream announcing changes (OFREP ADR-0008). The URL carries a short-lived ticket for this key and environment: treat it as a secret.
+ */
+export type OfrepEventStream = {
+    type: 'sse';
+    url: string;
+    inactivityDelaySec?: number;
+};
+
+/**
+ * OfrepBulkEvaluationSuccess
+ *
+ * Every flag and config the key may see, evaluated for one context. `metadata.rulesetVersion` is the environment's ruleset version.
+ */
+export type OfrepBulkEvaluationSuccess = {
+    flags: Array<OfrepEvaluationSuccess | OfrepEvaluationFailure>;
+    metadata?: OfrepMetadata;
+    eventStreams?: Array<OfrepEventStream>;
+};
+
+/**
+ * OfrepBulkEvaluationFailure
+ */
+export type OfrepBulkEvaluationFailure = {
+    errorCode: OfrepErrorCode;
+    errorDetails?: string;
 };
 
 export type RequestMagicLinkData = {
@@ -2396,6 +2535,70 @@ export type CreateFlagResponses = {
 
 export type CreateFlagResponse = CreateFlagResponses[keyof CreateFlagResponses];
 
+export type UpdateFlagData = {
+    /**
+     * Request body
+     */
+    body: UpdatePrimitiveRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/flags/{key}';
+};
+
+export type UpdateFlagErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type UpdateFlagError = UpdateFlagErrors[keyof UpdateFlagErrors];
+
+export type UpdateFlagResponses = {
+    /**
+     * OK
+     */
+    200: Flag;
+};
+
+export type UpdateFlagResponse = UpdateFlagResponses[keyof UpdateFlagResponses];
+
 export type ListFlagStatesData = {
     body?: never;
     path: {
@@ -2742,6 +2945,70 @@ export type CreateConfigResponses = {
 };
 
 export type CreateConfigResponse = CreateConfigResponses[keyof CreateConfigResponses];
+
+export type UpdateConfigData = {
+    /**
+     * Request body
+     */
+    body: UpdatePrimitiveRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/configs/{key}';
+};
+
+export type UpdateConfigErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type UpdateConfigError = UpdateConfigErrors[keyof UpdateConfigErrors];
+
+export type UpdateConfigResponses = {
+    /**
+     * OK
+     */
+    200: Config;
+};
+
+export type UpdateConfigResponse = UpdateConfigResponses[keyof UpdateConfigResponses];
 
 export type ListConfigStatesData = {
     body?: never;
@@ -6064,6 +6331,162 @@ export type StreamOrgEventsErrors = {
 export type StreamOrgEventsError = StreamOrgEventsErrors[keyof StreamOrgEventsErrors];
 
 export type StreamOrgEventsResponses = {
+    /**
+     * OK
+     */
+    200: unknown;
+};
+
+export type OfrepEvaluateFlagData = {
+    /**
+     * Request body
+     */
+    body: OfrepEvaluationRequest;
+    path: {
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/ofrep/v1/evaluate/flags/{key}';
+};
+
+export type OfrepEvaluateFlagErrors = {
+    /**
+     * Invalid request
+     */
+    400: OfrepEvaluationFailure;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: OfrepFlagNotFound;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+    /**
+     * 500
+     */
+    500: OfrepGeneralError;
+};
+
+export type OfrepEvaluateFlagError = OfrepEvaluateFlagErrors[keyof OfrepEvaluateFlagErrors];
+
+export type OfrepEvaluateFlagResponses = {
+    /**
+     * OK
+     */
+    200: OfrepEvaluationSuccess;
+};
+
+export type OfrepEvaluateFlagResponse = OfrepEvaluateFlagResponses[keyof OfrepEvaluateFlagResponses];
+
+export type OfrepEvaluateFlagsData = {
+    /**
+     * Request body
+     */
+    body: OfrepEvaluationRequest;
+    headers?: {
+        'if-none-match'?: string;
+    };
+    path?: never;
+    query?: {
+        flagConfigEtag?: string;
+        flagConfigLastModified?: string;
+    };
+    url: '/api/v1/ofrep/v1/evaluate/flags';
+};
+
+export type OfrepEvaluateFlagsErrors = {
+    /**
+     * Invalid request
+     */
+    400: OfrepBulkEvaluationFailure;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+    /**
+     * 500
+     */
+    500: OfrepGeneralError;
+};
+
+export type OfrepEvaluateFlagsError = OfrepEvaluateFlagsErrors[keyof OfrepEvaluateFlagsErrors];
+
+export type OfrepEvaluateFlagsResponses = {
+    /**
+     * OK
+     */
+    200: OfrepBulkEvaluationSuccess;
+};
+
+export type OfrepEvaluateFlagsResponse = OfrepEvaluateFlagsResponses[keyof OfrepEvaluateFlagsResponses];
+
+export type OfrepEventStreamData = {
+    body?: never;
+    path?: never;
+    query: {
+        ticket: string;
+    };
+    url: '/api/v1/ofrep/v1/events';
+};
+
+export type OfrepEventStreamErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type OfrepEventStreamError = OfrepEventStreamErrors[keyof OfrepEventStreamErrors];
+
+export type OfrepEventStreamResponses = {
     /**
      * OK
      */

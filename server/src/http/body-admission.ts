@@ -25,7 +25,7 @@ const JSON_TYPES = ['application/json', 'application/*+json'];
 const TARGET_ID_PATH = new RegExp(`^${API_PREFIX}/envs/([^/]+)/(?:flags|configs)/([^/]+)/rollout/target-ids/`);
 /** Routes whose handlers take no credentials of the session or API-key kind (the rollback webhook reads its own body, fire-body.ts). */
 const OPEN: ReadonlySet<RouteAuth> = new Set<RouteAuth>(['public', 'optionalSession', 'rollback']);
-const AUTHS: ReadonlySet<unknown> = new Set<RouteAuth>(['public', 'session', 'optionalSession', 'any', 'rollback']);
+const AUTHS: ReadonlySet<unknown> = new Set<RouteAuth>(['public', 'session', 'optionalSession', 'any', 'rollback', 'apiKey']);
 const isRouteAuth = (value: unknown): value is RouteAuth => AUTHS.has(value);
 
 type BodyRequest = AdmissionRequest & Pick<Request, 'id' | 'method' | 'baseUrl' | 'path' | 'fireBody'>;
