@@ -3,18 +3,25 @@
  *
  * Order, for a primitive whose rollout is LIVE (status `active` or `paused`):
  *   1. the context's bucket-field value is on the rollout's target-ID allow-list
- *      → the candidate (`newValue`), reason `target_id`;
- *   2. the context is admitted (`bucket < percent`) → the candidate, reason `rollout`;
- *   3. the first matching rule → its value, reason `rule`;
- *   4. the primitive's base value, reason `default`.
+ *      → the candidate (`newValue`), reason TARGETING_MATCH, variant `target-id`;
+ *   2. the context is admitted (`bucket < percent`) → the candidate, reason SPLIT,
+ *      variant `rollout-new`;
+ *   3. the first matching rule → its value, reason TARGETING_MATCH, variant `rule-<n>`;
+ *   4. the primitive's base value: reason SPLIT, variant `rollout-base` when the rollout
+ *      bucketed the context and did not admit it; otherwise reason DEFAULT, variant `default`.
+ *
+ * Without a live rollout: the first matching rule (TARGETING_MATCH, `rule-<n>`), else the base
+ * value: reason STATIC when the primitive has no rules at all, DEFAULT when none matched;
+ * variant `default`.
  *
  * Gated rules: when the rollout has no `newValue` (absent or undefined; `null`
  * is a real candidate) the rollout gates the primitive's rules. The candidate
  * is then "the rules", so steps 1 and 2 only decide whether the context is
  * admitted (on the allow-list, or `bucket < percent`): an admitted context goes
- * on to step 3 and gets the first matching rule's value (reason `rule`) or the
- * base value (reason `default`); a context that is not admitted skips step 3
- * and gets the base value (reason `default`).
+ * on to step 3 and gets the first matching rule's value (TARGETING_MATCH) or the
+ * base value (DEFAULT, `default`); a context that is not admitted skips step 3
+ * and gets the base value (SPLIT, `rollout-base`); a context without the bucket
+ * field gets the base value (DEFAULT, `default`).
  *
  * - Rollouts that are `completed` or `cancelled` are ignored entirely (on
  *   completion the server has already made the candidate the base value, and
@@ -39,16 +46,13 @@ import {
   type EvaluationContext,
   type EvaluationReason,
   type EvaluationResult,
+  type EvaluationVariant,
   type PrimitiveKind,
   type Ruleset,
   type RulesetPrimitive,
 } from './types.js';
 
 const TWO_POW_32 = 4294967296;
-
-function result(kind: PrimitiveKind, value: unknown, reason: EvaluationReason, bucket: number | null): EvaluationResult {
-  return { kind, value, reason, bucket };
-}
 
 /** One primitive prepared for repeated evaluation. */
 export interface CompiledPrimitive {
@@ -62,6 +66,12 @@ class CompiledPrimitiveImpl implements CompiledPrimitive {
   readonly key: string;
   private readonly base: unknown;
   private readonly rules: readonly CompiledRule[];
+  /** `rule-1`, `rule-2`, … for `rules`. */
+  private readonly ruleVariants: readonly EvaluationVariant[];
+  /** The reason of the base value when no rollout decided: STATIC without rules, else DEFAULT. */
+  private readonly baseReason: EvaluationReason;
+  /** The live rollout's percent, null without one (every result carries it). */
+  private readonly rolloutPercent: number | null;
   /** Rollout live (active or paused). The fields below matter only when true. */
   private readonly live: boolean;
   private readonly gated: boolean;
@@ -96,8 +106,11 @@ class CompiledPrimitiveImpl implements CompiledPrimitive {
     this.key = p.key;
     this.base = p.value;
     this.rules = (p.rules ?? []).map(compileRule);
+    this.ruleVariants = this.rules.map((_, i): EvaluationVariant => `rule-${i + 1}`);
     const r = p.rollout;
     this.live = r != null && isLiveStatus(r.status);
+    this.rolloutPercent = this.live && r != null ? r.percent : null;
+    this.baseReason = this.rules.length === 0 && !this.live ? 'STATIC' : 'DEFAULT';
     this.gated = r != null && r.newValue === undefined;
     this.candidate = r?.newValue;
     this.percent = r != null ? r.percent : 0;
@@ -147,6 +160,10 @@ class CompiledPrimitiveImpl implements CompiledPrimitive {
     }
   }
 
+  private result(value: unknown, reason: EvaluationReason, variant: EvaluationVariant, bucket: number | null): EvaluationResult {
+    return { kind: this.kind, value, reason, variant, bucket, rolloutPercent: this.rolloutPercent };
+  }
+
   evaluate(ctx: EvaluationContext): EvaluationResult {
     if (this.live) {
       const raw = ctx[this.bucketField];
@@ -156,25 +173,26 @@ class CompiledPrimitiveImpl implements CompiledPrimitive {
         const b = (h / TWO_POW_32) * 100;
         const targeted = this.targetIds.length !== 0 && this.isTarget(h, id);
         if (!this.gated) {
-          if (targeted) return result(this.kind, this.candidate, 'target_id', b);
-          if (b < this.percent) return result(this.kind, this.candidate, 'rollout', b);
-          return this.applyRules(ctx, b);
+          if (targeted) return this.result(this.candidate, 'TARGETING_MATCH', 'target-id', b);
+          if (b < this.percent) return this.result(this.candidate, 'SPLIT', 'rollout-new', b);
+          return this.applyRules(ctx, b, 'SPLIT', 'rollout-base');
         }
-        if (targeted || b < this.percent) return this.applyRules(ctx, b);
-        return result(this.kind, this.base, 'default', b);
+        if (targeted || b < this.percent) return this.applyRules(ctx, b, 'DEFAULT', 'default');
+        return this.result(this.base, 'SPLIT', 'rollout-base', b);
       }
-      if (this.gated) return result(this.kind, this.base, 'default', null);
+      if (this.gated) return this.result(this.base, 'DEFAULT', 'default', null);
     }
-    return this.applyRules(ctx, null);
+    return this.applyRules(ctx, null, this.baseReason, 'default');
   }
 
-  private applyRules(ctx: EvaluationContext, b: number | null): EvaluationResult {
+  /** The first matching rule's value, or the base value with `reason` and `variant`. */
+  private applyRules(ctx: EvaluationContext, b: number | null, reason: EvaluationReason, variant: EvaluationVariant): EvaluationResult {
     const rules = this.rules;
     if (rules.length !== 0) {
       const i = firstMatchingRule(rules, ctx);
-      if (i >= 0) return result(this.kind, (rules[i] as CompiledRule).value, 'rule', b);
+      if (i >= 0) return this.result((rules[i] as CompiledRule).value, 'TARGETING_MATCH', this.ruleVariants[i] as EvaluationVariant, b);
     }
-    return result(this.kind, this.base, 'default', b);
+    return this.result(this.base, reason, variant, b);
   }
 }
 

@@ -18,7 +18,7 @@ export {
   type CompiledPrimitive,
   type CompiledRuleset,
 } from './evaluate.js';
-export { ROLLOUT_STATUSES, LIVE_STATUSES, isLiveStatus } from './types.js';
+export { ROLLOUT_STATUSES, LIVE_STATUSES, EVALUATION_REASONS, isLiveStatus } from './types.js';
 export type {
   PrimitiveKind,
   RolloutStatus,
@@ -31,5 +31,6 @@ export type {
   Ruleset,
   EvaluationContext,
   EvaluationReason,
+  EvaluationVariant,
   EvaluationResult,
 } from './types.js';

@@ -92,15 +92,36 @@ export interface Ruleset {
 /** A context is any JSON-ish object; rules and bucketing read its top-level keys. */
 export type EvaluationContext = Record<string, unknown>;
 
-export type EvaluationReason = 'target_id' | 'rollout' | 'rule' | 'default';
+/**
+ * Why a context got its value, as OpenFeature names resolution reasons (docs/bucketing.md):
+ * - `STATIC`: the primitive has no rule and no live rollout: everyone gets the base value;
+ * - `TARGETING_MATCH`: a rule matched, or the context is on the rollout's target-ID allow-list;
+ * - `SPLIT`: the rollout's percentage decided: the new value for an admitted context, the base
+ *   value for one it did not admit (and no rule matched);
+ * - `DEFAULT`: the base value, after rules that did not match (or a gated rollout admitted the
+ *   context and no rule matched);
+ * - `DISABLED`: the primitive is archived and serves its last value.
+ */
+export const EVALUATION_REASONS = ['STATIC', 'TARGETING_MATCH', 'SPLIT', 'DISABLED', 'DEFAULT'] as const;
+export type EvaluationReason = (typeof EVALUATION_REASONS)[number];
+
+/**
+ * Which branch served the value: `default` (the base value), `rule-<n>` (the n-th rule, from 1),
+ * `target-id` (the rollout's allow-list), `rollout-new` (admitted by percentage),
+ * `rollout-base` (a live rollout's base value for a context it did not admit).
+ */
+export type EvaluationVariant = 'default' | `rule-${number}` | 'target-id' | 'rollout-new' | 'rollout-base';
 
 export interface EvaluationResult {
   kind: PrimitiveKind;
   value: unknown;
   reason: EvaluationReason;
+  variant: EvaluationVariant;
   /**
    * The context's bucket when the primitive has a live (active or paused)
    * rollout and the context carries the bucket field; otherwise null.
    */
   bucket: number | null;
+  /** The live rollout's percentage; null without a live rollout. */
+  rolloutPercent: number | null;
 }

@@ -2,7 +2,8 @@ import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { id, jsonb, timestamp } from './common.js';
 import { OrgEntity } from './org.js';
 
-export const API_KEY_KINDS = ['api', 'agent'] as const;
+/** `sdk` and `client` keys are bound to one environment (docs/auth.md); `client` keys only evaluate. */
+export const API_KEY_KINDS = ['api', 'agent', 'sdk', 'client'] as const;
 export type ApiKeyKind = (typeof API_KEY_KINDS)[number];
 export type ApiKeyAction = 'read' | 'write';
 
@@ -27,6 +28,8 @@ export const ApiKeyEntity = defineEntity({
     rateLimitPerMin: p.integer(),
     expiresAt: timestamp().nullable(),
     requiresApproval: p.boolean(),
+    /** Client keys: the web origins allowed to evaluate with it (CORS); null = the server's default. */
+    allowedOrigins: jsonb<string[]>().nullable(),
     createdAt: timestamp(),
     createdByUserId: p.uuid().nullable(),
     lastUsedAt: timestamp().nullable(),

@@ -22,6 +22,8 @@ export const PrimitiveEntity = defineEntity({
     valueType: p.enum([...VALUE_TYPES]),
     /** Any JSON. Nullable because MikroORM writes a JS `null` as SQL NULL (JSON null and SQL NULL read back alike). */
     defaultValue: jsonb<JsonValue>().nullable(),
+    /** Client keys (shipped in web pages) may evaluate it. */
+    clientVisible: p.boolean().default(false),
     createdAt: timestamp(),
     updatedAt: timestamp(),
   }),
