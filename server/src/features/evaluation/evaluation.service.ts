@@ -29,6 +29,16 @@ export async function currentRuleset(em: EntityManager, caller: Caller, sources:
   return visibleRuleset(em, caller, sources, env);
 }
 
+/**
+ * The ruleset an evaluation of `envId` runs against, as the caller may see it (null before the
+ * environment's first write): `POST /envs/{envId}/evaluate` and the OFREP routes use it.
+ */
+export async function rulesetForEvaluation(em: EntityManager, caller: Caller, sources: RulesetSources, envId: string): Promise<CachedRuleset | null> {
+  const env = await readableEnv(em, caller, sources, envId);
+  if (env.version === 0) return null;
+  return visibleRuleset(em, caller, sources, env);
+}
+
 /** The evaluation's answer, and the ruleset it was evaluated against (null before the environment's first write). */
 export async function evaluateContext(
   em: EntityManager,
@@ -37,9 +47,8 @@ export async function evaluateContext(
   envId: string,
   input: { context: Record<string, unknown>; keys?: string[] | undefined },
 ): Promise<{ entry: CachedRuleset | null; answer: { version: number; results: Record<string, EvaluationResult> } }> {
-  const env = await readableEnv(em, caller, sources, envId);
-  if (env.version === 0) return { entry: null, answer: { version: 0, results: {} } };
-  const entry = await visibleRuleset(em, caller, sources, env);
+  const entry = await rulesetForEvaluation(em, caller, sources, envId);
+  if (!entry) return { entry: null, answer: { version: 0, results: {} } };
   return { entry, answer: evaluateWith(entry, input) };
 }
 
