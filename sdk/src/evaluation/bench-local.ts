@@ -77,7 +77,7 @@ function evaluateAll(): number {
   let acc = 0;
   for (let i = 0; i < N; i++) {
     const r = compiled.evaluate('checkout-v2', contexts[i] as EvaluationContext);
-    if (r !== undefined) acc += r.reason === 'rollout' ? 1 : r.reason === 'target_id' ? 1_000_000 : 0;
+    if (r !== undefined) acc += r.variant === 'rollout-new' ? 1 : r.variant === 'target-id' ? 1_000_000 : 0;
   }
   return acc;
 }

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bucket } from './bucket.js';
 import { compilePrimitive, compileRuleset, evaluatePrimitive } from './evaluate.js';
-import type { EvaluationContext, EvaluationResult, Rule, RulesetPrimitive, RulesetRollout } from './types.js';
+import type { EvaluationContext, EvaluationReason, EvaluationResult, EvaluationVariant, Rule, RulesetPrimitive, RulesetRollout } from './types.js';
 
 // Buckets under seed "flag:env" (from sdk/fixtures/bucketing.json):
 const B = {
@@ -32,12 +32,14 @@ function flag(r: RulesetRollout | null, rules: Rule[] = [usRule]): RulesetPrimit
   return { kind: 'flag', key: 'f', value: 'old', rules, rollout: r };
 }
 
-const res = (value: unknown, reason: EvaluationResult['reason'], b: number | null): EvaluationResult => ({
-  kind: 'flag',
-  value,
-  reason,
-  bucket: b,
-});
+/** A flag's result: value, reason, variant, bucket and the live rollout's percent. */
+const res = (
+  value: unknown,
+  reason: EvaluationReason,
+  variant: EvaluationVariant,
+  b: number | null,
+  rolloutPercent: number | null,
+): EvaluationResult => ({ kind: 'flag', value, reason, variant, bucket: b, rolloutPercent });
 
 type Case = [name: string, ctx: EvaluationContext, expected: EvaluationResult];
 
@@ -49,23 +51,75 @@ function check(p: RulesetPrimitive, cases: Case[]): void {
   }
 }
 
+describe('reasons and variants: one row per branch', () => {
+  const gated = (over: Partial<RulesetRollout> = {}): RulesetRollout => {
+    const r = rollout(over);
+    delete r.newValue;
+    return r;
+  };
+  const twoRules: Rule[] = [{ conditions: [{ attribute: 'plan', operator: 'in', values: ['pro'] }], value: 'pro' }, usRule];
+
+  type Row = [branch: string, p: RulesetPrimitive, ctx: EvaluationContext, expected: EvaluationResult];
+  const rows: Row[] = [
+    ['no rules, no rollout', flag(null, []), { userId: '42' }, res('old', 'STATIC', 'default', null, null)],
+    ['rules, none matches', flag(null), { country: 'MX' }, res('old', 'DEFAULT', 'default', null, null)],
+    ['rule 1 matches', flag(null, twoRules), { plan: 'pro', country: 'US' }, res('pro', 'TARGETING_MATCH', 'rule-1', null, null)],
+    ['rule 2 matches', flag(null, twoRules), { plan: 'free', country: 'US' }, res('us-rule', 'TARGETING_MATCH', 'rule-2', null, null)],
+    ['target ID', flag(rollout()), { userId: 'user-1' }, res('new', 'TARGETING_MATCH', 'target-id', B['user-1'], 50)],
+    ['admitted', flag(rollout()), { userId: '42' }, res('new', 'SPLIT', 'rollout-new', B['42'], 50)],
+    ['not admitted, no rule', flag(rollout()), { userId: 'user-2' }, res('old', 'SPLIT', 'rollout-base', B['user-2'], 50)],
+    ['not admitted, no rules at all', flag(rollout(), []), { userId: 'user-2' }, res('old', 'SPLIT', 'rollout-base', B['user-2'], 50)],
+    ['not admitted, rule 2 matches', flag(rollout(), twoRules), { userId: 'user-2', country: 'US' }, res('us-rule', 'TARGETING_MATCH', 'rule-2', B['user-2'], 50)],
+    ['live rollout, no bucket field', flag(rollout()), { country: 'MX' }, res('old', 'DEFAULT', 'default', null, 50)],
+    ['live rollout, no bucket field, no rules', flag(rollout(), []), {}, res('old', 'DEFAULT', 'default', null, 50)],
+    ['live rollout, no bucket field, rule matches', flag(rollout()), { country: 'US' }, res('us-rule', 'TARGETING_MATCH', 'rule-1', null, 50)],
+    ['paused rollout, admitted', flag(rollout({ status: 'paused', percent: 20 })), { userId: '42' }, res('new', 'SPLIT', 'rollout-new', B['42'], 20)],
+    ['gated, admitted, rule matches', flag(gated()), { userId: '42', country: 'US' }, res('us-rule', 'TARGETING_MATCH', 'rule-1', B['42'], 50)],
+    ['gated, admitted, no rule', flag(gated()), { userId: '42' }, res('old', 'DEFAULT', 'default', B['42'], 50)],
+    ['gated, target ID, no rule', flag(gated()), { userId: 'user-1' }, res('old', 'DEFAULT', 'default', B['user-1'], 50)],
+    ['gated, not admitted (rule would match)', flag(gated()), { userId: 'user-2', country: 'US' }, res('old', 'SPLIT', 'rollout-base', B['user-2'], 50)],
+    ['gated, no bucket field (rule would match)', flag(gated()), { country: 'US' }, res('old', 'DEFAULT', 'default', null, 50)],
+    ['completed rollout, no rules', flag(rollout({ status: 'completed', percent: 100 }), []), { userId: '42' }, res('old', 'STATIC', 'default', null, null)],
+    ['cancelled rollout, no rules', flag(rollout({ status: 'cancelled' }), []), { userId: 'user-1' }, res('old', 'STATIC', 'default', null, null)],
+    ['completed rollout, rule matches', flag(rollout({ status: 'completed' })), { userId: '42', country: 'US' }, res('us-rule', 'TARGETING_MATCH', 'rule-1', null, null)],
+    ['cancelled gated rollout, no rule', flag(gated({ status: 'cancelled' })), { userId: '42' }, res('old', 'DEFAULT', 'default', null, null)],
+  ];
+
+  it.each(rows)('%s', (_branch, p, ctx, expected) => {
+    expect(evaluatePrimitive(p, ctx)).toEqual(expected);
+    expect(compilePrimitive(p).evaluate(ctx)).toEqual(expected);
+  });
+
+  it('a config carries its kind; rolloutPercent is the live percent even at 0', () => {
+    const config: RulesetPrimitive = { kind: 'config', key: 'c', value: 1, rules: [], rollout: rollout({ status: 'paused', percent: 0, targetIds: [] }) };
+    expect(evaluatePrimitive(config, { userId: '42' })).toEqual({
+      kind: 'config',
+      value: 1,
+      reason: 'SPLIT',
+      variant: 'rollout-base',
+      bucket: B['42'],
+      rolloutPercent: 0,
+    });
+  });
+});
+
 describe('evaluation order (rollout carries newValue)', () => {
   it('target id → rollout → rule → default', () => {
     check(flag(rollout()), [
-      ['targeted, not admitted', { userId: 'user-1' }, res('new', 'target_id', B['user-1'])],
-      ['targeted beats rule', { userId: 'user-1', country: 'US' }, res('new', 'target_id', B['user-1'])],
-      ['admitted', { userId: '42' }, res('new', 'rollout', B['42'])],
-      ['admitted beats rule', { userId: '42', country: 'US' }, res('new', 'rollout', B['42'])],
-      ['not admitted, rule', { userId: 'user-2', country: 'US' }, res('us-rule', 'rule', B['user-2'])],
-      ['not admitted, no rule', { userId: 'user-2', country: 'MX' }, res('old', 'default', B['user-2'])],
-      ['no bucket field, rule', { country: 'US' }, res('us-rule', 'rule', null)],
-      ['no bucket field', {}, res('old', 'default', null)],
-      ['numeric bucket field = String(n)', { userId: 42 }, res('new', 'rollout', B['42'])],
-      ['negative number', { userId: -1 }, res('old', 'default', B['-1'])],
-      ['null bucket field', { userId: null }, res('old', 'default', null)],
-      ['object bucket field', { userId: { id: '42' } }, res('old', 'default', null)],
-      ['array bucket field', { userId: ['42'], country: 'US' }, res('us-rule', 'rule', null)],
-      ['other field name', { user_id: '42' }, res('old', 'default', null)],
+      ['targeted, not admitted', { userId: 'user-1' }, res('new', 'TARGETING_MATCH', 'target-id', B['user-1'], 50)],
+      ['targeted beats rule', { userId: 'user-1', country: 'US' }, res('new', 'TARGETING_MATCH', 'target-id', B['user-1'], 50)],
+      ['admitted', { userId: '42' }, res('new', 'SPLIT', 'rollout-new', B['42'], 50)],
+      ['admitted beats rule', { userId: '42', country: 'US' }, res('new', 'SPLIT', 'rollout-new', B['42'], 50)],
+      ['not admitted, rule', { userId: 'user-2', country: 'US' }, res('us-rule', 'TARGETING_MATCH', 'rule-1', B['user-2'], 50)],
+      ['not admitted, no rule', { userId: 'user-2', country: 'MX' }, res('old', 'SPLIT', 'rollout-base', B['user-2'], 50)],
+      ['no bucket field, rule', { country: 'US' }, res('us-rule', 'TARGETING_MATCH', 'rule-1', null, 50)],
+      ['no bucket field', {}, res('old', 'DEFAULT', 'default', null, 50)],
+      ['numeric bucket field = String(n)', { userId: 42 }, res('new', 'SPLIT', 'rollout-new', B['42'], 50)],
+      ['negative number', { userId: -1 }, res('old', 'SPLIT', 'rollout-base', B['-1'], 50)],
+      ['null bucket field', { userId: null }, res('old', 'DEFAULT', 'default', null, 50)],
+      ['object bucket field', { userId: { id: '42' } }, res('old', 'DEFAULT', 'default', null, 50)],
+      ['array bucket field', { userId: ['42'], country: 'US' }, res('us-rule', 'TARGETING_MATCH', 'rule-1', null, 50)],
+      ['other field name', { user_id: '42' }, res('old', 'DEFAULT', 'default', null, 50)],
     ]);
   });
 
@@ -77,10 +131,10 @@ describe('evaluation order (rollout carries newValue)', () => {
   it('a target ID matches only the exact string form; numbers via String(n)', () => {
     const p = flag(rollout({ percent: 0, targetIds: ['42', 'alice@example.com'] }));
     check(p, [
-      ['string', { userId: '42' }, res('new', 'target_id', B['42'])],
-      ['number', { userId: 42 }, res('new', 'target_id', B['42'])],
-      ['case-sensitive', { userId: 'ALICE@example.com' }, res('old', 'default', bucket('flag:env', 'ALICE@example.com'))],
-      ['missing field', { id: '42' }, res('old', 'default', null)],
+      ['string', { userId: '42' }, res('new', 'TARGETING_MATCH', 'target-id', B['42'], 0)],
+      ['number', { userId: 42 }, res('new', 'TARGETING_MATCH', 'target-id', B['42'], 0)],
+      ['case-sensitive', { userId: 'ALICE@example.com' }, res('old', 'SPLIT', 'rollout-base', bucket('flag:env', 'ALICE@example.com'), 0)],
+      ['missing field', { id: '42' }, res('old', 'DEFAULT', 'default', null, 0)],
     ]);
   });
 
@@ -88,24 +142,24 @@ describe('evaluation order (rollout carries newValue)', () => {
     const listed = Array.from({ length: 5000 }, (_, i) => `t-${i}`);
     const p = flag(rollout({ percent: 0, targetIds: [...listed, ...listed.slice(0, 100)] }), []);
     const c = compilePrimitive(p);
-    for (const id of listed) expect(c.evaluate({ userId: id }).reason).toBe('target_id');
-    for (let i = 5000; i < 25_000; i++) expect(c.evaluate({ userId: `t-${i}` }).reason).toBe('default');
-    expect(c.evaluate({ userId: 't-0 ' }).reason).toBe('default');
+    for (const id of listed) expect(c.evaluate({ userId: id }).variant).toBe('target-id');
+    for (let i = 5000; i < 25_000; i++) expect(c.evaluate({ userId: `t-${i}` }).variant).toBe('rollout-base');
+    expect(c.evaluate({ userId: 't-0 ' }).variant).toBe('rollout-base');
   });
 
   it('percent boundaries: 0 admits nobody, 100 everybody; admission is bucket < percent', () => {
     check(flag(rollout({ percent: 0, targetIds: [] }), []), [
-      ['0%', { userId: 'alice@example.com' }, res('old', 'default', B['alice@example.com'])],
+      ['0%', { userId: 'alice@example.com' }, res('old', 'SPLIT', 'rollout-base', B['alice@example.com'], 0)],
     ]);
     check(flag(rollout({ percent: 100, targetIds: [] }), []), [
-      ['100%', { userId: 'user-1' }, res('new', 'rollout', B['user-1'])],
+      ['100%', { userId: 'user-1' }, res('new', 'SPLIT', 'rollout-new', B['user-1'], 100)],
     ]);
-    check(flag(rollout({ percent: B['42'], targetIds: [] }), []), [['equal', { userId: '42' }, res('old', 'default', B['42'])]]);
-    check(flag(rollout({ percent: 16.4284, targetIds: [] }), []), [['just above', { userId: '42' }, res('new', 'rollout', B['42'])]]);
+    check(flag(rollout({ percent: B['42'], targetIds: [] }), []), [['equal', { userId: '42' }, res('old', 'SPLIT', 'rollout-base', B['42'], B['42'])]]);
+    check(flag(rollout({ percent: 16.4284, targetIds: [] }), []), [['just above', { userId: '42' }, res('new', 'SPLIT', 'rollout-new', B['42'], 16.4284)]]);
   });
 
   it('null is a real candidate value', () => {
-    check(flag(rollout({ newValue: null }), []), [['admitted', { userId: '42' }, res(null, 'rollout', B['42'])]]);
+    check(flag(rollout({ newValue: null }), []), [['admitted', { userId: '42' }, res(null, 'SPLIT', 'rollout-new', B['42'], 50)]]);
   });
 
   it('first matching rule wins; a rule without conditions is a catch-all', () => {
@@ -115,40 +169,41 @@ describe('evaluation order (rollout carries newValue)', () => {
       { conditions: [], value: 'everyone' },
     ];
     check(flag(null, rules), [
-      ['first', { plan: 'pro', country: 'US' }, res('pro', 'rule', null)],
-      ['second', { plan: 'free', country: 'US' }, res('us-rule', 'rule', null)],
-      ['catch-all', {}, res('everyone', 'rule', null)],
+      ['first', { plan: 'pro', country: 'US' }, res('pro', 'TARGETING_MATCH', 'rule-1', null, null)],
+      ['second', { plan: 'free', country: 'US' }, res('us-rule', 'TARGETING_MATCH', 'rule-2', null, null)],
+      ['catch-all', {}, res('everyone', 'TARGETING_MATCH', 'rule-3', null, null)],
     ]);
   });
 
   it('no rollout, no rules: base value', () => {
-    check(flag(null, []), [['base', { userId: '42' }, res('old', 'default', null)]]);
+    check(flag(null, []), [['base', { userId: '42' }, res('old', 'STATIC', 'default', null, null)]]);
   });
 });
 
 describe('rollout status', () => {
   it('paused (user / approval gate): admission continues at the held percent', () => {
     check(flag(rollout({ status: 'paused' })), [
-      ['targeted', { userId: 'user-1' }, res('new', 'target_id', B['user-1'])],
-      ['admitted', { userId: '42' }, res('new', 'rollout', B['42'])],
-      ['not admitted', { userId: 'user-2', country: 'US' }, res('us-rule', 'rule', B['user-2'])],
+      ['targeted', { userId: 'user-1' }, res('new', 'TARGETING_MATCH', 'target-id', B['user-1'], 50)],
+      ['admitted', { userId: '42' }, res('new', 'SPLIT', 'rollout-new', B['42'], 50)],
+      ['not admitted', { userId: 'user-2', country: 'US' }, res('us-rule', 'TARGETING_MATCH', 'rule-1', B['user-2'], 50)],
     ]);
   });
 
   it('paused by auto-rollback (percent 0): nobody admitted by percentage, target IDs still get the candidate', () => {
     check(flag(rollout({ status: 'paused', percent: 0 })), [
-      ['formerly admitted', { userId: 'alice@example.com' }, res('old', 'default', B['alice@example.com'])],
-      ['formerly admitted, rule', { userId: '42', country: 'US' }, res('us-rule', 'rule', B['42'])],
-      ['targeted', { userId: 'user-1' }, res('new', 'target_id', B['user-1'])],
+      ['formerly admitted', { userId: 'alice@example.com' }, res('old', 'SPLIT', 'rollout-base', B['alice@example.com'], 0)],
+      ['formerly admitted, rule', { userId: '42', country: 'US' }, res('us-rule', 'TARGETING_MATCH', 'rule-1', B['42'], 0)],
+      ['targeted', { userId: 'user-1' }, res('new', 'TARGETING_MATCH', 'target-id', B['user-1'], 0)],
     ]);
   });
 
-  it.each(['completed', 'cancelled'] as const)('%s rollouts are ignored (no candidate, no bucket)', (status) => {
+  it.each(['completed', 'cancelled'] as const)('%s rollouts are ignored (no candidate, no bucket, no percent)', (status) => {
     check(flag(rollout({ status, percent: 100 })), [
-      ['targeted', { userId: 'user-1' }, res('old', 'default', null)],
-      ['would be admitted', { userId: '42' }, res('old', 'default', null)],
-      ['rule', { userId: '42', country: 'US' }, res('us-rule', 'rule', null)],
+      ['targeted', { userId: 'user-1' }, res('old', 'DEFAULT', 'default', null, null)],
+      ['would be admitted', { userId: '42' }, res('old', 'DEFAULT', 'default', null, null)],
+      ['rule', { userId: '42', country: 'US' }, res('us-rule', 'TARGETING_MATCH', 'rule-1', null, null)],
     ]);
+    check(flag(rollout({ status, percent: 100 }), []), [['no rules', { userId: '42' }, res('old', 'STATIC', 'default', null, null)]]);
   });
 });
 
@@ -161,37 +216,37 @@ describe('rollout gating the rules (no newValue)', () => {
 
   it('an admitted context gets its matching rule; others get the base value', () => {
     check(flag(gated()), [
-      ['admitted + rule', { userId: '42', country: 'US' }, res('us-rule', 'rule', B['42'])],
-      ['admitted, no rule', { userId: '42', country: 'MX' }, res('old', 'default', B['42'])],
-      ['not admitted + rule', { userId: 'user-2', country: 'US' }, res('old', 'default', B['user-2'])],
-      ['not admitted', { userId: 'user-2' }, res('old', 'default', B['user-2'])],
-      ['targeted + rule', { userId: 'user-1', country: 'US' }, res('us-rule', 'rule', B['user-1'])],
-      ['targeted, no rule', { userId: 'user-1' }, res('old', 'default', B['user-1'])],
-      ['no bucket field + rule', { country: 'US' }, res('old', 'default', null)],
+      ['admitted + rule', { userId: '42', country: 'US' }, res('us-rule', 'TARGETING_MATCH', 'rule-1', B['42'], 50)],
+      ['admitted, no rule', { userId: '42', country: 'MX' }, res('old', 'DEFAULT', 'default', B['42'], 50)],
+      ['not admitted + rule', { userId: 'user-2', country: 'US' }, res('old', 'SPLIT', 'rollout-base', B['user-2'], 50)],
+      ['not admitted', { userId: 'user-2' }, res('old', 'SPLIT', 'rollout-base', B['user-2'], 50)],
+      ['targeted + rule', { userId: 'user-1', country: 'US' }, res('us-rule', 'TARGETING_MATCH', 'rule-1', B['user-1'], 50)],
+      ['targeted, no rule', { userId: 'user-1' }, res('old', 'DEFAULT', 'default', B['user-1'], 50)],
+      ['no bucket field + rule', { country: 'US' }, res('old', 'DEFAULT', 'default', null, 50)],
     ]);
   });
 
   it('newValue: undefined also gates', () => {
     check(flag(rollout({ newValue: undefined })), [
-      ['not admitted + rule', { userId: 'user-2', country: 'US' }, res('old', 'default', B['user-2'])],
+      ['not admitted + rule', { userId: 'user-2', country: 'US' }, res('old', 'SPLIT', 'rollout-base', B['user-2'], 50)],
     ]);
   });
 
   it('paused at 0 (auto-rollback): only target IDs unlock the rules', () => {
     check(flag(gated({ status: 'paused', percent: 0 })), [
-      ['formerly admitted', { userId: '42', country: 'US' }, res('old', 'default', B['42'])],
-      ['targeted', { userId: 'user-1', country: 'US' }, res('us-rule', 'rule', B['user-1'])],
+      ['formerly admitted', { userId: '42', country: 'US' }, res('old', 'SPLIT', 'rollout-base', B['42'], 0)],
+      ['targeted', { userId: 'user-1', country: 'US' }, res('us-rule', 'TARGETING_MATCH', 'rule-1', B['user-1'], 0)],
     ]);
   });
 
   it('100% admits everyone with the field', () => {
-    check(flag(gated({ percent: 100 })), [['any', { userId: 'user-2', country: 'US' }, res('us-rule', 'rule', B['user-2'])]]);
+    check(flag(gated({ percent: 100 })), [['any', { userId: 'user-2', country: 'US' }, res('us-rule', 'TARGETING_MATCH', 'rule-1', B['user-2'], 100)]]);
   });
 
   it.each(['completed', 'cancelled'] as const)('%s: rules are no longer gated', (status) => {
     check(flag(gated({ status })), [
-      ['rule', { userId: 'user-2', country: 'US' }, res('us-rule', 'rule', null)],
-      ['no field, rule', { country: 'US' }, res('us-rule', 'rule', null)],
+      ['rule', { userId: 'user-2', country: 'US' }, res('us-rule', 'TARGETING_MATCH', 'rule-1', null, null)],
+      ['no field, rule', { country: 'US' }, res('us-rule', 'TARGETING_MATCH', 'rule-1', null, null)],
     ]);
   });
 });
@@ -205,13 +260,13 @@ describe('properties', () => {
       fc.property(ids, pct, pct, (id, p, q) => {
         const [lo, hi] = p <= q ? [p, q] : [q, p];
         const at = (percent: number) => evaluatePrimitive(flag(rollout({ percent, targetIds: [] }), []), { userId: id });
-        return at(lo).reason !== 'rollout' || at(hi).reason === 'rollout';
+        return at(lo).variant !== 'rollout-new' || at(hi).variant === 'rollout-new';
       }),
       { numRuns: 3000 },
     );
   });
 
-  it('compiled and one-shot evaluation agree, and the reported bucket is bucket(seed, String(id))', () => {
+  it('compiled and one-shot evaluation agree; the bucket is bucket(seed, String(id)) and the percent the live one', () => {
     const status = fc.constantFrom('active', 'paused', 'completed', 'cancelled' as const);
     fc.assert(
       fc.property(ids, pct, status, fc.boolean(), fc.constantFrom('US', 'MX', undefined), (id, percent, st, hasNew, country) => {
@@ -223,6 +278,26 @@ describe('properties', () => {
         expect(compilePrimitive(p).evaluate(ctx)).toEqual(one);
         const live = st === 'active' || st === 'paused';
         expect(one.bucket).toBe(live ? bucket('flag:env', id) : null);
+        expect(one.rolloutPercent).toBe(live ? percent : null);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('reason and variant agree: SPLIT only for rollout-new and rollout-base, TARGETING_MATCH only for target-id and rule-<n>', () => {
+    const status = fc.constantFrom('active', 'paused', 'completed', 'cancelled' as const);
+    const ctxs = fc.record({ userId: fc.option(ids, { nil: undefined }), country: fc.constantFrom('US', 'MX', undefined) }, { requiredKeys: [] });
+    fc.assert(
+      fc.property(ctxs, pct, status, fc.boolean(), fc.boolean(), (ctx, percent, st, hasNew, hasRules) => {
+        const r = rollout({ percent, status: st, targetIds: ['user-1', 'x'] });
+        if (!hasNew) delete r.newValue;
+        const { reason, variant, value } = evaluatePrimitive(flag(r, hasRules ? [usRule] : []), ctx);
+        if (variant === 'target-id' || variant.startsWith('rule-')) expect(reason).toBe('TARGETING_MATCH');
+        else if (variant === 'rollout-new' || variant === 'rollout-base') expect(reason).toBe('SPLIT');
+        else expect(['STATIC', 'DEFAULT']).toContain(reason);
+        if (variant === 'rollout-new' || variant === 'target-id') expect(value).toBe('new');
+        if (variant === 'default' || variant === 'rollout-base') expect(value).toBe('old');
+        if (reason === 'STATIC') expect(hasRules || st === 'active' || st === 'paused').toBe(false);
       }),
       { numRuns: 2000 },
     );
@@ -240,6 +315,7 @@ describe('compileRuleset', () => {
     ],
   };
   const compiled = compileRuleset(ruleset);
+  const pricing: EvaluationResult = { kind: 'config', value: { tier: 1 }, reason: 'STATIC', variant: 'default', bucket: null, rolloutPercent: null };
 
   it('evaluates by key; unknown keys are undefined; the first of duplicate keys wins', () => {
     expect(compiled.envId).toBe('env-1');
@@ -247,15 +323,15 @@ describe('compileRuleset', () => {
     expect(compiled.keys).toEqual(['f', 'pricing']);
     expect(compiled.has('f')).toBe(true);
     expect(compiled.has('nope')).toBe(false);
-    expect(compiled.evaluate('f', { userId: '42' })).toEqual(res('new', 'rollout', B['42']));
-    expect(compiled.evaluate('pricing', {})).toEqual({ kind: 'config', value: { tier: 1 }, reason: 'default', bucket: null });
+    expect(compiled.evaluate('f', { userId: '42' })).toEqual(res('new', 'SPLIT', 'rollout-new', B['42'], 50));
+    expect(compiled.evaluate('pricing', {})).toEqual(pricing);
     expect(compiled.evaluate('nope', {})).toBeUndefined();
   });
 
   it('evaluateAll: all keys or the requested ones (unknown left out)', () => {
     expect({ ...compiled.evaluateAll({ userId: 'user-1' }) }).toEqual({
-      f: res('new', 'target_id', B['user-1']),
-      pricing: { kind: 'config', value: { tier: 1 }, reason: 'default', bucket: null },
+      f: res('new', 'TARGETING_MATCH', 'target-id', B['user-1'], 50),
+      pricing,
     });
     expect(Object.keys(compiled.evaluateAll({}, ['pricing', 'nope', '__proto__']))).toEqual(['pricing']);
   });
@@ -265,7 +341,7 @@ describe('compileRuleset', () => {
     const c = compileRuleset({ envId: 'e', version: 1, primitives: [p] });
     p.rollout!.percent = 0;
     p.rollout!.targetIds.length = 0;
-    expect(c.evaluate('f', { userId: '42' })?.reason).toBe('rollout');
-    expect(c.evaluate('f', { userId: 'user-1' })?.reason).toBe('target_id');
+    expect(c.evaluate('f', { userId: '42' })).toMatchObject({ variant: 'rollout-new', rolloutPercent: 50 });
+    expect(c.evaluate('f', { userId: 'user-1' })?.variant).toBe('target-id');
   });
 });
