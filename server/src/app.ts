@@ -9,6 +9,7 @@ import type { AnswerCache } from './http/answer-cache.js';
 import { requestContext } from './http/request-context.js';
 import { errorHandler, notFoundHandler, requestValidationErrorHandler } from './http/errors.js';
 import { originCheck } from './http/csrf.js';
+import { evaluationCors } from './http/cors.js';
 import { responseCheck } from './http/response-check.js';
 import { textGuard } from './http/text-guard.js';
 import { jsonBodyReader, validationAfterCredentials } from './http/body-admission.js';
@@ -51,6 +52,7 @@ export function createApp(deps: AppDeps, answers: AnswerCache, extend?: (app: Ex
   app.get('/metrics', metrics.serve);
   mountDocs(app);
   extend?.(app);
+  app.use(evaluationCors(deps)); // CORS for the evaluation endpoints only, before their routes
 
   // Rollback webhooks are read raw (fingerprinted, 16 KiB cap); the JSON reader skips them. Every
   // other body is read only as far as its caller is admitted to send one (body-admission.ts).

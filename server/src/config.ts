@@ -72,6 +72,24 @@ const trustProxy = z
     return z.NEVER;
   });
 
+/**
+ * CORS_ALLOWED_ORIGINS: comma-separated web origins (`https://app.example.com`, with a port when
+ * not the scheme's default), exactly as a browser sends them in `Origin`; empty entries are ignored.
+ */
+const corsOrigins = z
+  .string()
+  .optional()
+  .transform((v, ctx): string[] => {
+    const entries = (v ?? '').split(',').map((e) => e.trim()).filter((e) => e !== '');
+    const refused = entries.filter((e) => !URL.canParse(e) || !['http:', 'https:'].includes(new URL(e).protocol) || new URL(e).origin !== e);
+    if (refused.length === 0) return [...new Set(entries)];
+    ctx.addIssue({
+      code: 'custom',
+      message: `${refused.map((e) => JSON.stringify(e)).join(', ')} is not an origin: scheme, host and optional port, without a path or trailing slash, e.g. https://app.example.com`,
+    });
+    return z.NEVER;
+  });
+
 /** Every environment variable the server reads, parsed once at start-up. */
 const EnvSchema = z
   .object({
@@ -97,6 +115,7 @@ const EnvSchema = z
     SESSION_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).max(1_000_000).default(1200),
     AUTH_FAILURES_PER_IP_PER_MIN: z.coerce.number().int().min(1).max(1_000_000).default(30),
     TRUST_PROXY: trustProxy,
+    CORS_ALLOWED_ORIGINS: corsOrigins,
     SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(1000),
     TARGET_ID_INDEX_MAX_IDS: z.coerce.number().int().min(0).default(2_000_000),
     STREAM_MAX_PER_KEY: z.coerce.number().int().min(1).max(1_000_000).default(50),
@@ -159,6 +178,11 @@ export interface Config {
   authFailuresPerIpPerMin: number;
   /** TRUST_PROXY, parsed: passed to Express as `trust proxy` (false when unset). */
   trustProxy: TrustProxy;
+  /**
+   * CORS_ALLOWED_ORIGINS: web origins whose pages may evaluate with a client key that names no
+   * origins of its own (http/cors.ts); empty by default.
+   */
+  corsAllowedOrigins: readonly string[];
   /** What start-up should warn about: unknown SERVICE_* and GRADUAL_* variables (main.ts logs them). */
   warnings: string[];
   /** How often each instance looks for due rollout steps. */
@@ -220,6 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionRateLimitPerMin: e.SESSION_RATE_LIMIT_PER_MIN,
     authFailuresPerIpPerMin: e.AUTH_FAILURES_PER_IP_PER_MIN,
     trustProxy: e.TRUST_PROXY,
+    corsAllowedOrigins: e.CORS_ALLOWED_ORIGINS,
     warnings,
     schedulerIntervalMs: e.SCHEDULER_INTERVAL_MS,
     targetIdIndexMaxIds: e.TARGET_ID_INDEX_MAX_IDS,

@@ -25,6 +25,7 @@ import { TargetIdIndex } from './features/rollouts/target-id-index.js';
 import { targetIdSource } from './features/rollouts/target-ids.store.js';
 import { RulesetCache } from './features/evaluation/ruleset.cache.js';
 import { LiveStreams } from './features/evaluation/live-streams.js';
+import { replayCorsHeaders } from './http/cors.js';
 import { streamCredentialCheck } from './features/evaluation/stream-credentials.store.js';
 import { describeChanges } from './features/evaluation/change-events.store.js';
 import { RateLimits } from './rate-limits/rate-limits.js';
@@ -121,6 +122,7 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
     requestDuration: metrics.requestDuration,
     take: (key, now) => takeApiKeyTokens(deps, key, now),
     headers: apiSecurityHeaderPairs(config),
+    corsHeaders: (req, key) => replayCorsHeaders(config, req, key),
   });
   const app = createApp(deps, answers, (app) => {
     if (testClock) mountTestClock(app, deps, testClock, () => scheduler.tick().then(() => undefined));

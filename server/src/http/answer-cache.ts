@@ -65,6 +65,8 @@ export interface AnswerCacheDeps {
   take(key: ApiKey, now: Date): BucketDecision | Promise<BucketDecision>;
   /** Header pairs every answer carries besides its replay's: the API's security headers (http/security-headers.ts). */
   headers: readonly string[];
+  /** Header pairs a replayed answer to this request, charged to `key`, carries for CORS (http/cors.ts replayCorsHeaders). */
+  corsHeaders?(req: IncomingMessage, key: ApiKey): readonly string[];
 }
 
 /** Distinct (method, URL, credentials) remembered; past it the oldest go. */
@@ -123,7 +125,8 @@ export class AnswerCache {
     const send = (decision: BucketDecision): boolean => {
       if (!decision.allowed) return false; // nothing was taken: the regular route answers the 429
       const requestId = randomUUID();
-      res.writeHead(answer.status, [...answer.headers, ...this.deps.headers, 'X-Request-Id', requestId, ...rateLimitHeaders(tighterBucket(decision))]);
+      const cors = this.deps.corsHeaders?.(req, key) ?? [];
+      res.writeHead(answer.status, [...answer.headers, ...this.deps.headers, ...cors, 'X-Request-Id', requestId, ...rateLimitHeaders(tighterBucket(decision))]);
       res.end(answer.body);
       const ms = performance.now() - started;
       this.seriesOf(req.method!, replay.route, answer.status).observe(ms / 1000);

@@ -1,0 +1,171 @@
+import type { IncomingMessage } from 'node:http';
+import type { RequestHandler, Response } from 'express';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Database } from '../db/database.js';
+import { ApiKeyEntity, type ApiKey } from '../db/entities/index.js';
+import type { ApiKeyCache } from '../features/access/api-key-cache.js';
+import { activeClientKeyAllowsOrigin, clientKeyAllowsOrigin } from '../features/access/client-origins.js';
+import { bearerKeyHash } from '../features/access/principal.js';
+
+/**
+ * Cross-origin access (CORS) to the evaluation endpoints, and to nothing else: web pages evaluate
+ * flags with a client key (`pub_…`) from the origins that key allows (its `allowedOrigins`, or
+ * CORS_ALLOWED_ORIGINS when it names none). Every other route answers as if CORS did not exist,
+ * so browsers keep refusing cross-origin reads of the management API.
+ *
+ * - Preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) on an evaluation
+ *   path: `204`, with the Access-Control-Allow-* headers only when the origin is a server default
+ *   or is named by an active client key (a preflight has no credentials; the answer per origin is
+ *   remembered for PREFLIGHT_CACHE_MS on each instance).
+ * - Any other request on an evaluation path with `Origin`: `Vary: Origin`, and the origin granted
+ *   (with the headers a page may read) only when the request's own key is a client key that allows
+ *   it. Server keys (`api`, `agent`, `sdk`) and sessions get no grant. The headers are set before
+ *   the route runs, so error answers (401, 403, 429) are readable by the page too. The OFREP event
+ *   stream, which carries a ticket instead of a key (EventSource sends no headers), is granted to
+ *   the origins a preflight would be.
+ *
+ * `Access-Control-Allow-Origin` always names the origin (never `*`), and
+ * `Access-Control-Allow-Credentials` is never sent: cookies never reach these endpoints from
+ * another site's page.
+ */
+
+/** `POST /api/v1/envs/{envId}/evaluate` and everything under `/api/v1/ofrep/v1/` (Express routes ignore case and a trailing slash). */
+const EVALUATION_PATH = /^\/api\/v1\/(?:envs\/[^/]+\/evaluate\/?|ofrep\/v1\/.*)$/i;
+/** The OFREP event stream, authenticated by its `ticket` query parameter. */
+const EVENT_STREAM_PATH = /^\/api\/v1\/ofrep\/v1\/events\/?$/i;
+
+export const ALLOW_METHODS = 'GET, POST, OPTIONS';
+export const ALLOW_HEADERS = 'Authorization, X-API-Key, Content-Type, If-None-Match';
+export const EXPOSE_HEADERS = 'ETag, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset';
+export const PREFLIGHT_MAX_AGE_S = 600;
+const PREFLIGHT_VARY = 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers';
+
+/** How long an instance remembers whether a client key allows an origin (for preflights). */
+export const PREFLIGHT_CACHE_MS = 30_000;
+/** Origins remembered at most; past it the oldest go. */
+const PREFLIGHT_CACHE_MAX = 1000;
+
+export interface CorsDeps {
+  config: Pick<Config, 'corsAllowedOrigins'>;
+  db: Pick<Database, 'em'>;
+  clock: Clock;
+  apiKeys: Pick<ApiKeyCache, 'get' | 'remember'>;
+}
+
+/** Whether `path` (without its query) is an evaluation endpoint. */
+export function isEvaluationPath(path: string): boolean {
+  return EVALUATION_PATH.test(path);
+}
+
+/** The request's API key header as admission reads it: `Authorization`, else `X-API-Key: <token>` as a bearer token. */
+function authorizationOf(req: Pick<IncomingMessage, 'headers'>): string | undefined {
+  if (req.headers.authorization !== undefined) return req.headers.authorization;
+  const key = req.headers['x-api-key'];
+  const token = (Array.isArray(key) ? key[0] : key)?.trim();
+  return token ? `Bearer ${token}` : undefined;
+}
+
+/** The token hash of a client key (`pub_…`) the request presents; null for anything else. */
+function clientKeyHash(req: Pick<IncomingMessage, 'headers'>): string | null {
+  const authorization = authorizationOf(req);
+  if (!authorization || !/^Bearer\s+pub_/.test(authorization)) return null;
+  return bearerKeyHash(authorization);
+}
+
+function origin(req: Pick<IncomingMessage, 'headers'>): string | undefined {
+  const value = req.headers.origin;
+  return value && value !== 'null' ? value : undefined;
+}
+
+/** Header names and values, alternating, that grant `origin` to a page on an actual (non-preflight) answer. */
+function grantHeaders(origin: string): string[] {
+  return ['Access-Control-Allow-Origin', origin, 'Access-Control-Expose-Headers', EXPOSE_HEADERS];
+}
+
+/**
+ * The CORS headers of an answer made from memory (http/answer-cache.ts) for `key`: the same
+ * decision as the middleware's for a request presenting that key, without I/O.
+ */
+export function replayCorsHeaders(config: Pick<Config, 'corsAllowedOrigins'>, req: Pick<IncomingMessage, 'headers' | 'url'>, key: ApiKey): string[] {
+  const from = origin(req);
+  if (!from || !isEvaluationPath((req.url ?? '').split('?')[0]!)) return [];
+  return ['Vary', 'Origin', ...(clientKeyAllowsOrigin(key, from, config.corsAllowedOrigins) ? grantHeaders(from) : [])];
+}
+
+/** Whether a preflight from `origin` is granted: a default origin, or one an active client key names (remembered per origin). */
+function preflightOrigins(deps: CorsDeps): (origin: string) => Promise<boolean> {
+  const remembered = new Map<string, { until: number; allowed: Promise<boolean> }>();
+  return (origin) => {
+    if (deps.config.corsAllowedOrigins.includes(origin)) return Promise.resolve(true);
+    const now = deps.clock.now();
+    const entry = remembered.get(origin);
+    if (entry && entry.until > now.getTime()) return entry.allowed;
+    remembered.delete(origin);
+    const allowed = activeClientKeyAllowsOrigin(deps.db.em(), origin, now);
+    remembered.set(origin, { until: now.getTime() + PREFLIGHT_CACHE_MS, allowed });
+    if (remembered.size > PREFLIGHT_CACHE_MAX) remembered.delete(remembered.keys().next().value!);
+    // A failed lookup is not remembered: the next preflight asks again.
+    allowed.catch(() => {
+      if (remembered.get(origin)?.allowed === allowed) remembered.delete(origin);
+    });
+    return allowed;
+  };
+}
+
+function setGrant(res: Response, origin: string): void {
+  const headers = grantHeaders(origin);
+  for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!);
+}
+
+/** The key a request presents, when it is a client key (from the key cache, else the database). */
+async function presentedClientKey(deps: CorsDeps, req: Pick<IncomingMessage, 'headers'>): Promise<ApiKey | null> {
+  const hash = clientKeyHash(req);
+  if (!hash) return null;
+  const cached = deps.apiKeys.get(hash);
+  if (cached) return cached;
+  const key = await deps.db.em().findOne(ApiKeyEntity, { tokenHash: hash });
+  if (key) deps.apiKeys.remember(key);
+  return key;
+}
+
+/** The CORS middleware for the evaluation endpoints; mounted before the routes (app.ts). */
+export function evaluationCors(deps: CorsDeps): RequestHandler {
+  const preflightAllows = preflightOrigins(deps);
+  return (req, res, next) => {
+    const from = origin(req);
+    if (!from || !isEvaluationPath(req.path)) return next();
+    if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
+      res.setHeader('Vary', PREFLIGHT_VARY);
+      preflightAllows(from).then(
+        (allowed) => {
+          if (allowed) {
+            res.setHeader('Access-Control-Allow-Origin', from);
+            res.setHeader('Access-Control-Allow-Methods', ALLOW_METHODS);
+            res.setHeader('Access-Control-Allow-Headers', ALLOW_HEADERS);
+            res.setHeader('Access-Control-Max-Age', String(PREFLIGHT_MAX_AGE_S));
+          }
+          res.status(204).end();
+        },
+        // Without an answer the browser refuses, as for an origin no key allows.
+        () => res.status(204).end(),
+      );
+      return;
+    }
+    res.vary('Origin');
+    const decide = async (): Promise<boolean> => {
+      const key = await presentedClientKey(deps, req);
+      if (key) return clientKeyAllowsOrigin(key, from, deps.config.corsAllowedOrigins);
+      if (authorizationOf(req) === undefined && EVENT_STREAM_PATH.test(req.path)) return preflightAllows(from);
+      return false;
+    };
+    decide().then(
+      (granted) => {
+        if (granted) setGrant(res, from);
+        next();
+      },
+      // No grant: the route answers (and reports a database failure) as it would without CORS.
+      () => next(),
+    );
+  };
+}
