@@ -30,6 +30,7 @@ import { eventsRoutes } from './http/routes/events.routes.js';
 import { rollbackRoutes } from './http/routes/rollback.routes.js';
 import { fireBodyReader } from './http/fire-body.js';
 import { proposalsRoutes } from './http/routes/proposals.routes.js';
+import { ofrepRoutes } from './http/routes/ofrep.routes.js';
 
 /**
  * The Express application: request id and logging first, then operational
@@ -86,6 +87,7 @@ export function createApp(deps: AppDeps, answers: AnswerCache, extend?: (app: Ex
     audit: auditRoutes(deps),
     proposals: proposalsRoutes(deps),
     events: eventsRoutes(deps),
+    ofrep: ofrepRoutes(deps, answers),
   });
   createExpressEndpoints(contract, router, app, {
     requestValidationErrorHandler: validationAfterCredentials(requestValidationErrorHandler),

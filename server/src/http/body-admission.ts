@@ -212,7 +212,7 @@ export function jsonBodyReader(deps: AppDeps): RequestHandler {
  * tell good credentials from bad ones past admission's failed-authentication throttle).
  */
 export function validationAfterCredentials(
-  handler: (err: RequestValidationError, req: Pick<Request, 'id'>, res: Response, next: NextFunction) => void,
+  handler: (err: RequestValidationError, req: Pick<Request, 'id' | 'method' | 'baseUrl' | 'path'>, res: Response, next: NextFunction) => void,
 ): (err: RequestValidationError, req: BodyRequest & { tsRestRoute: AppRoute }, res: Response, next: NextFunction) => void {
   return (err, req, res, next) => {
     if (carriesCredentials(req) || OPEN.has(authOf(req.tsRestRoute))) return handler(err, req, res, next);

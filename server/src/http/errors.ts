@@ -1,7 +1,12 @@
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
-import { ZodError, type ZodIssue } from 'zod';
+import { ZodError, type z, type ZodIssue } from 'zod';
 import type { RequestValidationError } from '@ts-rest/express';
-import { errorCatalog, type ErrorEnvelope } from '@gradual/contract';
+import { API_PREFIX, errorCatalog, type ErrorEnvelope, type OfrepBulkEvaluationFailure, type OfrepEvaluationFailure, type OfrepGeneralError } from '@gradual/contract';
+
+type OfrepFailure = z.infer<typeof OfrepEvaluationFailure>;
+type OfrepBulkFailure = z.infer<typeof OfrepBulkEvaluationFailure>;
+type OfrepNotFound = { key: string; errorCode: 'FLAG_NOT_FOUND'; errorDetails: string };
+type OfrepInternal = z.infer<typeof OfrepGeneralError>;
 import { DomainError, type BodyRefusal } from '../domain/errors.js';
 
 /** Zod issues → `fields` keyed by dotted path (`rampSteps.0.percent`); the first message per path wins. */
@@ -46,15 +51,62 @@ export function sendError(req: Pick<Request, 'id'>, res: Response, err: DomainEr
   res.status(status).json(envelope);
 }
 
+/** What the OFREP answers read of a request: its method and path. */
+type RoutedRequest = Pick<Request, 'id' | 'method' | 'baseUrl' | 'path'>;
+
+/** The OFREP evaluation routes: `POST …/ofrep/v1/evaluate/flags` and `…/flags/{key}` (the key, when present, percent-decoded). */
+const OFREP_EVALUATION = new RegExp(`^${API_PREFIX}/ofrep/v1/evaluate/flags(?:/([^/]+))?/?$`, 'i');
+function ofrepEvaluation(req: RoutedRequest): { key: string | undefined } | null {
+  if (req.method !== 'POST') return null;
+  const match = OFREP_EVALUATION.exec(req.baseUrl + req.path);
+  if (!match) return null;
+  const raw = match[1];
+  if (raw === undefined) return { key: undefined };
+  try {
+    return { key: decodeURIComponent(raw) };
+  } catch {
+    return { key: raw };
+  }
+}
+
+/**
+ * The OFREP evaluation routes answer in the protocol's shape (contract schemas/ofrep.ts): a 400 as
+ * `{key, errorCode, errorDetails}` (the bulk route without `key`), PARSE_ERROR for a body that is
+ * not JSON and INVALID_CONTEXT for any other invalid input; a 404 as FLAG_NOT_FOUND; a 500 as
+ * `{errorDetails}`. Their 401, 403, 413, 415, 429 and 503 keep the envelope. False when `err` is
+ * not answered here.
+ */
+function sendOfrepError(req: RoutedRequest, res: Response, err: DomainError, parseFailed: boolean): boolean {
+  const route = ofrepEvaluation(req);
+  if (!route || res.headersSent) return false;
+  const { status, headers } = httpAnswerOf(err);
+  const details = err.fields ? Object.entries(err.fields).map(([path, message]) => `${path}: ${message}`).join('; ') : err.message;
+  let body: OfrepFailure | OfrepBulkFailure | OfrepNotFound | OfrepInternal;
+  if (status === 400) {
+    const failure: OfrepBulkFailure = { errorCode: parseFailed ? 'PARSE_ERROR' : 'INVALID_CONTEXT', errorDetails: details };
+    body = route.key === undefined ? failure : { key: route.key, ...failure };
+  } else if (status === 404 && route.key !== undefined) {
+    body = { key: route.key, errorCode: 'FLAG_NOT_FOUND', errorDetails: err.message };
+  } else if (status === 500) {
+    body = { errorDetails: err.message };
+  } else {
+    return false;
+  }
+  for (const [name, value] of headers) res.setHeader(name, value);
+  res.status(status).json(body);
+  return true;
+}
+
 /** ts-rest's validation failures (params, query, headers, body) become one invalid_request. */
-export function requestValidationErrorHandler(err: RequestValidationError, req: Pick<Request, 'id'>, res: Response, _next: NextFunction): void {
+export function requestValidationErrorHandler(err: RequestValidationError, req: RoutedRequest, res: Response, _next: NextFunction): void {
   const fields = {
     ...(err.pathParams ? fieldsFromZod(err.pathParams.issues) : {}),
     ...(err.headers ? fieldsFromZod(err.headers.issues, 'headers') : {}),
     ...(err.query ? fieldsFromZod(err.query.issues) : {}),
     ...(err.body ? fieldsFromZod(err.body.issues) : {}),
   };
-  sendError(req, res, new DomainError('invalid_request', 'The request is invalid; see fields.', { fields }));
+  const invalid = new DomainError('invalid_request', 'The request is invalid; see fields.', { fields });
+  if (!sendOfrepError(req, res, invalid, false)) sendError(req, res, invalid);
 }
 
 export const notFoundHandler: RequestHandler = (req, res) => {
@@ -92,8 +144,13 @@ export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next)
   if (err instanceof DomainError) domain = err;
   else if (err instanceof ZodError) domain = new DomainError('invalid_request', 'The request is invalid; see fields.', { fields: fieldsFromZod(err.issues) });
   else domain = fromBodyParser(err) ?? fromDatabaseInput(err) ?? internal(req, err);
-  sendError(req, res, domain);
+  if (!sendOfrepError(req, res, domain, bodyParserType(err) === 'entity.parse.failed')) sendError(req, res, domain);
 };
+
+/** The `type` of a body-parser error (undefined for any other). */
+function bodyParserType(thrown: unknown): unknown {
+  return typeof thrown === 'object' && thrown !== null && 'type' in thrown ? thrown.type : undefined;
+}
 
 /**
  * PostgreSQL refuses some values a client can send and zod lets through:

@@ -71,6 +71,13 @@ export interface ChangeRow {
  */
 export type DescribeChanges = (envId: string, after: number, upTo: number) => Promise<ChangeRow[]>;
 
+/**
+ * How a ruleset stream writes each version: `ruleset` (event `ruleset` with `{version}`, the
+ * API's own stream) or `ofrep` (an unnamed event whose data is OFREP's
+ * `{"type":"refetchEvaluation","etag":"\"<version>\""}`, docs/ofrep.md).
+ */
+export type RulesetStreamFormat = 'ruleset' | 'ofrep';
+
 /** What an event stream follows: one environment, or every environment of an organization. */
 export type EventStreamTarget = { envId: string; version: number } | { orgId: string };
 
@@ -104,6 +111,8 @@ interface OpenStream {
   last: number;
   /** Event streams: which changes the caller may read; null for a ruleset stream. */
   visible: ((row: ChangeRow) => boolean) | null;
+  /** Ruleset streams: how each version is written. */
+  format: RulesetStreamFormat;
   /** Organization event streams: the last version announced per environment. */
   lastByEnv: Map<string, number> | null;
   stream: PassThrough;
@@ -196,10 +205,18 @@ export class LiveStreams {
 
   /**
    * Opens a stream on a place `reserve` gave. `onClose` receives the function that ends it (call
-   * it when the client goes away); ending the stream releases the place.
+   * it when the client goes away); ending the stream releases the place. `format` decides how each
+   * version is written (RulesetStreamFormat).
    */
-  openStream(slot: StreamSlot, envId: string, currentVersion: number, grant: StreamGrant, onClose: (close: () => void) => void): PassThrough {
-    return this.register(slot, grant, onClose, { envId, orgId: null, last: currentVersion, visible: null, lastByEnv: null }, (entry) => send(entry, currentVersion));
+  openStream(
+    slot: StreamSlot,
+    envId: string,
+    currentVersion: number,
+    grant: StreamGrant,
+    onClose: (close: () => void) => void,
+    format: RulesetStreamFormat = 'ruleset',
+  ): PassThrough {
+    return this.register(slot, grant, onClose, { envId, orgId: null, last: currentVersion, visible: null, lastByEnv: null, format }, (entry) => send(entry, currentVersion));
   }
 
   /**
@@ -210,8 +227,8 @@ export class LiveStreams {
   openEventStream(slot: StreamSlot, target: EventStreamTarget, grant: StreamGrant, visible: (row: ChangeRow) => boolean, onClose: (close: () => void) => void): PassThrough {
     const fields =
       'envId' in target
-        ? { envId: target.envId, orgId: null, last: target.version, visible, lastByEnv: null }
-        : { envId: null, orgId: target.orgId, last: 0, visible, lastByEnv: new Map<string, number>() };
+        ? { envId: target.envId, orgId: null, last: target.version, visible, lastByEnv: null, format: 'ruleset' as const }
+        : { envId: null, orgId: target.orgId, last: 0, visible, lastByEnv: new Map<string, number>(), format: 'ruleset' as const };
     const ready = 'envId' in target ? { envId: target.envId, version: target.version } : { orgId: target.orgId };
     return this.register(slot, grant, onClose, fields, (entry) => entry.stream.write(`event: ready\ndata: ${JSON.stringify(ready)}\n\n`));
   }
@@ -220,7 +237,7 @@ export class LiveStreams {
     slot: StreamSlot,
     grant: StreamGrant,
     onClose: (close: () => void) => void,
-    fields: Pick<OpenStream, 'envId' | 'orgId' | 'last' | 'visible' | 'lastByEnv'>,
+    fields: Pick<OpenStream, 'envId' | 'orgId' | 'last' | 'visible' | 'lastByEnv' | 'format'>,
     first: (entry: OpenStream) => void,
   ): PassThrough {
     const stream = new PassThrough();
@@ -407,7 +424,8 @@ export class LiveStreams {
 
 function send(entry: OpenStream, version: number): void {
   entry.last = version;
-  entry.stream.write(`event: ruleset\nid: ${version}\ndata: ${JSON.stringify({ version })}\n\n`);
+  if (entry.format === 'ofrep') entry.stream.write(`data: ${JSON.stringify({ type: 'refetchEvaluation', etag: `"${version}"` })}\n\n`);
+  else entry.stream.write(`event: ruleset\nid: ${version}\ndata: ${JSON.stringify({ version })}\n\n`);
 }
 
 function sendChange(entry: OpenStream, envId: string, version: number, rows: ChangeRow[]): void {

@@ -1,0 +1,181 @@
+/**
+ * The OpenFeature Remote Evaluation Protocol (docs/ofrep.md), as pure functions: which environment
+ * an API key evaluates, evaluation results as OFREP bodies, the bulk evaluation's ETag, and the
+ * signed tickets of its event stream. The routes are http/routes/ofrep.routes.ts.
+ */
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { z } from 'zod';
+import type { OfrepBulkEvaluationSuccess, OfrepEvaluationFailure, OfrepEvaluationSuccess, OfrepFlagNotFound, Ruleset } from '@gradual/contract';
+import { isLiveStatus, type EvaluationContext, type EvaluationResult } from '@gradual/sdk/evaluation';
+import { DomainError } from '../../domain/errors.js';
+import type { Caller } from '../access/authorize.js';
+import type { CachedRuleset } from './ruleset.cache.js';
+
+type Success = z.infer<typeof OfrepEvaluationSuccess>;
+type Failure = z.infer<typeof OfrepEvaluationFailure>;
+type NotFound = z.infer<typeof OfrepFlagNotFound>;
+type Bulk = z.infer<typeof OfrepBulkEvaluationSuccess>;
+
+/** An OFREP context: the attributes rules match, and `targetingKey`. */
+export type OfrepContext = { targetingKey?: string | undefined } & Record<string, unknown>;
+
+/** How long an event-stream ticket lasts. */
+export const TICKET_LIFETIME_MS = 3600_000;
+/** The `inactivityDelaySec` of the bulk evaluation's event stream: a provider idle this long closes it. */
+export const OFREP_INACTIVITY_DELAY_SEC = 120;
+
+/**
+ * The environment an OFREP request evaluates: the one environment its API key is bound to. No
+ * credentials: 401; a session, or a key with no, several or unrestricted environments: 403
+ * scope_denied.
+ */
+export function ofrepEnvironment(caller: Caller): string {
+  const principal = caller.principal;
+  if (!principal) throw new DomainError('unauthorized', 'Send an API key (Authorization: Bearer … or X-API-Key).');
+  const environments = principal?.kind === 'token' ? principal.key.environments : null;
+  if (!environments || environments.length !== 1) {
+    throw new DomainError('scope_denied', 'OFREP needs an API key bound to exactly one environment (an SDK or client key, or a key restricted to one environment).');
+  }
+  return environments[0]!;
+}
+
+/**
+ * The context a primitive is evaluated with: `targetingKey` stands in for the rollout's bucket
+ * field when the context lacks that attribute (undefined or null), whatever the rollout's status
+ * (rules may match the bucket field too). The SDK's OpenFeature provider maps it the same way
+ * (sdk/src/live/evaluate.ts), so OFREP, the provider and local evaluation agree.
+ */
+export function withTargetingKey(primitive: Ruleset['primitives'][number], context: OfrepContext): EvaluationContext {
+  const targetingKey = context.targetingKey;
+  const field = primitive.rollout?.bucketField;
+  if (targetingKey === undefined || field === undefined || context[field] != null) return context;
+  return { ...context, [field]: targetingKey };
+}
+
+/** Why a primitive cannot be evaluated for `context`: its live rollout buckets on an attribute the context lacks, and it has no `targetingKey`. */
+function targetingKeyMissing(primitive: Ruleset['primitives'][number], context: OfrepContext): string | null {
+  const rollout = primitive.rollout;
+  if (!rollout || !isLiveStatus(rollout.status) || context.targetingKey !== undefined || context[rollout.bucketField] != null) return null;
+  return `The rollout of "${primitive.key}" buckets on "${rollout.bucketField}"; send it or a targetingKey.`;
+}
+
+function success(key: string, result: EvaluationResult, version: number): Success {
+  const metadata: Record<string, string | number | boolean> = { kind: result.kind, rulesetVersion: version };
+  if (result.rolloutPercent !== null) metadata.rolloutPercent = result.rolloutPercent;
+  if (result.bucket !== null) metadata.bucket = result.bucket;
+  return { key, value: result.value ?? null, reason: result.reason, variant: result.variant, metadata };
+}
+
+/** One primitive of `entry` for `context`: a success, a failure (TARGETING_KEY_MISSING), or null when there is no such primitive. */
+function evaluateKey(entry: CachedRuleset, index: ReadonlyMap<string, Ruleset['primitives'][number]>, key: string, context: OfrepContext): Success | Failure | null {
+  const primitive = index.get(key);
+  const compiled = entry.compiled().primitive(key);
+  if (!primitive || !compiled) return null;
+  const missing = targetingKeyMissing(primitive, context);
+  if (missing) return { key, errorCode: 'TARGETING_KEY_MISSING', errorDetails: missing };
+  return success(key, compiled.evaluate(withTargetingKey(primitive, context)), entry.version);
+}
+
+/** Primitives by key (the first of a repeated key wins, as in the compiled ruleset), per materialized ruleset. */
+const indexes = new WeakMap<CachedRuleset, Map<string, Ruleset['primitives'][number]>>();
+function indexOf(entry: CachedRuleset): Map<string, Ruleset['primitives'][number]> {
+  let index = indexes.get(entry);
+  if (!index) {
+    index = new Map();
+    for (const p of entry.ruleset.primitives) if (!index.has(p.key)) index.set(p.key, p);
+    indexes.set(entry, index);
+  }
+  return index;
+}
+
+/** The single evaluation's answer: 200, 400 TARGETING_KEY_MISSING or 404 FLAG_NOT_FOUND (also before the environment's first write). */
+export function evaluateFlag(
+  entry: CachedRuleset | null,
+  key: string,
+  context: OfrepContext,
+): { status: 200; body: Success } | { status: 400; body: Failure } | { status: 404; body: NotFound } {
+  const result = entry ? evaluateKey(entry, indexOf(entry), key, context) : null;
+  if (!result) return { status: 404, body: { key, errorCode: 'FLAG_NOT_FOUND', errorDetails: `Flag "${key}" was not found.` } };
+  return 'errorCode' in result ? { status: 400, body: result } : { status: 200, body: result };
+}
+
+/** The bulk evaluation's flags and metadata: every primitive of `entry` (none before the environment's first write). */
+export function evaluateFlags(entry: CachedRuleset | null, context: OfrepContext): Pick<Bulk, 'flags' | 'metadata'> {
+  if (!entry) return { flags: [], metadata: { rulesetVersion: 0 } };
+  const index = indexOf(entry);
+  const flags: Bulk['flags'] = [];
+  for (const key of entry.compiled().keys) {
+    const result = evaluateKey(entry, index, key, context);
+    if (result) flags.push(result);
+  }
+  return { flags, metadata: { rulesetVersion: entry.version } };
+}
+
+/**
+ * The bulk evaluation's strong ETag: the ruleset version, and a digest of the API key, the keys of
+ * the primitives it sees and the context (canonical JSON: object members sorted). The same key and
+ * context at the same version get the same answer.
+ */
+export function bulkEtag(entry: CachedRuleset | null, keyId: string, context: OfrepContext): string {
+  const hash = createHash('sha1').update(keyId).update('\n');
+  if (entry) for (const key of entry.compiled().keys) hash.update(key).update('\n');
+  hash.update(canonicalJson(context));
+  return `"${entry?.version ?? 0}-${hash.digest('base64url')}"`;
+}
+
+/** JSON with object members in key order, so equal contexts give equal text whatever order they were sent in. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v === undefined ? null : v)).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const members = Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`);
+    return `{${members.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * Event-stream tickets: `t1.<payload>.<signature>`, the payload `keyId.envId.expiry` (Unix
+ * seconds) in base64url and the signature its HMAC-SHA256, base64url. The HMAC key is derived from
+ * the API key's stored token hash: only the server holds it (and the key's holder, who may mint
+ * tickets anyway by calling the bulk evaluation), every instance can verify it, and a ticket
+ * names one key and environment. Revoking or expiring the key ends its tickets.
+ */
+const TICKET = /^t1\.([A-Za-z0-9_-]{1,400})\.([A-Za-z0-9_-]{43})$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function ticketSignature(tokenHash: string, payload: string): Buffer {
+  return createHmac('sha256', `gradual-ofrep-ticket:${tokenHash}`).update(payload).digest();
+}
+
+export function signTicket(key: { id: string; tokenHash: string }, envId: string, now: Date): string {
+  const expiry = Math.floor((now.getTime() + TICKET_LIFETIME_MS) / 1000);
+  const payload = `${key.id}.${envId}.${expiry}`;
+  return `t1.${Buffer.from(payload).toString('base64url')}.${ticketSignature(key.tokenHash, payload).toString('base64url')}`;
+}
+
+/** What a ticket claims, before its signature is checked (null when it is not a ticket). */
+export interface TicketClaim {
+  keyId: string;
+  envId: string;
+  expiresAt: Date;
+  payload: string;
+  signature: Buffer;
+}
+
+export function readTicket(ticket: string): TicketClaim | null {
+  const match = TICKET.exec(ticket);
+  if (!match) return null;
+  const payload = Buffer.from(match[1]!, 'base64url').toString('utf8');
+  const [keyId, envId, expiry, ...rest] = payload.split('.');
+  if (rest.length || !keyId || !envId || !expiry || !UUID.test(keyId) || !UUID.test(envId) || !/^\d{1,12}$/.test(expiry)) return null;
+  return { keyId, envId, expiresAt: new Date(Number(expiry) * 1000), payload, signature: Buffer.from(match[2]!, 'base64url') };
+}
+
+/** Whether the claim was signed for the key with this token hash. */
+export function ticketSignedBy(claim: TicketClaim, tokenHash: string): boolean {
+  const expected = ticketSignature(tokenHash, claim.payload);
+  return expected.length === claim.signature.length && timingSafeEqual(expected, claim.signature);
+}
