@@ -10,6 +10,7 @@ import { requestContext } from './http/request-context.js';
 import { errorHandler, notFoundHandler, requestValidationErrorHandler } from './http/errors.js';
 import { originCheck } from './http/csrf.js';
 import { evaluationCors } from './http/cors.js';
+import { apiKeyHeaderAsBearer } from './http/caller.js';
 import { responseCheck } from './http/response-check.js';
 import { textGuard } from './http/text-guard.js';
 import { jsonBodyReader, validationAfterCredentials } from './http/body-admission.js';
@@ -59,6 +60,10 @@ export function createApp(deps: AppDeps, answers: AnswerCache, extend?: (app: Ex
   // other body is read only as far as its caller is admitted to send one (body-admission.ts).
   app.use(fireBodyReader());
   app.use(unmountedAuthRoutes(deps));
+  app.use('/api', (req, _res, next) => {
+    apiKeyHeaderAsBearer(req);
+    next();
+  });
   app.use('/api', originCheck(deps.config));
   app.use('/api', (req, _res, next) => {
     req.em = deps.db.em();

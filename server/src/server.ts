@@ -26,6 +26,7 @@ import { targetIdSource } from './features/rollouts/target-ids.store.js';
 import { RulesetCache } from './features/evaluation/ruleset.cache.js';
 import { LiveStreams } from './features/evaluation/live-streams.js';
 import { replayCorsHeaders } from './http/cors.js';
+import { apiKeyHeaderAsBearer } from './http/caller.js';
 import { streamCredentialCheck } from './features/evaluation/stream-credentials.store.js';
 import { describeChanges } from './features/evaluation/change-events.store.js';
 import { RateLimits } from './rate-limits/rate-limits.js';
@@ -131,6 +132,7 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
   const latestResponse = new WeakMap<Duplex, ServerResponse>();
   const http = createServer(httpServerOptions(config), (req, res) => {
     latestResponse.set(req.socket, res);
+    apiKeyHeaderAsBearer(req);
     const answered = answers.tryAnswer(req, res);
     if (answered === true) return;
     if (answered === false) return void app(req, res);

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { parse as parseCookie } from 'cookie';
 import type { Request, Response } from 'express';
@@ -21,6 +22,18 @@ export const SESSION_COOKIE = 'svc_session';
 
 /** What a caller is resolved from: any route's request has these, whatever its params, body and query. */
 export type CallerRequest = Pick<Request, 'headers' | 'ip' | 'socket' | 'em' | 'callerPromise'>;
+
+/**
+ * `X-API-Key: <token>` (what OFREP providers send) as `Authorization: Bearer <token>`, when the
+ * request has no Authorization header: everything that reads credentials (the answer cache,
+ * CSRF exemption, body admission, stream caps, admission) reads the one header. Idempotent.
+ */
+export function apiKeyHeaderAsBearer(req: Pick<IncomingMessage, 'headers'>): void {
+  if (req.headers.authorization !== undefined) return;
+  const key = req.headers['x-api-key'];
+  const token = (Array.isArray(key) ? key[0] : key)?.trim();
+  if (token) req.headers.authorization = `Bearer ${token}`;
+}
 
 /** The session token of the request's cookie, if it carries one. */
 export function sessionTokenOf(req: Pick<Request, 'headers'>): string | undefined {

@@ -26,11 +26,11 @@ function accessLogLevel(status: number): 'error' | 'debug' | 'info' {
 }
 
 /** Could a URL carry a credential? (A query, an invitation link, or an API-key or rollback-secret prefix.) */
-const MAYBE_SECRET = /[?]|\/invit|svc/i;
+const MAYBE_SECRET = /[?]|\/invit|svc|sdk|pub/i;
 /** The segment after `/invitations/` (the API) or `/invite/` (the dashboard's link): an invitation token. */
 const INVITATION_TOKEN = /(\/invit(?:ations|e)\/)[^/?#]+/gi;
-/** An API key (`svc_…`) or rollback webhook secret (`svcrb_…`) anywhere, `_` percent-encoded or not. */
-const PREFIXED_SECRET = /svc(?:rb)?(?:_|%5f)[A-Za-z0-9]{32,}/gi;
+/** An API key (`svc_…`, `sdk_…`, `pub_…`) or rollback webhook secret (`svcrb_…`) anywhere, `_` percent-encoded or not. */
+const PREFIXED_SECRET = /(?:svc(?:rb)?|sdk|pub)(?:_|%5f)[A-Za-z0-9]{32,}/gi;
 /** Query parameters whose value is a credential: the sign-in link's `t`, and the usual names for tokens. */
 const SECRET_PARAMS: ReadonlySet<string> = new Set(['t', 'token', 'secret', 'password', 'access_token', 'api_key', 'apikey', 'key_token']);
 export const REDACTED = '[redacted]';

@@ -47,9 +47,9 @@ export async function renewSession(em: EntityManager, principal: UserPrincipal, 
   return expiresAt;
 }
 
-/** The SHA-256 of the API key in an `Authorization: Bearer svc_…` header; null when it is not one. */
+/** The SHA-256 of the API key (`svc_…`, `sdk_…` or `pub_…`) in an `Authorization: Bearer …` header; null when it is not one. */
 export function bearerKeyHash(authorization: string): string | null {
-  const match = /^Bearer\s+(svc_[A-Za-z0-9]{32})\s*$/.exec(authorization);
+  const match = /^Bearer\s+((?:svc|sdk|pub)_[A-Za-z0-9]{32})\s*$/.exec(authorization);
   return match ? hashToken(match[1]!) : null;
 }
 

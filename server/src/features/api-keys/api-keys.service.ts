@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ApiKey as ApiKeyDto } from '@gradual/contract';
 import ipaddr from 'ipaddr.js';
 import { ApiKeyEntity, EnvironmentEntity, OrgEntity, type ApiKey } from '../../db/entities/index.js';
+import type { ApiKeyKind } from '../../db/entities/api-key.js';
 import { DomainError, invalid } from '../../domain/errors.js';
 import { generateToken, hashToken } from '../../domain/secrets.js';
 import { authorize, type Actor, type Caller } from '../access/authorize.js';
@@ -10,6 +11,8 @@ import { findOrgBySlug, isUuid, iso } from '../common/lookup.js';
 
 export const DEFAULT_RATE_LIMIT_PER_MIN = 600;
 const TOKEN_PREFIX_LENGTH = 8; // "svc_" + 4 characters: enough to recognise a key in a list
+/** A token's prefix by the key's kind: `sdk_` and `pub_` (client) say what the key may do at a glance. */
+const TOKEN_PREFIXES: Record<ApiKeyKind, string> = { api: 'svc_', agent: 'svc_', sdk: 'sdk_', client: 'pub_' };
 
 export const toApiKeyDto = (k: ApiKey): ApiKeyDto => ({
   id: k.id,
@@ -23,6 +26,7 @@ export const toApiKeyDto = (k: ApiKey): ApiKeyDto => ({
   rateLimitPerMin: k.rateLimitPerMin,
   expiresAt: k.expiresAt ? iso(k.expiresAt) : null,
   requiresApproval: k.requiresApproval,
+  allowedOrigins: k.allowedOrigins ?? null,
   createdAt: iso(k.createdAt),
   createdByUserId: k.createdByUserId ?? null,
   lastUsedAt: k.lastUsedAt ? iso(k.lastUsedAt) : null,
@@ -37,7 +41,7 @@ export async function describeApiKey(em: EntityManager, key: ApiKey) {
 
 export interface MintInput {
   name: string;
-  kind?: 'api' | 'agent' | undefined;
+  kind?: ApiKeyKind | undefined;
   actions?: Array<'read' | 'write'> | undefined;
   environments?: string[] | undefined;
   resources?: string[] | undefined;
@@ -45,6 +49,28 @@ export interface MintInput {
   rateLimitPerMin?: number | undefined;
   ttlSeconds?: number | undefined;
   requiresApproval?: boolean | undefined;
+  allowedOrigins?: string[] | undefined;
+}
+
+/** An origin as browsers send it in the Origin header: lowercase, without a trailing slash. */
+export function normalizeOrigin(origin: string): string {
+  return origin.trim().toLowerCase().replace(/\/+$/, '');
+}
+
+/**
+ * The restrictions of the environment-bound kinds (docs/auth.md): `sdk` and `client` keys name
+ * exactly one environment, take only the read action and never wait for approval; only `client`
+ * keys take `allowedOrigins`. Answers the key's actions.
+ */
+function checkKind(kind: ApiKeyKind, input: MintInput): Array<'read' | 'write'> {
+  const bound = kind === 'sdk' || kind === 'client';
+  if (input.allowedOrigins !== undefined && kind !== 'client') throw invalid({ allowedOrigins: 'only client keys take allowed origins' });
+  if (!bound) return [...new Set(input.actions ?? (['read', 'write'] as const))].sort();
+  const environments = input.environments ? new Set(input.environments) : null;
+  if (!environments || environments.size !== 1) throw invalid({ environments: `${kind} keys are bound to exactly one environment` });
+  if (input.actions && input.actions.some((a) => a !== 'read')) throw invalid({ actions: `${kind} keys take only the read action` });
+  if (input.requiresApproval) throw invalid({ requiresApproval: `${kind} keys only read; they cannot require approval` });
+  return ['read'];
 }
 
 function checkCidrs(list: string[]): void {
@@ -63,6 +89,8 @@ function checkCidrs(list: string[]): void {
 export async function mintApiKey(em: EntityManager, caller: Caller, slug: string, input: MintInput) {
   const org = await findOrgBySlug(em, slug);
   const actor = await authorize(em, caller, org.id, { action: 'write', role: 'admin', sessionOnly: true });
+  const kind = input.kind ?? 'api';
+  const actions = checkKind(kind, input);
   if (input.ipAllowlist) checkCidrs(input.ipAllowlist);
   const environments = input.environments ? [...new Set(input.environments)] : null;
   if (environments?.length) {
@@ -70,22 +98,23 @@ export async function mintApiKey(em: EntityManager, caller: Caller, slug: string
     const unknown = environments.findIndex((id) => !known.some((e) => e.id === id));
     if (unknown >= 0) throw invalid({ [`environments.${unknown}`]: 'no such environment in this organization' });
   }
-  const token = generateToken('svc_');
+  const token = generateToken(TOKEN_PREFIXES[kind]);
   const now = caller.now;
   const key = await em.transactional((tx) => {
     const key = tx.create(ApiKeyEntity, {
       orgId: org.id,
       name: input.name,
-      kind: input.kind ?? 'api',
+      kind,
       tokenPrefix: token.slice(0, TOKEN_PREFIX_LENGTH),
       tokenHash: hashToken(token),
-      actions: [...new Set(input.actions ?? (['read', 'write'] as const))].sort(),
+      actions,
       environments,
       resources: input.resources ? [...new Set(input.resources)] : null,
       ipAllowlist: input.ipAllowlist ?? null,
       rateLimitPerMin: input.rateLimitPerMin ?? DEFAULT_RATE_LIMIT_PER_MIN,
       expiresAt: input.ttlSeconds ? new Date(now.getTime() + input.ttlSeconds * 1000) : null,
       requiresApproval: input.requiresApproval ?? false,
+      allowedOrigins: input.allowedOrigins ? [...new Set(input.allowedOrigins.map(normalizeOrigin))] : null,
       createdAt: now,
       createdByUserId: actor.actorId,
       lastUsedAt: null,
