@@ -76,6 +76,11 @@ export interface AccessRequirement {
    * approval-required API key makes it directly, since it must not wait for an approver.
    */
   stopsExposure?: boolean;
+  /**
+   * The request evaluates flags and configs (`POST /envs/{envId}/evaluate`, OFREP): the one thing
+   * a client key (`pub_…`) may do. A client key is refused everywhere else (`scope_denied`).
+   */
+  evaluation?: boolean;
 }
 
 /**
@@ -122,6 +127,7 @@ async function holdsProjectEnvironment(em: EntityManager, envIds: string[], proj
  */
 export function checkApiKeyAccess(key: ApiKey, orgId: string, need: AccessRequirement, ip: string, approved: boolean, projectHeld = true): void {
   if (key.orgId !== orgId) throw new DomainError('not_found', 'Not found.');
+  if (key.kind === 'client' && !need.evaluation) throw clientKeyDenied();
   if (need.sessionOnly) throw new DomainError('scope_denied', 'API keys cannot use this endpoint; sign in.');
   if (key.ipAllowlist && !approved && !ipAllowed(ip, key.ipAllowlist)) {
     throw new DomainError('token_ip_denied', 'This API key is not allowed from this address.');
@@ -149,6 +155,11 @@ export function checkApiKeyAccess(key: ApiKey, orgId: string, need: AccessRequir
   if (need.action === 'write' && key.requiresApproval && !need.proposal && !need.stopsExposure && !approved) {
     throw new DomainError('approval_not_supported', 'This API key requires approval, and this change cannot become a proposal.');
   }
+}
+
+/** A client key (`pub_…`) outside evaluation: it is public (shipped in web pages), so it only evaluates. */
+export function clientKeyDenied(): DomainError {
+  return new DomainError('scope_denied', 'Client keys can only evaluate flags.');
 }
 
 /** The caller must be a signed-in user (org-less endpoints such as POST /orgs). */

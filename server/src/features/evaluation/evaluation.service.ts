@@ -22,7 +22,7 @@ export interface RulesetSources {
  * from the cache touches no database.
  */
 export async function currentRuleset(em: EntityManager, caller: Caller, sources: RulesetSources, envId: string): Promise<CachedRuleset> {
-  const env = await readableEnv(em, caller, sources, envId);
+  const env = await readableEnv(em, caller, sources, envId, false);
   if (env.version === 0) {
     throw new DomainError('ruleset_not_cached', 'This environment has no ruleset until its first write.', { retryAfterSeconds: 1 });
   }
@@ -31,10 +31,11 @@ export async function currentRuleset(em: EntityManager, caller: Caller, sources:
 
 /**
  * The ruleset an evaluation of `envId` runs against, as the caller may see it (null before the
- * environment's first write): `POST /envs/{envId}/evaluate` and the OFREP routes use it.
+ * environment's first write): `POST /envs/{envId}/evaluate` and the OFREP routes use it. The
+ * one entry point a client key may use; it evaluates only client-visible flags and configs.
  */
 export async function rulesetForEvaluation(em: EntityManager, caller: Caller, sources: RulesetSources, envId: string): Promise<CachedRuleset | null> {
-  const env = await readableEnv(em, caller, sources, envId);
+  const env = await readableEnv(em, caller, sources, envId, true);
   if (env.version === 0) return null;
   return visibleRuleset(em, caller, sources, env);
 }
@@ -67,18 +68,23 @@ export function evaluateWith(
   return { version: entry.version, results };
 }
 
-async function readableEnv(em: EntityManager, caller: Caller, sources: RulesetSources, envId: string): Promise<EnvSummary> {
+async function readableEnv(em: EntityManager, caller: Caller, sources: RulesetSources, envId: string, evaluation: boolean): Promise<EnvSummary> {
   const env = await sources.envs.get(em, envId);
-  await authorize(em, caller, env.orgId, { action: 'read', envId: env.id });
+  await authorize(em, caller, env.orgId, { action: 'read', envId: env.id, evaluation });
   return env;
 }
 
+/**
+ * The environment's ruleset as the caller may see it: a client key only its client-visible
+ * primitives (materialized once per version), a key limited to resources only those.
+ */
 async function visibleRuleset(em: EntityManager, caller: Caller, sources: RulesetSources, env: EnvSummary): Promise<CachedRuleset> {
-  const entry = await sources.rulesets.get(env.id, env.version, () => readRuleset(em, env.id));
+  const full = await sources.rulesets.get(env.id, env.version, () => readRuleset(em, env.id));
   const principal = caller.principal;
+  const entry = principal?.kind === 'token' && principal.key.kind === 'client' ? sources.rulesets.clientView(env.id, full) : full;
   if (principal?.kind === 'token' && principal.key.resources) {
     const visible: Ruleset = { ...entry.ruleset, primitives: entry.ruleset.primitives.filter((p) => tokenSees(caller, env.id, p.key)) };
-    return materialize(visible);
+    return materialize(visible, entry.clientVisible);
   }
   return entry;
 }

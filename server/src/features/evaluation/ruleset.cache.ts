@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import type { Ruleset } from '@gradual/contract';
 import { compileRuleset, type CompiledRuleset } from '@gradual/sdk/evaluation';
+import { clientVisibleId, type RulesetRead } from './ruleset.store.js';
 
 /** One materialized ruleset version: the JSON, its gzip, and (lazily) the compiled evaluator. */
 export interface CachedRuleset {
@@ -10,10 +11,12 @@ export interface CachedRuleset {
   gzip: Buffer;
   etag: string;
   gzipEtag: string;
+  /** The client-visible primitives of `ruleset` (clientVisibleId); never sent. */
+  clientVisible: ReadonlySet<string>;
   compiled(): CompiledRuleset;
 }
 
-export function materialize(ruleset: Ruleset): CachedRuleset {
+export function materialize(ruleset: Ruleset, clientVisible: ReadonlySet<string> = new Set()): CachedRuleset {
   const json = Buffer.from(JSON.stringify(ruleset));
   // The ETag names the version; it changes on every committed write to the env.
   const tag = `rs-${ruleset.envId.slice(0, 8)}-${ruleset.version}`;
@@ -25,6 +28,7 @@ export function materialize(ruleset: Ruleset): CachedRuleset {
     gzip: gzipSync(json, { level: 6 }),
     etag: `"${tag}"`,
     gzipEtag: `"${tag}-gzip"`,
+    clientVisible,
     compiled: () => (compiled ??= compileRuleset(ruleset)),
   };
 }
@@ -44,10 +48,12 @@ export function ifNoneMatchHits(ifNoneMatch: string, entry: CachedRuleset): bool
 export class RulesetCache {
   private readonly entries = new Map<string, CachedRuleset>();
   private readonly building = new Map<string, Promise<CachedRuleset>>();
+  /** Per environment, its latest ruleset as client keys see it (clientView). */
+  private readonly clientViews = new Map<string, CachedRuleset>();
 
   constructor(private readonly maxEnvironments = 1000) {}
 
-  async get(envId: string, version: number, build: () => Promise<Ruleset>): Promise<CachedRuleset> {
+  async get(envId: string, version: number, build: () => Promise<RulesetRead>): Promise<CachedRuleset> {
     const hit = this.entries.get(envId);
     if (hit && hit.version >= version) return hit;
     const key = `${envId}@${version}`;
@@ -55,8 +61,8 @@ export class RulesetCache {
     if (!pending) {
       // Concurrent requests for the same new version share one build.
       pending = build()
-        .then((ruleset) => {
-          const entry = materialize(ruleset);
+        .then((read) => {
+          const entry = materialize(read.ruleset, read.clientVisible);
           const current = this.entries.get(envId);
           if (!current || current.version < entry.version) this.remember(envId, entry);
           return entry;
@@ -73,9 +79,22 @@ export class RulesetCache {
     return hit && hit.version >= version ? hit : undefined;
   }
 
-  private remember(envId: string, entry: CachedRuleset): void {
-    this.entries.delete(envId);
-    this.entries.set(envId, entry);
-    if (this.entries.size > this.maxEnvironments) this.entries.delete(this.entries.keys().next().value!);
+  /**
+   * `entry` as client keys see it: only its client-visible primitives. Materialized once per
+   * environment version, so repeated client evaluations do not filter again.
+   */
+  clientView(envId: string, entry: CachedRuleset): CachedRuleset {
+    const hit = this.clientViews.get(envId);
+    if (hit && hit.version === entry.version) return hit;
+    const primitives = entry.ruleset.primitives.filter((p) => entry.clientVisible.has(clientVisibleId(p)));
+    const view = materialize({ ...entry.ruleset, primitives }, entry.clientVisible);
+    if (!hit || hit.version < view.version) this.remember(envId, view, this.clientViews);
+    return view;
+  }
+
+  private remember(envId: string, entry: CachedRuleset, entries = this.entries): void {
+    entries.delete(envId);
+    entries.set(envId, entry);
+    if (entries.size > this.maxEnvironments) entries.delete(entries.keys().next().value!);
   }
 }

@@ -4,13 +4,23 @@ import { LIVE_STATUSES, type Ruleset } from '@gradual/contract';
 import { EnvironmentEntity, PrimitiveEntity, PrimitiveStateEntity, RolloutEntity, type Environment } from '../../db/entities/index.js';
 import { rawQuery } from '../common/sql.js';
 
+/** A ruleset as read, with what the server keeps beside it: which primitives client keys may evaluate. */
+export interface RulesetRead {
+  ruleset: Ruleset;
+  /** The client-visible primitives, as clientVisibleId names them. */
+  clientVisible: ReadonlySet<string>;
+}
+
+/** How a ruleset primitive is named in RulesetRead.clientVisible (a flag and a config may share a key). */
+export const clientVisibleId = (p: { kind: string; key: string }) => `${p.kind}:${p.key}`;
+
 /**
  * Reads everything an SDK needs to evaluate one environment: every flag and
  * config with its base value and rules, and its live rollout with the
- * allow-list. One REPEATABLE READ transaction, so the version and the data it
- * describes are one consistent snapshot.
+ * allow-list; and which of them are client-visible. One REPEATABLE READ
+ * transaction, so the version and the data it describes are one consistent snapshot.
  */
-export async function readRuleset(em: EntityManager, envId: string): Promise<Ruleset> {
+export async function readRuleset(em: EntityManager, envId: string): Promise<RulesetRead> {
   return em.transactional(
     async (tx) => {
       const env: Environment = await tx.findOneOrFail(EnvironmentEntity, { id: envId });
@@ -30,7 +40,7 @@ export async function readRuleset(em: EntityManager, envId: string): Promise<Rul
       }
       const stateOf = new Map(states.map((s) => [s.primitiveId, s]));
       const rolloutOf = new Map(rollouts.map((r) => [r.primitiveId, r]));
-      return {
+      const ruleset: Ruleset = {
         envId,
         version: env.version,
         primitives: primitives.flatMap((p) => {
@@ -58,6 +68,8 @@ export async function readRuleset(em: EntityManager, envId: string): Promise<Rul
           ];
         }),
       };
+      const clientVisible = new Set(primitives.filter((p) => p.clientVisible && stateOf.has(p.id)).map(clientVisibleId));
+      return { ruleset, clientVisible };
     },
     { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true },
   );

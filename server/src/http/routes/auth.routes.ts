@@ -8,7 +8,7 @@ import { admit } from '../admission.js';
 import { anonymousCaller, clearSessionCookie, sessionTokenOf, setSessionCookie } from '../caller.js';
 import type { AppDeps } from '../../deps.js';
 import { sendError } from '../errors.js';
-import { requireUser } from '../../features/access/authorize.js';
+import { clientKeyDenied, requireUser } from '../../features/access/authorize.js';
 import { describeApiKey } from '../../features/api-keys/api-keys.service.js';
 import { claimInstall, isClaimed } from '../../features/auth/install.service.js';
 import { redeemMagicLink, requestMagicLink, requestSignup, type MagicLinkInputs } from '../../features/auth/magic-link.service.js';
@@ -87,7 +87,11 @@ export const authRoutes = (deps: AppDeps) => {
     },
     whoami: async ({ req, res }) => {
       const caller = await admit(req, res, deps);
-      if (caller.principal?.kind === 'token') return { status: 200, body: { type: 'api_key', ...(await describeApiKey(req.em, caller.principal.key)) } };
+      if (caller.principal?.kind === 'token') {
+        // A client key is public: it evaluates, and tells no one its name or organization.
+        if (caller.principal.key.kind === 'client') throw clientKeyDenied();
+        return { status: 200, body: { type: 'api_key', ...(await describeApiKey(req.em, caller.principal.key)) } };
+      }
       return { status: 200, body: { type: 'session', session: await sessionBody(req.em, requireUser(caller).userId) } };
     },
     logout: async ({ req, res }) => {

@@ -31,12 +31,13 @@ export const evaluationRoutes = (deps: AppDeps, answers: AnswerCache) => {
   /**
    * What an API key's read of `envId` at `entry`'s version depended on: the key (keys change only
    * by revocation; expiry and the last-used write are checked against the clock) and the
-   * environment still at that version. Keys with an IP allow-list or limited to some resources
-   * are decided per request by the route.
+   * environment still at that version. Keys with an IP allow-list or limited to some resources,
+   * and client keys (charged per client address too, evaluating a filtered ruleset), are decided
+   * per request by the route.
    */
   const replayable = (caller: Caller, envId: string, entry: CachedRuleset) => {
     const key = caller.principal?.kind === 'token' ? caller.principal.key : null;
-    if (!key || key.resources) return null;
+    if (!key || key.resources || key.kind === 'client') return null;
     const admit = keyAdmission((hash) => deps.apiKeys.get(hash), key, () => deps.envs.peek(envId)?.version === entry.version && deps.rulesets.peek(envId, entry.version) === entry);
     return admit && { admit };
   };
