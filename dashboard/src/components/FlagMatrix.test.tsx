@@ -24,6 +24,7 @@ const FLAG: Flag = {
   description: null,
   valueType: 'boolean',
   defaultValue: false,
+  clientVisible: false,
   createdAt: '2026-11-20T10:00:00.000Z',
   updatedAt: '2026-11-20T10:00:00.000Z',
 };
@@ -34,6 +35,7 @@ const CONFIG: Config = {
   name: 'Checkout limits',
   description: null,
   defaultValue: { max: 3 },
+  clientVisible: false,
   createdAt: '2026-11-20T10:00:00.000Z',
   updatedAt: '2026-11-20T10:00:00.000Z',
 };

@@ -47,6 +47,7 @@ const presenters: { [K in PrimitiveKind]: { definition(p: Primitive): Definition
       name: p.name,
       description: p.description ?? null,
       defaultValue: p.defaultValue,
+      clientVisible: p.clientVisible,
       createdAt: iso(p.createdAt),
       updatedAt: iso(p.updatedAt),
     }),
@@ -98,6 +99,7 @@ export interface CreatePrimitiveInput {
   description?: string | undefined;
   valueType?: FlagValueType | undefined;
   defaultValue?: unknown;
+  clientVisible?: boolean | undefined;
   /** Imported rules may carry a legacy `rolloutPercent` (flags only; see legacy-import.ts). */
   rules?: Array<Rule & LegacyRule> | undefined;
 }
@@ -127,6 +129,7 @@ export async function createPrimitive<K extends PrimitiveKind>(em: EntityManager
           description: input.description ?? null,
           valueType: shape.valueType,
           defaultValue: input.defaultValue,
+          clientVisible: input.clientVisible ?? false,
           createdAt: now,
           updatedAt: now,
         });
@@ -161,6 +164,64 @@ export async function createPrimitive<K extends PrimitiveKind>(em: EntityManager
     () => keyInUse(kind, input.key),
   );
   return toDefinitionDto(kind, primitive);
+}
+
+export interface UpdatePrimitiveInput {
+  name?: string | undefined;
+  description?: string | null | undefined;
+  clientVisible?: boolean | undefined;
+}
+
+/**
+ * Changes a definition's name, description or client visibility: the change and its audit row
+ * (`flag.updated` / `config.updated`, before and after) commit together. A change of
+ * `clientVisible` changes what client keys evaluate, so every environment of the project gets a
+ * new version (the write reaches every environment, as creating the definition does). A write
+ * that changes nothing commits nothing.
+ */
+export async function updatePrimitive<K extends PrimitiveKind>(em: EntityManager, caller: Caller, bus: EnvChangeBus, kind: K, projectId: string, key: string, input: UpdatePrimitiveInput): Promise<DefinitionOf<K>> {
+  const project = await findProject(em, projectId);
+  const actor = await authorize(em, caller, project.orgId, { action: 'write', resourceKey: key, projectId, allEnvironments: true });
+  const found = key.length <= KEY_MAX_LENGTH ? await em.findOne(PrimitiveEntity, { projectId, kind, key }) : null;
+  if (!found) throw new DomainError('not_found', `No ${kind} "${key}" in this project.`);
+  const now = caller.now;
+  const primitive = await changeEnvironments(em, bus, now, async (changes) => {
+    const { tx } = changes;
+    const primitive = await tx.findOneOrFail(PrimitiveEntity, { id: found.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const before = toDefinitionDto(kind, primitive);
+    if (input.name !== undefined) primitive.name = input.name;
+    if (input.description !== undefined) primitive.description = input.description;
+    if (input.clientVisible !== undefined) primitive.clientVisible = input.clientVisible;
+    const after = toDefinitionDto(kind, primitive);
+    if (isDeepStrictEqual(before, after)) return primitive;
+    primitive.updatedAt = now;
+    await tx.flush();
+    if (before.clientVisible !== after.clientVisible) {
+      const envs = await tx.find(EnvironmentEntity, { projectId }, { fields: ['id'] });
+      for (const env of envs) changes.change(env.id);
+    }
+    changes.audit(caller, actor, {
+      orgId: project.orgId,
+      projectId,
+      action: `${kind}.updated`,
+      resourceType: kind,
+      resourceKey: primitive.key,
+      resourceId: primitive.id,
+      previousValue: changedFields(before, after),
+      newValue: changedFields(after, before),
+    });
+    return primitive;
+  });
+  return toDefinitionDto(kind, primitive);
+}
+
+/** The fields of `dto` whose value differs in `other` (an audit row's before or after). */
+function changedFields(dto: { name: string; description: string | null; clientVisible: boolean }, other: typeof dto) {
+  const out: Partial<typeof dto> = {};
+  if (dto.name !== other.name) out.name = dto.name;
+  if (dto.description !== other.description) out.description = dto.description;
+  if (dto.clientVisible !== other.clientVisible) out.clientVisible = dto.clientVisible;
+  return out;
 }
 
 export async function listPrimitives<K extends PrimitiveKind>(em: EntityManager, caller: Caller, kind: K, projectId: string): Promise<DefinitionOf<K>[]> {

@@ -6,7 +6,7 @@ import { admit, type AdmissionRequest } from '../admission.js';
 import type { AppDeps } from '../../deps.js';
 import type { PrimitiveKind } from '../../db/entities/index.js';
 import { notModified } from '../etag.js';
-import { createPrimitive, getState, listPrimitives, listStates, setRules, setValue } from '../../features/primitives/primitives.service.js';
+import { createPrimitive, getState, listPrimitives, listStates, setRules, setValue, updatePrimitive } from '../../features/primitives/primitives.service.js';
 
 const s = initServer();
 
@@ -36,6 +36,10 @@ function handlers<K extends PrimitiveKind>(deps: AppDeps, kind: K) {
       status: 200 as const,
       body: await listPrimitives(req.em, await admit(req, res, deps), kind, params.id),
     }),
+    update: async ({ req, res, params, body }: Input<'updateFlag', 'updateConfig'>) => ({
+      status: 200 as const,
+      body: await updatePrimitive(req.em, await admit(req, res, deps), deps.bus, kind, params.id, params.key, body),
+    }),
     listStates: async ({ req, res, params }: Input<'listFlagStates', 'listConfigStates'>) => ({
       status: 200 as const,
       body: await listStates(req.em, await admit(req, res, deps), kind, params.envId),
@@ -60,6 +64,7 @@ export const flagsRoutes = (deps: AppDeps) => {
   return s.router(contract.flags, {
     createFlag: h.create,
     listFlags: h.list,
+    updateFlag: h.update,
     listFlagStates: h.listStates,
     getFlagState: h.getState,
     setFlagValue: h.setValue,
@@ -72,6 +77,7 @@ export const configsRoutes = (deps: AppDeps) => {
   return s.router(contract.configs, {
     createConfig: h.create,
     listConfigs: h.list,
+    updateConfig: h.update,
     listConfigStates: h.listStates,
     getConfigState: h.getState,
     setConfigValue: h.setValue,
