@@ -114,6 +114,7 @@ const EnvSchema = z
     ORG_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(6000),
     SESSION_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).max(1_000_000).default(1200),
     AUTH_FAILURES_PER_IP_PER_MIN: z.coerce.number().int().min(1).max(1_000_000).default(30),
+    CLIENT_KEY_RATE_LIMIT_PER_IP_PER_MIN: z.coerce.number().int().min(1).max(1_000_000).default(300),
     TRUST_PROXY: trustProxy,
     CORS_ALLOWED_ORIGINS: corsOrigins,
     SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(1000),
@@ -176,6 +177,8 @@ export interface Config {
   sessionRateLimitPerMin: number;
   /** AUTH_FAILURES_PER_IP_PER_MIN: failed authentications a client address may make a minute before it is throttled (rate-limits/auth-failures.ts). */
   authFailuresPerIpPerMin: number;
+  /** CLIENT_KEY_RATE_LIMIT_PER_IP_PER_MIN: requests a minute each client address may make with one client key (http/api-rate-limit.ts). */
+  clientKeyRateLimitPerIpPerMin: number;
   /** TRUST_PROXY, parsed: passed to Express as `trust proxy` (false when unset). */
   trustProxy: TrustProxy;
   /**
@@ -243,6 +246,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     orgRateLimitPerMin: e.ORG_RATE_LIMIT_PER_MIN,
     sessionRateLimitPerMin: e.SESSION_RATE_LIMIT_PER_MIN,
     authFailuresPerIpPerMin: e.AUTH_FAILURES_PER_IP_PER_MIN,
+    clientKeyRateLimitPerIpPerMin: e.CLIENT_KEY_RATE_LIMIT_PER_IP_PER_MIN,
     trustProxy: e.TRUST_PROXY,
     corsAllowedOrigins: e.CORS_ALLOWED_ORIGINS,
     warnings,

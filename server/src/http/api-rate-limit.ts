@@ -3,6 +3,7 @@ import onHeaders from 'on-headers';
 import type { ApiKey } from '../db/entities/index.js';
 import { DomainError } from '../domain/errors.js';
 import type { AppDeps } from '../deps.js';
+import { clientAddressKey } from '../rate-limits/client-address.js';
 import type { BucketDecision, BucketSpec, BucketState } from '../rate-limits/token-buckets.js';
 
 /** The X-RateLimit headers of `bucket`, as name, value, name, value… (for writeHead). */
@@ -18,22 +19,42 @@ export function writeRateLimitHeaders(res: { setHeader(name: string, value: stri
 /**
  * Two token buckets gate every API-key request: the key's own
  * (rateLimitPerMin) and its org's aggregate (ORG_RATE_LIMIT_PER_MIN), shared
- * by every instance through Redis when configured. The X-RateLimit headers
- * report the more restrictive bucket (on 429, the one that refused) and are
- * sent on 2xx, 304 and 429 only. Charged once per request by the admission step (admission.ts).
+ * by every instance through Redis when configured. A client key's request takes
+ * a token from a third, its client address's bucket for that key
+ * (CLIENT_KEY_RATE_LIMIT_PER_IP_PER_MIN): the key is public, shared by every
+ * visitor of the pages that embed it. The X-RateLimit headers report the most
+ * restrictive bucket (on 429, the one that refused) and are sent on 2xx, 304 and
+ * 429 only. Charged once per request by the admission step (admission.ts).
  */
 export async function chargeApiKey(deps: AppDeps, res: Response, key: ApiKey, now: Date): Promise<void> {
-  const decision = await takeApiKeyTokens(deps, key, now);
-  const [tokenBucket, orgBucket] = decision.buckets as [BucketState, BucketState];
+  const specs = bucketsOf(key, deps.config.orgRateLimitPerMin);
+  const decision =
+    key.kind === 'client'
+      ? await deps.limits.buckets.take([...specs, clientAddressBucket(key, res, deps.config.clientKeyRateLimitPerIpPerMin)], now.getTime())
+      : await takeApiKeyTokens(deps, key, now);
   if (!decision.allowed) {
-    const denied = tokenBucket.retryAfterSeconds >= orgBucket.retryAfterSeconds ? tokenBucket : orgBucket;
-    writeRateLimitHeaders(res, denied);
+    let denied = 0;
+    decision.buckets.forEach((b, i) => {
+      if (b.retryAfterSeconds > decision.buckets[denied]!.retryAfterSeconds) denied = i;
+    });
+    const bucket = decision.buckets[denied]!;
+    writeRateLimitHeaders(res, bucket);
     throw new DomainError('token_rate_limit', 'Rate limit exceeded for this API key; retry later.', {
-      retryAfterSeconds: denied.retryAfterSeconds,
-      details: { retryAfterSeconds: denied.retryAfterSeconds, bucket: denied === tokenBucket ? 'token' : 'org' },
+      retryAfterSeconds: bucket.retryAfterSeconds,
+      details: { retryAfterSeconds: bucket.retryAfterSeconds, bucket: BUCKET_NAMES[denied]! },
     });
   }
   sendHeadersOnSuccess(res, tighterBucket(decision));
+}
+
+/** What `details.bucket` calls each bucket of an API key's request, in bucketsOf's order (then a client key's address). */
+const BUCKET_NAMES = ['token', 'org', 'address'] as const;
+
+/** A client key's bucket for the request's client address (an IPv6 address counted as its /64). */
+function clientAddressBucket(key: ApiKey, res: Response, capacity: number): BucketSpec {
+  const req = res.req;
+  const address = clientAddressKey(req.ip ?? req.socket.remoteAddress ?? '');
+  return { key: `client-address:${key.id}:${address}`, capacity, refillSeconds: 60 };
 }
 
 /**
@@ -79,8 +100,7 @@ function bucketsOf(key: ApiKey, orgCapacity: number): BucketSpec[] {
   return specs;
 }
 
-/** The bucket the X-RateLimit headers of an allowed request report: the one with fewer tokens left. */
+/** The bucket the X-RateLimit headers of an allowed request report: the one with fewest tokens left (the first on a tie). */
 export function tighterBucket(decision: BucketDecision): BucketState {
-  const [tokenBucket, orgBucket] = decision.buckets as [BucketState, BucketState];
-  return orgBucket.remaining < tokenBucket.remaining ? orgBucket : tokenBucket;
+  return decision.buckets.reduce((tightest, b) => (b.remaining < tightest.remaining ? b : tightest));
 }
