@@ -155,7 +155,10 @@ describe('the SDK against prism mock', () => {
 
     const answer = await call('evaluate', (c) => c.evaluate({ path: { envId }, body: { context: { userId: 'user-1', plan: 'pro' }, keys: ['new-checkout'] } }));
     expect(typeof answer.version).toBe('number');
-    for (const result of Object.values(answer.results)) expect(['target_id', 'rollout', 'rule', 'default']).toContain(result.reason);
+    for (const result of Object.values(answer.results)) {
+      expect(['STATIC', 'TARGETING_MATCH', 'SPLIT', 'DISABLED', 'DEFAULT']).toContain(result.reason);
+      expect(result.variant).toMatch(/^(default|rule-[1-9][0-9]*|target-id|rollout-new|rollout-base)$/);
+    }
   });
 
   it('turns mocked error answers into GradualApiError with a code of that status', async () => {

@@ -133,18 +133,27 @@ describe('live flag client', () => {
     expect(client.evaluate('checkout', { userId: 'vip-1' })).toEqual({
       key: 'checkout',
       value: true,
-      reason: 'target_id',
+      reason: 'TARGETING_MATCH',
+      variant: 'target-id',
       kind: 'flag',
       bucket: bucket(SEED, 'vip-1'),
+      rolloutPercent: 37.5,
       version: client.version,
     });
-    expect(client.evaluate('checkout', { userId: admitted })).toMatchObject({ value: true, reason: 'rollout', bucket: bucket(SEED, admitted) });
-    expect(client.evaluate('checkout', { userId: excluded, plan: 'internal' })).toMatchObject({ value: true, reason: 'rule' });
-    expect(client.evaluate('checkout', { userId: excluded })).toMatchObject({ value: false, reason: 'default' });
-    expect(client.evaluate('checkout', {})).toMatchObject({ value: false, reason: 'default', bucket: null });
+    expect(client.evaluate('checkout', { userId: admitted })).toMatchObject({
+      value: true,
+      reason: 'SPLIT',
+      variant: 'rollout-new',
+      bucket: bucket(SEED, admitted),
+      rolloutPercent: 37.5,
+    });
+    expect(client.evaluate('checkout', { userId: excluded, plan: 'internal' })).toMatchObject({ value: true, reason: 'TARGETING_MATCH', variant: 'rule-1' });
+    expect(client.evaluate('checkout', { userId: excluded })).toMatchObject({ value: false, reason: 'SPLIT', variant: 'rollout-base' });
+    expect(client.evaluate('checkout', {})).toMatchObject({ value: false, reason: 'DEFAULT', variant: 'default', bucket: null, rolloutPercent: 37.5 });
+    expect(client.evaluate('limits', {})).toMatchObject({ value: { max: 1 }, reason: 'STATIC', variant: 'default', bucket: null, rolloutPercent: null });
     // targetingKey stands in for the bucket field only when the context lacks it.
-    expect(client.evaluate('checkout', {}, { targetingKey: 'vip-1' })).toMatchObject({ reason: 'target_id' });
-    expect(client.evaluate('checkout', { userId: excluded }, { targetingKey: 'vip-1' })).toMatchObject({ reason: 'default' });
+    expect(client.evaluate('checkout', {}, { targetingKey: 'vip-1' })).toMatchObject({ reason: 'TARGETING_MATCH', variant: 'target-id' });
+    expect(client.evaluate('checkout', { userId: excluded }, { targetingKey: 'vip-1' })).toMatchObject({ reason: 'SPLIT', variant: 'rollout-base' });
 
     expect(client.getBoolean('checkout', { userId: 'vip-1' }, false)).toBe(true);
     expect(client.getString('banner', {}, 'fallback')).toBe('hello');
@@ -157,13 +166,14 @@ describe('live flag client', () => {
     expect(client.getBoolean('limits', {}, true)).toBe(true);
     expect(client.evaluate('banner', {}, { fallback: false, type: 'boolean' })).toMatchObject({
       value: false,
-      reason: 'error',
+      reason: 'ERROR',
+      variant: null,
       errorCode: 'TYPE_MISMATCH',
       kind: 'config',
     });
     // Unknown key: the fallback, with FLAG_NOT_FOUND.
     expect(client.getBoolean('missing', {}, true)).toBe(true);
-    expect(client.evaluate('missing', {}, { fallback: 'x' })).toMatchObject({ value: 'x', reason: 'error', errorCode: 'FLAG_NOT_FOUND', kind: null });
+    expect(client.evaluate('missing', {}, { fallback: 'x' })).toMatchObject({ value: 'x', reason: 'ERROR', variant: null, errorCode: 'FLAG_NOT_FOUND', kind: null });
   });
 
   it('stream mode: a write reaches the client at once (no polling); only announced versions are fetched', async () => {
@@ -263,11 +273,13 @@ describe('live flag client', () => {
     expect(client.evaluate('first', { userId: 'u' }, { fallback: 'fb' })).toEqual({
       key: 'first',
       value: 'fb',
-      reason: 'error',
+      reason: 'ERROR',
+      variant: null,
       errorCode: 'PROVIDER_NOT_READY',
       errorMessage: 'no ruleset yet',
       kind: null,
       bucket: null,
+      rolloutPercent: null,
       version: null,
     });
     expect(client.getBoolean('first', {}, false)).toBe(false);
@@ -364,7 +376,7 @@ describe('live flag client', () => {
     const client = open({
       mode: 'poll',
       onEvaluation: (key, _context, result) => {
-        seen.push(`${key}:${result.reason}`);
+        seen.push(`${key}:${result.reason}:${result.variant}`);
         throw new Error('a broken hook'); // never reaches the caller
       },
       exposures: { track: (batch) => void batches.push(batch), flushIntervalMs: 60_000 },
@@ -378,8 +390,8 @@ describe('live flag client', () => {
     expect(all).toEqual(Object.fromEntries(Object.entries(compiled.evaluateAll({ userId: 'vip-1' })).map(([k, r]) => [k, r.value])));
     expect(all.checkout).toBe(true);
     expect(client.allFlagsDetail({ userId: excluded })).toMatchObject({
-      checkout: { value: false, reason: 'default', kind: 'flag', bucket: bucket(SEED, excluded), version: client.version },
-      banner: { value: banner, reason: 'default', kind: 'config' },
+      checkout: { value: false, reason: 'SPLIT', variant: 'rollout-base', kind: 'flag', bucket: bucket(SEED, excluded), rolloutPercent: 37.5, version: client.version },
+      banner: { value: banner, reason: 'STATIC', variant: 'default', kind: 'config', bucket: null, rolloutPercent: null },
     });
     expect(client.allFlags({}, { targetingKey: 'vip-1' }).checkout).toBe(true);
     expect(seen).toEqual([]); // bulk reads are not evaluations the hooks see
@@ -388,15 +400,22 @@ describe('live flag client', () => {
     expect(client.getBoolean('checkout', { userId: admitted }, false)).toBe(true);
     expect(client.getString('banner', { userId: admitted }, '')).toBe(banner);
     expect(client.getNumber('banner', {}, 1)).toBe(1); // TYPE_MISMATCH: seen, not an exposure
-    expect(seen).toEqual(['checkout:target_id', 'checkout:target_id', 'checkout:target_id', 'checkout:rollout', 'banner:default', 'banner:error']);
+    expect(seen).toEqual([
+      'checkout:TARGETING_MATCH:target-id',
+      'checkout:TARGETING_MATCH:target-id',
+      'checkout:TARGETING_MATCH:target-id',
+      'checkout:SPLIT:rollout-new',
+      'banner:STATIC:default',
+      'banner:ERROR:null',
+    ]);
     expect(batches).toEqual([]); // the interval has not passed
 
     await client.close();
     expect(batches).toHaveLength(1);
-    expect(batches[0]!.map((e) => [e.key, e.value, e.reason, e.bucket, e.version])).toEqual([
-      ['checkout', true, 'target_id', bucket(SEED, 'vip-1'), client.version],
-      ['checkout', true, 'rollout', bucket(SEED, admitted), client.version],
-      ['banner', banner, 'default', null, client.version],
+    expect(batches[0]!.map((e) => [e.key, e.value, e.reason, e.variant, e.bucket, e.rolloutPercent, e.version])).toEqual([
+      ['checkout', true, 'TARGETING_MATCH', 'target-id', bucket(SEED, 'vip-1'), 37.5, client.version],
+      ['checkout', true, 'SPLIT', 'rollout-new', bucket(SEED, admitted), 37.5, client.version],
+      ['banner', banner, 'STATIC', 'default', null, null, client.version],
     ]);
     expect(batches[0]![0]!.context).toEqual({ userId: 'vip-1', visit: 0 });
     // Closed: the last ruleset still answers; nothing more is delivered.
@@ -453,7 +472,7 @@ describe('live flag client when the server goes away', () => {
         expect(list[0]).toMatchObject({ status: 0, code: 'service_unavailable' });
         expect(client.status).toBe('stale');
         expect(client.getBoolean('checkout', { userId: 'vip-1' }, false)).toBe(true);
-        expect(client.evaluate('checkout', { userId: excluded })).toMatchObject({ value: false, reason: 'default' });
+        expect(client.evaluate('checkout', { userId: excluded })).toMatchObject({ value: false, reason: 'SPLIT', variant: 'rollout-base' });
         expect(client.getJson('limits', {}, null)).toEqual({ max: 1 });
       }
     } finally {

@@ -139,7 +139,9 @@ describe('gradualHandlers with the SDK client', () => {
       expect(answer.results).toEqual({ ...compiled.evaluateAll(context) });
     }
     const vip = await client.evaluate({ path: { envId: 'env-prod' }, body: { context: { userId: 'vip-1' }, keys: ['new-checkout', 'missing'] } });
-    expect(vip.results).toEqual({ 'new-checkout': { kind: 'flag', value: true, reason: 'target_id', bucket: bucket('new-checkout:prod', 'vip-1') } });
+    expect(vip.results).toEqual({
+      'new-checkout': { kind: 'flag', value: true, reason: 'TARGETING_MATCH', variant: 'target-id', bucket: bucket('new-checkout:prod', 'vip-1'), rolloutPercent: 30 },
+    });
     expect(await client.evaluate({ path: { envId: 'env-new' }, body: { context: {} } })).toEqual({ version: 0, results: {} });
   });
 
@@ -156,7 +158,7 @@ describe('gradualHandlers with the SDK client', () => {
     expect(await next()).toEqual({ event: 'ruleset', id: '8', data: '{"version":8}' });
     expect(await client.getRuleset({ path: { envId: 'env-prod' } })).toEqual(published);
     expect((await client.evaluate({ path: { envId: 'env-prod' }, body: { context: {} } })).results).toEqual({
-      'new-checkout': { kind: 'flag', value: true, reason: 'default', bucket: null },
+      'new-checkout': { kind: 'flag', value: true, reason: 'STATIC', variant: 'default', bucket: null, rolloutPercent: null },
     });
 
     gradual.publish('env-prod', { ...published, version: 20 });
@@ -198,7 +200,7 @@ describe('gradualHandlers with the live flags client', () => {
       expect(flags.getBoolean('new-checkout', { userId: 'vip-1' }, false)).toBe(true);
       expect(flags.getBoolean('new-checkout', { userId: 'x', email: 'ann@acme.test' }, false)).toBe(true);
       expect(flags.getJson('checkout.limits', { age: 20 }, {})).toEqual({ maxItems: 50 });
-      expect(flags.evaluate('new-checkout', { userId: 'vip-1' })).toMatchObject({ reason: 'target_id', version: 7 });
+      expect(flags.evaluate('new-checkout', { userId: 'vip-1' })).toMatchObject({ reason: 'TARGETING_MATCH', variant: 'target-id', rolloutPercent: 30, version: 7 });
       await expect.poll(() => gradual.openStreams('env-prod')).toBe(1);
 
       const changed = new Promise<{ version: number; changedKeys: string[] }>((resolve) => flags.on('change', resolve));

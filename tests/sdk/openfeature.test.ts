@@ -90,39 +90,55 @@ describe('OpenFeature provider', () => {
     await expect.poll(() => late, { timeout: 5000 }).toBe(1);
   });
 
-  it('maps reasons: target ID and rule → TARGETING_MATCH, rollout → SPLIT, base value → DEFAULT; targetingKey buckets', async () => {
+  it('passes reasons through with the variant; flagMetadata has kind, rulesetVersion, rolloutPercent and bucket; targetingKey buckets', async () => {
     const client = OpenFeature.getClient();
-    const version = provider.client.version!;
+    const rulesetVersion = provider.client.version!;
     expect(await client.getBooleanDetails('checkout', false, { targetingKey: 'vip-1' })).toEqual({
       flagKey: 'checkout',
       value: true,
       reason: StandardResolutionReasons.TARGETING_MATCH,
-      flagMetadata: { gradualReason: 'target_id', kind: 'flag', version, bucket: bucket(SEED, 'vip-1') },
+      variant: 'target-id',
+      flagMetadata: { kind: 'flag', rulesetVersion, rolloutPercent: 37.5, bucket: bucket(SEED, 'vip-1') },
     });
-    expect(await client.getBooleanDetails('checkout', false, { targetingKey: admitted })).toMatchObject({
+    expect(await client.getBooleanDetails('checkout', false, { targetingKey: admitted })).toEqual({
+      flagKey: 'checkout',
       value: true,
       reason: StandardResolutionReasons.SPLIT,
-      flagMetadata: { gradualReason: 'rollout', bucket: bucket(SEED, admitted) },
+      variant: 'rollout-new',
+      flagMetadata: { kind: 'flag', rulesetVersion, rolloutPercent: 37.5, bucket: bucket(SEED, admitted) },
     });
     expect(await client.getBooleanDetails('checkout', false, { targetingKey: excluded, plan: 'internal' })).toMatchObject({
       value: true,
       reason: StandardResolutionReasons.TARGETING_MATCH,
-      flagMetadata: { gradualReason: 'rule' },
+      variant: 'rule-1',
     });
     expect(await client.getBooleanDetails('checkout', true, { targetingKey: excluded })).toMatchObject({
       value: false,
-      reason: StandardResolutionReasons.DEFAULT,
-      flagMetadata: { gradualReason: 'default' },
+      reason: StandardResolutionReasons.SPLIT,
+      variant: 'rollout-base',
+      flagMetadata: { rolloutPercent: 37.5, bucket: bucket(SEED, excluded) },
     });
     // The rollout's own bucket field wins over targetingKey.
     expect(await client.getBooleanDetails('checkout', false, { userId: 'vip-1', targetingKey: excluded })).toMatchObject({
       reason: StandardResolutionReasons.TARGETING_MATCH,
-      flagMetadata: { gradualReason: 'target_id' },
+      variant: 'target-id',
     });
-    // No bucket field and no targetingKey: not bucketed.
-    const plain = await client.getBooleanDetails('checkout', true, {});
-    expect(plain).toMatchObject({ value: false, reason: StandardResolutionReasons.DEFAULT });
-    expect(plain.flagMetadata.bucket).toBeUndefined();
+    // No bucket field and no targetingKey: not bucketed; the rollout's percent is still reported.
+    expect(await client.getBooleanDetails('checkout', true, {})).toEqual({
+      flagKey: 'checkout',
+      value: false,
+      reason: StandardResolutionReasons.DEFAULT,
+      variant: 'default',
+      flagMetadata: { kind: 'flag', rulesetVersion, rolloutPercent: 37.5 },
+    });
+    // No rule and no rollout: STATIC, without rolloutPercent or bucket.
+    expect(await client.getNumberDetails('max-items', 0, { targetingKey: admitted })).toEqual({
+      flagKey: 'max-items',
+      value: 10,
+      reason: StandardResolutionReasons.STATIC,
+      variant: 'default',
+      flagMetadata: { kind: 'config', rulesetVersion },
+    });
     // The evaluation context set on the API applies too.
     OpenFeature.setContext({ targetingKey: 'vip-1' });
     try {
@@ -134,7 +150,12 @@ describe('OpenFeature provider', () => {
 
   it('resolves strings, numbers and objects', async () => {
     const client = OpenFeature.getClient();
-    expect(await client.getStringDetails('banner', 'fallback')).toMatchObject({ value: 'hello', reason: StandardResolutionReasons.DEFAULT, flagMetadata: { kind: 'config' } });
+    expect(await client.getStringDetails('banner', 'fallback')).toMatchObject({
+      value: 'hello',
+      reason: StandardResolutionReasons.STATIC,
+      variant: 'default',
+      flagMetadata: { kind: 'config' },
+    });
     expect(await client.getNumberValue('max-items', 0)).toBe(10);
     expect(await client.getObjectValue('limits', {})).toEqual({ max: 1 });
   });
@@ -185,7 +206,7 @@ describe('OpenFeature provider', () => {
       expect(await client.getBooleanDetails('checkout', false, { targetingKey: excluded })).toMatchObject({
         value: true,
         reason: StandardResolutionReasons.TARGETING_MATCH,
-        flagMetadata: { gradualReason: 'target_id' },
+        variant: 'target-id',
       });
     } finally {
       client.removeHandler(ProviderEvents.ConfigurationChanged, handler);
@@ -211,7 +232,7 @@ describe('OpenFeature provider', () => {
     await owner.session.createFlag({ path: { id: fresh }, body: { key: 'first', name: 'First', defaultValue: true } });
     await expect.poll(() => ready, { timeout: 5000 }).toBe(1);
     expect(client.providerStatus).toBe(ProviderStatus.READY);
-    expect(await client.getBooleanDetails('first', false)).toMatchObject({ value: true, reason: StandardResolutionReasons.DEFAULT });
+    expect(await client.getBooleanDetails('first', false)).toMatchObject({ value: true, reason: StandardResolutionReasons.STATIC, variant: 'default' });
   });
 
   it('a rejected token: initialization fails with PROVIDER_FATAL and the SDK serves defaults', async () => {
@@ -227,7 +248,7 @@ describe('OpenFeature provider', () => {
     expect(await client.getBooleanDetails('checkout', true)).toMatchObject({ value: true, reason: StandardResolutionReasons.ERROR, errorCode: ErrorCode.PROVIDER_FATAL });
   });
 
-  it('PROVIDER_STALE while the server is unreachable (the last good ruleset still served), PROVIDER_READY when it answers', async () => {
+  it('PROVIDER_STALE while the server is unreachable (the last good ruleset still served, reason CACHED), PROVIDER_READY when it answers', async () => {
     const net = switchableFetch();
     const flaky = new GradualProvider({
       baseUrl: t.url,
@@ -245,12 +266,31 @@ describe('OpenFeature provider', () => {
     client.addHandler(ProviderEvents.Stale, () => void events.push('stale'));
     client.addHandler(ProviderEvents.Ready, () => void events.push('ready'));
     await expect.poll(() => events, { timeout: 5000 }).toEqual(['ready']); // the handler runs at once for the current state
+    const rulesetVersion = flaky.client.version!;
+    expect(await client.getBooleanDetails('checkout', false, { targetingKey: admitted })).toMatchObject({ reason: StandardResolutionReasons.SPLIT, variant: 'rollout-new' });
     net.state.offline = true;
     await expect.poll(() => client.providerStatus, { timeout: 5000 }).toBe(ProviderStatus.STALE);
-    expect(await client.getStringDetails('banner', 'fallback')).toMatchObject({ value: 'hello', reason: StandardResolutionReasons.DEFAULT });
+    expect(flaky.client.status).toBe('stale');
+    expect(await client.getStringDetails('banner', 'fallback')).toEqual({
+      flagKey: 'banner',
+      value: 'hello',
+      reason: StandardResolutionReasons.CACHED,
+      variant: 'default',
+      flagMetadata: { kind: 'config', rulesetVersion },
+    });
+    expect(await client.getBooleanDetails('checkout', false, { targetingKey: admitted })).toEqual({
+      flagKey: 'checkout',
+      value: true,
+      reason: StandardResolutionReasons.CACHED,
+      variant: 'rollout-new',
+      flagMetadata: { kind: 'flag', rulesetVersion, rolloutPercent: 37.5, bucket: bucket(SEED, admitted) },
+    });
+    // Errors stay errors while stale.
+    expect(await client.getBooleanDetails('missing', true)).toMatchObject({ value: true, reason: StandardResolutionReasons.ERROR, errorCode: ErrorCode.FLAG_NOT_FOUND });
     net.state.offline = false;
     await expect.poll(() => client.providerStatus, { timeout: 5000 }).toBe(ProviderStatus.READY);
     expect(events).toEqual(['ready', 'stale', 'ready']);
+    expect(await client.getStringDetails('banner', 'fallback')).toMatchObject({ value: 'hello', reason: StandardResolutionReasons.STATIC, variant: 'default' });
   });
 
   it('wraps an existing flag client (a bootstrap makes it ready at once) and leaves it open when replaced', async () => {

@@ -17,12 +17,34 @@ function matchesType(value: unknown, type: EvaluationValueType): boolean {
 export function evaluateHeld(held: HeldRuleset | null, key: string, context: EvaluationContext, options: EvaluateOptions): FlagEvaluation {
   const fallback = options.fallback;
   if (!held) {
-    return { key, value: fallback, reason: 'error', errorCode: 'PROVIDER_NOT_READY', errorMessage: 'no ruleset yet', kind: null, bucket: null, version: null };
+    return {
+      key,
+      value: fallback,
+      reason: 'ERROR',
+      variant: null,
+      errorCode: 'PROVIDER_NOT_READY',
+      errorMessage: 'no ruleset yet',
+      kind: null,
+      bucket: null,
+      rolloutPercent: null,
+      version: null,
+    };
   }
   const version = held.ruleset.version;
   const primitive = held.compiled.primitive(key);
   if (!primitive) {
-    return { key, value: fallback, reason: 'error', errorCode: 'FLAG_NOT_FOUND', errorMessage: `no flag or config '${key}' in this environment`, kind: null, bucket: null, version };
+    return {
+      key,
+      value: fallback,
+      reason: 'ERROR',
+      variant: null,
+      errorCode: 'FLAG_NOT_FOUND',
+      errorMessage: `no flag or config '${key}' in this environment`,
+      kind: null,
+      bucket: null,
+      rolloutPercent: null,
+      version,
+    };
   }
   let ctx = context;
   if (options.targetingKey !== undefined) {
@@ -34,13 +56,15 @@ export function evaluateHeld(held: HeldRuleset | null, key: string, context: Eva
     return {
       key,
       value: fallback,
-      reason: 'error',
+      reason: 'ERROR',
+      variant: null,
       errorCode: 'TYPE_MISMATCH',
       errorMessage: `'${key}' is ${typeOf(r.value)}, not ${options.type === 'json' ? 'a JSON value' : `a ${options.type}`}`,
       kind: r.kind,
       bucket: r.bucket,
+      rolloutPercent: r.rolloutPercent,
       version,
     };
   }
-  return { key, value: r.value, reason: r.reason, kind: r.kind, bucket: r.bucket, version };
+  return { key, value: r.value, reason: r.reason, variant: r.variant, kind: r.kind, bucket: r.bucket, rolloutPercent: r.rolloutPercent, version };
 }

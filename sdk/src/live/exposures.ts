@@ -2,10 +2,10 @@
  * Batched, de-duplicated delivery of exposures (which value a context was
  * served), for experiment analysis and audit: for each (key, context identity)
  * among the last `dedupeCapacity` remembered, an exposure is delivered when its
- * value or reason differs from the last one delivered; batches go to `track` every `flushIntervalMs` or as
+ * value, reason or variant differs from the last one delivered; batches go to `track` every `flushIntervalMs` or as
  * soon as `batchSize` are waiting, never from inside an evaluation.
  */
-import type { EvaluationContext, EvaluationReason, PrimitiveKind } from '../evaluation/index.js';
+import type { EvaluationContext, EvaluationReason, EvaluationVariant, PrimitiveKind } from '../evaluation/index.js';
 import type { TimerHandle, TimerSet } from './timers.js';
 import type { EvaluationHook } from './types.js';
 
@@ -13,9 +13,13 @@ export interface Exposure {
   key: string;
   value: unknown;
   reason: EvaluationReason;
+  /** The branch that served the value (`rollout-new`, `rule-2`, …). */
+  variant: EvaluationVariant;
   kind: PrimitiveKind;
   /** The context's rollout bucket (0–100), when it has one. */
   bucket: number | null;
+  /** The live rollout's percentage at the time; null without a live rollout. */
+  rolloutPercent: number | null;
   /** Version of the ruleset that answered. */
   version: number;
   /** The context as the application passed it. */
@@ -40,6 +44,13 @@ function valueId(value: unknown): string {
   return JSON.stringify(value) ?? '';
 }
 
+/** What the last exposure delivered for one (key, identity) served. */
+interface Served {
+  reason: string;
+  variant: string;
+  value: unknown;
+}
+
 export class ExposureQueue {
   private pending: Exposure[] = [];
   /**
@@ -47,7 +58,7 @@ export class ExposureQueue {
    * pairs forgets the oldest first. Lookups of strings the application already holds (its keys and
    * ids) allocate nothing, so a repeated exposure costs two map reads.
    */
-  private readonly seen = new Map<string, Map<string, { reason: string; value: unknown }>>();
+  private readonly seen = new Map<string, Map<string, Served>>();
   private readonly ringKeys: (string | undefined)[];
   private readonly ringIds: string[];
   private ringPos = 0;
@@ -72,14 +83,21 @@ export class ExposureQueue {
     this.ringIds = new Array<string>(this.dedupeCapacity);
   }
 
-  /** False when the last exposure remembered for (key, identity) had the same reason and value. */
-  private remember(key: string, identity: string, reason: string, value: unknown): boolean {
+  /** False when the last exposure remembered for (key, identity) had the same reason, variant and value. */
+  private remember(key: string, identity: string, reason: string, variant: string, value: unknown): boolean {
     if (this.dedupeCapacity === 0) return true;
     let byId = this.seen.get(key);
     const last = byId?.get(identity);
     if (last !== undefined) {
-      if (last.reason === reason && (last.value === value || (typeof value === 'object' && valueId(last.value) === valueId(value)))) return false;
+      if (
+        last.reason === reason &&
+        last.variant === variant &&
+        (last.value === value || (typeof value === 'object' && valueId(last.value) === valueId(value)))
+      ) {
+        return false;
+      }
       last.reason = reason;
+      last.variant = variant;
       last.value = value;
       return true;
     }
@@ -92,8 +110,8 @@ export class ExposureQueue {
     this.ringKeys[this.ringPos] = key;
     this.ringIds[this.ringPos] = identity;
     this.ringPos = (this.ringPos + 1) % this.dedupeCapacity;
-    if (!byId) this.seen.set(key, (byId = new Map<string, { reason: string; value: unknown }>()));
-    byId.set(identity, { reason, value });
+    if (!byId) this.seen.set(key, (byId = new Map<string, Served>()));
+    byId.set(identity, { reason, variant, value });
     return true;
   }
 
@@ -113,13 +131,24 @@ export class ExposureQueue {
    */
   hook(bucketFieldOf: (key: string) => string | undefined): EvaluationHook {
     return (key, context, r) => {
-      if (r.reason === 'error' || r.kind === null || r.version === null) return;
+      if (r.reason === 'ERROR' || r.variant === null || r.kind === null || r.version === null) return;
       const field = bucketFieldOf(key);
       const v = field === undefined ? undefined : context[field];
       // A string id is its own identity; anything else is told apart from strings by a prefix.
       const identity = v == null ? `\u0000c${JSON.stringify(context)}` : typeof v === 'string' ? v : `\u0000j${JSON.stringify(v)}`;
-      if (this.stopped || !this.remember(key, identity, r.reason, r.value)) return;
-      this.push({ key, value: r.value, reason: r.reason, kind: r.kind, bucket: r.bucket, version: r.version, context, timestamp: Date.now() });
+      if (this.stopped || !this.remember(key, identity, r.reason, r.variant, r.value)) return;
+      this.push({
+        key,
+        value: r.value,
+        reason: r.reason,
+        variant: r.variant,
+        kind: r.kind,
+        bucket: r.bucket,
+        rolloutPercent: r.rolloutPercent,
+        version: r.version,
+        context,
+        timestamp: Date.now(),
+      });
     };
   }
 

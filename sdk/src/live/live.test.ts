@@ -207,16 +207,19 @@ describe('live client with fake timers', () => {
     expect(client.getBoolean('checkout', { userId: 'vip' }, false)).toBe(true);
     expect(client.getNumber('limits', {}, 7)).toBe(7);
     expect(client.evaluate('missing', {}, { fallback: 'x' }).value).toBe('x');
-    expect(seen.map(([k, , r]) => [k, r.reason, r.errorCode])).toEqual([
-      ['checkout', 'target_id', undefined],
-      ['limits', 'error', 'TYPE_MISMATCH'],
-      ['missing', 'error', 'FLAG_NOT_FOUND'],
+    expect(seen.map(([k, , r]) => [k, r.reason, r.variant, r.errorCode])).toEqual([
+      ['checkout', 'TARGETING_MATCH', 'target-id', undefined],
+      ['limits', 'ERROR', null, 'TYPE_MISMATCH'],
+      ['missing', 'ERROR', null, 'FLAG_NOT_FOUND'],
     ]);
     expect(seen[0]![1]).toEqual({ userId: 'vip' });
     expect(logged).toHaveLength(1);
     // allFlags is a bulk read, not an exposure.
     expect(client.allFlags({ userId: 'vip' })).toEqual({ checkout: true, limits: { max: 1 } });
-    expect(client.allFlagsDetail({}, { targetingKey: 'vip' })).toMatchObject({ checkout: { value: true, reason: 'target_id', version: 1 }, limits: { reason: 'default' } });
+    expect(client.allFlagsDetail({}, { targetingKey: 'vip' })).toEqual({
+      checkout: { key: 'checkout', value: true, reason: 'TARGETING_MATCH', variant: 'target-id', kind: 'flag', bucket: expect.any(Number), rolloutPercent: 50, version: 1 },
+      limits: { key: 'limits', value: { max: 1 }, reason: 'STATIC', variant: 'default', kind: 'config', bucket: null, rolloutPercent: null, version: 1 },
+    });
     expect(seen).toHaveLength(3);
   });
 
@@ -242,9 +245,9 @@ describe('live client with fake timers', () => {
     expect(batches).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
     expect(batches).toHaveLength(1);
-    expect(batches[0]!.map((e) => [e.key, e.value, e.reason, e.version])).toEqual([
-      ['checkout', true, 'target_id', 1],
-      ['limits', { max: 1 }, 'default', 1],
+    expect(batches[0]!.map((e) => [e.key, e.value, e.reason, e.variant, e.rolloutPercent, e.version])).toEqual([
+      ['checkout', true, 'TARGETING_MATCH', 'target-id', 50, 1],
+      ['limits', { max: 1 }, 'STATIC', 'default', null, 1],
     ]);
     expect(batches[0]![0]).toMatchObject({ context: { userId: 'vip' }, kind: 'flag', timestamp: 0 });
     release!();
@@ -301,6 +304,25 @@ describe('live client with fake timers', () => {
     client.getJson('limits', { userId: 'a' }, null);
     await client.flush();
     expect(delivered.slice(2)).toEqual(['limits:{"userId":"a"}:{"max":2}', expect.stringMatching(/^checkout:\{"userId":"b"\}:/), 'limits:{"userId":"a"}:{"max":2}']);
+  });
+
+  it('exposures: the same value served by another branch (variant) is delivered again', async () => {
+    const delivered: Exposure[] = [];
+    const byRule = rulesetBuilder({ envId: ENV, version: 2 })
+      .flag('checkout', false, { rules: [{ conditions: [], value: true }] })
+      .config('limits', { max: 1 })
+      .build();
+    const client = open({ fetch: scripted([ok(v1, '"a"'), ok(byRule, '"b"')]).fetch, exposures: { track: (batch) => void delivered.push(...batch) } });
+    await vi.advanceTimersByTimeAsync(0);
+    client.getBoolean('checkout', { userId: 'vip' }, false);
+    await client.refresh();
+    client.getBoolean('checkout', { userId: 'vip' }, false);
+    client.getBoolean('checkout', { userId: 'vip' }, false);
+    await client.flush();
+    expect(delivered.map((e) => [e.value, e.reason, e.variant, e.rolloutPercent, e.version])).toEqual([
+      [true, 'TARGETING_MATCH', 'target-id', 50, 1],
+      [true, 'TARGETING_MATCH', 'rule-1', null, 2],
+    ]);
   });
 
   it('close() ends a request whose fetch ignores its abort signal', async () => {

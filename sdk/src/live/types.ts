@@ -1,6 +1,6 @@
 /** The live client's public types. */
 import type { GradualApiError } from '../errors.js';
-import type { EvaluationContext, EvaluationReason, PrimitiveKind, Ruleset } from '../evaluation/index.js';
+import type { EvaluationContext, EvaluationReason, EvaluationVariant, PrimitiveKind, Ruleset } from '../evaluation/index.js';
 import type { RulesetSource } from './cache.js';
 import type { ExposureOptions } from './exposures.js';
 
@@ -62,8 +62,11 @@ export interface FlagClientOptions {
  */
 export type FlagClientStatus = 'not_ready' | 'ready' | 'stale' | 'closed';
 
-/** The evaluator's reasons, plus `error` when the fallback was served. */
-export type FlagReason = EvaluationReason | 'error';
+/**
+ * The evaluator's reasons (OpenFeature's names: `STATIC`, `TARGETING_MATCH`, `SPLIT`, `DEFAULT`,
+ * `DISABLED`; docs/bucketing.md), plus `ERROR` when the fallback was served.
+ */
+export type FlagReason = EvaluationReason | 'ERROR';
 
 /** Named like OpenFeature's error codes, which they map to one to one. */
 export type FlagErrorCode = 'FLAG_NOT_FOUND' | 'TYPE_MISMATCH' | 'PROVIDER_NOT_READY';
@@ -75,13 +78,20 @@ export interface FlagEvaluation<T = unknown> {
   key: string;
   value: T;
   reason: FlagReason;
-  /** Set exactly when `reason` is `error`. */
+  /**
+   * The branch that served the value: `default`, `rule-<n>` (from 1), `target-id`, `rollout-new`
+   * or `rollout-base`; null when `reason` is `ERROR` (the fallback was served).
+   */
+  variant: EvaluationVariant | null;
+  /** Set exactly when `reason` is `ERROR`. */
   errorCode?: FlagErrorCode;
   errorMessage?: string;
   /** Flag or config; null when the key is unknown or there is no ruleset yet. */
   kind: PrimitiveKind | null;
   /** The context's rollout bucket (0–100), when the primitive has a live rollout and the context the bucket field. */
   bucket: number | null;
+  /** The percentage of the primitive's live (active or paused) rollout; null without one, or when the key is unknown. */
+  rolloutPercent: number | null;
   /** Version of the ruleset that answered; null before the first ruleset. */
   version: number | null;
 }
@@ -134,12 +144,12 @@ export interface FlagClient {
   getNumber(key: string, context: EvaluationContext, fallback: number): number;
   /** Any JSON value (object, array, scalar, null); `T` is not checked. */
   getJson<T = unknown>(key: string, context: EvaluationContext, fallback: T): T;
-  /** The value with its reason, bucket and, on error, the error code. Never throws. */
+  /** The value with its reason, variant, bucket, rollout percent and, on error, the error code. Never throws. */
   evaluate<T>(key: string, context: EvaluationContext | undefined, options: EvaluateOptions<T> & { fallback: T }): FlagEvaluation<T>;
   evaluate(key: string, context?: EvaluationContext, options?: EvaluateOptions): FlagEvaluation<unknown>;
   /** Every flag's and config's value for `context` (empty before the first ruleset). Not reported to hooks or exposures. */
   allFlags(context?: EvaluationContext, options?: { targetingKey?: string | undefined }): Record<string, unknown>;
-  /** Like `allFlags`, with each value's reason, kind, bucket and version. */
+  /** Like `allFlags`, with each value's reason, variant, kind, bucket, rollout percent and version. */
   allFlagsDetail(context?: EvaluationContext, options?: { targetingKey?: string | undefined }): Record<string, FlagEvaluation>;
 
   /** Resolves once a ruleset is held; rejects on a fatal error before that, or when closed. */

@@ -4,16 +4,22 @@
  * against the held ruleset; the provider only translates.
  *
  * Resolution:
- * - reasons: `target_id` and `rule` → TARGETING_MATCH, `rollout` → SPLIT,
- *   `default` → DEFAULT; errors → ERROR with FLAG_NOT_FOUND (unknown key),
+ * - `reason`: the evaluator's reason, which is already an OpenFeature one
+ *   (STATIC, TARGETING_MATCH, SPLIT, DEFAULT, DISABLED; docs/bucketing.md),
+ *   except while the flag client is `stale` (the server could not be reached
+ *   after it had served a ruleset): then CACHED, since the value comes from
+ *   the last good ruleset. Errors → ERROR with FLAG_NOT_FOUND (unknown key),
  *   TYPE_MISMATCH (the value is not of the requested type; `object` means a
  *   JSON object or array) or PROVIDER_NOT_READY (no ruleset yet). Errors are
  *   returned as resolution details (not thrown), so the SDK serves the
  *   caller's default and still runs error hooks.
- * - `variant` is left out: Gradual values are not named variants.
- * - `flagMetadata`: `gradualReason` (the evaluator's own reason), `kind`
- *   (flag or config), `version` (ruleset version) and, when the primitive has
- *   a live rollout and the context the bucket field, `bucket` (0–100).
+ * - `variant`, on every successful resolution (CACHED included): the branch
+ *   that served the value: `default`, `rule-<n>` (from 1), `target-id`,
+ *   `rollout-new` or `rollout-base`.
+ * - `flagMetadata`: `kind` (flag or config) and `rulesetVersion` (the version
+ *   of the ruleset that answered), when known; `rolloutPercent` when the
+ *   primitive has a live (active or paused) rollout; `bucket` (0–100) when,
+ *   in addition, the context carries the rollout's bucket field.
  * - Context: passed through as Gradual attributes (rules read top-level keys).
  *   `targetingKey` stands in for the rollout's bucket field (e.g. `userId`)
  *   when the context does not carry that attribute itself, so
@@ -50,7 +56,7 @@ import {
   type ResolutionReason,
 } from '@openfeature/server-sdk';
 import { GradualApiError } from '../errors.js';
-import { createFlagClient, type FlagClient, type FlagClientOptions, type FlagErrorCode, type FlagReason } from '../live/index.js';
+import { createFlagClient, type FlagClient, type FlagClientOptions, type FlagErrorCode } from '../live/index.js';
 import { isFatal } from '../retry.js';
 
 export interface GradualProviderSettings {
@@ -65,13 +71,6 @@ export type GradualProviderOptions =
   | ({ client: FlagClient; closeClient?: boolean | undefined } & GradualProviderSettings);
 
 type ValueType = 'boolean' | 'string' | 'number' | 'object';
-
-const REASONS: Record<Exclude<FlagReason, 'error'>, ResolutionReason> = {
-  target_id: StandardResolutionReasons.TARGETING_MATCH,
-  rule: StandardResolutionReasons.TARGETING_MATCH,
-  rollout: StandardResolutionReasons.SPLIT,
-  default: StandardResolutionReasons.DEFAULT,
-};
 
 const ERROR_CODES: Record<FlagErrorCode, ErrorCode> = {
   FLAG_NOT_FOUND: ErrorCode.FLAG_NOT_FOUND,
@@ -180,18 +179,18 @@ export class GradualProvider implements Provider {
     const r = this.client.evaluate(flagKey, context, typeof targetingKey === 'string' ? { targetingKey } : {});
     const flagMetadata: FlagMetadata = {};
     if (r.kind !== null) flagMetadata.kind = r.kind;
-    if (r.version !== null) flagMetadata.version = r.version;
+    if (r.version !== null) flagMetadata.rulesetVersion = r.version;
+    if (r.rolloutPercent !== null) flagMetadata.rolloutPercent = r.rolloutPercent;
     if (r.bucket !== null) flagMetadata.bucket = r.bucket;
-    if (r.errorCode !== undefined) {
+    if (r.reason === 'ERROR' || r.variant === null) {
       return {
         value: defaultValue,
         reason: StandardResolutionReasons.ERROR,
-        errorCode: ERROR_CODES[r.errorCode],
+        errorCode: r.errorCode === undefined ? ErrorCode.GENERAL : ERROR_CODES[r.errorCode],
         ...(r.errorMessage !== undefined ? { errorMessage: r.errorMessage } : {}),
         flagMetadata,
       };
     }
-    flagMetadata.gradualReason = r.reason;
     if (!matches(r.value, type)) {
       return {
         value: defaultValue,
@@ -201,6 +200,7 @@ export class GradualProvider implements Provider {
         flagMetadata,
       };
     }
-    return { value: r.value as T, reason: REASONS[r.reason as Exclude<FlagReason, 'error'>], flagMetadata };
+    const reason: ResolutionReason = this.client.status === 'stale' ? StandardResolutionReasons.CACHED : r.reason;
+    return { value: r.value as T, reason, variant: r.variant, flagMetadata };
   }
 }
