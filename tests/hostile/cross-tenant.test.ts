@@ -45,6 +45,16 @@ const NO_TENANT_RESOURCE: Record<string, string> = {
   acceptInvitation: 'public; the invitation token is the capability (tested in invitations.test.ts)',
 };
 
+/**
+ * OFREP routes: the environment comes from the API key, not the path, and the event stream's
+ * signed ticket names the key and environment. Probed by their own test below.
+ */
+const OFREP_ROUTES: Record<string, string> = {
+  ofrepEvaluateFlag: "evaluates the key's own environment; another org's flag key is FLAG_NOT_FOUND",
+  ofrepEvaluateFlags: "evaluates the key's own environment",
+  ofrepEventStream: "public; the signed ticket names the key and environment",
+};
+
 /** A valid body for every route with one, so the answer is about the tenant, not the shape. */
 function validBody(entry: RouteEntry, a: Tenant): unknown {
   const bodies: Record<string, unknown> = {
@@ -103,13 +113,14 @@ describe('cross-tenant matrix: org B with org A’s identifiers', () => {
 
   it('every route either names a tenant resource or is allow-listed with a reason', () => {
     for (const entry of routes) {
+      if (entry.key in OFREP_ROUTES) continue;
       if (entry.key in NO_TENANT_RESOURCE) {
         expect(entry.params.filter((p) => p !== 'token'), `${entry.name} is allow-listed but takes ${entry.params.join(', ')}`).toEqual([]);
         continue;
       }
       expect(entry.params.length, `${entry.name} takes no tenant resource: add it to NO_TENANT_RESOURCE with a reason`).toBeGreaterThan(0);
     }
-    for (const key of Object.keys(NO_TENANT_RESOURCE)) expect(routes.map((r) => r.key), `stale allow-list entry ${key}`).toContain(key);
+    for (const key of [...Object.keys(NO_TENANT_RESOURCE), ...Object.keys(OFREP_ROUTES)]) expect(routes.map((r) => r.key), `stale allow-list entry ${key}`).toContain(key);
   });
 
   /** B's callers for a route. */
@@ -138,7 +149,7 @@ describe('cross-tenant matrix: org B with org A’s identifiers', () => {
     const before = await writeMarks(a);
     const failures: string[] = [];
     for (const entry of routes) {
-      if (entry.key in NO_TENANT_RESOURCE) continue;
+      if (entry.key in NO_TENANT_RESOURCE || entry.key in OFREP_ROUTES) continue;
       const aParams = tenantParams(a, entry);
       // The rollback webhook authenticates the secret against the env in the path first: a wrong-env secret is its 401.
       const expected = entry.auth === 'rollback' ? { status: 401, code: 'rollback_unauthorized' } : { status: 404, code: 'not_found' };
@@ -166,7 +177,7 @@ describe('cross-tenant matrix: org B with org A’s identifiers', () => {
     let mixed = 0;
     let notFound = 0;
     for (const entry of routes) {
-      if (entry.key in NO_TENANT_RESOURCE) continue;
+      if (entry.key in NO_TENANT_RESOURCE || entry.key in OFREP_ROUTES) continue;
       const parent = entry.params.find((p) => PARENTS.has(p));
       const children = entry.params.filter((p) => !PARENTS.has(p) && p !== 'targetId');
       if (!parent || children.length === 0) continue;
@@ -192,6 +203,40 @@ describe('cross-tenant matrix: org B with org A’s identifiers', () => {
     expect(mixed).toBeGreaterThan(40);
     expect(notFound).toBeGreaterThan(mixed - 10);
     expect(failures).toEqual([]);
+    expect(await writeMarks(a)).toEqual(before);
+  });
+
+  it('gives B’s environment-bound key nothing of A over OFREP: A’s flag key is FLAG_NOT_FOUND, the bulk holds only B, a ticket bent to A’s environment is 401', async () => {
+    const before = await writeMarks(a);
+    const bKey = await b.session.createApiKey({ path: { slug: b.slug }, body: { name: 'b ofrep', actions: ['read'], environments: [b.envId], rateLimitPerMin: 100_000 } });
+    const evaluate = (path: string) =>
+      send(t.url, { method: 'POST', path: `/api/v1/ofrep/v1/evaluate/flags${path}`, body: JSON.stringify({ context: { userId: 'u', targetingKey: 'u' } }) }, { token: bKey.token });
+    const nowhere = await evaluate('/zz-nowhere');
+    for (const key of [a.flagKey, a.configKey]) {
+      const res = await evaluate(`/${encodeURIComponent(key)}`);
+      covered.push(`ofrepEvaluateFlag A-key B env key`);
+      expect(res.status, res.text).toBe(404);
+      // Exactly what a key that exists nowhere answers.
+      expect(res.json).toEqual({ key, errorCode: 'FLAG_NOT_FOUND', errorDetails: `Flag "${key}" was not found.` });
+      expect(nowhere.json).toEqual({ key: 'zz-nowhere', errorCode: 'FLAG_NOT_FOUND', errorDetails: 'Flag "zz-nowhere" was not found.' });
+    }
+    const own = await evaluate(`/${encodeURIComponent(b.flagKey)}`);
+    expect(own.status, own.text).toBe(200);
+
+    const bulk = await evaluate('');
+    covered.push(`ofrepEvaluateFlags B env key`);
+    expect(bulk.status).toBe(200);
+    const aIds = [a.orgId, a.projectId, a.envId, a.env2Id, a.flagKey, a.configKey];
+    expect(aIds.filter((id) => bulk.text.includes(id))).toEqual([]);
+    const url = new URL((bulk.json as { eventStreams: Array<{ url: string }> }).eventStreams[0]!.url);
+    const [version, payload, signature] = url.searchParams.get('ticket')!.split('.');
+    const [keyId, envId, expiry] = Buffer.from(payload!, 'base64url').toString('utf8').split('.');
+    expect(envId).toBe(b.envId);
+    const bent = `${version}.${Buffer.from(`${keyId}.${a.envId}.${expiry}`).toString('base64url')}.${signature}`;
+    const stream = await send(t.url, { method: 'GET', path: `/api/v1/ofrep/v1/events?ticket=${encodeURIComponent(bent)}` }, {});
+    covered.push(`ofrepEventStream bent ticket`);
+    expect(stream.status).toBe(401);
+    expect((stream.json as { code: string }).code).toBe('unauthorized');
     expect(await writeMarks(a)).toEqual(before);
   });
 

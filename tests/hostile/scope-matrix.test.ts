@@ -25,7 +25,7 @@ import { contractRoutes, envelopeProblems, fillPath, send, startHostileServer, t
  */
 
 type KeyClass = 'env' | 'resource' | 'readOnly' | 'approval';
-type Scope = 'org' | 'project' | 'env' | 'primitive' | 'auditEvent' | 'proposal' | 'self';
+type Scope = 'org' | 'project' | 'env' | 'primitive' | 'auditEvent' | 'proposal' | 'self' | 'keyEnv';
 type EnvName = 'prod' | 'staging' | 'mobile';
 type Prim = 'a' | 'b';
 type AuditRow = 'stagingA' | 'stagingB' | 'prod' | 'project' | 'flagCreatedA';
@@ -48,13 +48,16 @@ interface Probe {
   expect: Expect;
 }
 
+/** OFREP routes: they evaluate the one environment the key is bound to, whatever the path names (docs/ofrep.md). */
+const OFREP_ROUTES = new Set(['ofrepEvaluateFlag', 'ofrepEvaluateFlags']);
 /** POST routes that read. */
-const READ_POSTS = new Set(['evaluate']);
+const READ_POSTS = new Set(['evaluate', ...OFREP_ROUTES]);
 const accessOf = (e: RouteEntry): 'read' | 'write' => (e.route.method === 'GET' || READ_POSTS.has(e.key) ? 'read' : 'write');
 
 /** A route's scope, from its path parameters. */
 function scopeOf(e: RouteEntry): Scope {
   const path = e.route.path;
+  if (OFREP_ROUTES.has(e.key)) return 'keyEnv';
   if (e.params.some((p) => p === 'key' || p === 'flagKey' || p === 'configKey')) return 'primitive';
   if (e.params.includes('envId')) return 'env';
   if (path.startsWith('/api/v1/projects/:id')) return 'project';
@@ -80,6 +83,16 @@ function probesFor(e: RouteEntry, who: KeyClass): Probe[] {
   const read = accessOf(e) === 'read';
   // The key's own description: every key may read it, whatever its scope.
   if (scope === 'self') return [{ ctx: {}, expect: OK }];
+  // OFREP needs a key bound to one environment: of these four, only the env key (staging) is.
+  if (scope === 'keyEnv') {
+    if (who !== 'env') return [{ ctx: {}, expect: { status: 403, code: 'scope_denied' } }];
+    if (e.params.length === 0) return [{ ctx: {}, expect: OK }];
+    return [
+      { ctx: { prim: 'a' }, expect: OK },
+      { ctx: { prim: 'b' }, expect: OK },
+      { ctx: { env: 'mobile' }, expect: { status: 404, code: 'FLAG_NOT_FOUND' } },
+    ];
+  }
   if (who === 'readOnly') return [{ ctx: {}, expect: read ? OK : { status: 403, code: 'token_action_denied' } }];
   if (who === 'approval') {
     if (read) return [{ ctx: {}, expect: OK }];
@@ -342,6 +355,8 @@ describe('scope matrix: env-, resource-, read-only and approval-required keys on
       createRolloutPlan: { key: 'pwned', name: 'Pwned', rampSteps: [{ percent: 100, holdForSeconds: 0 }] },
       updateRolloutPlan: { name: 'Pwned' },
       evaluate: { context: { userId: 'u', email: `x@${mark('prod', 'b')}.example` } },
+      ofrepEvaluateFlag: { context: { targetingKey: 'u' } },
+      ofrepEvaluateFlags: { context: { targetingKey: 'u' } },
       createRollbackSecret: { name: 'pwned' },
       fireFlagRollback: { status: 'firing' },
       fireConfigRollback: { status: 'firing' },
@@ -404,9 +419,11 @@ describe('scope matrix: env-, resource-, read-only and approval-required keys on
           const res = await call(e, c, token);
           probed++;
           const label = `${e.name} ${JSON.stringify(probe.ctx)} → ${res.status} ${res.text.slice(0, 200)}`;
-          const problems = envelopeProblems(res, e.route);
+          // OFREP answers its 400 and 404 in the protocol's shape (`errorCode`), not the envelope.
+          const ofrep = (res.json as { errorCode?: string } | undefined)?.errorCode;
+          const problems = OFREP_ROUTES.has(e.key) && ofrep !== undefined ? [] : envelopeProblems(res, e.route);
           if (problems.length) failures.push(`${label}: ${problems.join('; ')}`);
-          const code = (res.json as { code?: string } | undefined)?.code;
+          const code = (res.json as { code?: string } | undefined)?.code ?? ofrep;
           if ('ok' in probe.expect) {
             if (res.status !== 200) failures.push(`${label}: expected 200`);
             const leaked = forbidden(who).filter((m) => res.text.includes(m));
