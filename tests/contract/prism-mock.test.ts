@@ -112,6 +112,9 @@ describe('the SDK against prism mock', () => {
     await call('createEnvironment', (c) => c.createEnvironment({ path: { id: projectId }, body: { key: 'production', name: 'Production' } }));
     await call('createFlag', (c) => c.createFlag({ path: { id: projectId }, body: { key: 'new-checkout', name: 'New checkout', defaultValue: false } }));
     await call('createConfig', (c) => c.createConfig({ path: { id: projectId }, body: { key: 'checkout.limits', name: 'Limits', defaultValue: { maxItems: 10 } } }));
+    const visible = await call('updateFlag', (c) => c.updateFlag({ path: { id: projectId, key: 'new-checkout' }, body: { clientVisible: true, description: null } }));
+    expect(typeof visible.clientVisible).toBe('boolean');
+    await call('updateConfig', (c) => c.updateConfig({ path: { id: projectId, key: 'checkout.limits' }, body: { name: 'Checkout limits' } }));
     await call('setFlagValue', (c) => c.setFlagValue({ path: { envId, key: 'new-checkout' }, body: { value: true }, headers: { 'x-audit-reason': 'launch' } }));
     await call('setFlagRules', (c) =>
       c.setFlagRules({
@@ -141,6 +144,7 @@ describe('the SDK against prism mock', () => {
       }),
     );
     const key = await call('createApiKey', (c) => c.createApiKey({ path: { slug: 'acme' }, body: { name: 'ci', actions: ['read'] } }));
+    await call('createApiKey', (c) => c.createApiKey({ path: { slug: 'acme' }, body: { name: 'web page', kind: 'client', environments: [envId], allowedOrigins: ['https://app.example.com'] } }));
     expect(key.token).toBeTruthy();
     await call('revokeApiKey', (c) => c.revokeApiKey({ path: { slug: 'acme', id: key.id } }));
     await call('listAuditEvents', (c) => c.listAuditEvents({ path: { slug: 'acme' }, query: { resourceType: 'flag', limit: 20 } }));

@@ -65,6 +65,8 @@ function validBody(entry: RouteEntry, a: Tenant): unknown {
     updateProject: { name: 'Pwned' },
     createEnvironment: { key: 'pwned', name: 'Pwned' },
     createFlag: { key: 'pwned', name: 'Pwned', defaultValue: true },
+    updateFlag: { name: 'Pwned', clientVisible: true },
+    updateConfig: { name: 'Pwned', clientVisible: true },
     setFlagValue: { value: true },
     setFlagRules: { rules: [] },
     createConfig: { key: 'pwned', name: 'Pwned', defaultValue: 1 },

@@ -58,6 +58,8 @@ const accessOf = (e: RouteEntry): 'read' | 'write' => (e.route.method === 'GET' 
 function scopeOf(e: RouteEntry): Scope {
   const path = e.route.path;
   if (OFREP_ROUTES.has(e.key)) return 'keyEnv';
+  // A definition's metadata is the project's: its client visibility reaches every environment.
+  if (e.key === 'updateFlag' || e.key === 'updateConfig') return 'project';
   if (e.params.some((p) => p === 'key' || p === 'flagKey' || p === 'configKey')) return 'primitive';
   if (e.params.includes('envId')) return 'env';
   if (path.startsWith('/api/v1/projects/:id')) return 'project';
@@ -142,7 +144,7 @@ function probesFor(e: RouteEntry, who: KeyClass): Probe[] {
     case 'project':
       if (read) return [{ ctx: { project: 'web' }, expect: OK }, { ctx: { project: 'mobile' }, expect: OK }];
       // Creating a primitive is about that primitive: refused outside the globs only.
-      if (e.key === 'createFlag' || e.key === 'createConfig') return [{ ctx: { prim: 'b' }, expect: RESOURCE_OUT }, { ctx: { prim: 'a' }, expect: IN_SCOPE_WRITE }];
+      if (e.key === 'createFlag' || e.key === 'createConfig' || e.key === 'updateFlag' || e.key === 'updateConfig') return [{ ctx: { prim: 'b' }, expect: RESOURCE_OUT }, { ctx: { prim: 'a' }, expect: IN_SCOPE_WRITE }];
       return [{ ctx: { project: 'web' }, expect: RESOURCE_OUT }];
     case 'env':
       return read ? [{ ctx: { env: 'staging' }, expect: OK }, { ctx: { env: 'prod' }, expect: OK }] : [{ ctx: { env: 'staging' }, expect: RESOURCE_OUT }];
@@ -339,6 +341,8 @@ describe('scope matrix: env-, resource-, read-only and approval-required keys on
       updateProject: { targetIdField: 'deviceId' },
       createEnvironment: { key: 'pwned', name: 'Pwned' },
       createFlag: { key: `team-${c.prim}-pwned`, name: 'Pwned', valueType: 'string', defaultValue: 'pwned' },
+      updateFlag: { name: 'Pwned', clientVisible: true },
+      updateConfig: { name: 'Pwned', clientVisible: true },
       setFlagValue: { value: 'pwned' },
       setFlagRules: { rules: [] },
       createConfig: { key: `team-${c.prim}-pwned`, name: 'Pwned', defaultValue: 1 },

@@ -449,6 +449,8 @@ export function callerFor(x: Tenant, entry: RouteEntry, prefer: 'token' | 'sessi
       return {};
     case 'rollback':
       return { rollback: x.rollbackSecret.token };
+    case 'apiKey':
+      return { token: x.apiKey.token };
     case 'any':
       return prefer === 'token' ? { token: x.apiKey.token } : { session: x.sessionToken };
   }
