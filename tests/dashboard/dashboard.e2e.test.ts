@@ -157,6 +157,7 @@ describe.skipIf(!chromiumInstalled)('dashboard in a browser', () => {
     const b = bucket('new-checkout:production', 'user-42');
     expect(await answer.textContent()).toContain(`Bucket ${b.toFixed(4)}`);
     expect(await answer.textContent()).toContain(b < 1 ? 'gets true' : 'gets false');
+    expect(await answer.textContent()).toContain(b < 1 ? '(Rollout (admitted))' : '(Base value (not admitted by the rollout))');
     await screenshot(page, '05-rollout');
   });
 

@@ -161,16 +161,87 @@ describe('rulesets, evaluation and the ruleset stream', () => {
     const excluded = ids.find((id) => bucket(seed, id) >= 37.5)!;
     const api = t.asToken(token);
     const res = await api.evaluate({ path: { envId }, body: { context: { userId: 'vip-1' } } });
-    expect(res.results.checkout).toEqual({ kind: 'flag', value: true, reason: 'target_id', bucket: bucket(seed, 'vip-1') });
-    expect(res.results.limits).toEqual({ kind: 'config', value: { max: 2 }, reason: 'default', bucket: null });
+    expect(res.results.checkout).toEqual({ kind: 'flag', value: true, reason: 'TARGETING_MATCH', variant: 'target-id', bucket: bucket(seed, 'vip-1'), rolloutPercent: 37.5 });
+    expect(res.results.limits).toEqual({ kind: 'config', value: { max: 2 }, reason: 'STATIC', variant: 'default', bucket: null, rolloutPercent: null });
 
     const one = await api.evaluate({ path: { envId }, body: { context: { userId: admitted }, keys: ['checkout', 'missing'] } });
     expect(Object.keys(one.results)).toEqual(['checkout']);
-    expect(one.results.checkout).toEqual({ kind: 'flag', value: true, reason: 'rollout', bucket: bucket(seed, admitted) });
-    expect((await api.evaluate({ path: { envId }, body: { context: { userId: excluded, plan: 'internal' } } })).results.checkout).toMatchObject({ value: true, reason: 'rule' });
-    expect((await api.evaluate({ path: { envId }, body: { context: { userId: excluded } } })).results.checkout).toMatchObject({ value: false, reason: 'default' });
-    expect((await api.evaluate({ path: { envId }, body: { context: {} } })).results.checkout).toEqual({ kind: 'flag', value: false, reason: 'default', bucket: null });
+    expect(one.results.checkout).toEqual({ kind: 'flag', value: true, reason: 'SPLIT', variant: 'rollout-new', bucket: bucket(seed, admitted), rolloutPercent: 37.5 });
+    expect((await api.evaluate({ path: { envId }, body: { context: { userId: excluded, plan: 'internal' } } })).results.checkout).toMatchObject({
+      value: true,
+      reason: 'TARGETING_MATCH',
+      variant: 'rule-1',
+    });
+    expect((await api.evaluate({ path: { envId }, body: { context: { userId: excluded } } })).results.checkout).toMatchObject({
+      value: false,
+      reason: 'SPLIT',
+      variant: 'rollout-base',
+    });
+    expect((await api.evaluate({ path: { envId }, body: { context: {} } })).results.checkout).toEqual({
+      kind: 'flag',
+      value: false,
+      reason: 'DEFAULT',
+      variant: 'default',
+      bucket: null,
+      rolloutPercent: 37.5,
+    });
     await expectApiError(api.evaluate({ path: { envId }, body: { context: 'x' } as never }), 400, 'invalid_request');
+  });
+
+  it('POST /evaluate answers every branch with its reason, variant, bucket and rollout percent (gated rules, ended rollouts)', async () => {
+    // A project of its own, so the ruleset the other tests read keeps its primitives.
+    const s = owner.session;
+    const project = (await s.createProject({ path: { slug: 'acme' }, body: { key: 'branches', name: 'Branches' } })).id;
+    const env = (await s.createEnvironment({ path: { id: project }, body: { key: 'staging', name: 'Staging' } })).id;
+    const pro = { conditions: [{ attribute: 'plan', operator: 'in' as const, values: ['pro'] }], value: true };
+    const dutch = { conditions: [{ attribute: 'country', operator: 'in' as const, values: ['NL'] }], value: true };
+    await s.createFlag({ path: { id: project }, body: { key: 'search', name: 'Search', defaultValue: false } });
+    await s.createFlag({ path: { id: project }, body: { key: 'gated', name: 'Gated', defaultValue: false } });
+    await s.createConfig({ path: { id: project }, body: { key: 'theme', name: 'Theme', defaultValue: 'light' } });
+    await s.setFlagRules({ path: { envId: env, key: 'search' }, body: { rules: [pro, dutch] } });
+    await s.setFlagRules({ path: { envId: env, key: 'gated' }, body: { rules: [pro] } });
+    await s.putFlagRollout({ path: { envId: env, key: 'search' }, body: { percent: 20, newValue: true } });
+    await s.addFlagTargetIds({ path: { envId: env, key: 'search' }, body: { targetIds: ['vip'] } });
+    await s.putFlagRollout({ path: { envId: env, key: 'gated' }, body: { percent: 20 } });
+
+    const ids = Array.from({ length: 400 }, (_, i) => `user-${i}`);
+    const inSearch = ids.find((id) => bucket('search:staging', id) < 20)!;
+    const outOfSearch = ids.find((id) => bucket('search:staging', id) >= 20)!;
+    const inGated = ids.find((id) => bucket('gated:staging', id) < 20)!;
+    const outOfGated = ids.find((id) => bucket('gated:staging', id) >= 20)!;
+    const evaluate = async (context: Record<string, unknown>, keys: string[]) => {
+      const res = await fetch(`${t.url}/api/v1/envs/${env}/evaluate`, {
+        method: 'POST',
+        headers: { ...auth(), 'content-type': 'application/json' },
+        body: JSON.stringify({ context, keys }),
+      });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { version: number; results: Record<string, unknown> }).results;
+    };
+    const flag = (value: unknown, reason: string, variant: string, b: number | null, rolloutPercent: number | null) => ({ kind: 'flag', value, reason, variant, bucket: b, rolloutPercent });
+
+    const cases: Array<[string, Record<string, unknown>, string, ReturnType<typeof flag>]> = [
+      ['target ID', { userId: 'vip' }, 'search', flag(true, 'TARGETING_MATCH', 'target-id', bucket('search:staging', 'vip'), 20)],
+      ['admitted', { userId: inSearch }, 'search', flag(true, 'SPLIT', 'rollout-new', bucket('search:staging', inSearch), 20)],
+      ['not admitted, rule 2', { userId: outOfSearch, country: 'NL' }, 'search', flag(true, 'TARGETING_MATCH', 'rule-2', bucket('search:staging', outOfSearch), 20)],
+      ['not admitted', { userId: outOfSearch }, 'search', flag(false, 'SPLIT', 'rollout-base', bucket('search:staging', outOfSearch), 20)],
+      ['no bucket field', { country: 'DE' }, 'search', flag(false, 'DEFAULT', 'default', null, 20)],
+      ['gated, admitted, rule 1', { userId: inGated, plan: 'pro' }, 'gated', flag(true, 'TARGETING_MATCH', 'rule-1', bucket('gated:staging', inGated), 20)],
+      ['gated, admitted, no rule', { userId: inGated }, 'gated', flag(false, 'DEFAULT', 'default', bucket('gated:staging', inGated), 20)],
+      ['gated, not admitted', { userId: outOfGated, plan: 'pro' }, 'gated', flag(false, 'SPLIT', 'rollout-base', bucket('gated:staging', outOfGated), 20)],
+      ['gated, no bucket field', { plan: 'pro' }, 'gated', flag(false, 'DEFAULT', 'default', null, 20)],
+    ];
+    for (const [branch, context, key, expected] of cases) expect((await evaluate(context, [key]))[key], branch).toEqual(expected);
+    expect((await evaluate({ userId: 'vip' }, ['theme'])).theme).toEqual({ kind: 'config', value: 'light', reason: 'STATIC', variant: 'default', bucket: null, rolloutPercent: null });
+
+    // Ended rollouts are ignored: no bucket, no percent; the rules decide alone.
+    await s.cancelFlagRollout({ path: { envId: env, key: 'search' } });
+    await s.cancelFlagRollout({ path: { envId: env, key: 'gated' } });
+    expect(await evaluate({ userId: 'vip' }, ['search', 'gated'])).toEqual({
+      search: flag(false, 'DEFAULT', 'default', null, null),
+      gated: flag(false, 'DEFAULT', 'default', null, null),
+    });
+    expect((await evaluate({ userId: outOfGated, plan: 'pro' }, ['gated'])).gated).toEqual(flag(true, 'TARGETING_MATCH', 'rule-1', null, null));
   });
 
   it('answers repeated API-key evaluations from memory with the route’s answers, and leaves every odd body to the route', async () => {

@@ -139,7 +139,7 @@ export function readTools(ctx: ToolContext): McpTool[] {
       name: 'evaluate',
       title: 'Evaluate flags for a context',
       description:
-        "What a user (or any evaluation context) gets in an environment, evaluated by the server: per flag and config the value, the reason (target_id, rollout, rule, default) and the bucket. Keys that name nothing are left out of `results`.",
+        "What a user (or any evaluation context) gets in an environment, evaluated by the server: per flag and config the value, the reason (STATIC, TARGETING_MATCH, SPLIT, DEFAULT), the variant naming the branch that served it (default, rule-<n>, target-id, rollout-new, rollout-base), the bucket and the live rollout's percent. Keys that name nothing are left out of `results`.",
       input: z.strictObject({
         envId: EnvId,
         context: z

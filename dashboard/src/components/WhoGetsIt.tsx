@@ -23,12 +23,21 @@ interface Answer {
   result: EvaluationResult;
 }
 
-const REASONS: Record<string, string> = {
-  target_id: 'on the target-ID list',
-  rollout: 'admitted by the rollout percentage',
-  rule: 'a rule matched',
-  default: 'the base value',
-};
+/**
+ * The branch that served the value, in words: the variant names it; for the base value the
+ * reason tells a context the rollout left out from one no rule matched.
+ */
+export function describeResult(result: Pick<EvaluationResult, 'reason' | 'variant'>): string {
+  const { reason, variant } = result;
+  if (variant === 'target-id') return 'Target ID';
+  if (variant === 'rollout-new') return 'Rollout (admitted)';
+  if (variant === 'rollout-base') return 'Base value (not admitted by the rollout)';
+  const rule = /^rule-(\d+)$/.exec(variant);
+  if (rule) return `Rule ${rule[1]}`;
+  if (reason === 'STATIC') return 'Base value (no rules, no rollout)';
+  if (reason === 'DISABLED') return 'Base value (archived)';
+  return 'Base value (no rule matched)';
+}
 
 /**
  * "Does this user get it?": the shared evaluator (the same code the server and the SDKs run) on
@@ -84,7 +93,7 @@ export function WhoGetsIt(props: WhoGetsItProps) {
     if (found) setAnswer(found);
   };
 
-  const getsCandidate = answer && (answer.result.reason === 'target_id' || answer.result.reason === 'rollout');
+  const getsCandidate = answer && (answer.result.variant === 'target-id' || answer.result.variant === 'rollout-new');
   return (
     <div className="who">
       <form className="row wrap" onSubmit={(e) => void check(e)}>
@@ -110,7 +119,9 @@ export function WhoGetsIt(props: WhoGetsItProps) {
         <div className={`answer ${getsCandidate ? 'answer-yes' : 'answer-no'}`} role="status" data-testid="who-answer">
           <div className="answer-head">
             <strong>{answer.id}</strong> gets <code className="value">{formatJson(answer.result.value)}</code>{' '}
-            <span className="muted">({REASONS[answer.result.reason]})</span>
+            <span className="muted" data-testid="who-reason" title={`${answer.result.reason} · ${answer.result.variant}`}>
+              ({describeResult(answer.result)})
+            </span>
           </div>
           {live && answer.bucket !== null && (
             <div className="bucket-line">
