@@ -174,4 +174,24 @@ describe('FlagMatrix', () => {
     expect(screen.getByText(/create an environment to set them/)).toBeTruthy();
     expect(requests).toHaveLength(0);
   });
+
+  it('toggles whether client keys may evaluate a flag (PATCH clientVisible) and tells the page', async () => {
+    const changed: string[] = [];
+    const { client, requests } = fakeApi(({ method, path, body }) => {
+      if (method === 'PATCH' && path === `/api/v1/projects/${PROJECT}/flags/new-checkout`) {
+        return { status: 200, body: { ...FLAG, ...(body as object) } };
+      }
+      const m = /^\/api\/v1\/envs\/([^/]+)\/(flags|configs)$/.exec(path);
+      return m ? { status: 200, body: STATES[m[1]!]![m[2] as 'flags' | 'configs'] } : { status: 404, body: envelope('not_found', 'no route') };
+    });
+    setApi(client);
+    render(<FlagMatrix slug="acme" projectId={PROJECT} envs={[PROD]} flags={[FLAG]} configs={[CONFIG]} onDefinitionChanged={(kind) => changed.push(kind)} />);
+    const row = screen.getAllByRole('row').find((r) => r.querySelector('code')?.textContent === 'new-checkout')!;
+    const box = within(row).getByRole('checkbox', { name: 'Client-visible' });
+    expect((box as HTMLInputElement).checked).toBe(false);
+    fireEvent.click(box);
+    await waitFor(() => expect((box as HTMLInputElement).checked).toBe(true));
+    expect(requests.find((r) => r.method === 'PATCH')?.body).toEqual({ clientVisible: true });
+    expect(changed).toEqual(['flag']);
+  });
 });

@@ -1,9 +1,9 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import type { Config, ConfigState, Environment, Flag, FlagState, Rollout } from '@gradual/sdk';
 import { isLiveStatus } from '@gradual/sdk/evaluation';
 import { api } from '../api';
 import { formatJson, formatPercent, formatTime } from '../format';
-import { useResource } from '../hooks';
+import { useAction, useResource } from '../hooks';
 import { useLiveReload } from '../live/live';
 import { Link, seg } from '../router';
 import { Empty, ErrorNote, Loading, StatusBadge } from './ui';
@@ -17,6 +17,7 @@ interface Row {
   name: string;
   detail: string;
   defaultValue: unknown;
+  clientVisible: boolean;
 }
 
 /** Each environment's flag and config states, keyed "kind:key" (one listing call per kind and environment). */
@@ -50,8 +51,8 @@ export function primitivePath(slug: string, projectId: string, envId: string, ki
  * Flags and configs × environments: in each cell the value, the rollout (status and percent) and
  * the last change, linking to that flag or config in that environment.
  */
-export function FlagMatrix(props: { slug: string; projectId: string; envs: Environment[]; flags: Flag[]; configs: Config[] }) {
-  const { slug, projectId, envs, flags, configs } = props;
+export function FlagMatrix(props: { slug: string; projectId: string; envs: Environment[]; flags: Flag[]; configs: Config[]; onDefinitionChanged?: (kind: Kind) => void }) {
+  const { slug, projectId, envs, flags, configs, onDefinitionChanged } = props;
   const envIds = envs.map((e) => e.id).join(',');
   // Reload when a definition is added: its states appear in every environment.
   const definitions = [...flags.map((f) => f.id), ...configs.map((c) => c.id)].join(',');
@@ -59,8 +60,8 @@ export function FlagMatrix(props: { slug: string; projectId: string; envs: Envir
   useLiveReload({ orgSlug: slug }, states.reload, (e) => envs.some((env) => env.id === e.envId));
 
   const rows: Row[] = [
-    ...flags.map((f) => ({ kind: 'flag' as const, key: f.key, name: f.name, detail: `${f.valueType} flag`, defaultValue: f.defaultValue })),
-    ...configs.map((c) => ({ kind: 'config' as const, key: c.key, name: c.name, detail: 'config', defaultValue: c.defaultValue })),
+    ...flags.map((f) => ({ kind: 'flag' as const, key: f.key, name: f.name, detail: `${f.valueType} flag`, defaultValue: f.defaultValue, clientVisible: f.clientVisible })),
+    ...configs.map((c) => ({ kind: 'config' as const, key: c.key, name: c.name, detail: 'config', defaultValue: c.defaultValue, clientVisible: c.clientVisible })),
   ].sort((a, b) => a.key.localeCompare(b.key) || a.kind.localeCompare(b.kind));
 
   if (rows.length === 0) return <Empty>No flags or configs yet.</Empty>;
@@ -84,7 +85,7 @@ export function FlagMatrix(props: { slug: string; projectId: string; envs: Envir
           </thead>
           <tbody>
             {rows.map((r) => (
-              <MatrixRow key={`${r.kind}:${r.key}`} row={r} slug={slug} projectId={projectId} envs={envs} states={states.data} />
+              <MatrixRow key={`${r.kind}:${r.key}`} row={r} slug={slug} projectId={projectId} envs={envs} states={states.data} onChanged={onDefinitionChanged} />
             ))}
           </tbody>
         </table>
@@ -98,8 +99,8 @@ export function FlagMatrix(props: { slug: string; projectId: string; envs: Envir
  * One flag or config across the environments. A cell's link is named by its environment and
  * described by the key, so the key names one cell of the row only (the first).
  */
-function MatrixRow(props: { row: Row; slug: string; projectId: string; envs: Environment[]; states: Map<string, EnvStates> | undefined }) {
-  const { row: r, slug, projectId, envs, states } = props;
+function MatrixRow(props: { row: Row; slug: string; projectId: string; envs: Environment[]; states: Map<string, EnvStates> | undefined; onChanged: ((kind: Kind) => void) | undefined }) {
+  const { row: r, slug, projectId, envs, states, onChanged } = props;
   const keyId = useId();
   const first = envs[0];
   return (
@@ -114,6 +115,7 @@ function MatrixRow(props: { row: Row; slug: string; projectId: string; envs: Env
         )}{' '}
         <span className="kind">{r.detail}</span>
         <div className="small muted">{r.name}</div>
+        <ClientVisibleToggle row={r} projectId={projectId} onChanged={onChanged} />
       </td>
       <td>
         <code className="value">{formatJson(r.defaultValue)}</code>
@@ -124,6 +126,29 @@ function MatrixRow(props: { row: Row; slug: string; projectId: string; envs: Env
         </td>
       ))}
     </tr>
+  );
+}
+
+/** Whether client keys (`pub_…`, shipped in web pages) may evaluate the flag or config; every environment gets a new version when it changes. */
+function ClientVisibleToggle({ row, projectId, onChanged }: { row: Row; projectId: string; onChanged: ((kind: Kind) => void) | undefined }) {
+  const [checked, setChecked] = useState(row.clientVisible);
+  const save = useAction();
+  const toggle = async (next: boolean) => {
+    const path = { id: projectId, key: row.key };
+    const body = { clientVisible: next };
+    const updated = await save.run(() => (row.kind === 'flag' ? api().updateFlag({ path, body }) : api().updateConfig({ path, body })));
+    if (updated) {
+      setChecked(updated.clientVisible);
+      onChanged?.(row.kind);
+    }
+  };
+  return (
+    <>
+      <label className="small">
+        <input type="checkbox" checked={checked} disabled={save.busy} onChange={(e) => void toggle(e.target.checked)} /> Client-visible
+      </label>
+      <ErrorNote error={save.error} />
+    </>
   );
 }
 

@@ -13,6 +13,18 @@ const TTLS: [string, number | undefined][] = [
   ['1 year', 31536000],
 ];
 
+/** `sdk` and `client` keys are bound to one environment and only read (docs/auth.md). */
+const boundKind = (kind: ApiKeyKind) => kind === 'sdk' || kind === 'client';
+
+/** Every environment of the org, labelled with its project, for the environment of an sdk or client key. */
+async function orgEnvironments(slug: string): Promise<{ id: string; label: string }[]> {
+  const projects = await api().listProjects({ path: { slug } });
+  const lists = await Promise.all(
+    projects.map(async (p) => (await api().listEnvironments({ path: { id: p.id } })).map((e) => ({ id: e.id, label: `${p.name} / ${e.name}` }))),
+  );
+  return lists.flat();
+}
+
 /** The org's API keys: mint one (its token shown once), list them, revoke one. Admins only. */
 export function ApiKeys({ slug }: { slug: string }) {
   const keys = useResource(() => api().listApiKeys({ path: { slug } }), [slug]);
@@ -21,6 +33,10 @@ export function ApiKeys({ slug }: { slug: string }) {
   const [readOnly, setReadOnly] = useState(false);
   const [ttl, setTtl] = useState('never');
   const [requiresApproval, setRequiresApproval] = useState(false);
+  const [envId, setEnvId] = useState('');
+  const [origins, setOrigins] = useState('');
+  const bound = boundKind(kind);
+  const environments = useResource(() => (bound ? orgEnvironments(slug) : Promise.resolve([])), [slug, bound]);
   const [minted, setMinted] = useState<MintedApiKey>();
   const [confirmRevoke, setConfirmRevoke] = useState<string>();
   const mint = useAction();
@@ -29,10 +45,14 @@ export function ApiKeys({ slug }: { slug: string }) {
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const actions: TokenAction[] = readOnly ? ['read'] : ['read', 'write'];
+    const actions: TokenAction[] = readOnly || bound ? ['read'] : ['read', 'write'];
     const ttlSeconds = TTLS.find(([l]) => l === ttl)?.[1];
+    const allowedOrigins = origins.split(/[\s,]+/).filter(Boolean);
+    const scope = bound
+      ? { environments: envId ? [envId] : [], ...(kind === 'client' && allowedOrigins.length ? { allowedOrigins } : {}) }
+      : { requiresApproval };
     const key = await mint.run(() =>
-      api().createApiKey({ path: { slug }, body: { name: name.trim(), kind, actions, requiresApproval, ...(ttlSeconds ? { ttlSeconds } : {}) } }),
+      api().createApiKey({ path: { slug }, body: { name: name.trim(), kind, actions, ...scope, ...(ttlSeconds ? { ttlSeconds } : {}) } }),
     );
     if (key) {
       setMinted(key);
@@ -64,14 +84,44 @@ export function ApiKeys({ slug }: { slug: string }) {
       )}
       <form className="form-grid" onSubmit={(e) => void submit(e)} noValidate>
         <TextField label="Name" value={name} onChange={setName} error={fields.name} placeholder="CI deploys" />
-        <Field label="Kind" error={fields.kind} hint="Agent keys are recorded as agents in the audit log.">
+        <Field
+          label="Kind"
+          error={fields.kind}
+          hint="Agent keys are recorded as agents in the audit log. SDK keys read one environment's flags; client keys, safe in a web page, evaluate its client-visible flags only."
+        >
           {({ id, describedBy }) => (
             <select id={id} value={kind} onChange={(e) => setKind(e.target.value as ApiKeyKind)} aria-describedby={describedBy}>
               <option value="api">API</option>
-              <option value="agent">agent</option>
+              <option value="agent">Agent</option>
+              <option value="sdk">SDK</option>
+              <option value="client">Client</option>
             </select>
           )}
         </Field>
+        {bound && (
+          <Field label="Environment" error={fields.environments ?? fields['environments.0']}>
+            {({ id, describedBy }) => (
+              <select id={id} value={envId} onChange={(e) => setEnvId(e.target.value)} aria-describedby={describedBy}>
+                <option value="">Choose an environment…</option>
+                {(environments.data ?? []).map((e) => (
+                  <option key={e.id} value={e.id}>
+                    {e.label}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        )}
+        {kind === 'client' && (
+          <TextField
+            label="Allowed origins"
+            value={origins}
+            onChange={setOrigins}
+            error={fields.allowedOrigins ?? Object.entries(fields).find(([f]) => f.startsWith('allowedOrigins.'))?.[1]}
+            placeholder="https://app.example.com"
+            hint="Web pages that may evaluate with this key, separated by spaces or commas. Empty: the server's default."
+          />
+        )}
         <Field label="Expires" error={fields.ttlSeconds}>
           {({ id }) => (
             <select id={id} value={ttl} onChange={(e) => setTtl(e.target.value)}>
@@ -83,17 +133,19 @@ export function ApiKeys({ slug }: { slug: string }) {
             </select>
           )}
         </Field>
-        <div className="checks">
-          <label>
-            <input type="checkbox" checked={readOnly} onChange={(e) => setReadOnly(e.target.checked)} /> Read only
-          </label>
-          <label>
-            <input type="checkbox" checked={requiresApproval} onChange={(e) => setRequiresApproval(e.target.checked)} /> Rollout changes need approval
-          </label>
-        </div>
+        {!bound && (
+          <div className="checks">
+            <label>
+              <input type="checkbox" checked={readOnly} onChange={(e) => setReadOnly(e.target.checked)} /> Read only
+            </label>
+            <label>
+              <input type="checkbox" checked={requiresApproval} onChange={(e) => setRequiresApproval(e.target.checked)} /> Rollout changes need approval
+            </label>
+          </div>
+        )}
         {mint.error && Object.keys(fields).length === 0 ? <ErrorNote error={mint.error} /> : null}
         <div className="form-actions span-2">
-          <button className="btn btn-primary" disabled={mint.busy || !name.trim()}>
+          <button className="btn btn-primary" disabled={mint.busy || !name.trim() || (bound && !envId)}>
             Mint API key
           </button>
         </div>
@@ -121,7 +173,7 @@ export function ApiKeys({ slug }: { slug: string }) {
                 <tr key={k.id} className={k.revokedAt ? 'revoked' : undefined}>
                   <td>
                     {k.name}
-                    {k.kind === 'agent' && <span className="kind">agent</span>}
+                    {k.kind !== 'api' && <span className="kind">{k.kind}</span>}
                   </td>
                   <td>
                     <code>{k.tokenPrefix}…</code>
@@ -131,6 +183,7 @@ export function ApiKeys({ slug }: { slug: string }) {
                     {k.requiresApproval ? ', approval' : ''}
                     {k.environments ? `, ${k.environments.length} env` : ''}
                     {k.resources ? `, ${k.resources.join(' ')}` : ''}
+                    {k.allowedOrigins ? `, ${k.allowedOrigins.join(' ')}` : ''}
                   </td>
                   <td>{formatTime(k.lastUsedAt)}</td>
                   <td>{k.expiresAt ? formatTime(k.expiresAt) : 'never'}</td>

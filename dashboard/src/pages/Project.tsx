@@ -95,7 +95,14 @@ export function ProjectPage({ slug, projectId }: { slug: string; projectId: stri
         )}
         <ErrorNote error={flags.error ?? configs.error ?? envs.error} />
         {flags.data && configs.data && envs.data ? (
-          <FlagMatrix slug={slug} projectId={projectId} envs={envs.data} flags={flags.data} configs={configs.data} />
+          <FlagMatrix
+            slug={slug}
+            projectId={projectId}
+            envs={envs.data}
+            flags={flags.data}
+            configs={configs.data}
+            onDefinitionChanged={(kind) => void (kind === 'flag' ? flags.reload() : configs.reload())}
+          />
         ) : (
           !(flags.error ?? configs.error ?? envs.error) && <Loading />
         )}
