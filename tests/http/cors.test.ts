@@ -174,6 +174,37 @@ describe('CORS on the evaluation endpoints', () => {
     expect(corsHeadersOf(await evaluate(APP, { authorization: 'Bearer pub_notakey' }))).toEqual({});
   });
 
+  it('grants the OFREP bulk evaluation and its event stream (ticket, no key header) to the client key’s origin only', async () => {
+    const streamUrl = async (token: string) => {
+      const res = await fetch(`${t.url}/api/v1/ofrep/v1/evaluate/flags`, {
+        method: 'POST',
+        headers: { origin: APP, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ context: { targetingKey: 'u-1' } }),
+      });
+      seen.push(res);
+      expect(res.status).toBe(200);
+      return { res, url: ((await res.json()) as { eventStreams: Array<{ url: string }> }).eventStreams[0]!.url };
+    };
+    const open = async (url: string, origin: string) => {
+      const abort = new AbortController();
+      const res = await fetch(url, { headers: { origin }, signal: abort.signal });
+      seen.push(res);
+      abort.abort();
+      return res;
+    };
+    const client = await streamUrl(appKey);
+    expect(client.res.headers.get('access-control-allow-origin')).toBe(APP);
+    const granted = await open(client.url, APP);
+    expect(granted.status).toBe(200);
+    expect(granted.headers.get('access-control-allow-origin')).toBe(APP);
+    expect(granted.headers.get('vary')).toMatch(/\bOrigin\b/);
+    expect(corsHeadersOf(await open(client.url, STRANGER))).toEqual({});
+    // A server-side key's stream is never granted to a page.
+    const sdk = await streamUrl(sdkKey);
+    expect(corsHeadersOf(sdk.res)).toEqual({});
+    expect(corsHeadersOf(await open(sdk.url, APP))).toEqual({});
+  });
+
   it('adds nothing to answers without an Origin', async () => {
     const res = await evaluate(undefined, { authorization: `Bearer ${appKey}` });
     expect(res.status).toBe(200);

@@ -7,6 +7,7 @@ import { ApiKeyEntity, type ApiKey } from '../db/entities/index.js';
 import type { ApiKeyCache } from '../features/access/api-key-cache.js';
 import { activeClientKeyAllowsOrigin, clientKeyAllowsOrigin } from '../features/access/client-origins.js';
 import { bearerKeyHash } from '../features/access/principal.js';
+import { readTicket, ticketSignedBy } from '../features/evaluation/ofrep.js';
 
 /**
  * Cross-origin access (CORS) to the evaluation endpoints, and to nothing else: web pages evaluate
@@ -22,8 +23,8 @@ import { bearerKeyHash } from '../features/access/principal.js';
  *   (with the headers a page may read) only when the request's own key is a client key that allows
  *   it. Server keys (`api`, `agent`, `sdk`) and sessions get no grant. The headers are set before
  *   the route runs, so error answers (401, 403, 429) are readable by the page too. The OFREP event
- *   stream, which carries a ticket instead of a key (EventSource sends no headers), is granted to
- *   the origins a preflight would be.
+ *   stream carries a ticket instead of a key (EventSource sends no headers): the key it was signed
+ *   for decides.
  *
  * `Access-Control-Allow-Origin` always names the origin (never `*`), and
  * `Access-Control-Allow-Credentials` is never sent: cookies never reach these endpoints from
@@ -129,6 +130,15 @@ async function presentedClientKey(deps: CorsDeps, req: Pick<IncomingMessage, 'he
   return key;
 }
 
+/** The key an OFREP event-stream ticket (`?ticket=`) was signed for, when it is a client key. */
+async function ticketClientKey(deps: CorsDeps, query: unknown): Promise<ApiKey | null> {
+  const ticket = typeof query === 'object' && query !== null && 'ticket' in query ? query.ticket : undefined;
+  const claim = typeof ticket === 'string' ? readTicket(ticket) : null;
+  if (!claim) return null;
+  const key = await deps.db.em().findOne(ApiKeyEntity, { id: claim.keyId });
+  return key && key.kind === 'client' && ticketSignedBy(claim, key.tokenHash) ? key : null;
+}
+
 /** The CORS middleware for the evaluation endpoints; mounted before the routes (app.ts). */
 export function evaluationCors(deps: CorsDeps): RequestHandler {
   const preflightAllows = preflightOrigins(deps);
@@ -154,10 +164,9 @@ export function evaluationCors(deps: CorsDeps): RequestHandler {
     }
     res.vary('Origin');
     const decide = async (): Promise<boolean> => {
-      const key = await presentedClientKey(deps, req);
-      if (key) return clientKeyAllowsOrigin(key, from, deps.config.corsAllowedOrigins);
-      if (authorizationOf(req) === undefined && EVENT_STREAM_PATH.test(req.path)) return preflightAllows(from);
-      return false;
+      const stream = authorizationOf(req) === undefined && EVENT_STREAM_PATH.test(req.path);
+      const key = stream ? await ticketClientKey(deps, req.query) : await presentedClientKey(deps, req);
+      return key !== null && clientKeyAllowsOrigin(key, from, deps.config.corsAllowedOrigins);
     };
     decide().then(
       (granted) => {

@@ -109,7 +109,7 @@ export const ofrepRoutes = (deps: AppDeps, answers: AnswerCache) => {
       const caller: Caller = { principal: { kind: 'token', key: current }, ip, reason: null, now };
       if (ofrepEnvironment(caller) !== claim.envId) throw new DomainError('unauthorized', 'The ticket is not valid.');
       const env = await deps.envs.get(req.em, claim.envId);
-      await authorize(req.em, caller, env.orgId, { action: 'read', envId: env.id });
+      await authorize(req.em, caller, env.orgId, { action: 'read', envId: env.id, evaluation: true });
       await chargeApiKey(deps, res, current, now);
       const slot = deps.streams.reserve({ ip: clientAddressKey(ip), credential: { kind: 'key', hash: current.tokenHash } });
       try {
