@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claim, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
+import { scrapeMetrics } from '../support/metrics.js';
 
 /** Reads the unnamed `data:` events of a server-sent event stream (OFREP's event stream has no `event:` lines). */
 function dataReader(res: Response) {
@@ -166,15 +167,24 @@ describe('OFREP: single and bulk evaluation, errors, ETags and the event stream'
     const etag = bulk.headers.get('etag')!;
     expect(etag).toMatch(new RegExp(`^"${v}-[A-Za-z0-9_-]+"$`));
     expect(bulk.body.eventStreams).toEqual([{ type: 'sse', url: expect.stringMatching(/\/api\/v1\/ofrep\/v1\/events\?ticket=t1\./), inactivityDelaySec: 120 }]);
-    expect(new URL(bulk.body.eventStreams![0]!.url).origin).toBe(new URL(t.server.url).origin);
+    // Built from the request's host (PUBLIC_URL is not set here).
+    expect([new URL(t.url).host, new URL(t.server.url).host]).toContain(new URL(bulk.body.eventStreams![0]!.url).host);
 
-    // The same context in another member order is the same representation.
+    // Repeated 304s are answered from memory (a replay of the route's answer), with the same headers.
+    const fromMemory = async () => (await scrapeMetrics(t.server.url)).sample('gradual_evaluations_from_memory_total', 0);
+    const before = await fromMemory();
     for (let i = 0; i < 3; i++) {
       const again = await post('', { context: { plan: 'pro' } }, { authorization: `Bearer ${token}`, 'if-none-match': etag });
       expect(again.status).toBe(304);
       expect(again.headers.get('etag')).toBe(etag);
+      expect(again.headers.get('x-ratelimit-limit')).not.toBeNull();
     }
-    expect((await post('', { context: { targetingKey: 'u-1', plan: 'pro' } })).headers.get('etag')).not.toBe(etag);
+    expect(await fromMemory()).toBeGreaterThan(before);
+    // The same context with its members in another order is the same representation; another context is not.
+    const a = await post('', { context: { targetingKey: 'u-1', plan: 'pro', tags: { b: 1, a: 2 } } });
+    const b = await post('', { context: { tags: { a: 2, b: 1 }, plan: 'pro', targetingKey: 'u-1' } });
+    expect(a.headers.get('etag')).toBe(b.headers.get('etag'));
+    expect(a.headers.get('etag')).not.toBe(etag);
     const other = await post('', { context: { plan: 'free' } }, { authorization: `Bearer ${token}`, 'if-none-match': etag });
     expect(other.status).toBe(200);
     expect(other.headers.get('etag')).not.toBe(etag);
@@ -184,6 +194,25 @@ describe('OFREP: single and bulk evaluation, errors, ETags and the event stream'
     expect(after.status).toBe(200);
     expect(after.headers.get('etag')).toMatch(new RegExp(`^"${v + 1}-`));
     expect(after.body.flags!.find((f) => f.key === 'limits')).toMatchObject({ value: { max: 2 } });
+  });
+
+  it('builds the event stream URL on PUBLIC_URL when it is set', async () => {
+    const other = await startTestServer({ PUBLIC_URL: 'https://flags.example.com' });
+    try {
+      const o = await claim(other);
+      const p = (await o.session.createProject({ path: { slug: 'acme' }, body: { key: 'web', name: 'Web' } })).id;
+      const e = (await o.session.createEnvironment({ path: { id: p }, body: { key: 'prod', name: 'Prod' } })).id;
+      const k = (await o.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'ofrep', actions: ['read'], environments: [e] } })).token;
+      const res = await fetch(`${other.url}/api/v1/ofrep/v1/evaluate/flags`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${k}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ context: {} }),
+      });
+      const body = (await res.json()) as Answer['body'];
+      expect(body.eventStreams![0]!.url).toMatch(/^https:\/\/flags\.example\.com\/api\/v1\/ofrep\/v1\/events\?ticket=t1\./);
+    } finally {
+      await other.close();
+    }
   });
 
   it('announces refetchEvaluation on the event stream on connect and after every write; refuses forged and expired tickets', async () => {
@@ -208,6 +237,17 @@ describe('OFREP: single and bulk evaluation, errors, ETags and the event stream'
       expect(refused.status).toBe(401);
       expect(await refused.json()).toMatchObject({ code: 'unauthorized' });
     }
+    // Revoking the key ends its open streams and refuses its tickets.
+    const revocable = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'revocable', actions: ['read'], environments: [envId] } });
+    const revocableBulk = await post('', { context: {} }, { authorization: `Bearer ${revocable.token}` });
+    const revocableUrl = revocableBulk.body.eventStreams![0]!.url;
+    const open = await fetch(revocableUrl);
+    const read = dataReader(open);
+    expect((await read()).data).toMatchObject({ type: 'refetchEvaluation' });
+    await owner.session.revokeApiKey({ path: { slug: 'acme', id: revocable.id } });
+    await expect(read()).rejects.toThrow('stream ended');
+    expect((await fetch(revocableUrl)).status).toBe(401);
+
     await t.advanceClock(3601);
     const expired = await events(ticket);
     expect(expired.status).toBe(401);

@@ -26,6 +26,7 @@ import { keyAdmission, type AnswerCache, type ReplayAnswer } from '../answer-cac
 import { chargeApiKey } from '../api-rate-limit.js';
 import { bodyProblem, hasSuspectEscapes } from '../text-guard.js';
 import { clientAddressKey } from '../../rate-limits/client-address.js';
+import { hashToken } from '../../domain/secrets.js';
 
 const s = initServer();
 
@@ -97,21 +98,37 @@ export const ofrepRoutes = (deps: AppDeps, answers: AnswerCache) => {
         throw new DomainError('service_unavailable', 'This instance is shutting down.', { retryAfterSeconds: 1, closeConnection: true });
       }
       const now = deps.clock.now();
+      const ip = req.ip ?? req.socket.remoteAddress ?? '';
+      const address = clientAddressKey(ip);
+      // Forged tickets count as failed authentications of the client address, as bad API keys do (http/admission.ts).
+      const failures = deps.limits.authFailures;
+      const digest = hashToken(query.ticket);
+      const throttled = failures.throttledFor(address, now.getTime());
+      if (throttled > 0 && !failures.isVouched(digest, now.getTime())) {
+        throw new DomainError('token_rate_limit', 'Too many failed authentications from this address; retry later.', {
+          retryAfterSeconds: throttled,
+          details: { retryAfterSeconds: throttled, bucket: 'address' },
+        });
+      }
+      const refuse = async (message: string) => {
+        await failures.fail(address, deps.config.authFailuresPerIpPerMin, now.getTime());
+        return new DomainError('unauthorized', message);
+      };
       const claim = readTicket(query.ticket);
-      if (!claim) throw new DomainError('unauthorized', 'The ticket is malformed; take the stream URL from a bulk evaluation.');
+      if (!claim) throw await refuse('The ticket is malformed; take the stream URL from a bulk evaluation.');
       if (claim.expiresAt.getTime() <= now.getTime()) throw new DomainError('unauthorized', 'The ticket has expired; evaluate the flags again for a fresh stream URL.');
       const key = await req.em.findOne(ApiKeyEntity, { id: claim.keyId });
-      if (!key || !ticketSignedBy(claim, key.tokenHash)) throw new DomainError('unauthorized', 'The ticket is not valid.');
+      if (!key || !ticketSignedBy(claim, key.tokenHash)) throw await refuse('The ticket is not valid.');
+      failures.vouch(digest, now.getTime());
       const current = deps.apiKeys.get(key.tokenHash) ?? key;
       if (current.revokedAt) throw new DomainError('unauthorized', 'This API key has been revoked.');
       if (current.expiresAt && current.expiresAt.getTime() <= now.getTime()) throw new DomainError('unauthorized', 'This API key has expired.');
-      const ip = req.ip ?? req.socket.remoteAddress ?? '';
       const caller: Caller = { principal: { kind: 'token', key: current }, ip, reason: null, now };
       if (ofrepEnvironment(caller) !== claim.envId) throw new DomainError('unauthorized', 'The ticket is not valid.');
       const env = await deps.envs.get(req.em, claim.envId);
       await authorize(req.em, caller, env.orgId, { action: 'read', envId: env.id, evaluation: true });
       await chargeApiKey(deps, res, current, now);
-      const slot = deps.streams.reserve({ ip: clientAddressKey(ip), credential: { kind: 'key', hash: current.tokenHash } });
+      const slot = deps.streams.reserve({ ip: address, credential: { kind: 'key', hash: current.tokenHash } });
       try {
         const grant: StreamGrant = { kind: 'key', keyId: current.id, expiresAt: current.expiresAt ?? null };
         res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
