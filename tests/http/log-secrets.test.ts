@@ -81,6 +81,18 @@ describe('secrets are never logged', () => {
     expect((await fetch(`${t.url}/api/v1/orgs/acme`, { headers: { authorization: `Bearer ${apiKey.slice(0, -1)}x` } })).status).toBe(401);
     await fetch(`${t.url}/api/v1/envs/${envId}/ruleset?api_key=${apiKey}`);
     await fetch(`${t.url}/api/v1/envs/${envId}/flags/${apiKey}`, { headers: asKey });
+    // SDK and client keys (sdk_…, pub_…), sent as X-API-Key and misplaced into URLs.
+    for (const kind of ['sdk', 'client'] as const) {
+      const token = keep((await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: kind, kind, environments: [envId] } })).token);
+      const evaluated = await fetch(`${t.url}/api/v1/envs/${envId}/evaluate`, {
+        method: 'POST',
+        headers: { 'x-api-key': token, 'content-type': 'application/json' },
+        body: JSON.stringify({ context: {} }),
+      });
+      expect(evaluated.status).toBe(200);
+      await fetch(`${t.url}/api/v1/envs/${envId}/flags/${token}`, { headers: { 'x-api-key': token } });
+      await fetch(`${t.url}/api/v1/envs/${envId}/flags/${token.replace('_', '%5F')}`);
+    }
 
     // A rollback webhook secret: fired, and misplaced into the path.
     const rollback = keep((await owner.session.createRollbackSecret({ path: { envId }, body: { name: 'alerts' } })).token);
