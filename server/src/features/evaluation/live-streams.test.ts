@@ -61,6 +61,24 @@ describe('LiveStreams', () => {
     live.shutdown();
   });
 
+  it('writes each version as the stream’s format asks: event `ruleset`, or OFREP’s unnamed refetchEvaluation', async () => {
+    const bus = new InProcessEnvChangeBus();
+    const live = new LiveStreams(bus, { limits, now: () => new Date(0), check: () => Promise.resolve({ keyIds: new Set(), sessions: new Set() }) });
+    const grant = { kind: 'key', keyId: 'k', expiresAt: null } as const;
+    const text = (stream: NodeJS.ReadableStream) => {
+      const chunks: string[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk.toString('utf8')));
+      return chunks;
+    };
+    const ruleset = text(live.openStream(live.reserve(key('r')), 'env', 3, grant, () => {}));
+    const ofrep = text(live.openStream(live.reserve(key('o')), 'env', 3, grant, () => {}, 'ofrep'));
+    bus.publish({ envId: 'env', version: 4 });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(ruleset.join('')).toBe('retry: 1000\nevent: ruleset\nid: 3\ndata: {"version":3}\n\nevent: ruleset\nid: 4\ndata: {"version":4}\n\n');
+    expect(ofrep.join('')).toBe('retry: 1000\nid: 3\ndata: {"type":"refetchEvaluation","etag":"\\"3\\""}\n\nid: 4\ndata: {"type":"refetchEvaluation","etag":"\\"4\\""}\n\n');
+    live.shutdown();
+  });
+
   it('keeps the streams open when the check fails, and ends an expired key’s stream without asking', async () => {
     let now = new Date('2026-01-01T00:00:00Z');
     const failures: unknown[] = [];

@@ -73,8 +73,8 @@ export type DescribeChanges = (envId: string, after: number, upTo: number) => Pr
 
 /**
  * How a ruleset stream writes each version: `ruleset` (event `ruleset` with `{version}`, the
- * API's own stream) or `ofrep` (an unnamed event whose data is OFREP's
- * `{"type":"refetchEvaluation","etag":"\"<version>\""}`, docs/ofrep.md).
+ * API's own stream) or `ofrep` (an unnamed event, id the version, whose data is
+ * OFREP's `{"type":"refetchEvaluation","etag":"\"<version>\""}`, docs/ofrep.md).
  */
 export type RulesetStreamFormat = 'ruleset' | 'ofrep';
 
@@ -424,7 +424,7 @@ export class LiveStreams {
 
 function send(entry: OpenStream, version: number): void {
   entry.last = version;
-  if (entry.format === 'ofrep') entry.stream.write(`data: ${JSON.stringify({ type: 'refetchEvaluation', etag: `"${version}"` })}\n\n`);
+  if (entry.format === 'ofrep') entry.stream.write(`id: ${version}\ndata: ${JSON.stringify({ type: 'refetchEvaluation', etag: `"${version}"` })}\n\n`);
   else entry.stream.write(`event: ruleset\nid: ${version}\ndata: ${JSON.stringify({ version })}\n\n`);
 }
 
