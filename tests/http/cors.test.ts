@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../server/src/config.js';
 import { claim, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
 
 /**
@@ -224,5 +225,22 @@ describe('CORS on the evaluation endpoints', () => {
     expect(corsHeadersOf(ruleset)).toEqual({});
     const list = await send(`/api/v1/orgs/${owner.orgSlug}/api-keys`, { method: 'GET', headers: { origin: APP, authorization: `Bearer ${appKey}` } });
     expect(corsHeadersOf(list)).toEqual({});
+  });
+});
+
+describe('CORS_ALLOWED_ORIGINS', () => {
+  it('is empty by default, and a comma-separated list of origins otherwise', () => {
+    expect(loadConfig({}).corsAllowedOrigins).toEqual([]);
+    expect(loadConfig({ CORS_ALLOWED_ORIGINS: 'https://app.example.com, http://localhost:5173,,https://app.example.com' }).corsAllowedOrigins).toEqual([
+      'https://app.example.com',
+      'http://localhost:5173',
+    ]);
+  });
+
+  it('refuses anything that is not an origin as a browser sends it, naming it', () => {
+    for (const value of ['https://app.example.com/', 'https://app.example.com/path', 'ftp://files.example.com', 'app.example.com', 'https://APP.example.com', '*']) {
+      expect(() => loadConfig({ CORS_ALLOWED_ORIGINS: value })).toThrow(ConfigError);
+      expect(() => loadConfig({ CORS_ALLOWED_ORIGINS: value })).toThrow(/CORS_ALLOWED_ORIGINS: .* is not an origin/);
+    }
   });
 });
