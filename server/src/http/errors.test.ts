@@ -51,3 +51,43 @@ describe('errorHandler', () => {
     }
   });
 });
+
+describe('errorHandler on the OFREP evaluation routes', () => {
+  it('answers in the protocol’s shape: PARSE_ERROR, INVALID_CONTEXT, FLAG_NOT_FOUND and a 500 with errorDetails; 401 and 429 keep the envelope', async () => {
+    const app = express();
+    app.use(express.json());
+    const ofrep = '/api/v1/ofrep/v1/evaluate/flags';
+    app.post(`${ofrep}/bug`, (_req, _res, next) => next(new Error('boom')));
+    app.post(`${ofrep}/gone`, (_req, _res, next) => next(new DomainError('not_found', 'Not found.')));
+    app.post(`${ofrep}/:key`, (_req, _res, next) => next(new DomainError('invalid_request', 'x', { fields: { context: 'Expected object, received string' } })));
+    app.post(ofrep, (req, _res, next) =>
+      next(req.headers.authorization ? new DomainError('token_rate_limit', 'Slow down.', { retryAfterSeconds: 3 }) : new DomainError('unauthorized', 'Send an API key.')),
+    );
+    app.post('/api/v1/envs/e/evaluate', (_req, _res, next) => next(new Error('boom')));
+    app.use(errorHandler);
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const post = async (path: string, body = '{}', headers: Record<string, string> = {}) => {
+      const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+      return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as Record<string, unknown> };
+    };
+    try {
+      expect(await post(`${ofrep}/my%20flag`, '{"context":')).toMatchObject({ status: 400, body: { key: 'my flag', errorCode: 'PARSE_ERROR' } });
+      expect(await post(ofrep, '{"context":')).toEqual({ status: 400, retryAfter: null, body: { errorCode: 'PARSE_ERROR', errorDetails: expect.any(String) } });
+      expect(await post(`${ofrep}/checkout`)).toEqual({
+        status: 400,
+        retryAfter: null,
+        body: { key: 'checkout', errorCode: 'INVALID_CONTEXT', errorDetails: 'context: Expected object, received string' },
+      });
+      expect(await post(`${ofrep}/gone`)).toMatchObject({ status: 404, body: { key: 'gone', errorCode: 'FLAG_NOT_FOUND' } });
+      expect(await post(`${ofrep}/bug`)).toEqual({ status: 500, retryAfter: null, body: { errorDetails: 'Internal server error.' } });
+      expect(await post(ofrep)).toMatchObject({ status: 401, body: { code: 'unauthorized', message: 'Send an API key.' } });
+      expect(await post(ofrep, '{}', { authorization: 'Bearer x' })).toMatchObject({ status: 429, retryAfter: '3', body: { code: 'token_rate_limit' } });
+      // Other routes keep the envelope.
+      expect(await post('/api/v1/envs/e/evaluate')).toMatchObject({ status: 500, body: { code: 'internal' } });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
