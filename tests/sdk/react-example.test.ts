@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumInstalled, launchBrowser, screenshot } from '../support/browser.js';
+import { browserRequired, chromiumInstalled, launchBrowser, MISSING_BROWSER, screenshot } from '../support/browser.js';
 import { claim, startTestServer, type TestServer } from '../support/server.js';
 
 /**
@@ -48,6 +48,14 @@ describe('React example (docs/examples/react-ofrep)', () => {
     await expect(promisify(execFile)(process.execPath, [tsc, '-p', `${EXAMPLE}tsconfig.json`])).resolves.toBeDefined();
   });
 });
+
+if (!chromiumInstalled && browserRequired) {
+  describe('React example in a browser', () => {
+    it('needs chromium (GRADUAL_REQUIRE_BROWSER=1)', () => {
+      throw new Error(MISSING_BROWSER);
+    });
+  });
+}
 
 describe.skipIf(!chromiumInstalled)('React example in a browser', () => {
   let t: TestServer;
