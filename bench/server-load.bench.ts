@@ -10,6 +10,9 @@
  *   evaluate      POST /envs/{id}/evaluate, every key for one context
  *   rollout-put   PUT …/flags/{key}/rollout alternating percent over 20 flags: every request
  *                 is a real transition (row lock, version bump, audit row, SSE publish)
+ *   ofrep-single  POST /ofrep/v1/evaluate/flags/{key} (OpenFeature remote evaluation), SDK keys
+ *   ofrep-bulk    POST /ofrep/v1/evaluate/flags, every flag for one context
+ *   ofrep-bulk-304  the same with the answer's ETag in If-None-Match
  *
  * 1. Max throughput: `connections` in flight for `BENCH_LOAD_SECONDS`, target order alternating.
  * 2. Latency at 50% of that maximum: requests evenly spaced at that rate (open loop, see paced()),
@@ -53,6 +56,12 @@ const POLL_KEYS = [0, 4, 5, 6, 7, 8];
 const RULESET_KEYS = [1, 9, 10, 11, 12, 13];
 const EVALUATE_KEYS = [2, 14, 15, 16, 17, 18];
 const KEY_COUNT = 19;
+/** SDK keys bound to the environment (OFREP takes the environment from the key), per OFREP scenario. */
+const OFREP_SINGLE_KEYS = [0, 1, 2, 3, 4, 5];
+const OFREP_BULK_KEYS = [6, 7, 8, 9, 10, 11];
+const OFREP_304_KEYS = [12, 13, 14, 15, 16, 17];
+const SDK_KEY_COUNT = 18;
+const OFREP_CONTEXT = JSON.stringify({ context: { targetingKey: 'user-42', plan: 'pro' } });
 const BARE_SERVER = fileURLToPath(new URL('./lib/bare-server.mjs', import.meta.url));
 const PACED_LOAD = fileURLToPath(new URL('./lib/paced-load.mjs', import.meta.url));
 
@@ -220,10 +229,32 @@ export async function setUp(server: ProductionServer) {
   for (let i = 0; i < KEY_COUNT; i++) {
     tokens.push((await owner.createApiKey({ path: { slug: 'load' }, body: { name: `load-${i}`, rateLimitPerMin: 100_000 } })).token);
   }
-  return { envId, tokens };
+  const sdkTokens: string[] = [];
+  for (let i = 0; i < SDK_KEY_COUNT; i++) {
+    const body = { name: `load-sdk-${i}`, kind: 'sdk' as const, environments: [envId], actions: ['read' as const], rateLimitPerMin: 100_000 };
+    sdkTokens.push((await owner.createApiKey({ path: { slug: 'load' }, body })).token);
+  }
+  return { envId, tokens, sdkTokens };
 }
 
-export function scenarios(envId: string, tokens: string[], etag: string): Scenario[] {
+/** The bulk OFREP answer's ETag for each key of OFREP_304_KEYS (the ETag covers the key's view). */
+export async function ofrepEtags(url: string, sdkTokens: string[]): Promise<Record<number, string>> {
+  const etags: Record<number, string> = {};
+  for (const i of OFREP_304_KEYS) {
+    const got = await rawResponse(url, ofrepBulk(sdkTokens, i));
+    if (got.status !== 200 || !got.headers.etag) throw new Error(`OFREP bulk: ${got.status}`);
+    etags[i] = got.headers.etag;
+  }
+  return etags;
+}
+
+function ofrepBulk(sdkTokens: string[], i: number, etag?: string): Req {
+  const headers: Record<string, string> = { 'x-api-key': sdkTokens[i]!, 'content-type': 'application/json' };
+  if (etag) headers['if-none-match'] = etag;
+  return { method: 'POST', path: '/api/v1/ofrep/v1/evaluate/flags', headers, body: OFREP_CONTEXT };
+}
+
+export function scenarios(envId: string, tokens: string[], etag: string, sdkTokens: string[] = [], ofrepEtag: Record<number, string> = {}): Scenario[] {
   const auth = (i: number) => ({ authorization: `Bearer ${tokens[i]}` });
   const ruleset = `/api/v1/envs/${envId}/ruleset`;
   const json = { 'content-type': 'application/json' };
@@ -244,6 +275,23 @@ export function scenarios(envId: string, tokens: string[], etag: string): Scenar
         body: JSON.stringify({ context: { userId: 'user-42', plan: 'pro' } }),
       })),
     },
+    ...(sdkTokens.length === 0
+      ? []
+      : [
+          {
+            id: 'ofrep-single',
+            ok: [200],
+            requests: OFREP_SINGLE_KEYS.map((i, n) => ({
+              method: 'POST' as const,
+              path: `/api/v1/ofrep/v1/evaluate/flags/flag-${n % FLAGS}`,
+              headers: { authorization: `Bearer ${sdkTokens[i]}`, ...json },
+              body: OFREP_CONTEXT,
+            })),
+          },
+          { id: 'ofrep-bulk', ok: [200], requests: OFREP_BULK_KEYS.map((i) => ofrepBulk(sdkTokens, i)) },
+          { id: 'ofrep-bulk-304', ok: [304], requests: OFREP_304_KEYS.map((i) => ofrepBulk(sdkTokens, i, ofrepEtag[i])) },
+        ]),
+    // Last of the runs: its writes change the ruleset, which the ETag scenarios before it hold.
     {
       id: 'rollout-put',
       ok: [200],
@@ -270,11 +318,11 @@ export async function benchServerLoad(backend: Backend, log: (msg: string) => vo
   });
   let bare: Awaited<ReturnType<typeof startBare>> | undefined;
   try {
-    const { envId, tokens } = await setUp(server);
+    const { envId, tokens, sdkTokens } = await setUp(server);
     const first = await rawResponse(server.url, { method: 'GET', path: `/api/v1/envs/${envId}/ruleset`, headers: { authorization: `Bearer ${tokens[0]}`, 'accept-encoding': 'gzip' } });
     const etag = first.headers.etag!;
     if (first.status !== 200 || !etag) throw new Error(`ruleset GET: ${first.status}`);
-    const all = scenarios(envId, tokens, etag);
+    const all = scenarios(envId, tokens, etag, sdkTokens);
 
     // The bare server replays what the real one answered for each request.
     const responses: Record<string, unknown> = {};
@@ -286,7 +334,11 @@ export async function benchServerLoad(backend: Backend, log: (msg: string) => vo
     }
     // The PUTs above applied percent 20 to every flag: the ruleset changed, so take the ETag again.
     const now = await rawResponse(server.url, { method: 'GET', path: `/api/v1/envs/${envId}/ruleset`, headers: { authorization: `Bearer ${tokens[0]}`, 'accept-encoding': 'gzip' } });
-    const fresh = scenarios(envId, tokens, now.headers.etag!);
+    const ofrepEtag = await ofrepEtags(server.url, sdkTokens);
+    const fresh = scenarios(envId, tokens, now.headers.etag!, sdkTokens, ofrepEtag);
+    // The bulk OFREP ETag covers the key: the bare server answers 304 to each key's.
+    const bulk = responses['POST /api/v1/ofrep/v1/evaluate/flags'] as Record<string, unknown>;
+    responses['POST /api/v1/ofrep/v1/evaluate/flags'] = { ...bulk, etags: Object.values(ofrepEtag) };
     const notModified = await rawResponse(server.url, fresh[0]!.requests[0]!);
     if (notModified.status !== 304) throw new Error(`ruleset GET with the current ETag: ${notModified.status}`);
     responses[`GET /api/v1/envs/${envId}/ruleset`] = {
@@ -360,12 +412,27 @@ export async function benchServerLoad(backend: Backend, log: (msg: string) => vo
       goals.push(goal(`${s.id}: p99 at 50% of max throughput (median of ${LATENCY_RUNS} runs)`, atHalf.p99, 20));
     }
 
+    // OFREP's bulk 304 beside the ruleset's 304: a browser's revalidation against an SDK's poll.
+    const ruleset304 = details['ruleset-304'] as { runs: Array<{ gradual: Run }> } | undefined;
+    const ofrep304 = details['ofrep-bulk-304'] as { runs: Array<{ gradual: Run }> } | undefined;
+    if (ruleset304 && ofrep304) {
+      const perRound = ofrep304.runs.map((r, i) => r.gradual.rps / ruleset304.runs[i]!.gradual.rps);
+      ratios.push({ label: 'OFREP bulk 304 / ruleset 304 throughput', ...ratioOf(median(perRound), perRound, 'over the rounds') });
+    }
+    const evaluate = details['evaluate'] as { runs: Array<{ gradual: Run }> } | undefined;
+    const ofrepSingle = details['ofrep-single'] as { runs: Array<{ gradual: Run }> } | undefined;
+    if (evaluate && ofrepSingle) {
+      const perRound = ofrepSingle.runs.map((r, i) => r.gradual.rps / evaluate.runs[i]!.gradual.rps);
+      ratios.push({ label: 'OFREP single flag / native evaluate (all flags) throughput', ...ratioOf(median(perRound), perRound, 'over the rounds') });
+    }
+
     if (ONLY_SCENARIOS) {
       return { id: 'server-load', title: 'Server load (scenarios only)', backend: backend.kind, backendLabel: backend.label, series: [], ratios, goals, notes: [...notes, ...rows], details, wallMs: performance.now() - wall };
     }
     // Soak: the four scenarios mixed, at half the mix's maximum.
     // In turn, so every PUT flips flag-0's percent (a real write) and the polls see it change.
-    const [polls, gets, evals, puts] = fresh as [Scenario, Scenario, Scenario, Scenario];
+    const byId = (id: string) => fresh.find((x) => x.id === id)!;
+    const [polls, gets, evals, puts] = [byId('ruleset-304'), byId('ruleset-200'), byId('evaluate'), byId('rollout-put')];
     const mix: Scenario = {
       id: 'mix',
       ok: [200, 304],

@@ -6,7 +6,8 @@
  *
  *   node bench/lib/bare-server.mjs <responses.json>
  *
- * responses.json: { "<METHOD> <path>": { status, headers, bodyBase64, notModifiedHeaders? } }.
+ * responses.json: { "<METHOD> <path>": { status, headers, bodyBase64, notModifiedHeaders?, etags? } };
+ * `etags` lists more ETags answered with 304 (an answer whose ETag differs per API key).
  * Prints the port on stdout once listening.
  */
 import { readFileSync } from 'node:fs';
@@ -26,7 +27,8 @@ const server = createServer((req, res) => {
       return;
     }
     const etag = route.headers.etag;
-    if (etag && req.headers['if-none-match'] === etag) {
+    const ifNoneMatch = req.headers['if-none-match'];
+    if (ifNoneMatch && (ifNoneMatch === etag || route.etags?.includes(ifNoneMatch))) {
       res.writeHead(304, route.notModifiedHeaders ?? { etag }).end();
       return;
     }
