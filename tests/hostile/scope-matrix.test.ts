@@ -24,7 +24,7 @@ import { contractRoutes, envelopeProblems, fillPath, send, startHostileServer, t
  * probed without being listed (and an unclassifiable one fails the first test).
  */
 
-type KeyClass = 'env' | 'resource' | 'readOnly' | 'approval';
+type KeyClass = 'env' | 'resource' | 'readOnly' | 'approval' | 'client';
 type Scope = 'org' | 'project' | 'env' | 'primitive' | 'auditEvent' | 'proposal' | 'self' | 'keyEnv';
 type EnvName = 'prod' | 'staging' | 'mobile';
 type Prim = 'a' | 'b';
@@ -83,6 +83,12 @@ const divertible = (e: RouteEntry) => accessOf(e) === 'write' && /\/rollout(\/(p
 function probesFor(e: RouteEntry, who: KeyClass): Probe[] {
   const scope = scopeOf(e);
   const read = accessOf(e) === 'read';
+  // A client key (staging, no flag or config client-visible) evaluates, seeing nothing; everything else is refused.
+  if (who === 'client') {
+    if (e.key === 'evaluate') return [{ ctx: { env: 'staging' }, expect: OK }, { ctx: { env: 'prod' }, expect: ENV_OUT }];
+    if (scope === 'keyEnv') return e.params.length === 0 ? [{ ctx: {}, expect: OK }] : [{ ctx: { prim: 'a' }, expect: { status: 404, code: 'FLAG_NOT_FOUND' } }];
+    return [{ ctx: {}, expect: { status: 403, code: 'scope_denied' } }];
+  }
   // The key's own description: every key may read it, whatever its scope.
   if (scope === 'self') return [{ ctx: {}, expect: OK }];
   // OFREP needs a key bound to one environment: of these four, only the env key (staging) is.
@@ -245,6 +251,7 @@ describe('scope matrix: env-, resource-, read-only and approval-required keys on
       resource: await mint('team a', { resources: ['team-a-*'] }),
       readOnly: await mint('reader', { actions: ['read'] }),
       approval: await mint('needs approval', { requiresApproval: true }),
+      client: await mint('web page', { kind: 'client', environments: [staging.id] }),
     };
     // Proposals (made by the approval key) in prod for team-a and in staging for both teams.
     const propose = async (env: 'prod' | 'staging', prim: Prim) => {
@@ -293,7 +300,7 @@ describe('scope matrix: env-, resource-, read-only and approval-required keys on
     };
   });
   afterAll(async () => {
-    console.log(`scope matrix: ${calls} calls over ${keyRoutes.length} routes × 4 keys`);
+    console.log(`scope matrix: ${calls} calls over ${keyRoutes.length} routes × 5 keys`);
     await t?.close();
   });
 
@@ -301,6 +308,7 @@ describe('scope matrix: env-, resource-, read-only and approval-required keys on
   const forbidden = (who: KeyClass): string[] => {
     if (who === 'env') return ['leakprod', 'leakmobile', 'm-flag', 'mobile-alerts', fx.envs.prod, fx.envs.mobile, fx.projects.mobile, fx.secrets.prod, fx.proposals.prodA];
     if (who === 'resource') return ['team-b', 'leakteamb', 'm-flag', 'leakmobile', fx.proposals.stagingB];
+    if (who === 'client') return ['team-a', 'team-b', 'stage-', 'leakprod', 'leakmobile', 'm-flag'];
     return [];
   };
 
@@ -404,7 +412,7 @@ describe('scope matrix: env-, resource-, read-only and approval-required keys on
     }
   });
 
-  for (const who of ['env', 'resource', 'readOnly', 'approval'] as const) {
+  for (const who of ['env', 'resource', 'readOnly', 'approval', 'client'] as const) {
     it(`keeps the ${who} key inside its scope on every route, and lets it change nothing outside`, async () => {
       const token = fx.keys[who].token;
       const before = await marks();
