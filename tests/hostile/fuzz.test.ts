@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import type { ZodTypeAny } from 'zod';
+import { isZodType, type AppRoute } from '@ts-rest/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../support/server.js';
 import { hostile, hostileSegment, NASTY_STRINGS, queryArb, validish } from './arbitraries.js';
@@ -35,6 +36,22 @@ console.log(`hostile fuzz: seed ${SEED}, ${RUNS} runs per route (HOSTILE_SEED=${
 
 /** Valid path + no body would destroy the fuzzing caller or its fixtures: these get only hostile paths. */
 const SELF_DESTRUCTIVE = new Set(['logout', 'revokeApiKey', 'revokeRollbackSecret', 'removeMember', 'revokeInvitation', 'deleteRolloutPlan', 'deleteOrg']);
+
+/** The OFREP evaluation routes evaluate the environment their key is bound to, and answer their 400 and 404 in the protocol's shape. */
+const isOfrepEvaluation = (route: AppRoute) => route.path.includes('/ofrep/v1/evaluate/');
+
+/**
+ * An OFREP failure body (`errorCode`, docs/ofrep.md) checked against the contract's schema for its
+ * status; null when the answer is not one (the envelope check applies).
+ */
+function ofrepProblems(res: { status: number; json: unknown }, route: AppRoute): string[] | null {
+  const errorCode = (res.json as { errorCode?: unknown } | undefined)?.errorCode;
+  if (!isOfrepEvaluation(route) || res.status < 400 || errorCode === undefined) return null;
+  const schema: unknown = (route.responses as Record<number, unknown>)[res.status];
+  if (!isZodType(schema)) return [`status ${res.status} has no OFREP body in the contract`];
+  const parsed = schema.safeParse(res.json);
+  return parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`);
+}
 
 const CONTENT_TYPES = [
   'application/json',
@@ -134,6 +151,8 @@ function caseArb(entry: RouteEntry, tenant: Tenant): fc.Arbitrary<Case> {
 describe('contract-driven fuzzing (every route)', () => {
   let t: TestServer;
   let a: Tenant;
+  /** A key bound to the tenant's environment, the caller of the OFREP evaluation routes. */
+  let ofrepToken: string;
   const stats = new Map<string, Map<number, number>>();
   /** route → statuses it answered that its contract entry does not list (each one fails its route's test). */
   const undocumented = new Map<string, Set<number>>();
@@ -142,6 +161,7 @@ describe('contract-driven fuzzing (every route)', () => {
     t = await startHostileServer();
     const owner = await claimFor(t, 'fuzz');
     a = await buildTenant(t, { slug: 'fuzz', prefix: 'fz', owner });
+    ofrepToken = (await a.session.createApiKey({ path: { slug: a.slug }, body: { name: 'fz ofrep', actions: ['read'], environments: [a.envId], rateLimitPerMin: 100_000 } })).token;
   });
   afterAll(async () => {
     const lines = [...stats].map(([name, s]) => `  ${name.padEnd(44)} ${[...s].sort(([x], [y]) => x - y).map(([st, n]) => `${st}×${n}`).join(' ')}`);
@@ -161,7 +181,7 @@ describe('contract-driven fuzzing (every route)', () => {
       stats.set(entry.name, s);
       await fc.assert(
         fc.asyncProperty(caseArb(entry, a), async (c) => {
-          const caller = callerFor(a, entry);
+          const caller = isOfrepEvaluation(entry.route) ? { token: ofrepToken } : callerFor(a, entry);
           const res = await send(t.url, c.request, caller);
           s.set(res.status, (s.get(res.status) ?? 0) + 1);
           if (undocumentedStatus(res, entry.route)) {
@@ -170,7 +190,7 @@ describe('contract-driven fuzzing (every route)', () => {
             // openapi.yaml is what Prism mocks and SDK users code against: every status must be in it.
             throw new Error(`${c.mode} ${c.request.method} ${c.request.path.slice(0, 300)} → ${res.status}, which the contract does not list for ${entry.name}\n${res.text.slice(0, 300)}`);
           }
-          const problems = envelopeProblems(res, entry.route);
+          const problems = ofrepProblems(res, entry.route) ?? envelopeProblems(res, entry.route);
           if (problems.length > 0) {
             throw new Error(`${c.mode} ${c.request.method} ${c.request.path.slice(0, 300)} body=${String(c.request.body).slice(0, 300)} → ${res.status}: ${problems.join('; ')}\n${res.text.slice(0, 300)}`);
           }
