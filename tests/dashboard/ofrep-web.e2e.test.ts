@@ -138,8 +138,9 @@ describe.skipIf(!chromiumInstalled)('OFREP web provider in a browser', () => {
     // Not client-visible: not in the answer, so the page gets its own default.
     expect(await text('#hidden')).toBe('absent');
     await waitForText('#raw', 'readable 200');
+    // The page's own fetch and the provider's load: both answers, as recorded once their bodies are read.
+    await expect.poll(() => bulk.filter((b) => b.status === 200).length, { timeout: WITHIN_MS, interval: 50 }).toBeGreaterThanOrEqual(2);
     const loaded = bulk.filter((b) => b.status === 200);
-    expect(loaded.length).toBeGreaterThan(0);
     for (const b of loaded) {
       expect(b.keys).toContain('banner');
       expect(b.keys).not.toContain('internal-only');
@@ -163,7 +164,7 @@ describe.skipIf(!chromiumInstalled)('OFREP web provider in a browser', () => {
     expect(navigations).toBe(before);
     expect(streams).toContainEqual({ status: 200, allowOrigin: allowed.origin });
     // The change came as a new bulk answer, fetched after the stream's event.
-    expect(bulk.slice(answersBefore).some((b) => b.status === 200)).toBe(true);
+    await expect.poll(() => bulk.slice(answersBefore).some((b) => b.status === 200), { timeout: WITHIN_MS, interval: 50 }).toBe(true);
 
     // A rollout at 100% completes: the value is then 'fresh'. A plain value change follows the same way.
     await owner.session.setFlagValue({ path: { envId, key: 'banner' }, body: { value: 'winter' } });
