@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claim, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
 import { scrapeMetrics } from '../support/metrics.js';
+import { redactUrl } from '../../server/src/http/request-context.js';
 
 /** Reads the unnamed `data:` events of a server-sent event stream (OFREP's event stream has no `event:` lines). */
 function dataReader(res: Response) {
@@ -230,6 +231,9 @@ describe('OFREP: single and bulk evaluation, errors, ETags and the event stream'
     abort.abort();
 
     const ticket = new URL(url).searchParams.get('ticket')!;
+    // The ticket opens the stream for an hour: request logs never show it.
+    const { pathname, search } = new URL(url);
+    expect(redactUrl(`${pathname}${search}`)).toBe('/api/v1/ofrep/v1/events?ticket=[redacted]');
     const events = (t: string) => fetch(`${new URL(url).origin}/api/v1/ofrep/v1/events?ticket=${encodeURIComponent(t)}`);
     const forged = `${ticket.slice(0, -2)}${ticket.endsWith('AA') ? 'BB' : 'AA'}`;
     for (const bad of [forged, 'not-a-ticket', `${ticket.split('.').slice(0, 2).join('.')}.${'A'.repeat(43)}`]) {

@@ -31,8 +31,8 @@ const MAYBE_SECRET = /[?]|\/invit|svc|sdk|pub/i;
 const INVITATION_TOKEN = /(\/invit(?:ations|e)\/)[^/?#]+/gi;
 /** An API key (`svc_…`, `sdk_…`, `pub_…`) or rollback webhook secret (`svcrb_…`) anywhere, `_` percent-encoded or not. */
 const PREFIXED_SECRET = /(?:svc(?:rb)?|sdk|pub)(?:_|%5f)[A-Za-z0-9]{32,}/gi;
-/** Query parameters whose value is a credential: the sign-in link's `t`, and the usual names for tokens. */
-const SECRET_PARAMS: ReadonlySet<string> = new Set(['t', 'token', 'secret', 'password', 'access_token', 'api_key', 'apikey', 'key_token']);
+/** Query parameters whose value is a credential: the sign-in link's `t`, the OFREP event stream's `ticket`, and the usual names for tokens. */
+const SECRET_PARAMS: ReadonlySet<string> = new Set(['t', 'token', 'secret', 'password', 'access_token', 'api_key', 'apikey', 'key_token', 'ticket']);
 export const REDACTED = '[redacted]';
 
 /** A query parameter's name as the query parser reads it (percent-decoded, `+` as space, without `[…]`). */
