@@ -197,7 +197,7 @@ export async function updatePrimitive<K extends PrimitiveKind>(em: EntityManager
     primitive.updatedAt = now;
     await tx.flush();
     if (before.clientVisible !== after.clientVisible) {
-      const envs = await tx.find(EnvironmentEntity, { projectId }, { fields: ['id'] });
+      const envs = await tx.find(EnvironmentEntity, { projectId });
       for (const env of envs) changes.change(env.id);
     }
     changes.audit(caller, actor, {
