@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claim, expectApiError, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
+import { scrapeMetrics } from '../support/metrics.js';
 
 /**
  * The environment-bound key kinds: `sdk` keys (`sdk_…`) read one environment; `client` keys
@@ -92,6 +93,14 @@ describe('SDK and client API keys', () => {
     expect(((await write.json()) as { code: string }).code).toBe('token_action_denied');
     const bad = await fetch(`${t.url}/api/v1/envs/${prod}/ruleset`, { headers: { 'x-api-key': 'sdk_not-a-key' } });
     expect(bad.status).toBe(401);
+    // The answer cache (in front of the app) reads X-API-Key too: warm polls are answered from memory.
+    const fromMemory = async () => (await scrapeMetrics(t.server.url)).sample('gradual_ruleset_polls_from_memory_total');
+    const tag = res.headers.get('etag')!;
+    const before = await fromMemory();
+    for (let i = 0; i < 5 && (await fromMemory()) === before; i++) {
+      expect((await fetch(`${t.url}/api/v1/envs/${prod}/ruleset`, { headers: { 'x-api-key': sdk.token, 'if-none-match': tag } })).status).toBe(304);
+    }
+    expect(await fromMemory()).toBeGreaterThan(before);
     // Authorization wins when both are sent.
     const both = await fetch(`${t.url}/api/v1/envs/${prod}/ruleset`, { headers: { authorization: `Bearer ${sdk.token}`, 'x-api-key': 'garbage' } });
     expect(both.status).toBe(200);
@@ -116,11 +125,14 @@ describe('SDK and client API keys', () => {
     const api = t.asToken(token);
     const evaluated = await api.evaluate({ path: { envId: prod }, body: { context: { userId: 'u1' } } });
     expect(Object.keys(evaluated.results).sort()).toEqual(['banner', 'theme']);
-    // Asking for a hidden flag by name answers nothing for it; the same again (answer cache) too.
-    for (let i = 0; i < 2; i++) {
+    // Asking for a hidden flag by name answers nothing for it; the same again too, never replayed from memory.
+    const fromMemory = async () => (await scrapeMetrics(t.server.url)).sample('gradual_evaluations_from_memory_total');
+    const before = await fromMemory();
+    for (let i = 0; i < 3; i++) {
       const named = await api.evaluate({ path: { envId: prod }, body: { context: {}, keys: ['internal', 'banner'] } });
       expect(Object.keys(named.results)).toEqual(['banner']);
     }
+    expect(await fromMemory()).toBe(before);
     await expectApiError(api.evaluate({ path: { envId: staging }, body: { context: {} } }), 403, 'token_env_out_of_scope');
     const denied = (p: Promise<unknown>) => expectApiError(p, 403, 'scope_denied');
     await denied(api.getRuleset({ path: { envId: prod } }));
