@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 export class Migration20261126061303_client_keys extends Migration {
 
-  override async up(): Promise<void> {
+  override up(): void {
     this.addSql(`alter table "api_keys" drop constraint if exists "api_keys_kind_check";`);
 
     this.addSql(`alter table "api_keys" add column "allowed_origins" jsonb null;`);
@@ -11,7 +11,7 @@ export class Migration20261126061303_client_keys extends Migration {
     this.addSql(`alter table "primitives" add column "client_visible" boolean not null default false;`);
   }
 
-  override async down(): Promise<void> {
+  override down(): void {
     this.addSql(`alter table "api_keys" drop constraint if exists "api_keys_kind_check";`);
 
     this.addSql(`alter table "api_keys" drop column "allowed_origins";`);
