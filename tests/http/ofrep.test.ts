@@ -197,6 +197,35 @@ describe('OFREP: single and bulk evaluation, errors, ETags and the event stream'
     expect(after.body.flags!.find((f) => f.key === 'limits')).toMatchObject({ value: { max: 2 } });
   });
 
+  it('answers repeated single and bulk evaluations from memory exactly as the route does', async () => {
+    const fromMemory = async () => (await scrapeMetrics(t.server.url)).sample('gradual_evaluations_from_memory_total', 0);
+    const withoutTicket = (answer: Answer) => ({ ...answer.body, eventStreams: answer.body.eventStreams?.map((s) => ({ ...s, url: s.url.replace(/ticket=[^&]+/, 'ticket=…') })) });
+    const first = await post('/ruled', { context: { plan: 'pro' } });
+    const bulk = await post('', { context: { plan: 'enterprise', targetingKey: 'u-9' } });
+    expect(first.status).toBe(200);
+    expect(bulk.status).toBe(200);
+    const before = await fromMemory();
+    for (let i = 0; i < 3; i++) {
+      const single = await post('/ruled', { context: { plan: 'pro' } });
+      expect(single.status).toBe(200);
+      expect(single.body).toEqual(first.body);
+      expect(single.headers.get('content-type')).toBe(first.headers.get('content-type'));
+      const again = await post('', { context: { plan: 'enterprise', targetingKey: 'u-9' } });
+      expect(again.status).toBe(200);
+      expect(again.headers.get('etag')).toBe(bulk.headers.get('etag'));
+      expect(withoutTicket(again)).toEqual(withoutTicket(bulk));
+      // Each answer carries a ticket the event stream takes.
+      const events = await fetch(again.body.eventStreams![0]!.url.replace(new URL(again.body.eventStreams![0]!.url).origin, t.url));
+      expect(events.status).toBe(200);
+      await events.body?.cancel();
+    }
+    expect(await fromMemory()).toBeGreaterThanOrEqual(before + 6);
+    // A body the route refuses is still refused: the replay hands it to the route.
+    const bad = await post('/ruled', { context: 'not an object' });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ key: 'ruled', errorCode: 'INVALID_CONTEXT' });
+  });
+
   it('builds the event stream URL on PUBLIC_URL when it is set', async () => {
     const other = await startTestServer({ PUBLIC_URL: 'https://flags.example.com' });
     try {

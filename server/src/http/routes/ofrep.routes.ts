@@ -4,7 +4,7 @@ import { initServer } from '@ts-rest/express';
 import { contract } from '@gradual/contract';
 import { admit } from '../admission.js';
 import type { AppDeps } from '../../deps.js';
-import { ApiKeyEntity } from '../../db/entities/index.js';
+import { ApiKeyEntity, type ApiKey } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
 import { authorize, type Caller } from '../../features/access/authorize.js';
 import { rulesetForEvaluation } from '../../features/evaluation/evaluation.service.js';
@@ -22,7 +22,7 @@ import {
   type OfrepContext,
 } from '../../features/evaluation/ofrep.js';
 import { etagListMatches } from '../../features/common/etag.js';
-import { keyAdmission, type AnswerCache, type ReplayAnswer } from '../answer-cache.js';
+import { keyAdmission, type AnswerCache, type Replay, type ReplayAnswer } from '../answer-cache.js';
 import { chargeApiKey } from '../api-rate-limit.js';
 import { bodyProblem, hasSuspectEscapes } from '../text-guard.js';
 import { clientAddressKey } from '../../rate-limits/client-address.js';
@@ -31,9 +31,11 @@ import { hashToken } from '../../domain/secrets.js';
 const s = initServer();
 
 const BULK_ROUTE = contract.ofrep.ofrepEvaluateFlags.path;
+const SINGLE_ROUTE = contract.ofrep.ofrepEvaluateFlag.path;
 const EVENTS_PATH = contract.ofrep.ofrepEventStream.path;
-const BULK_BODY = contract.ofrep.ofrepEvaluateFlags.body;
-/** Bulk bodies a replay reads itself; larger ones go to the route unread. */
+/** Both evaluation routes take this body. */
+const BODY = contract.ofrep.ofrepEvaluateFlags.body;
+/** Bodies a replay reads itself; larger ones go to the route unread. */
 const MAX_REPLAYED_BODY = 16 * 1024;
 const JSON_CONTENT_TYPE = /^application\/json\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
 
@@ -46,25 +48,51 @@ export const ofrepRoutes = (deps: AppDeps, answers: AnswerCache) => {
   /** Whom the stream URL is built for: PUBLIC_URL when set, else the request's own protocol and host. */
   const origin = (req: Request) => (deps.config.publicUrlConfigured ? deps.config.publicUrl : `${req.protocol}://${req.get('host') ?? 'localhost'}`);
 
+  /** The stream URL of a bulk answer: a fresh ticket for the key and environment. */
+  const streamUrl = (base: string, key: ApiKey, envId: string, now: Date) => {
+    const url = new URL(`${base}${EVENTS_PATH}`);
+    url.searchParams.set('ticket', signTicket(key, envId, now));
+    return url.toString();
+  };
+
   /**
-   * A bulk 304 answered again from memory: for an API key seeing the whole environment (no
-   * resource restriction, not a client key, whose view the route filters per request), while
-   * the key and the environment's version hold. Other answers (a 200, which carries a fresh
-   * ticket) go to the route.
+   * Answers the same request again from memory, for an API key seeing the whole environment (no
+   * resource restriction, not a client key, whose view the route filters per request), while the
+   * key and the environment's version hold: what `answer` returns, from the ruleset `entry`.
    */
-  const rememberBulk = (req: Request, caller: Caller, envId: string, entry: CachedRuleset) => {
+  const remember = (req: Request, caller: Caller, envId: string, entry: CachedRuleset, route: string, answer: (key: ApiKey) => Replay['answer']) => {
     const key = caller.principal?.kind === 'token' ? caller.principal.key : null;
     if (!key || key.resources || key.kind === 'client') return;
     const holds = () => deps.envs.peek(envId)?.version === entry.version && deps.rulesets.peek(envId, entry.version) === entry;
     const admitKey = keyAdmission((hash) => deps.apiKeys.get(hash), key, holds);
     if (!admitKey) return;
-    answers.remember(req, {
-      admit: admitKey,
-      route: BULK_ROUTE,
-      maxBody: MAX_REPLAYED_BODY,
-      answer: (next, raw) => notModifiedAnswer(next, raw, entry, key.id),
-      onAnswered: () => deps.metrics.evaluationsFromMemory.inc(),
-    });
+    answers.remember(req, { admit: admitKey, route, maxBody: MAX_REPLAYED_BODY, answer: answer(key), onAnswered: () => deps.metrics.evaluationsFromMemory.inc() });
+  };
+
+  /** A replayed bulk evaluation: 304 when If-None-Match names its ETag, else the 200 the route gives (the same Host and protocol only). */
+  const bulkReplay = (req: Request, envId: string, entry: CachedRuleset) => {
+    const base = origin(req);
+    const host = req.headers.host;
+    const proto = req.headers['x-forwarded-proto'];
+    return (key: ApiKey): Replay['answer'] =>
+      (next, raw) => {
+        const parsed = replayedRequest(next, raw, entry, key.id);
+        if (!parsed) return null;
+        const cache = ['ETag', parsed.etag, 'Cache-Control', 'no-cache'];
+        const ifNoneMatch = next.headers['if-none-match'];
+        if (ifNoneMatch !== undefined && etagListMatches(ifNoneMatch, parsed.etag)) return { status: 304, headers: cache };
+        if (next.headers.host !== host || next.headers['x-forwarded-proto'] !== proto) return null;
+        const eventStreams = [{ type: 'sse', url: streamUrl(base, key, envId, deps.clock.now()), inactivityDelaySec: OFREP_INACTIVITY_DELAY_SEC }];
+        return json(200, { ...evaluateFlags(entry, parsed.context), eventStreams }, cache);
+      };
+  };
+
+  /** A replayed single evaluation: the route's 200 (its 400 and 404 go to the route). */
+  const singleReplay = (entry: CachedRuleset, flagKey: string) => (key: ApiKey): Replay['answer'] => (next, raw) => {
+    const parsed = replayedRequest(next, raw, entry, key.id);
+    if (!parsed) return null;
+    const answer = evaluateFlag(entry, flagKey, parsed.context);
+    return answer.status === 200 ? json(200, answer.body, []) : null;
   };
 
   return s.router(contract.ofrep, {
@@ -72,6 +100,7 @@ export const ofrepRoutes = (deps: AppDeps, answers: AnswerCache) => {
       const caller = await admit(req, res, deps);
       const envId = ofrepEnvironment(caller);
       const entry = await rulesetForEvaluation(req.em, caller, deps, envId);
+      if (entry) remember(req, caller, envId, entry, SINGLE_ROUTE, singleReplay(entry, params.key));
       return evaluateFlag(entry, params.key, body.context);
     },
     ofrepEvaluateFlags: async ({ req, res, body }) => {
@@ -83,15 +112,11 @@ export const ofrepRoutes = (deps: AppDeps, answers: AnswerCache) => {
       const etag = bulkEtag(entry, key.id, body.context);
       res.setHeader('ETag', etag);
       res.setHeader('Cache-Control', 'no-cache');
-      if (entry) rememberBulk(req, caller, envId, entry);
+      if (entry) remember(req, caller, envId, entry, BULK_ROUTE, bulkReplay(req, envId, entry));
       const ifNoneMatch = req.headers['if-none-match'];
       if (ifNoneMatch !== undefined && etagListMatches(ifNoneMatch, etag)) return { status: 304, body: undefined };
-      const url = new URL(`${origin(req)}${EVENTS_PATH}`);
-      url.searchParams.set('ticket', signTicket(key, envId, caller.now));
-      return {
-        status: 200,
-        body: { ...evaluateFlags(entry, body.context), eventStreams: [{ type: 'sse', url: url.toString(), inactivityDelaySec: OFREP_INACTIVITY_DELAY_SEC }] },
-      };
+      const eventStreams = [{ type: 'sse' as const, url: streamUrl(origin(req), key, envId, caller.now), inactivityDelaySec: OFREP_INACTIVITY_DELAY_SEC }];
+      return { status: 200, body: { ...evaluateFlags(entry, body.context), eventStreams } };
     },
     ofrepEventStream: async ({ req, res, query }) => {
       if (deps.streams.closing) {
@@ -156,26 +181,48 @@ export const ofrepRoutes = (deps: AppDeps, answers: AnswerCache) => {
   });
 };
 
+/** A JSON answer as the route's own (Express's `res.json`) would be. */
+function json(status: number, body: unknown, headers: string[]): ReplayAnswer {
+  const text = JSON.stringify(body);
+  return { status, headers: [...headers, 'Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(Buffer.byteLength(text))], body: text };
+}
+
 /**
- * A replayed bulk request: 304 when the body is one the route takes as it is (JSON without the
- * escapes the text guard inspects, nested no deeper than it allows, valid for the contract) and
- * If-None-Match names its ETag; null for anything else, which the route answers.
+ * Request bodies already taken apart, per ruleset and API key: a client polling with the same
+ * bytes skips parsing, validation and hashing. Cleared when full; a new ruleset starts afresh.
  */
-function notModifiedAnswer(req: IncomingMessage, raw: Buffer | undefined, entry: CachedRuleset, keyId: string): ReplayAnswer | null {
-  const ifNoneMatch = req.headers['if-none-match'];
+const parsedBodies = new WeakMap<CachedRuleset, Map<string, { context: OfrepContext; etag: string }>>();
+const MAX_PARSED_BODIES = 1000;
+
+/**
+ * The context and bulk ETag of a replayed OFREP request whose body the route would take as it is
+ * (JSON without the escapes the text guard inspects, nested no deeper than it allows, valid for
+ * the contract); null for anything else, which the route then answers.
+ */
+function replayedRequest(req: IncomingMessage, raw: Buffer | undefined, entry: CachedRuleset, keyId: string): { context: OfrepContext; etag: string } | null {
   const encoding = req.headers['content-encoding'];
-  if (ifNoneMatch === undefined || !raw || !JSON_CONTENT_TYPE.test(req.headers['content-type'] ?? '') || (encoding && encoding !== 'identity') || hasSuspectEscapes(raw)) return null;
-  let json: unknown;
+  if (!raw || !JSON_CONTENT_TYPE.test(req.headers['content-type'] ?? '') || (encoding && encoding !== 'identity')) return null;
+  let memo = parsedBodies.get(entry);
+  if (!memo) {
+    memo = new Map<string, { context: OfrepContext; etag: string }>();
+    parsedBodies.set(entry, memo);
+  }
+  const id = `${keyId}\n${raw.toString('latin1')}`;
+  const known = memo.get(id);
+  if (known) return known;
+  if (hasSuspectEscapes(raw)) return null;
+  let parsed: unknown;
   try {
-    json = JSON.parse(raw.toString('utf8'));
+    parsed = JSON.parse(raw.toString('utf8'));
   } catch {
     return null;
   }
-  if (bodyProblem(json, false)) return null;
-  const input = BULK_BODY.safeParse(json);
+  if (bodyProblem(parsed, false)) return null;
+  const input = BODY.safeParse(parsed);
   if (!input.success) return null;
   const context: OfrepContext = input.data.context;
-  const etag = bulkEtag(entry, keyId, context);
-  if (!etagListMatches(ifNoneMatch, etag)) return null;
-  return { status: 304, headers: ['ETag', etag, 'Cache-Control', 'no-cache'] };
+  const request = { context, etag: bulkEtag(entry, keyId, context) };
+  if (memo.size >= MAX_PARSED_BODIES) memo.clear();
+  memo.set(id, request);
+  return request;
 }
