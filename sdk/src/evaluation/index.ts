@@ -18,6 +18,7 @@ export {
   type CompiledPrimitive,
   type CompiledRuleset,
 } from './evaluate.js';
+export { withTargetingKey } from './targeting-key.js';
 export { ROLLOUT_STATUSES, LIVE_STATUSES, EVALUATION_REASONS, isLiveStatus } from './types.js';
 export type {
   PrimitiveKind,

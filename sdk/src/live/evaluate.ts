@@ -1,5 +1,6 @@
 /** One evaluation against the held ruleset (or none), with the fallback and OpenFeature-named error codes. */
 import type { EvaluationContext } from '../evaluation/index.js';
+import { withTargetingKey } from '../evaluation/targeting-key.js';
 import type { HeldRuleset } from './cache.js';
 import type { EvaluateOptions, EvaluationValueType, FlagEvaluation } from './types.js';
 
@@ -46,11 +47,7 @@ export function evaluateHeld(held: HeldRuleset | null, key: string, context: Eva
       version,
     };
   }
-  let ctx = context;
-  if (options.targetingKey !== undefined) {
-    const field = held.bucketFields.get(key);
-    if (field !== undefined && ctx[field] == null) ctx = { ...ctx, [field]: options.targetingKey };
-  }
+  const ctx = options.targetingKey === undefined ? context : withTargetingKey(context, held.bucketFields.get(key), options.targetingKey);
   const r = primitive.evaluate(ctx);
   if (options.type !== undefined && !matchesType(r.value, options.type)) {
     return {

@@ -6,7 +6,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { z } from 'zod';
 import type { OfrepBulkEvaluationSuccess, OfrepEvaluationFailure, OfrepEvaluationSuccess, OfrepFlagNotFound, Ruleset } from '@gradual/contract';
-import { isLiveStatus, type EvaluationContext, type EvaluationResult } from '@gradual/sdk/evaluation';
+import { isLiveStatus, withTargetingKey, type EvaluationContext, type EvaluationResult } from '@gradual/sdk/evaluation';
 import { DomainError } from '../../domain/errors.js';
 import type { Caller } from '../access/authorize.js';
 import type { CachedRuleset } from './ruleset.cache.js';
@@ -39,17 +39,9 @@ export function ofrepEnvironment(caller: Caller): string {
   return environments[0]!;
 }
 
-/**
- * The context a primitive is evaluated with: `targetingKey` stands in for the rollout's bucket
- * field when the context lacks that attribute (undefined or null), whatever the rollout's status
- * (rules may match the bucket field too). The SDK's OpenFeature provider maps it the same way
- * (sdk/src/live/evaluate.ts), so OFREP, the provider and local evaluation agree.
- */
-export function withTargetingKey(primitive: Ruleset['primitives'][number], context: OfrepContext): EvaluationContext {
-  const targetingKey = context.targetingKey;
-  const field = primitive.rollout?.bucketField;
-  if (targetingKey === undefined || field === undefined || context[field] != null) return context;
-  return { ...context, [field]: targetingKey };
+/** The context a primitive is evaluated with: `targetingKey` stands in for its rollout's bucket field (the SDK's own rule). */
+function contextFor(primitive: Ruleset['primitives'][number], context: OfrepContext): EvaluationContext {
+  return withTargetingKey(context, primitive.rollout?.bucketField, context.targetingKey);
 }
 
 /** Why a primitive cannot be evaluated for `context`: its live rollout buckets on an attribute the context lacks, and it has no `targetingKey`. */
@@ -73,7 +65,7 @@ function evaluateKey(entry: CachedRuleset, index: ReadonlyMap<string, Ruleset['p
   if (!primitive || !compiled) return null;
   const missing = targetingKeyMissing(primitive, context);
   if (missing) return { key, errorCode: 'TARGETING_KEY_MISSING', errorDetails: missing };
-  return success(key, compiled.evaluate(withTargetingKey(primitive, context)), entry.version);
+  return success(key, compiled.evaluate(contextFor(primitive, context)), entry.version);
 }
 
 /** Primitives by key (the first of a repeated key wins, as in the compiled ruleset), per materialized ruleset. */
