@@ -68,6 +68,33 @@ export function bodyProblem(body: unknown, checkText: boolean): { path: string; 
  * API needs any of these, so they are refused here with 400 invalid_request
  * (`fields` says where) before any handler or transaction runs.
  */
+const PLAIN_JSON_CONTENT_TYPE = /^application\/json\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
+
+/** Whether a request's body is JSON the /api reader takes without decoding: UTF-8, no content encoding. */
+export function isPlainJson(req: Pick<Request, 'headers'>): boolean {
+  const encoding = req.headers['content-encoding'];
+  return PLAIN_JSON_CONTENT_TYPE.test(req.headers['content-type'] ?? '') && (!encoding || encoding === 'identity');
+}
+
+/**
+ * A body an answer replayed from memory (http/answer-cache.ts) read itself, as the route would
+ * take it: JSON without the escapes this guard inspects, nested no deeper than it allows, valid
+ * for the route's `schema`; null for anything else, which the route then answers with its own
+ * error. The caller checks isPlainJson first.
+ */
+export function replayableBody<T>(raw: Buffer, schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } }): T | null {
+  if (hasSuspectEscapes(raw)) return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return null;
+  }
+  if (bodyProblem(json, false)) return null;
+  const input = schema.safeParse(json);
+  return input.success ? input.data : null;
+}
+
 export function textGuard(): RequestHandler {
   return (req, _res, next) => {
     const url = req.originalUrl;

@@ -11,7 +11,7 @@ import { DomainError } from '../../domain/errors.js';
 import { currentRuleset, evaluateContext, evaluateWith } from '../../features/evaluation/evaluation.service.js';
 import { ifNoneMatchHits, type CachedRuleset } from '../../features/evaluation/ruleset.cache.js';
 import { keyAdmission, type AnswerCache, type ReplayAnswer } from '../answer-cache.js';
-import { bodyProblem, hasSuspectEscapes } from '../text-guard.js';
+import { isPlainJson, replayableBody } from '../text-guard.js';
 import { sessionTokenOf, type CallerRequest } from '../caller.js';
 import { bearerKeyHash } from '../../features/access/principal.js';
 import { hashToken } from '../../domain/secrets.js';
@@ -24,7 +24,6 @@ const RULESET_ROUTE = contract.evaluation.getRuleset.path;
 const EVALUATE_ROUTE = contract.evaluation.evaluate.path;
 /** Evaluate bodies a replay reads itself; larger ones (legal up to 1 MiB) go to the route unread. */
 const MAX_REPLAYED_BODY = 16 * 1024;
-const JSON_CONTENT_TYPE = /^application\/json\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
 const EVALUATE_BODY = contract.evaluation.evaluate.body;
 
 export const evaluationRoutes = (deps: AppDeps, answers: AnswerCache) => {
@@ -134,18 +133,9 @@ function rulesetAnswer(req: IncomingMessage, entry: CachedRuleset): ReplayAnswer
  * route then answers with its own error.
  */
 function evaluateAnswer(req: IncomingMessage, raw: Buffer | undefined, entry: CachedRuleset): ReplayAnswer | null {
-  const encoding = req.headers['content-encoding'];
-  if (!raw || !JSON_CONTENT_TYPE.test(req.headers['content-type'] ?? '') || (encoding && encoding !== 'identity') || hasSuspectEscapes(raw)) return null;
-  let json: unknown;
-  try {
-    json = JSON.parse(raw.toString('utf8'));
-  } catch {
-    return null;
-  }
-  if (bodyProblem(json, false)) return null;
-  const input = EVALUATE_BODY.safeParse(json);
-  if (!input.success) return null;
-  const body = JSON.stringify(evaluateWith(entry, input.data));
+  const input = raw && isPlainJson(req) ? replayableBody(raw, EVALUATE_BODY) : null;
+  if (!input) return null;
+  const body = JSON.stringify(evaluateWith(entry, input));
   return { status: 200, headers: ['Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(Buffer.byteLength(body))], body };
 }
 

@@ -24,7 +24,7 @@ import {
 import { etagListMatches } from '../../features/common/etag.js';
 import { keyAdmission, type AnswerCache, type Replay, type ReplayAnswer } from '../answer-cache.js';
 import { chargeApiKey } from '../api-rate-limit.js';
-import { bodyProblem, hasSuspectEscapes } from '../text-guard.js';
+import { isPlainJson, replayableBody } from '../text-guard.js';
 import { clientAddressKey } from '../../rate-limits/client-address.js';
 import { hashToken } from '../../domain/secrets.js';
 
@@ -37,7 +37,6 @@ const EVENTS_PATH = contract.ofrep.ofrepEventStream.path;
 const BODY = contract.ofrep.ofrepEvaluateFlags.body;
 /** Bodies a replay reads itself; larger ones go to the route unread. */
 const MAX_REPLAYED_BODY = 16 * 1024;
-const JSON_CONTENT_TYPE = /^application\/json\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
 
 /**
  * The OFREP routes (docs/ofrep.md): single and bulk evaluation for the environment an API key is
@@ -200,8 +199,7 @@ const MAX_PARSED_BODIES = 1000;
  * the contract); null for anything else, which the route then answers.
  */
 function replayedRequest(req: IncomingMessage, raw: Buffer | undefined, entry: CachedRuleset, keyId: string): { context: OfrepContext; etag: string } | null {
-  const encoding = req.headers['content-encoding'];
-  if (!raw || !JSON_CONTENT_TYPE.test(req.headers['content-type'] ?? '') || (encoding && encoding !== 'identity')) return null;
+  if (!raw || !isPlainJson(req)) return null;
   let memo = parsedBodies.get(entry);
   if (!memo) {
     memo = new Map<string, { context: OfrepContext; etag: string }>();
@@ -210,18 +208,9 @@ function replayedRequest(req: IncomingMessage, raw: Buffer | undefined, entry: C
   const id = `${keyId}\n${raw.toString('latin1')}`;
   const known = memo.get(id);
   if (known) return known;
-  if (hasSuspectEscapes(raw)) return null;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw.toString('utf8'));
-  } catch {
-    return null;
-  }
-  if (bodyProblem(parsed, false)) return null;
-  const input = BODY.safeParse(parsed);
-  if (!input.success) return null;
-  const context: OfrepContext = input.data.context;
-  const request = { context, etag: bulkEtag(entry, keyId, context) };
+  const input = replayableBody(raw, BODY);
+  if (!input) return null;
+  const request = { context: input.context, etag: bulkEtag(entry, keyId, input.context) };
   if (memo.size >= MAX_PARSED_BODIES) memo.clear();
   memo.set(id, request);
   return request;
