@@ -50,7 +50,8 @@ const securityFor: Record<NonNullable<RouteMetadata['auth']>, Array<Record<strin
   session: [{ sessionCookie: [] }],
   // `{}`: no credentials is also accepted.
   optionalSession: [{ sessionCookie: [] }, {}],
-  any: [{ bearerAuth: [] }, { sessionCookie: [] }],
+  // An API key is also taken as `X-API-Key` wherever it is taken as a bearer token.
+  any: [{ bearerAuth: [] }, { apiKeyHeader: [] }, { sessionCookie: [] }],
   rollback: [{ rollbackSecret: [] }],
   apiKey: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
 };
@@ -244,7 +245,7 @@ export function buildOpenApiDocument(): Json {
             type: 'apiKey',
             in: 'header',
             name: 'X-API-Key',
-            description: 'An API key in the header OFREP providers use: `X-API-Key: sdk_…`.',
+            description: 'An API key in the header OFREP providers use (`X-API-Key: sdk_…`), taken wherever `Authorization: Bearer` is.',
           },
           rollbackSecret: {
             type: 'http',

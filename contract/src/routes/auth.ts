@@ -74,8 +74,8 @@ export const authContract = c.router({
     path: '/auth/whoami',
     summary: 'Who the credentials are (an API key or a session)',
     description:
-      'For an API key: the key (scopes, `requiresApproval`, rate limit, expiry; never the token) and its organization, so scripts and agents can check what a key may do before writing. For a session: the same body as `GET /auth/me`.',
-    responses: { 200: Whoami, ...errorResponses(401) },
+      'For an API key: the key (scopes, `requiresApproval`, rate limit, expiry; never the token) and its organization, so scripts and agents can check what a key may do before writing. For a session: the same body as `GET /auth/me`. A client key (`pub_…`, public by design) gets `403 scope_denied`: it names neither itself nor its organization.',
+    responses: { 200: Whoami, ...errorResponses(401, 403) },
     metadata: { auth: 'any' } satisfies RouteMetadata,
   },
   logout: {

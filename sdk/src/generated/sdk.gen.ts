@@ -99,14 +99,18 @@ export const getSession = <ThrowOnError extends boolean = false>(options?: Optio
 /**
  * Who the credentials are (an API key or a session)
  *
- * For an API key: the key (scopes, `requiresApproval`, rate limit, expiry; never the token) and its organization, so scripts and agents can check what a key may do before writing. For a session: the same body as `GET /auth/me`.
+ * For an API key: the key (scopes, `requiresApproval`, rate limit, expiry; never the token) and its organization, so scripts and agents can check what a key may do before writing. For a session: the same body as `GET /auth/me`. A client key (`pub_…`, public by design) gets `403 scope_denied`: it names neither itself nor its organization.
  */
 export const whoami = <ThrowOnError extends boolean = false>(options?: Options<WhoamiData, ThrowOnError>) => (options?.client ?? client).get<WhoamiResponses, WhoamiErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/auth/whoami',
     ...options
 });
@@ -170,11 +174,15 @@ export const deleteOrg = <ThrowOnError extends boolean = false>(options: Options
  * Get an organization
  */
 export const getOrg = <ThrowOnError extends boolean = false>(options: Options<GetOrgData, ThrowOnError>) => (options.client ?? client).get<GetOrgResponses, GetOrgErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/orgs/{slug}',
     ...options
 });
@@ -304,11 +312,15 @@ export const acceptInvitation = <ThrowOnError extends boolean = false>(options: 
  * An API key restricted to environments lists the projects those environments belong to.
  */
 export const listProjects = <ThrowOnError extends boolean = false>(options: Options<ListProjectsData, ThrowOnError>) => (options.client ?? client).get<ListProjectsResponses, ListProjectsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/orgs/{slug}/projects',
     ...options
 });
@@ -319,11 +331,15 @@ export const listProjects = <ThrowOnError extends boolean = false>(options: Opti
  * Admin or owner. `targetIdField` (default `userId`) is the context attribute rollouts bucket on. API keys restricted to environments or resources may not (`403 token_env_out_of_scope` / `token_resource_out_of_scope`).
  */
 export const createProject = <ThrowOnError extends boolean = false>(options: Options<CreateProjectData, ThrowOnError>) => (options.client ?? client).post<CreateProjectResponses, CreateProjectErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/orgs/{slug}/projects',
     ...options,
     headers: {
@@ -338,11 +354,15 @@ export const createProject = <ThrowOnError extends boolean = false>(options: Opt
  * An API key restricted to environments reads only projects holding one of them (`403 token_env_out_of_scope`).
  */
 export const getProject = <ThrowOnError extends boolean = false>(options: Options<GetProjectData, ThrowOnError>) => (options.client ?? client).get<GetProjectResponses, GetProjectErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/projects/{id}',
     ...options
 });
@@ -353,11 +373,15 @@ export const getProject = <ThrowOnError extends boolean = false>(options: Option
  * Admin or owner. The key cannot change. An API key restricted to environments or resources gets `403 token_env_out_of_scope` or `token_resource_out_of_scope`: the change reaches every environment of the project.
  */
 export const updateProject = <ThrowOnError extends boolean = false>(options: Options<UpdateProjectData, ThrowOnError>) => (options.client ?? client).patch<UpdateProjectResponses, UpdateProjectErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/projects/{id}',
     ...options,
     headers: {
@@ -372,11 +396,15 @@ export const updateProject = <ThrowOnError extends boolean = false>(options: Opt
  * List the environments of a project
  */
 export const listEnvironments = <ThrowOnError extends boolean = false>(options: Options<ListEnvironmentsData, ThrowOnError>) => (options.client ?? client).get<ListEnvironmentsResponses, ListEnvironmentsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/projects/{id}/environments',
     ...options
 });
@@ -387,11 +415,15 @@ export const listEnvironments = <ThrowOnError extends boolean = false>(options: 
  * Admin or owner. Every flag and config of the project gets its state in the new environment (value = its default, no rules). The version starts at 0; the ruleset is served from the first write on. An API key restricted to environments or resources gets `403 token_env_out_of_scope` or `token_resource_out_of_scope`: the change reaches every environment of the project.
  */
 export const createEnvironment = <ThrowOnError extends boolean = false>(options: Options<CreateEnvironmentData, ThrowOnError>) => (options.client ?? client).post<CreateEnvironmentResponses, CreateEnvironmentErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/projects/{id}/environments',
     ...options,
     headers: {
@@ -406,11 +438,15 @@ export const createEnvironment = <ThrowOnError extends boolean = false>(options:
  * Get an environment (with its current version)
  */
 export const getEnvironment = <ThrowOnError extends boolean = false>(options: Options<GetEnvironmentData, ThrowOnError>) => (options.client ?? client).get<GetEnvironmentResponses, GetEnvironmentErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}',
     ...options
 });
@@ -421,11 +457,15 @@ export const getEnvironment = <ThrowOnError extends boolean = false>(options: Op
  * List the flag definitions of a project
  */
 export const listFlags = <ThrowOnError extends boolean = false>(options: Options<ListFlagsData, ThrowOnError>) => (options.client ?? client).get<ListFlagsResponses, ListFlagsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/projects/{id}/flags',
     ...options
 });
@@ -436,11 +476,15 @@ export const listFlags = <ThrowOnError extends boolean = false>(options: Options
  * Its state is created in every environment of the project: an API key restricted to environments gets `403 token_env_out_of_scope`; one restricted to resources needs a key its globs match.
  */
 export const createFlag = <ThrowOnError extends boolean = false>(options: Options<CreateFlagData, ThrowOnError>) => (options.client ?? client).post<CreateFlagResponses, CreateFlagErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/projects/{id}/flags',
     ...options,
     headers: {
@@ -455,11 +499,15 @@ export const createFlag = <ThrowOnError extends boolean = false>(options: Option
  * Reaches every environment of the project (an API key restricted to environments gets `403 token_env_out_of_scope`); approval-required keys get `403 approval_not_supported`.
  */
 export const updateFlag = <ThrowOnError extends boolean = false>(options: Options<UpdateFlagData, ThrowOnError>) => (options.client ?? client).patch<UpdateFlagResponses, UpdateFlagErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/projects/{id}/flags/{key}',
     ...options,
     headers: {
@@ -474,11 +522,15 @@ export const updateFlag = <ThrowOnError extends boolean = false>(options: Option
  * List the flags of an environment with their value, rules and rollout
  */
 export const listFlagStates = <ThrowOnError extends boolean = false>(options: Options<ListFlagStatesData, ThrowOnError>) => (options.client ?? client).get<ListFlagStatesResponses, ListFlagStatesErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/flags',
     ...options
 });
@@ -489,11 +541,15 @@ export const listFlagStates = <ThrowOnError extends boolean = false>(options: Op
  * Sends a strong ETag; `If-None-Match` answers 304.
  */
 export const getFlagState = <ThrowOnError extends boolean = false>(options: Options<GetFlagStateData, ThrowOnError>) => (options.client ?? client).get<GetFlagStateResponses, GetFlagStateErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/flags/{key}',
     ...options
 });
@@ -504,11 +560,15 @@ export const getFlagState = <ThrowOnError extends boolean = false>(options: Opti
  * Audit action `flag.update_value`; advances the environment version.
  */
 export const setFlagValue = <ThrowOnError extends boolean = false>(options: Options<SetFlagValueData, ThrowOnError>) => (options.client ?? client).put<SetFlagValueResponses, SetFlagValueErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/flags/{key}/value',
     ...options,
     headers: {
@@ -523,11 +583,15 @@ export const setFlagValue = <ThrowOnError extends boolean = false>(options: Opti
  * The first matching rule wins. Audit action `flag.update_rules`; advances the environment version.
  */
 export const setFlagRules = <ThrowOnError extends boolean = false>(options: Options<SetFlagRulesData, ThrowOnError>) => (options.client ?? client).put<SetFlagRulesResponses, SetFlagRulesErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/flags/{key}/rules',
     ...options,
     headers: {
@@ -542,11 +606,15 @@ export const setFlagRules = <ThrowOnError extends boolean = false>(options: Opti
  * List the config definitions of a project
  */
 export const listConfigs = <ThrowOnError extends boolean = false>(options: Options<ListConfigsData, ThrowOnError>) => (options.client ?? client).get<ListConfigsResponses, ListConfigsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/projects/{id}/configs',
     ...options
 });
@@ -557,11 +625,15 @@ export const listConfigs = <ThrowOnError extends boolean = false>(options: Optio
  * Its state is created in every environment of the project: an API key restricted to environments gets `403 token_env_out_of_scope`; one restricted to resources needs a key its globs match.
  */
 export const createConfig = <ThrowOnError extends boolean = false>(options: Options<CreateConfigData, ThrowOnError>) => (options.client ?? client).post<CreateConfigResponses, CreateConfigErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/projects/{id}/configs',
     ...options,
     headers: {
@@ -576,11 +648,15 @@ export const createConfig = <ThrowOnError extends boolean = false>(options: Opti
  * Reaches every environment of the project (an API key restricted to environments gets `403 token_env_out_of_scope`); approval-required keys get `403 approval_not_supported`.
  */
 export const updateConfig = <ThrowOnError extends boolean = false>(options: Options<UpdateConfigData, ThrowOnError>) => (options.client ?? client).patch<UpdateConfigResponses, UpdateConfigErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/projects/{id}/configs/{key}',
     ...options,
     headers: {
@@ -595,11 +671,15 @@ export const updateConfig = <ThrowOnError extends boolean = false>(options: Opti
  * List the configs of an environment with their value, rules and rollout
  */
 export const listConfigStates = <ThrowOnError extends boolean = false>(options: Options<ListConfigStatesData, ThrowOnError>) => (options.client ?? client).get<ListConfigStatesResponses, ListConfigStatesErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/configs',
     ...options
 });
@@ -610,11 +690,15 @@ export const listConfigStates = <ThrowOnError extends boolean = false>(options: 
  * Sends a strong ETag; `If-None-Match` answers 304.
  */
 export const getConfigState = <ThrowOnError extends boolean = false>(options: Options<GetConfigStateData, ThrowOnError>) => (options.client ?? client).get<GetConfigStateResponses, GetConfigStateErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/configs/{key}',
     ...options
 });
@@ -625,11 +709,15 @@ export const getConfigState = <ThrowOnError extends boolean = false>(options: Op
  * Audit action `config.update_value`; advances the environment version.
  */
 export const setConfigValue = <ThrowOnError extends boolean = false>(options: Options<SetConfigValueData, ThrowOnError>) => (options.client ?? client).put<SetConfigValueResponses, SetConfigValueErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/configs/{key}/value',
     ...options,
     headers: {
@@ -644,11 +732,15 @@ export const setConfigValue = <ThrowOnError extends boolean = false>(options: Op
  * The first matching rule wins. Audit action `config.update_rules`; advances the environment version.
  */
 export const setConfigRules = <ThrowOnError extends boolean = false>(options: Options<SetConfigRulesData, ThrowOnError>) => (options.client ?? client).put<SetConfigRulesResponses, SetConfigRulesErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/configs/{key}/rules',
     ...options,
     headers: {
@@ -663,11 +755,15 @@ export const setConfigRules = <ThrowOnError extends boolean = false>(options: Op
  * Cancels the flag's rollout, as POST cancel does. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const deleteFlagRollout = <ThrowOnError extends boolean = false>(options: Options<DeleteFlagRolloutData, ThrowOnError>) => (options.client ?? client).delete<DeleteFlagRolloutResponses, DeleteFlagRolloutErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/flags/{key}/rollout',
     ...options
 });
@@ -678,11 +774,15 @@ export const deleteFlagRollout = <ThrowOnError extends boolean = false>(options:
  * The live rollout (active or paused), else the most recent one. Sends a strong ETag.
  */
 export const getFlagRollout = <ThrowOnError extends boolean = false>(options: Options<GetFlagRolloutData, ThrowOnError>) => (options.client ?? client).get<GetFlagRolloutResponses, GetFlagRolloutErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/flags/{key}/rollout',
     ...options
 });
@@ -693,11 +793,15 @@ export const getFlagRollout = <ThrowOnError extends boolean = false>(options: Op
  * Idempotent: a body that changes nothing returns the rollout unchanged (no audit row, no version bump). A PUT after a completed or cancelled rollout starts a new one. The seed is locked once percent is above 0 (`rollout_seed_locked`). Reaching 100% (by this PUT, advance, resume or a scheduled step) completes the rollout in the same transaction: its `newValue` overwrites the flag's base value in the environment (audited as `flag.update_value`), and evaluation ignores the rollout from then on. A rollout without `newValue` (gating the rules) leaves the base value as it is and stops gating the rules. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const putFlagRollout = <ThrowOnError extends boolean = false>(options: Options<PutFlagRolloutData, ThrowOnError>) => (options.client ?? client).put<PutFlagRolloutResponses, PutFlagRolloutErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/flags/{key}/rollout',
     ...options,
     headers: {
@@ -712,11 +816,15 @@ export const putFlagRollout = <ThrowOnError extends boolean = false>(options: Op
  * Admission continues at the held percent. Idempotent. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const pauseFlagRollout = <ThrowOnError extends boolean = false>(options: Options<PauseFlagRolloutData, ThrowOnError>) => (options.client ?? client).post<PauseFlagRolloutResponses, PauseFlagRolloutErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/flags/{key}/rollout/pause',
     ...options
 });
@@ -727,11 +835,15 @@ export const pauseFlagRollout = <ThrowOnError extends boolean = false>(options: 
  * From a user pause: the hold restarts. From an approval gate: the gated step is entered (`rollout.approval_resolved`). From an automatic rollback: back to the percent it was rolled back from. `409 rollout_not_paused` otherwise. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const resumeFlagRollout = <ThrowOnError extends boolean = false>(options: Options<ResumeFlagRolloutData, ThrowOnError>) => (options.client ?? client).post<ResumeFlagRolloutResponses, ResumeFlagRolloutErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/flags/{key}/rollout/resume',
     ...options
 });
@@ -742,11 +854,15 @@ export const resumeFlagRollout = <ThrowOnError extends boolean = false>(options:
  * Admission stops and the row is kept. Idempotent. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const cancelFlagRollout = <ThrowOnError extends boolean = false>(options: Options<CancelFlagRolloutData, ThrowOnError>) => (options.client ?? client).post<CancelFlagRolloutResponses, CancelFlagRolloutErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/flags/{key}/rollout/cancel',
     ...options
 });
@@ -757,11 +873,15 @@ export const cancelFlagRollout = <ThrowOnError extends boolean = false>(options:
  * Ignores holds, blackout days and approval gates (operator override). `409 rollout_already_at_final_step` when there is no next step. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const advanceFlagRollout = <ThrowOnError extends boolean = false>(options: Options<AdvanceFlagRolloutData, ThrowOnError>) => (options.client ?? client).post<AdvanceFlagRolloutResponses, AdvanceFlagRolloutErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/flags/{key}/rollout/advance',
     ...options
 });
@@ -772,11 +892,15 @@ export const advanceFlagRollout = <ThrowOnError extends boolean = false>(options
  * The same state change as an automatic rollback: the live rollout pauses at 0% (`pausedReason: auto_rollback`) and remembers the percent it admitted in `rolledBackFromPercent`, so POST resume returns to it. Audited as `rollout.rolled_back`; reaches SDKs like any write. `X-Audit-Reason` is required: without it (or with only spaces) the answer is `400 invalid_request` with `fields["x-audit-reason"]`, checked after the caller is authorized. Never diverted to a proposal: an approval-required API key with the write action rolls back directly, since stopping exposure must not wait for an approver. `409 rollout_nothing_to_roll_back` when the rollout is completed, cancelled or already rolled back.
  */
 export const rollbackFlagRollout = <ThrowOnError extends boolean = false>(options: Options<RollbackFlagRolloutData, ThrowOnError>) => (options.client ?? client).post<RollbackFlagRolloutResponses, RollbackFlagRolloutErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/flags/{key}/rollout/rollback',
     ...options
 });
@@ -787,11 +911,15 @@ export const rollbackFlagRollout = <ThrowOnError extends boolean = false>(option
  * Up to 100,000 IDs per request; duplicates are ignored and `added` counts only new IDs. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const addFlagTargetIds = <ThrowOnError extends boolean = false>(options: Options<AddFlagTargetIdsData, ThrowOnError>) => (options.client ?? client).post<AddFlagTargetIdsResponses, AddFlagTargetIdsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/flags/{key}/rollout/target-ids/add',
     ...options,
     headers: {
@@ -806,11 +934,15 @@ export const addFlagTargetIds = <ThrowOnError extends boolean = false>(options: 
  * Up to 100,000 IDs per request; absent IDs are skipped. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const removeFlagTargetIds = <ThrowOnError extends boolean = false>(options: Options<RemoveFlagTargetIdsData, ThrowOnError>) => (options.client ?? client).post<RemoveFlagTargetIdsResponses, RemoveFlagTargetIdsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/flags/{key}/rollout/target-ids/remove',
     ...options,
     headers: {
@@ -825,11 +957,15 @@ export const removeFlagTargetIds = <ThrowOnError extends boolean = false>(option
  * Up to 1,000,000 IDs (request bodies of the target-ID endpoints may reach 64 MiB). An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const replaceFlagTargetIds = <ThrowOnError extends boolean = false>(options: Options<ReplaceFlagTargetIdsData, ThrowOnError>) => (options.client ?? client).post<ReplaceFlagTargetIdsResponses, ReplaceFlagTargetIdsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/flags/{key}/rollout/target-ids/replace',
     ...options,
     headers: {
@@ -844,11 +980,15 @@ export const replaceFlagTargetIds = <ThrowOnError extends boolean = false>(optio
  * `limit` 1–10,000 (default 1000); `nextCursor` is present only when the page is full.
  */
 export const listFlagTargetIds = <ThrowOnError extends boolean = false>(options: Options<ListFlagTargetIdsData, ThrowOnError>) => (options.client ?? client).get<ListFlagTargetIdsResponses, ListFlagTargetIdsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/flags/{key}/rollout/target-ids',
     ...options
 });
@@ -859,11 +999,15 @@ export const listFlagTargetIds = <ThrowOnError extends boolean = false>(options:
  * Whether an ID is on the flag rollout's allow-list
  */
 export const checkFlagTargetId = <ThrowOnError extends boolean = false>(options: Options<CheckFlagTargetIdData, ThrowOnError>) => (options.client ?? client).get<CheckFlagTargetIdResponses, CheckFlagTargetIdErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/flags/{key}/rollout/target-ids/contains/{targetId}',
     ...options
 });
@@ -874,11 +1018,15 @@ export const checkFlagTargetId = <ThrowOnError extends boolean = false>(options:
  * Cancels the config's rollout, as POST cancel does. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const deleteConfigRollout = <ThrowOnError extends boolean = false>(options: Options<DeleteConfigRolloutData, ThrowOnError>) => (options.client ?? client).delete<DeleteConfigRolloutResponses, DeleteConfigRolloutErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/configs/{key}/rollout',
     ...options
 });
@@ -889,11 +1037,15 @@ export const deleteConfigRollout = <ThrowOnError extends boolean = false>(option
  * The live rollout (active or paused), else the most recent one. Sends a strong ETag.
  */
 export const getConfigRollout = <ThrowOnError extends boolean = false>(options: Options<GetConfigRolloutData, ThrowOnError>) => (options.client ?? client).get<GetConfigRolloutResponses, GetConfigRolloutErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/configs/{key}/rollout',
     ...options
 });
@@ -904,11 +1056,15 @@ export const getConfigRollout = <ThrowOnError extends boolean = false>(options: 
  * Idempotent: a body that changes nothing returns the rollout unchanged (no audit row, no version bump). A PUT after a completed or cancelled rollout starts a new one. The seed is locked once percent is above 0 (`rollout_seed_locked`). Reaching 100% (by this PUT, advance, resume or a scheduled step) completes the rollout in the same transaction: its `newValue` overwrites the config's base value in the environment (audited as `config.update_value`), and evaluation ignores the rollout from then on. A rollout without `newValue` (gating the rules) leaves the base value as it is and stops gating the rules. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const putConfigRollout = <ThrowOnError extends boolean = false>(options: Options<PutConfigRolloutData, ThrowOnError>) => (options.client ?? client).put<PutConfigRolloutResponses, PutConfigRolloutErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/configs/{key}/rollout',
     ...options,
     headers: {
@@ -923,11 +1079,15 @@ export const putConfigRollout = <ThrowOnError extends boolean = false>(options: 
  * Admission continues at the held percent. Idempotent. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const pauseConfigRollout = <ThrowOnError extends boolean = false>(options: Options<PauseConfigRolloutData, ThrowOnError>) => (options.client ?? client).post<PauseConfigRolloutResponses, PauseConfigRolloutErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/configs/{key}/rollout/pause',
     ...options
 });
@@ -938,11 +1098,15 @@ export const pauseConfigRollout = <ThrowOnError extends boolean = false>(options
  * From a user pause: the hold restarts. From an approval gate: the gated step is entered (`rollout.approval_resolved`). From an automatic rollback: back to the percent it was rolled back from. `409 rollout_not_paused` otherwise. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const resumeConfigRollout = <ThrowOnError extends boolean = false>(options: Options<ResumeConfigRolloutData, ThrowOnError>) => (options.client ?? client).post<ResumeConfigRolloutResponses, ResumeConfigRolloutErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/configs/{key}/rollout/resume',
     ...options
 });
@@ -953,11 +1117,15 @@ export const resumeConfigRollout = <ThrowOnError extends boolean = false>(option
  * Admission stops and the row is kept. Idempotent. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const cancelConfigRollout = <ThrowOnError extends boolean = false>(options: Options<CancelConfigRolloutData, ThrowOnError>) => (options.client ?? client).post<CancelConfigRolloutResponses, CancelConfigRolloutErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/configs/{key}/rollout/cancel',
     ...options
 });
@@ -968,11 +1136,15 @@ export const cancelConfigRollout = <ThrowOnError extends boolean = false>(option
  * Ignores holds, blackout days and approval gates (operator override). `409 rollout_already_at_final_step` when there is no next step. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const advanceConfigRollout = <ThrowOnError extends boolean = false>(options: Options<AdvanceConfigRolloutData, ThrowOnError>) => (options.client ?? client).post<AdvanceConfigRolloutResponses, AdvanceConfigRolloutErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/configs/{key}/rollout/advance',
     ...options
 });
@@ -983,11 +1155,15 @@ export const advanceConfigRollout = <ThrowOnError extends boolean = false>(optio
  * The same state change as an automatic rollback: the live rollout pauses at 0% (`pausedReason: auto_rollback`) and remembers the percent it admitted in `rolledBackFromPercent`, so POST resume returns to it. Audited as `rollout.rolled_back`; reaches SDKs like any write. `X-Audit-Reason` is required: without it (or with only spaces) the answer is `400 invalid_request` with `fields["x-audit-reason"]`, checked after the caller is authorized. Never diverted to a proposal: an approval-required API key with the write action rolls back directly, since stopping exposure must not wait for an approver. `409 rollout_nothing_to_roll_back` when the rollout is completed, cancelled or already rolled back.
  */
 export const rollbackConfigRollout = <ThrowOnError extends boolean = false>(options: Options<RollbackConfigRolloutData, ThrowOnError>) => (options.client ?? client).post<RollbackConfigRolloutResponses, RollbackConfigRolloutErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/configs/{key}/rollout/rollback',
     ...options
 });
@@ -998,11 +1174,15 @@ export const rollbackConfigRollout = <ThrowOnError extends boolean = false>(opti
  * Up to 100,000 IDs per request; duplicates are ignored and `added` counts only new IDs. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const addConfigTargetIds = <ThrowOnError extends boolean = false>(options: Options<AddConfigTargetIdsData, ThrowOnError>) => (options.client ?? client).post<AddConfigTargetIdsResponses, AddConfigTargetIdsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/configs/{key}/rollout/target-ids/add',
     ...options,
     headers: {
@@ -1017,11 +1197,15 @@ export const addConfigTargetIds = <ThrowOnError extends boolean = false>(options
  * Up to 100,000 IDs per request; absent IDs are skipped. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const removeConfigTargetIds = <ThrowOnError extends boolean = false>(options: Options<RemoveConfigTargetIdsData, ThrowOnError>) => (options.client ?? client).post<RemoveConfigTargetIdsResponses, RemoveConfigTargetIdsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/configs/{key}/rollout/target-ids/remove',
     ...options,
     headers: {
@@ -1036,11 +1220,15 @@ export const removeConfigTargetIds = <ThrowOnError extends boolean = false>(opti
  * Up to 1,000,000 IDs (request bodies of the target-ID endpoints may reach 64 MiB). An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
  */
 export const replaceConfigTargetIds = <ThrowOnError extends boolean = false>(options: Options<ReplaceConfigTargetIdsData, ThrowOnError>) => (options.client ?? client).post<ReplaceConfigTargetIdsResponses, ReplaceConfigTargetIdsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/configs/{key}/rollout/target-ids/replace',
     ...options,
     headers: {
@@ -1055,11 +1243,15 @@ export const replaceConfigTargetIds = <ThrowOnError extends boolean = false>(opt
  * `limit` 1–10,000 (default 1000); `nextCursor` is present only when the page is full.
  */
 export const listConfigTargetIds = <ThrowOnError extends boolean = false>(options: Options<ListConfigTargetIdsData, ThrowOnError>) => (options.client ?? client).get<ListConfigTargetIdsResponses, ListConfigTargetIdsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/configs/{key}/rollout/target-ids',
     ...options
 });
@@ -1070,11 +1262,15 @@ export const listConfigTargetIds = <ThrowOnError extends boolean = false>(option
  * Whether an ID is on the config rollout's allow-list
  */
 export const checkConfigTargetId = <ThrowOnError extends boolean = false>(options: Options<CheckConfigTargetIdData, ThrowOnError>) => (options.client ?? client).get<CheckConfigTargetIdResponses, CheckConfigTargetIdErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/configs/{key}/rollout/target-ids/contains/{targetId}',
     ...options
 });
@@ -1085,11 +1281,15 @@ export const checkConfigTargetId = <ThrowOnError extends boolean = false>(option
  * List the rollout plans of a project
  */
 export const listRolloutPlans = <ThrowOnError extends boolean = false>(options: Options<ListRolloutPlansData, ThrowOnError>) => (options.client ?? client).get<ListRolloutPlansResponses, ListRolloutPlansErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/projects/{id}/rollout-plans',
     ...options
 });
@@ -1100,11 +1300,15 @@ export const listRolloutPlans = <ThrowOnError extends boolean = false>(options: 
  * Ramp: 1–32 steps, percents strictly increasing within (0, 100], non-final steps hold 60–2,592,000 s, the final step holds 0, `requiresApproval` only with cadence auto; failures answer `400 rollout_plan_invalid_ramp` with `fields`. API keys restricted to environments or resources may not create, edit or delete plans (`403 token_env_out_of_scope` / `token_resource_out_of_scope`).
  */
 export const createRolloutPlan = <ThrowOnError extends boolean = false>(options: Options<CreateRolloutPlanData, ThrowOnError>) => (options.client ?? client).post<CreateRolloutPlanResponses, CreateRolloutPlanErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/projects/{id}/rollout-plans',
     ...options,
     headers: {
@@ -1119,11 +1323,15 @@ export const createRolloutPlan = <ThrowOnError extends boolean = false>(options:
  * Idempotent on an already-deleted plan. `409 rollout_plan_in_use` while a live rollout references it. API keys restricted to environments or resources may not create, edit or delete plans (`403 token_env_out_of_scope` / `token_resource_out_of_scope`).
  */
 export const deleteRolloutPlan = <ThrowOnError extends boolean = false>(options: Options<DeleteRolloutPlanData, ThrowOnError>) => (options.client ?? client).delete<DeleteRolloutPlanResponses, DeleteRolloutPlanErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/projects/{id}/rollout-plans/{planKey}',
     ...options
 });
@@ -1134,11 +1342,15 @@ export const deleteRolloutPlan = <ThrowOnError extends boolean = false>(options:
  * Get a rollout plan
  */
 export const getRolloutPlan = <ThrowOnError extends boolean = false>(options: Options<GetRolloutPlanData, ThrowOnError>) => (options.client ?? client).get<GetRolloutPlanResponses, GetRolloutPlanErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/projects/{id}/rollout-plans/{planKey}',
     ...options
 });
@@ -1149,11 +1361,15 @@ export const getRolloutPlan = <ThrowOnError extends boolean = false>(options: Op
  * Rollouts already attached keep their snapshot; rollouts attached afterwards use the new shape. API keys restricted to environments or resources may not create, edit or delete plans (`403 token_env_out_of_scope` / `token_resource_out_of_scope`).
  */
 export const updateRolloutPlan = <ThrowOnError extends boolean = false>(options: Options<UpdateRolloutPlanData, ThrowOnError>) => (options.client ?? client).patch<UpdateRolloutPlanResponses, UpdateRolloutPlanErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/projects/{id}/rollout-plans/{planKey}',
     ...options,
     headers: {
@@ -1183,11 +1399,15 @@ export const listRolloutMigrationWarnings = <ThrowOnError extends boolean = fals
  * Gzip when accepted, strong ETag, `If-None-Match` → 304. `503 ruleset_not_cached` (with `Retry-After: 1`) until the environment’s first write.
  */
 export const getRuleset = <ThrowOnError extends boolean = false>(options: Options<GetRulesetData, ThrowOnError>) => (options.client ?? client).get<GetRulesetResponses, GetRulesetErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/ruleset',
     ...options
 });
@@ -1198,11 +1418,15 @@ export const getRuleset = <ThrowOnError extends boolean = false>(options: Option
  * An event `ruleset` with data `{"version": n}` on connect and after every committed write in the environment, from any server instance; a comment heartbeat every 15 s.
  */
 export const streamRuleset = <ThrowOnError extends boolean = false>(options: Options<StreamRulesetData, ThrowOnError>) => (options.client ?? client).get<StreamRulesetResponses, StreamRulesetErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/ruleset/stream',
     ...options
 });
@@ -1213,11 +1437,15 @@ export const streamRuleset = <ThrowOnError extends boolean = false>(options: Opt
  * Uses the same evaluator as the SDK’s local evaluation.
  */
 export const evaluate = <ThrowOnError extends boolean = false>(options: Options<EvaluateData, ThrowOnError>) => (options.client ?? client).post<EvaluateResponses, EvaluateErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/evaluate',
     ...options,
     headers: {
@@ -1232,11 +1460,15 @@ export const evaluate = <ThrowOnError extends boolean = false>(options: Options<
  * List the rollback webhook secrets of an environment (revoked included)
  */
 export const listRollbackSecrets = <ThrowOnError extends boolean = false>(options: Options<ListRollbackSecretsData, ThrowOnError>) => (options.client ?? client).get<ListRollbackSecretsResponses, ListRollbackSecretsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/rollback-webhook-secrets',
     ...options
 });
@@ -1311,11 +1543,15 @@ export const fireConfigRollback = <ThrowOnError extends boolean = false>(options
  * Newest first; `limit` 1–200 (default 50); `nextCursor` only when the page is full.
  */
 export const listRollbackFires = <ThrowOnError extends boolean = false>(options: Options<ListRollbackFiresData, ThrowOnError>) => (options.client ?? client).get<ListRollbackFiresResponses, ListRollbackFiresErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/rollback-fires',
     ...options
 });
@@ -1326,11 +1562,15 @@ export const listRollbackFires = <ThrowOnError extends boolean = false>(options:
  * Newest first; `limit` 1–200 (default 50); `nextCursor` only when the page is full.
  */
 export const listRollbackSecretFires = <ThrowOnError extends boolean = false>(options: Options<ListRollbackSecretFiresData, ThrowOnError>) => (options.client ?? client).get<ListRollbackSecretFiresResponses, ListRollbackSecretFiresErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/rollback-webhook-secrets/{id}/fires',
     ...options
 });
@@ -1341,11 +1581,15 @@ export const listRollbackSecretFires = <ThrowOnError extends boolean = false>(op
  * Newest first; `limit` 1–200 (default 50); `nextCursor` only when the page is full.
  */
 export const listFlagRollbackFires = <ThrowOnError extends boolean = false>(options: Options<ListFlagRollbackFiresData, ThrowOnError>) => (options.client ?? client).get<ListFlagRollbackFiresResponses, ListFlagRollbackFiresErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/flags/{flagKey}/rollout/fires',
     ...options
 });
@@ -1356,11 +1600,15 @@ export const listFlagRollbackFires = <ThrowOnError extends boolean = false>(opti
  * Newest first; `limit` 1–200 (default 50); `nextCursor` only when the page is full.
  */
 export const listConfigRollbackFires = <ThrowOnError extends boolean = false>(options: Options<ListConfigRollbackFiresData, ThrowOnError>) => (options.client ?? client).get<ListConfigRollbackFiresResponses, ListConfigRollbackFiresErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/configs/{configKey}/rollout/fires',
     ...options
 });
@@ -1420,11 +1668,15 @@ export const revokeApiKey = <ThrowOnError extends boolean = false>(options: Opti
  * Filters combine with AND. `nextCursor` is null on the last page. An API key restricted to environments lists only the rows of those environments (no organization- or project-level rows); one restricted to resources only the rows of the flags and configs its globs match.
  */
 export const listAuditEvents = <ThrowOnError extends boolean = false>(options: Options<ListAuditEventsData, ThrowOnError>) => (options.client ?? client).get<ListAuditEventsResponses, ListAuditEventsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/orgs/{slug}/audit',
     ...options
 });
@@ -1435,11 +1687,15 @@ export const listAuditEvents = <ThrowOnError extends boolean = false>(options: O
  * A row outside a restricted API key's environments or resources is `404 not_found`.
  */
 export const getAuditEvent = <ThrowOnError extends boolean = false>(options: Options<GetAuditEventData, ThrowOnError>) => (options.client ?? client).get<GetAuditEventResponses, GetAuditEventErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/audit/events/{id}',
     ...options
 });
@@ -1450,11 +1706,15 @@ export const getAuditEvent = <ThrowOnError extends boolean = false>(options: Opt
  * A session of any member of the org, or an API key with the read action (and the proposal’s environment and key in scope). A pending proposal past `expiresAt` reads as `expired`.
  */
 export const getProposal = <ThrowOnError extends boolean = false>(options: Options<GetProposalData, ThrowOnError>) => (options.client ?? client).get<GetProposalResponses, GetProposalErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/proposals/{id}',
     ...options
 });
@@ -1465,11 +1725,15 @@ export const getProposal = <ThrowOnError extends boolean = false>(options: Optio
  * Optionally filtered by `status`; `limit` 1–500 (default 100). API keys see only proposals in their environments and resources.
  */
 export const listProposals = <ThrowOnError extends boolean = false>(options: Options<ListProposalsData, ThrowOnError>) => (options.client ?? client).get<ListProposalsResponses, ListProposalsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/orgs/{slug}/proposals',
     ...options
 });
@@ -1495,11 +1759,15 @@ export const applyProposal = <ThrowOnError extends boolean = false>(options: Opt
  * Session, admin or owner; or the API key that made the proposal (withdrawing it). `410 proposal_gone` when the proposal is applied, cancelled or expired.
  */
 export const cancelProposal = <ThrowOnError extends boolean = false>(options: Options<CancelProposalData, ThrowOnError>) => (options.client ?? client).post<CancelProposalResponses, CancelProposalErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/proposals/{id}/cancel',
     ...options
 });
@@ -1510,11 +1778,15 @@ export const cancelProposal = <ThrowOnError extends boolean = false>(options: Op
  * An event `ready` with data `{"envId", "version"}` on connect, then an event `change` (id: the version) with data `{"envId", "version", "changes": [{"resourceType", "resourceKey", "action"}]}` after every committed write in the environment, from any source (API, scheduler, approval gates, rollback webhooks) and any server instance; a comment heartbeat every 15 s. `changes` lists the audited changes the caller may read (an API key restricted to resources sees only theirs; the list may be empty). Same access as reading the environment; shares the ruleset stream’s caps and credential re-checks.
  */
 export const streamEnvironmentEvents = <ThrowOnError extends boolean = false>(options: Options<StreamEnvironmentEventsData, ThrowOnError>) => (options.client ?? client).get<StreamEnvironmentEventsResponses, StreamEnvironmentEventsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/envs/{envId}/events',
     ...options
 });
@@ -1525,11 +1797,15 @@ export const streamEnvironmentEvents = <ThrowOnError extends boolean = false>(op
  * An event `ready` with data `{"orgId"}` on connect, then an event `change` with the same data as the environment stream for every committed write in one of the organization’s environments that carries an audited change the caller may read (an API key restricted to environments or resources sees only those). Same access as the audit log.
  */
 export const streamOrgEvents = <ThrowOnError extends boolean = false>(options: Options<StreamOrgEventsData, ThrowOnError>) => (options.client ?? client).get<StreamOrgEventsResponses, StreamOrgEventsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }, {
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
             in: 'cookie',
             name: 'svc_session',
             type: 'apiKey'
-        }],
+        }
+    ],
     url: '/api/v1/orgs/{slug}/events',
     ...options
 });

@@ -1414,6 +1414,10 @@ export type WhoamiErrors = {
      */
     401: ErrorEnvelope;
     /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
      * Rate limited (see Retry-After)
      */
     429: ErrorEnvelope;
