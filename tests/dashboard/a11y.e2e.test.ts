@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserRequired, chromiumInstalled, ensureDashboardBuilt, launchBrowser, MISSING_BROWSER } from '../support/browser.js';
+import { chromiumInstalled, ensureDashboardBuilt, launchBrowser, reportMissingBrowser } from '../support/browser.js';
 import { claim, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
 
 /**
@@ -13,17 +13,7 @@ import { claim, startTestServer, type ClaimedInstance, type TestServer } from '.
 // The dashboard's CSP allows its own scripts only; the contexts bypass it to inject axe-core.
 const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
-if (!chromiumInstalled) {
-  if (browserRequired) {
-    describe('dashboard accessibility in a browser', () => {
-      it('needs chromium (GRADUAL_REQUIRE_BROWSER=1)', () => {
-        throw new Error(MISSING_BROWSER);
-      });
-    });
-  } else {
-    console.warn(MISSING_BROWSER);
-  }
-}
+reportMissingBrowser('dashboard accessibility in a browser');
 
 interface Violation {
   id: string;

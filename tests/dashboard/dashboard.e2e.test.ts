@@ -1,15 +1,7 @@
 import { bucket } from '@gradual/sdk/evaluation';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  browserRequired,
-  chromiumInstalled,
-  ensureDashboardBuilt,
-  launchBrowser,
-  MISSING_BROWSER,
-  screenshot,
-  watchConsole,
-} from '../support/browser.js';
+import { chromiumInstalled, ensureDashboardBuilt, launchBrowser, reportMissingBrowser, screenshot, watchConsole } from '../support/browser.js';
 import { startMailSink, startServerWithMail, type MailSink } from '../support/mail.js';
 import type { TestServer } from '../support/server.js';
 
@@ -20,17 +12,7 @@ import type { TestServer } from '../support/server.js';
  * in by invitation and by magic link. Screenshots of the main screens go to
  * test-results/screenshots/.
  */
-if (!chromiumInstalled) {
-  if (browserRequired) {
-    describe('dashboard in a browser', () => {
-      it('needs chromium (GRADUAL_REQUIRE_BROWSER=1)', () => {
-        throw new Error(MISSING_BROWSER);
-      });
-    });
-  } else {
-    console.warn(MISSING_BROWSER);
-  }
-}
+reportMissingBrowser('dashboard in a browser');
 
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserRequired, chromiumInstalled, ensureDashboardBuilt, launchBrowser, MISSING_BROWSER, screenshot, watchConsole } from '../support/browser.js';
+import { chromiumInstalled, ensureDashboardBuilt, launchBrowser, reportMissingBrowser, screenshot, watchConsole } from '../support/browser.js';
 import { claim, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
 
 /**
@@ -8,17 +8,7 @@ import { claim, startTestServer, type ClaimedInstance, type TestServer } from '.
  * gate, an approval by someone else and an alert's rollback, the audit log lists new entries and
  * the project's matrix shows a new rollout, each within about a second and without a reload.
  */
-if (!chromiumInstalled) {
-  if (browserRequired) {
-    describe('live dashboard in a browser', () => {
-      it('needs chromium (GRADUAL_REQUIRE_BROWSER=1)', () => {
-        throw new Error(MISSING_BROWSER);
-      });
-    });
-  } else {
-    console.warn(MISSING_BROWSER);
-  }
-}
+reportMissingBrowser('live dashboard in a browser');
 
 /** How long a change may take to reach an open page (a second, with room for a loaded CI machine). */
 const WITHIN_MS = 1500;

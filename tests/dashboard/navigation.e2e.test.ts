@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserRequired, chromiumInstalled, ensureDashboardBuilt, launchBrowser, MISSING_BROWSER, screenshot, watchConsole } from '../support/browser.js';
+import { chromiumInstalled, ensureDashboardBuilt, launchBrowser, reportMissingBrowser, screenshot, watchConsole } from '../support/browser.js';
 import { claim, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
 
 /**
@@ -8,17 +8,7 @@ import { claim, startTestServer, type ClaimedInstance, type TestServer } from '.
  * matrix, a cell to that flag in that environment, its history, and the rollback webhook page
  * prefilled for it, whose fire URL and secret pause the rollout.
  */
-if (!chromiumInstalled) {
-  if (browserRequired) {
-    describe('dashboard navigation in a browser', () => {
-      it('needs chromium (GRADUAL_REQUIRE_BROWSER=1)', () => {
-        throw new Error(MISSING_BROWSER);
-      });
-    });
-  } else {
-    console.warn(MISSING_BROWSER);
-  }
-}
+reportMissingBrowser('dashboard navigation in a browser');
 
 describe.skipIf(!chromiumInstalled)('dashboard navigation in a browser', () => {
   let t: TestServer;

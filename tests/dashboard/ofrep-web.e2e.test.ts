@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { Browser, BrowserContext, Page, Response as PageResponse } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserRequired, chromiumInstalled, launchBrowser, MISSING_BROWSER, screenshot } from '../support/browser.js';
+import { chromiumInstalled, launchBrowser, reportMissingBrowser, screenshot } from '../support/browser.js';
 import { claim, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
 
 /**
@@ -14,17 +14,7 @@ import { claim, startTestServer, type ClaimedInstance, type TestServer } from '.
  * (304), sees only client-visible flags, and a page of an origin the key does not allow reads
  * nothing.
  */
-if (!chromiumInstalled) {
-  if (browserRequired) {
-    describe('OFREP web provider in a browser', () => {
-      it('needs chromium (GRADUAL_REQUIRE_BROWSER=1)', () => {
-        throw new Error(MISSING_BROWSER);
-      });
-    });
-  } else {
-    console.warn(MISSING_BROWSER);
-  }
-}
+reportMissingBrowser('OFREP web provider in a browser');
 
 /** How long a change may take to reach an open page (event, debounce, refetch), with room for a loaded CI machine. */
 const WITHIN_MS = 5000;

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserRequired, chromiumInstalled, ensureDashboardBuilt, launchBrowser, MISSING_BROWSER, screenshot, watchConsole } from '../support/browser.js';
+import { chromiumInstalled, ensureDashboardBuilt, launchBrowser, reportMissingBrowser, screenshot, watchConsole } from '../support/browser.js';
 import { claim, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
 
 /**
@@ -9,17 +9,7 @@ import { claim, startTestServer, type ClaimedInstance, type TestServer } from '.
  * behind a confirmation with a required reason; the rolled-back rollout offers resume and no
  * advance, and resume returns it to its percent.
  */
-if (!chromiumInstalled) {
-  if (browserRequired) {
-    describe('Roll back now in a browser', () => {
-      it('needs chromium (GRADUAL_REQUIRE_BROWSER=1)', () => {
-        throw new Error(MISSING_BROWSER);
-      });
-    });
-  } else {
-    console.warn(MISSING_BROWSER);
-  }
-}
+reportMissingBrowser('Roll back now in a browser');
 
 // The dashboard's CSP allows its own scripts only; the context bypasses it to inject axe-core.
 const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserRequired, chromiumInstalled, ensureDashboardBuilt, launchBrowser, MISSING_BROWSER, screenshot, watchConsole } from '../support/browser.js';
+import { chromiumInstalled, ensureDashboardBuilt, launchBrowser, reportMissingBrowser, screenshot, watchConsole } from '../support/browser.js';
 import { freePort } from '../support/prism.js';
 
 /**
@@ -20,17 +20,7 @@ import { freePort } from '../support/prism.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const START_TIMEOUT_MS = 180_000;
 
-if (!chromiumInstalled) {
-  if (browserRequired) {
-    describe('first run from the README', () => {
-      it('needs chromium (GRADUAL_REQUIRE_BROWSER=1)', () => {
-        throw new Error(MISSING_BROWSER);
-      });
-    });
-  } else {
-    console.warn(MISSING_BROWSER);
-  }
-}
+reportMissingBrowser('first run from the README');
 
 /** The environment of a newcomer's shell: none of the test runner's or the suite's settings. */
 function newcomerEnv(port: number, dataDir: string): NodeJS.ProcessEnv {

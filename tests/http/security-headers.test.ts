@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiSecurityHeaderPairs } from '../../server/src/http/security-headers.js';
-import { browserRequired, chromiumInstalled, ensureDashboardBuilt, launchBrowser, MISSING_BROWSER, watchConsole } from '../support/browser.js';
+import { chromiumInstalled, ensureDashboardBuilt, launchBrowser, reportMissingBrowser, watchConsole } from '../support/browser.js';
 import { scrapeMetrics } from '../support/metrics.js';
 import { claim, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
 
@@ -170,17 +170,7 @@ describe('security headers behind https (PUBLIC_URL)', () => {
   });
 });
 
-if (!chromiumInstalled) {
-  if (browserRequired) {
-    describe('pages under their CSP in a browser', () => {
-      it('needs chromium (GRADUAL_REQUIRE_BROWSER=1)', () => {
-        throw new Error(MISSING_BROWSER);
-      });
-    });
-  } else {
-    console.warn(MISSING_BROWSER);
-  }
-}
+reportMissingBrowser('pages under their CSP in a browser');
 
 describe.skipIf(!chromiumInstalled)('pages under their CSP in a browser', () => {
   let t: TestServer;

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, ConsoleMessage, Page } from 'playwright-core';
+import { describe, it } from 'vitest';
 import { buildDashboard, dashboardIsFresh } from '../../scripts/dashboard-build.mjs';
 
 /**
@@ -14,6 +15,23 @@ export const browserRequired = process.env.GRADUAL_REQUIRE_BROWSER === '1';
 export const MISSING_BROWSER =
   `chromium not found at ${CHROMIUM_PATH}: browser tests skipped. ` +
   'Install it with `apt-get install -y chromium` (or set GRADUAL_CHROMIUM); GRADUAL_REQUIRE_BROWSER=1 makes this a failure.';
+
+/**
+ * What a browser suite does without chromium: with GRADUAL_REQUIRE_BROWSER=1 (CI) a failing test
+ * named after `suite`; otherwise a warning, and the suite's own tests skip.
+ */
+export function reportMissingBrowser(suite: string): void {
+  if (chromiumInstalled) return;
+  if (!browserRequired) {
+    console.warn(MISSING_BROWSER);
+    return;
+  }
+  describe(suite, () => {
+    it('needs chromium (GRADUAL_REQUIRE_BROWSER=1)', () => {
+      throw new Error(MISSING_BROWSER);
+    });
+  });
+}
 
 export const SCREENSHOT_DIR = join(process.cwd(), 'test-results', 'screenshots');
 
