@@ -37,6 +37,12 @@ export const errorCatalog = {
   invitation_expired: 410,
   invitation_email_locked: 410,
   in_use: 409,
+  /** Not in the spec's catalog: a segment reference would close a cycle (`details.cycle`). */
+  segment_cycle: 409,
+  /** Not in the spec's catalog: the flag or config is archived (restore it first). */
+  primitive_archived: 409,
+  /** Not in the spec's catalog: only an archived flag or config can be deleted. */
+  primitive_not_archived: 409,
   version_drift: 409,
   proposal_gone: 410,
   invalid_confirmation: 400,

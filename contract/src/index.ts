@@ -12,6 +12,9 @@ import { invitationsContract, membersContract } from './routes/members.js';
 import { proposalsContract } from './routes/proposals.js';
 import { eventsContract } from './routes/events.js';
 import { ofrepContract } from './routes/ofrep.js';
+import { segmentsContract } from './routes/segments.js';
+import { webhooksContract } from './routes/webhooks.js';
+import { usageContract } from './routes/usage.js';
 
 /** The whole API. Top-level keys become OpenAPI tags; route keys become operationIds. */
 export const contract = c.router(
@@ -34,6 +37,9 @@ export const contract = c.router(
     proposals: proposalsContract,
     events: eventsContract,
     ofrep: ofrepContract,
+    segments: segmentsContract,
+    webhooks: webhooksContract,
+    usage: usageContract,
   },
   { pathPrefix: API_PREFIX, strictStatusCodes: true },
 );
@@ -55,3 +61,7 @@ export * from './schemas/rollback.js';
 export * from './schemas/proposals.js';
 export * from './schemas/events.js';
 export * from './schemas/ofrep.js';
+export * from './schemas/lifecycle.js';
+export * from './schemas/segments.js';
+export * from './schemas/webhooks.js';
+export * from './schemas/usage.js';

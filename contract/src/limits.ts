@@ -17,3 +17,9 @@ export const TARGET_ID_MAX_LENGTH = 256;
  * history (longer ones are cut), and the audit log's `resourceKey` filter.
  */
 export const RECORDED_KEY_MAX_LENGTH = 256;
+
+/** Segments of a project at most (each can hold a million target IDs per list). */
+export const SEGMENTS_PER_PROJECT_MAX = 500;
+
+/** Outbound webhook subscriptions of a project at most. */
+export const WEBHOOK_SUBSCRIPTIONS_PER_PROJECT_MAX = 20;

@@ -42,6 +42,9 @@ const tagDescriptions: Record<string, string> = {
   audit: 'The audit log of every change.',
   proposals: 'Approval proposals: rollout and target-ID mutations of approval-required API keys, held until an admin applies or cancels them.',
   ofrep: 'The OpenFeature Remote Evaluation Protocol (OFREP): any OpenFeature SDK\'s OFREP provider evaluates flags here with an SDK or client key (provider `baseUrl`: this server followed by `/api/v1`).',
+  segments: 'Segments: named audiences of a project (rules and included or excluded target IDs) that flag, config and segment rules reference with `in_segment` / `not_in_segment`.',
+  webhooks: 'Outbound webhooks: subscriptions that receive the project\'s rollout, proposal and lifecycle events, signed per Standard Webhooks, with a delivery log.',
+  usage: 'Usage insights: evaluation counts reported by SDKs and counted by the server, per flag, variant, environment and hour; stale and ready-to-remove flags.',
   events: 'Live changes: server-sent events announcing each committed write in an environment or across an organization, for screens that show live state.',
 };
 

@@ -32,6 +32,9 @@ import { rollbackRoutes } from './http/routes/rollback.routes.js';
 import { fireBodyReader } from './http/fire-body.js';
 import { proposalsRoutes } from './http/routes/proposals.routes.js';
 import { ofrepRoutes } from './http/routes/ofrep.routes.js';
+import { segmentsRoutes } from './http/routes/segments.routes.js';
+import { webhooksRoutes } from './http/routes/webhooks.routes.js';
+import { usageRoutes } from './http/routes/usage.routes.js';
 
 /**
  * The Express application: request id and logging first, then operational
@@ -93,6 +96,9 @@ export function createApp(deps: AppDeps, answers: AnswerCache, extend?: (app: Ex
     proposals: proposalsRoutes(deps),
     events: eventsRoutes(deps),
     ofrep: ofrepRoutes(deps, answers),
+    segments: segmentsRoutes(deps),
+    webhooks: webhooksRoutes(deps),
+    usage: usageRoutes(deps),
   });
   createExpressEndpoints(contract, router, app, {
     requestValidationErrorHandler: validationAfterCredentials(requestValidationErrorHandler),

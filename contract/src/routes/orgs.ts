@@ -9,6 +9,7 @@ import {
   UpdateProjectRequest,
 } from '../schemas/orgs.js';
 import { DeleteOrgRequest } from '../schemas/members.js';
+import { DeleteEnvironmentRequest, DeleteProjectRequest } from '../schemas/lifecycle.js';
 import { z } from 'zod';
 import { c, MutationHeaders, type RouteMetadata } from './common.js';
 
@@ -76,6 +77,17 @@ export const projectsContract = c.router({
     headers: MutationHeaders,
     responses: { 200: Project, ...errorResponses(400, 401, 403, 404) },
   },
+  deleteProject: {
+    method: 'DELETE',
+    path: '/projects/:id',
+    summary: 'Delete a project and everything in it',
+    description:
+      'Admin or owner, signed in or with an unrestricted API key (approval-required keys get `403 approval_not_supported`). The body repeats the key: `{"confirm": "<project key>"}`; missing or different is `400 invalid_confirmation` (`fields.confirm`). Its environments, flags, configs, segments, rollouts and target IDs, plans, rollback secrets and fire history, webhook subscriptions and deliveries, usage and the proposals of its environments are deleted, API keys bound to its environments alone are revoked, in one transaction with the audit row `project.deleted` (the organization\'s audit log keeps its history); streams of its environments end.',
+    body: DeleteProjectRequest,
+    headers: MutationHeaders,
+    responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404) },
+    metadata: { optionalBody: true } satisfies RouteMetadata,
+  },
 });
 
 export const environmentsContract = c.router({
@@ -100,5 +112,16 @@ export const environmentsContract = c.router({
     path: '/envs/:envId',
     summary: 'Get an environment (with its current version)',
     responses: { 200: Environment, ...errorResponses(401, 403, 404) },
+  },
+  deleteEnvironment: {
+    method: 'DELETE',
+    path: '/envs/:envId',
+    summary: 'Delete an environment and everything in it',
+    description:
+      'Admin or owner, signed in or with an API key unrestricted by environment (approval-required keys get `403 approval_not_supported`). The body repeats the key: `{"confirm": "<environment key>"}`; missing or different is `400 invalid_confirmation` (`fields.confirm`). The flags\' and configs\' states in it, its rollouts and target IDs, rollback secrets and fire history, usage and proposals are deleted, API keys bound to it alone are revoked (others lose it from their list), in one transaction with the audit row `environment.deleted` (the audit log keeps its history); its streams end. The definitions stay in the project\'s other environments.',
+    body: DeleteEnvironmentRequest,
+    headers: MutationHeaders,
+    responses: { 204: c.noBody(), ...errorResponses(400, 401, 403, 404) },
+    metadata: { optionalBody: true } satisfies RouteMetadata,
   },
 });

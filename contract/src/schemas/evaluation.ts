@@ -3,6 +3,7 @@ import { KEY_MAX_LENGTH } from '../limits.js';
 import { example, named } from '../openapi-meta.js';
 import { Id, JsonValue } from './common.js';
 import { Rule } from './primitives.js';
+import { SegmentRule } from './segments.js';
 import { PrimitiveKind, RolloutStatus } from './rollouts.js';
 
 export const RulesetRollout = named(
@@ -27,13 +28,25 @@ export const RulesetPrimitive = named(
     value: JsonValue,
     rules: z.array(Rule),
     rollout: RulesetRollout.nullable(),
+    archived: z.literal(true).optional().describe('Present on an archived flag or config: everyone gets `value`, reason `DISABLED`.'),
   }),
+);
+
+export const RulesetSegment = named(
+  'RulesetSegment',
+  z.object({
+    key: z.string(),
+    rules: z.array(SegmentRule),
+    included: z.array(z.string()),
+    excluded: z.array(z.string()),
+  }),
+  'A segment used by the environment\'s rules, directly or through another segment.',
 );
 
 export const Ruleset = example(
   named(
     'Ruleset',
-    z.object({ envId: Id, version: z.number().int(), primitives: z.array(RulesetPrimitive) }),
+    z.object({ envId: Id, version: z.number().int(), primitives: z.array(RulesetPrimitive), segments: z.array(RulesetSegment).optional() }),
     'Everything an SDK needs to evaluate the environment locally (live rollouts only).',
   ),
   {

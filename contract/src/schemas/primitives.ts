@@ -6,7 +6,8 @@ import { Percent, Rollout } from './rollouts.js';
 
 export const ConditionOperator = named(
   'ConditionOperator',
-  z.enum(['in', 'not_in', 'starts_with', 'ends_with', 'contains', 'gt', 'gte', 'lt', 'lte']),
+  z.enum(['in', 'not_in', 'starts_with', 'ends_with', 'contains', 'gt', 'gte', 'lt', 'lte', 'in_segment', 'not_in_segment']),
+  '`in_segment` / `not_in_segment`: `values` are segment keys of the project (the condition holds when the context is in any of them / in none of them); `attribute` is the context attribute matched against the segments\' included and excluded target IDs (usually the project\'s `targetIdField`).',
 );
 
 export const Condition = example(
@@ -57,6 +58,9 @@ export const Flag = named(
     valueType: FlagValueType,
     defaultValue: JsonValue,
     clientVisible: z.boolean().describe('Client keys (`pub_…`, shipped in web pages) may evaluate it.'),
+    tags: z.array(z.string()).describe('Free labels for finding and grouping flags (`team:checkout`, `experiment`).'),
+    maintainer: z.string().nullable().describe('Who answers for it: a person\'s email or a team name.'),
+    archivedAt: Timestamp.nullable().describe('Set while archived: hidden from lists by default, no new rollouts, every environment serves its base value with reason `DISABLED`.'),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   }),
@@ -73,6 +77,9 @@ export const Config = named(
     description: z.string().nullable(),
     defaultValue: JsonValue,
     clientVisible: z.boolean().describe('Client keys (`pub_…`, shipped in web pages) may evaluate it.'),
+    tags: z.array(z.string()).describe('Free labels for finding and grouping flags (`team:checkout`, `experiment`).'),
+    maintainer: z.string().nullable().describe('Who answers for it: a person\'s email or a team name.'),
+    archivedAt: Timestamp.nullable().describe('Set while archived: hidden from lists by default, no new rollouts, every environment serves its base value with reason `DISABLED`.'),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   }),
@@ -80,6 +87,14 @@ export const Config = named(
 export type Config = z.infer<typeof Config>;
 
 const Description = z.string().max(2000);
+
+/** A flag or config tag: lowercase, no spaces, so it can be typed in a filter. */
+export const Tag = example(
+  z.string().min(1).max(64).regex(/^[a-z0-9][a-z0-9._:/-]*$/, 'lowercase letters, digits and ".", "_", ":", "/", "-", starting with a letter or digit'),
+  'team:checkout',
+);
+export const Tags = z.array(Tag).max(20);
+export const Maintainer = z.string().trim().min(1).max(200);
 
 export const CreateFlagRequest = named(
   'CreateFlagRequest',
@@ -91,6 +106,8 @@ export const CreateFlagRequest = named(
     defaultValue: JsonValue,
     rules: z.array(LegacyRule).max(200).optional(),
     clientVisible: z.boolean().optional(),
+    tags: Tags.optional(),
+    maintainer: Maintainer.optional(),
   }),
   'Creates the flag and its state (value = defaultValue, the given rules) in every environment of the project. `valueType` defaults to boolean; `clientVisible` to false.',
 );
@@ -104,6 +121,8 @@ export const CreateConfigRequest = named(
     defaultValue: JsonValue,
     rules: Rules.optional(),
     clientVisible: z.boolean().optional(),
+    tags: Tags.optional(),
+    maintainer: Maintainer.optional(),
   }),
   'Creates the config and its state (value = defaultValue, the given rules) in every environment of the project. `clientVisible` defaults to false.',
 );
@@ -111,10 +130,24 @@ export const CreateConfigRequest = named(
 export const UpdatePrimitiveRequest = named(
   'UpdatePrimitiveRequest',
   z
-    .object({ name: Name.optional(), description: Description.nullable().optional(), clientVisible: z.boolean().optional() })
-    .refine((body) => Object.values(body).some((v) => v !== undefined), 'Send at least one of name, description, clientVisible.'),
-  'The definition\'s metadata; omitted fields keep their value, a null `description` clears it. Changing `clientVisible` changes what client keys evaluate, so every environment of the project gets a new ruleset version.',
+    .object({
+      name: Name.optional(),
+      description: Description.nullable().optional(),
+      clientVisible: z.boolean().optional(),
+      tags: Tags.optional(),
+      maintainer: Maintainer.nullable().optional(),
+    })
+    .refine((body) => Object.values(body).some((v) => v !== undefined), 'Send at least one of name, description, clientVisible, tags, maintainer.'),
+  'The definition\'s metadata; omitted fields keep their value, a null `description` or `maintainer` clears it, `tags` replaces the whole list. Changing `clientVisible` changes what client keys evaluate, so every environment of the project gets a new ruleset version.',
 );
+
+export const PrimitiveListQuery = z.object({
+  archived: z
+    .enum(['exclude', 'include', 'only'])
+    .optional()
+    .describe('`exclude` (default): live definitions only; `include`: all; `only`: archived ones.'),
+  tag: Tag.optional().describe('Only definitions carrying this tag.'),
+});
 
 export const FlagState = named(
   'FlagState',

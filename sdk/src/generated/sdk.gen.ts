@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { AcceptInvitationData, AcceptInvitationErrors, AcceptInvitationResponses, AddConfigTargetIdsData, AddConfigTargetIdsErrors, AddConfigTargetIdsResponses, AddFlagTargetIdsData, AddFlagTargetIdsErrors, AddFlagTargetIdsResponses, AdvanceConfigRolloutData, AdvanceConfigRolloutErrors, AdvanceConfigRolloutResponses, AdvanceFlagRolloutData, AdvanceFlagRolloutErrors, AdvanceFlagRolloutResponses, ApplyProposalData, ApplyProposalErrors, ApplyProposalResponses, CancelConfigRolloutData, CancelConfigRolloutErrors, CancelConfigRolloutResponses, CancelFlagRolloutData, CancelFlagRolloutErrors, CancelFlagRolloutResponses, CancelProposalData, CancelProposalErrors, CancelProposalResponses, CheckConfigTargetIdData, CheckConfigTargetIdErrors, CheckConfigTargetIdResponses, CheckFlagTargetIdData, CheckFlagTargetIdErrors, CheckFlagTargetIdResponses, ClaimInstallData, ClaimInstallErrors, ClaimInstallResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateConfigData, CreateConfigErrors, CreateConfigResponses, CreateEnvironmentData, CreateEnvironmentErrors, CreateEnvironmentResponses, CreateFlagData, CreateFlagErrors, CreateFlagResponses, CreateInvitationData, CreateInvitationErrors, CreateInvitationResponses, CreateOrgData, CreateOrgErrors, CreateOrgResponses, CreateProjectData, CreateProjectErrors, CreateProjectResponses, CreateRollbackSecretData, CreateRollbackSecretErrors, CreateRollbackSecretResponses, CreateRolloutPlanData, CreateRolloutPlanErrors, CreateRolloutPlanResponses, DeleteConfigRolloutData, DeleteConfigRolloutErrors, DeleteConfigRolloutResponses, DeleteFlagRolloutData, DeleteFlagRolloutErrors, DeleteFlagRolloutResponses, DeleteOrgData, DeleteOrgErrors, DeleteOrgResponses, DeleteRolloutPlanData, DeleteRolloutPlanErrors, DeleteRolloutPlanResponses, EvaluateData, EvaluateErrors, EvaluateResponses, FireConfigRollbackData, FireConfigRollbackErrors, FireConfigRollbackResponses, FireFlagRollbackData, FireFlagRollbackErrors, FireFlagRollbackResponses, GetAuditEventData, GetAuditEventErrors, GetAuditEventResponses, GetClaimStateData, GetClaimStateErrors, GetClaimStateResponses, GetConfigRolloutData, GetConfigRolloutErrors, GetConfigRolloutResponses, GetConfigStateData, GetConfigStateErrors, GetConfigStateResponses, GetEnvironmentData, GetEnvironmentErrors, GetEnvironmentResponses, GetFlagRolloutData, GetFlagRolloutErrors, GetFlagRolloutResponses, GetFlagStateData, GetFlagStateErrors, GetFlagStateResponses, GetInstallStateData, GetInstallStateErrors, GetInstallStateResponses, GetInvitationData, GetInvitationErrors, GetInvitationResponses, GetOrgData, GetOrgErrors, GetOrgResponses, GetProjectData, GetProjectErrors, GetProjectResponses, GetProposalData, GetProposalErrors, GetProposalResponses, GetRolloutPlanData, GetRolloutPlanErrors, GetRolloutPlanResponses, GetRulesetData, GetRulesetErrors, GetRulesetResponses, GetSessionData, GetSessionErrors, GetSessionResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListAuditEventsData, ListAuditEventsErrors, ListAuditEventsResponses, ListConfigRollbackFiresData, ListConfigRollbackFiresErrors, ListConfigRollbackFiresResponses, ListConfigsData, ListConfigsErrors, ListConfigsResponses, ListConfigStatesData, ListConfigStatesErrors, ListConfigStatesResponses, ListConfigTargetIdsData, ListConfigTargetIdsErrors, ListConfigTargetIdsResponses, ListEnvironmentsData, ListEnvironmentsErrors, ListEnvironmentsResponses, ListFlagRollbackFiresData, ListFlagRollbackFiresErrors, ListFlagRollbackFiresResponses, ListFlagsData, ListFlagsErrors, ListFlagsResponses, ListFlagStatesData, ListFlagStatesErrors, ListFlagStatesResponses, ListFlagTargetIdsData, ListFlagTargetIdsErrors, ListFlagTargetIdsResponses, ListInvitationsData, ListInvitationsErrors, ListInvitationsResponses, ListMembersData, ListMembersErrors, ListMembersResponses, ListProjectsData, ListProjectsErrors, ListProjectsResponses, ListProposalsData, ListProposalsErrors, ListProposalsResponses, ListRollbackFiresData, ListRollbackFiresErrors, ListRollbackFiresResponses, ListRollbackSecretFiresData, ListRollbackSecretFiresErrors, ListRollbackSecretFiresResponses, ListRollbackSecretsData, ListRollbackSecretsErrors, ListRollbackSecretsResponses, ListRolloutMigrationWarningsData, ListRolloutMigrationWarningsErrors, ListRolloutMigrationWarningsResponses, ListRolloutPlansData, ListRolloutPlansErrors, ListRolloutPlansResponses, LogoutData, LogoutErrors, LogoutResponses, OfrepEvaluateFlagData, OfrepEvaluateFlagErrors, OfrepEvaluateFlagResponses, OfrepEvaluateFlagsData, OfrepEvaluateFlagsErrors, OfrepEvaluateFlagsResponses, OfrepEventStreamData, OfrepEventStreamErrors, OfrepEventStreamResponses, PauseConfigRolloutData, PauseConfigRolloutErrors, PauseConfigRolloutResponses, PauseFlagRolloutData, PauseFlagRolloutErrors, PauseFlagRolloutResponses, PutConfigRolloutData, PutConfigRolloutErrors, PutConfigRolloutResponses, PutFlagRolloutData, PutFlagRolloutErrors, PutFlagRolloutResponses, RedeemMagicLinkData, RedeemMagicLinkErrors, RedeemMagicLinkResponses, RemoveConfigTargetIdsData, RemoveConfigTargetIdsErrors, RemoveConfigTargetIdsResponses, RemoveFlagTargetIdsData, RemoveFlagTargetIdsErrors, RemoveFlagTargetIdsResponses, RemoveMemberData, RemoveMemberErrors, RemoveMemberResponses, ReplaceConfigTargetIdsData, ReplaceConfigTargetIdsErrors, ReplaceConfigTargetIdsResponses, ReplaceFlagTargetIdsData, ReplaceFlagTargetIdsErrors, ReplaceFlagTargetIdsResponses, RequestMagicLinkData, RequestMagicLinkErrors, RequestMagicLinkResponses, ResumeConfigRolloutData, ResumeConfigRolloutErrors, ResumeConfigRolloutResponses, ResumeFlagRolloutData, ResumeFlagRolloutErrors, ResumeFlagRolloutResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RevokeInvitationData, RevokeInvitationErrors, RevokeInvitationResponses, RevokeRollbackSecretData, RevokeRollbackSecretErrors, RevokeRollbackSecretResponses, RollbackConfigRolloutData, RollbackConfigRolloutErrors, RollbackConfigRolloutResponses, RollbackFlagRolloutData, RollbackFlagRolloutErrors, RollbackFlagRolloutResponses, SetConfigRulesData, SetConfigRulesErrors, SetConfigRulesResponses, SetConfigValueData, SetConfigValueErrors, SetConfigValueResponses, SetFlagRulesData, SetFlagRulesErrors, SetFlagRulesResponses, SetFlagValueData, SetFlagValueErrors, SetFlagValueResponses, SignupData, SignupErrors, SignupResponses, StreamEnvironmentEventsData, StreamEnvironmentEventsErrors, StreamEnvironmentEventsResponses, StreamOrgEventsData, StreamOrgEventsErrors, StreamOrgEventsResponses, StreamRulesetData, StreamRulesetErrors, StreamRulesetResponses, UpdateConfigData, UpdateConfigErrors, UpdateConfigResponses, UpdateFlagData, UpdateFlagErrors, UpdateFlagResponses, UpdateMemberData, UpdateMemberErrors, UpdateMemberResponses, UpdateProjectData, UpdateProjectErrors, UpdateProjectResponses, UpdateRolloutPlanData, UpdateRolloutPlanErrors, UpdateRolloutPlanResponses, WhoamiData, WhoamiErrors, WhoamiResponses } from './types.gen.js';
+import type { AcceptInvitationData, AcceptInvitationErrors, AcceptInvitationResponses, AddConfigTargetIdsData, AddConfigTargetIdsErrors, AddConfigTargetIdsResponses, AddFlagTargetIdsData, AddFlagTargetIdsErrors, AddFlagTargetIdsResponses, AddSegmentExcludedData, AddSegmentExcludedErrors, AddSegmentExcludedResponses, AddSegmentIncludedData, AddSegmentIncludedErrors, AddSegmentIncludedResponses, AdvanceConfigRolloutData, AdvanceConfigRolloutErrors, AdvanceConfigRolloutResponses, AdvanceFlagRolloutData, AdvanceFlagRolloutErrors, AdvanceFlagRolloutResponses, ApplyProposalData, ApplyProposalErrors, ApplyProposalResponses, ArchiveConfigData, ArchiveConfigErrors, ArchiveConfigResponses, ArchiveFlagData, ArchiveFlagErrors, ArchiveFlagResponses, CancelConfigRolloutData, CancelConfigRolloutErrors, CancelConfigRolloutResponses, CancelFlagRolloutData, CancelFlagRolloutErrors, CancelFlagRolloutResponses, CancelProposalData, CancelProposalErrors, CancelProposalResponses, CheckConfigTargetIdData, CheckConfigTargetIdErrors, CheckConfigTargetIdResponses, CheckFlagTargetIdData, CheckFlagTargetIdErrors, CheckFlagTargetIdResponses, CheckSegmentExcludedData, CheckSegmentExcludedErrors, CheckSegmentExcludedResponses, CheckSegmentIncludedData, CheckSegmentIncludedErrors, CheckSegmentIncludedResponses, ClaimInstallData, ClaimInstallErrors, ClaimInstallResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateConfigData, CreateConfigErrors, CreateConfigResponses, CreateEnvironmentData, CreateEnvironmentErrors, CreateEnvironmentResponses, CreateFlagData, CreateFlagErrors, CreateFlagResponses, CreateInvitationData, CreateInvitationErrors, CreateInvitationResponses, CreateOrgData, CreateOrgErrors, CreateOrgResponses, CreateProjectData, CreateProjectErrors, CreateProjectResponses, CreateRollbackSecretData, CreateRollbackSecretErrors, CreateRollbackSecretResponses, CreateRolloutPlanData, CreateRolloutPlanErrors, CreateRolloutPlanResponses, CreateSegmentData, CreateSegmentErrors, CreateSegmentResponses, CreateWebhookSubscriptionData, CreateWebhookSubscriptionErrors, CreateWebhookSubscriptionResponses, DeleteConfigData, DeleteConfigErrors, DeleteConfigResponses, DeleteConfigRolloutData, DeleteConfigRolloutErrors, DeleteConfigRolloutResponses, DeleteEnvironmentData, DeleteEnvironmentErrors, DeleteEnvironmentResponses, DeleteFlagData, DeleteFlagErrors, DeleteFlagResponses, DeleteFlagRolloutData, DeleteFlagRolloutErrors, DeleteFlagRolloutResponses, DeleteOrgData, DeleteOrgErrors, DeleteOrgResponses, DeleteProjectData, DeleteProjectErrors, DeleteProjectResponses, DeleteRolloutPlanData, DeleteRolloutPlanErrors, DeleteRolloutPlanResponses, DeleteSegmentData, DeleteSegmentErrors, DeleteSegmentResponses, DeleteWebhookSubscriptionData, DeleteWebhookSubscriptionErrors, DeleteWebhookSubscriptionResponses, EvaluateData, EvaluateErrors, EvaluateResponses, FireConfigRollbackData, FireConfigRollbackErrors, FireConfigRollbackResponses, FireFlagRollbackData, FireFlagRollbackErrors, FireFlagRollbackResponses, GetAuditEventData, GetAuditEventErrors, GetAuditEventResponses, GetClaimStateData, GetClaimStateErrors, GetClaimStateResponses, GetConfigData, GetConfigErrors, GetConfigResponses, GetConfigRolloutData, GetConfigRolloutErrors, GetConfigRolloutResponses, GetConfigStateData, GetConfigStateErrors, GetConfigStateResponses, GetConfigUsageData, GetConfigUsageErrors, GetConfigUsageResponses, GetEnvironmentData, GetEnvironmentErrors, GetEnvironmentResponses, GetFlagData, GetFlagErrors, GetFlagResponses, GetFlagRolloutData, GetFlagRolloutErrors, GetFlagRolloutResponses, GetFlagStateData, GetFlagStateErrors, GetFlagStateResponses, GetFlagUsageData, GetFlagUsageErrors, GetFlagUsageResponses, GetInstallStateData, GetInstallStateErrors, GetInstallStateResponses, GetInvitationData, GetInvitationErrors, GetInvitationResponses, GetOrgData, GetOrgErrors, GetOrgResponses, GetProjectData, GetProjectErrors, GetProjectResponses, GetProposalData, GetProposalErrors, GetProposalResponses, GetRolloutPlanData, GetRolloutPlanErrors, GetRolloutPlanResponses, GetRulesetData, GetRulesetErrors, GetRulesetResponses, GetSegmentData, GetSegmentErrors, GetSegmentReferrersData, GetSegmentReferrersErrors, GetSegmentReferrersResponses, GetSegmentResponses, GetSessionData, GetSessionErrors, GetSessionResponses, GetWebhookSubscriptionData, GetWebhookSubscriptionErrors, GetWebhookSubscriptionResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListAuditEventsData, ListAuditEventsErrors, ListAuditEventsResponses, ListConfigRollbackFiresData, ListConfigRollbackFiresErrors, ListConfigRollbackFiresResponses, ListConfigsData, ListConfigsErrors, ListConfigsResponses, ListConfigStatesData, ListConfigStatesErrors, ListConfigStatesResponses, ListConfigTargetIdsData, ListConfigTargetIdsErrors, ListConfigTargetIdsResponses, ListEnvironmentsData, ListEnvironmentsErrors, ListEnvironmentsResponses, ListFlagRollbackFiresData, ListFlagRollbackFiresErrors, ListFlagRollbackFiresResponses, ListFlagsData, ListFlagsErrors, ListFlagsResponses, ListFlagStatesData, ListFlagStatesErrors, ListFlagStatesResponses, ListFlagTargetIdsData, ListFlagTargetIdsErrors, ListFlagTargetIdsResponses, ListInsightsData, ListInsightsErrors, ListInsightsResponses, ListInvitationsData, ListInvitationsErrors, ListInvitationsResponses, ListMembersData, ListMembersErrors, ListMembersResponses, ListProjectsData, ListProjectsErrors, ListProjectsResponses, ListProposalsData, ListProposalsErrors, ListProposalsResponses, ListRollbackFiresData, ListRollbackFiresErrors, ListRollbackFiresResponses, ListRollbackSecretFiresData, ListRollbackSecretFiresErrors, ListRollbackSecretFiresResponses, ListRollbackSecretsData, ListRollbackSecretsErrors, ListRollbackSecretsResponses, ListRolloutMigrationWarningsData, ListRolloutMigrationWarningsErrors, ListRolloutMigrationWarningsResponses, ListRolloutPlansData, ListRolloutPlansErrors, ListRolloutPlansResponses, ListSegmentExcludedData, ListSegmentExcludedErrors, ListSegmentExcludedResponses, ListSegmentIncludedData, ListSegmentIncludedErrors, ListSegmentIncludedResponses, ListSegmentsData, ListSegmentsErrors, ListSegmentsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhookSubscriptionsData, ListWebhookSubscriptionsErrors, ListWebhookSubscriptionsResponses, LogoutData, LogoutErrors, LogoutResponses, OfrepEvaluateFlagData, OfrepEvaluateFlagErrors, OfrepEvaluateFlagResponses, OfrepEvaluateFlagsData, OfrepEvaluateFlagsErrors, OfrepEvaluateFlagsResponses, OfrepEventStreamData, OfrepEventStreamErrors, OfrepEventStreamResponses, PauseConfigRolloutData, PauseConfigRolloutErrors, PauseConfigRolloutResponses, PauseFlagRolloutData, PauseFlagRolloutErrors, PauseFlagRolloutResponses, PutConfigRolloutData, PutConfigRolloutErrors, PutConfigRolloutResponses, PutFlagRolloutData, PutFlagRolloutErrors, PutFlagRolloutResponses, RedeemMagicLinkData, RedeemMagicLinkErrors, RedeemMagicLinkResponses, RemoveConfigTargetIdsData, RemoveConfigTargetIdsErrors, RemoveConfigTargetIdsResponses, RemoveFlagTargetIdsData, RemoveFlagTargetIdsErrors, RemoveFlagTargetIdsResponses, RemoveMemberData, RemoveMemberErrors, RemoveMemberResponses, RemoveSegmentExcludedData, RemoveSegmentExcludedErrors, RemoveSegmentExcludedResponses, RemoveSegmentIncludedData, RemoveSegmentIncludedErrors, RemoveSegmentIncludedResponses, ReplaceConfigTargetIdsData, ReplaceConfigTargetIdsErrors, ReplaceConfigTargetIdsResponses, ReplaceFlagTargetIdsData, ReplaceFlagTargetIdsErrors, ReplaceFlagTargetIdsResponses, ReplaceSegmentExcludedData, ReplaceSegmentExcludedErrors, ReplaceSegmentExcludedResponses, ReplaceSegmentIncludedData, ReplaceSegmentIncludedErrors, ReplaceSegmentIncludedResponses, ReportUsageData, ReportUsageErrors, ReportUsageResponses, RequestMagicLinkData, RequestMagicLinkErrors, RequestMagicLinkResponses, RestoreConfigData, RestoreConfigErrors, RestoreConfigResponses, RestoreFlagData, RestoreFlagErrors, RestoreFlagResponses, ResumeConfigRolloutData, ResumeConfigRolloutErrors, ResumeConfigRolloutResponses, ResumeFlagRolloutData, ResumeFlagRolloutErrors, ResumeFlagRolloutResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RevokeInvitationData, RevokeInvitationErrors, RevokeInvitationResponses, RevokeRollbackSecretData, RevokeRollbackSecretErrors, RevokeRollbackSecretResponses, RollbackConfigRolloutData, RollbackConfigRolloutErrors, RollbackConfigRolloutResponses, RollbackFlagRolloutData, RollbackFlagRolloutErrors, RollbackFlagRolloutResponses, SetConfigRulesData, SetConfigRulesErrors, SetConfigRulesResponses, SetConfigValueData, SetConfigValueErrors, SetConfigValueResponses, SetFlagRulesData, SetFlagRulesErrors, SetFlagRulesResponses, SetFlagValueData, SetFlagValueErrors, SetFlagValueResponses, SignupData, SignupErrors, SignupResponses, StreamEnvironmentEventsData, StreamEnvironmentEventsErrors, StreamEnvironmentEventsResponses, StreamOrgEventsData, StreamOrgEventsErrors, StreamOrgEventsResponses, StreamRulesetData, StreamRulesetErrors, StreamRulesetResponses, TestWebhookSubscriptionData, TestWebhookSubscriptionErrors, TestWebhookSubscriptionResponses, UpdateConfigData, UpdateConfigErrors, UpdateConfigResponses, UpdateFlagData, UpdateFlagErrors, UpdateFlagResponses, UpdateMemberData, UpdateMemberErrors, UpdateMemberResponses, UpdateProjectData, UpdateProjectErrors, UpdateProjectResponses, UpdateRolloutPlanData, UpdateRolloutPlanErrors, UpdateRolloutPlanResponses, UpdateSegmentData, UpdateSegmentErrors, UpdateSegmentResponses, UpdateWebhookSubscriptionData, UpdateWebhookSubscriptionErrors, UpdateWebhookSubscriptionResponses, WhoamiData, WhoamiErrors, WhoamiResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -349,6 +349,29 @@ export const createProject = <ThrowOnError extends boolean = false>(options: Opt
 });
 
 /**
+ * Delete a project and everything in it
+ *
+ * Admin or owner, signed in or with an unrestricted API key (approval-required keys get `403 approval_not_supported`). The body repeats the key: `{"confirm": "<project key>"}`; missing or different is `400 invalid_confirmation` (`fields.confirm`). Its environments, flags, configs, segments, rollouts and target IDs, plans, rollback secrets and fire history, webhook subscriptions and deliveries, usage and the proposals of its environments are deleted, API keys bound to its environments alone are revoked, in one transaction with the audit row `project.deleted` (the organization's audit log keeps its history); streams of its environments end.
+ */
+export const deleteProject = <ThrowOnError extends boolean = false>(options: Options<DeleteProjectData, ThrowOnError>) => (options.client ?? client).delete<DeleteProjectResponses, DeleteProjectErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/projects/{id}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
  * Get a project
  *
  * An API key restricted to environments reads only projects holding one of them (`403 token_env_out_of_scope`).
@@ -433,6 +456,29 @@ export const createEnvironment = <ThrowOnError extends boolean = false>(options:
 });
 
 /**
+ * Delete an environment and everything in it
+ *
+ * Admin or owner, signed in or with an API key unrestricted by environment (approval-required keys get `403 approval_not_supported`). The body repeats the key: `{"confirm": "<environment key>"}`; missing or different is `400 invalid_confirmation` (`fields.confirm`). The flags' and configs' states in it, its rollouts and target IDs, rollback secrets and fire history, usage and proposals are deleted, API keys bound to it alone are revoked (others lose it from their list), in one transaction with the audit row `environment.deleted` (the audit log keeps its history); its streams end. The definitions stay in the project's other environments.
+ */
+export const deleteEnvironment = <ThrowOnError extends boolean = false>(options: Options<DeleteEnvironmentData, ThrowOnError>) => (options.client ?? client).delete<DeleteEnvironmentResponses, DeleteEnvironmentErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/envs/{envId}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
  * Get an environment (with its current version)
  *
  * Get an environment (with its current version)
@@ -454,7 +500,7 @@ export const getEnvironment = <ThrowOnError extends boolean = false>(options: Op
 /**
  * List the flag definitions of a project
  *
- * List the flag definitions of a project
+ * Archived definitions are left out unless `archived` says otherwise.
  */
 export const listFlags = <ThrowOnError extends boolean = false>(options: Options<ListFlagsData, ThrowOnError>) => (options.client ?? client).get<ListFlagsResponses, ListFlagsErrors, ThrowOnError>({
     security: [
@@ -473,7 +519,7 @@ export const listFlags = <ThrowOnError extends boolean = false>(options: Options
 /**
  * Create a flag
  *
- * Its state is created in every environment of the project: an API key restricted to environments gets `403 token_env_out_of_scope`; one restricted to resources needs a key its globs match.
+ * Its state is created in every environment of the project: an API key restricted to environments gets `403 token_env_out_of_scope`; one restricted to resources needs a key its globs match. An archived one keeps its key until it is deleted (`409 key_in_use`).
  */
 export const createFlag = <ThrowOnError extends boolean = false>(options: Options<CreateFlagData, ThrowOnError>) => (options.client ?? client).post<CreateFlagResponses, CreateFlagErrors, ThrowOnError>({
     security: [
@@ -494,9 +540,51 @@ export const createFlag = <ThrowOnError extends boolean = false>(options: Option
 });
 
 /**
- * Update a flag's name, description or client visibility
+ * Delete an archived flag
  *
- * Reaches every environment of the project (an API key restricted to environments gets `403 token_env_out_of_scope`); approval-required keys get `403 approval_not_supported`.
+ * Only an archived flag (`409 primitive_not_archived`), and only when no active or paused rollout and no pending proposal references it (`409 in_use` with the referrers in `fields`). The body repeats the key: `{"confirm": "<key>"}` (`400 invalid_confirmation`). Its states, rollouts, target IDs and usage are deleted in one transaction with the audit row `flag.deleted`; every environment gets a new version. Approval-required keys get `403 approval_not_supported`.
+ */
+export const deleteFlag = <ThrowOnError extends boolean = false>(options: Options<DeleteFlagData, ThrowOnError>) => (options.client ?? client).delete<DeleteFlagResponses, DeleteFlagErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/projects/{id}/flags/{key}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Get a flag definition (archived ones too)
+ *
+ * Sends a strong ETag for `If-Match` on the metadata, archive, restore and delete calls; `If-None-Match` answers 304.
+ */
+export const getFlag = <ThrowOnError extends boolean = false>(options: Options<GetFlagData, ThrowOnError>) => (options.client ?? client).get<GetFlagResponses, GetFlagErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/projects/{id}/flags/{key}',
+    ...options
+});
+
+/**
+ * Update a flag's name, description, tags, maintainer or client visibility
+ *
+ * Audit action `flag.updated` with the changed fields. `If-Match` with the definition's ETag guards against lost updates (`412 precondition_failed`). Reaches every environment of the project (an API key restricted to environments gets `403 token_env_out_of_scope`); approval-required keys get `403 approval_not_supported`. An archived flag's metadata can still be edited.
  */
 export const updateFlag = <ThrowOnError extends boolean = false>(options: Options<UpdateFlagData, ThrowOnError>) => (options.client ?? client).patch<UpdateFlagResponses, UpdateFlagErrors, ThrowOnError>({
     security: [
@@ -514,6 +602,44 @@ export const updateFlag = <ThrowOnError extends boolean = false>(options: Option
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * Archive a flag
+ *
+ * Hidden from lists by default; every environment then serves its base value to everyone with reason `DISABLED` (rules are kept but not applied), and its values, rules and rollouts cannot change (`409 primitive_archived`). Refused while a rollout of it is active or paused, or a pending proposal targets it: `409 in_use` with the referrers in `fields` (`rollout.<envKey>`, `proposal.<id>`). Audit action `flag.archived`; advances every environment's version. Archiving an archived flag answers it unchanged. Reaches every environment of the project (an API key restricted to environments gets `403 token_env_out_of_scope`); approval-required keys get `403 approval_not_supported`.
+ */
+export const archiveFlag = <ThrowOnError extends boolean = false>(options: Options<ArchiveFlagData, ThrowOnError>) => (options.client ?? client).post<ArchiveFlagResponses, ArchiveFlagErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/projects/{id}/flags/{key}/archive',
+    ...options
+});
+
+/**
+ * Restore an archived flag
+ *
+ * Its rules apply again and it can be rolled out. Audit action `flag.restored`; advances every environment's version. Restoring a live flag answers it unchanged. Reaches every environment of the project (an API key restricted to environments gets `403 token_env_out_of_scope`); approval-required keys get `403 approval_not_supported`.
+ */
+export const restoreFlag = <ThrowOnError extends boolean = false>(options: Options<RestoreFlagData, ThrowOnError>) => (options.client ?? client).post<RestoreFlagResponses, RestoreFlagErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/projects/{id}/flags/{key}/restore',
+    ...options
 });
 
 /**
@@ -557,7 +683,7 @@ export const getFlagState = <ThrowOnError extends boolean = false>(options: Opti
 /**
  * Set a flag's base value in an environment
  *
- * Audit action `flag.update_value`; advances the environment version.
+ * Audit action `flag.update_value`; advances the environment version. An archived flag answers `409 primitive_archived`.
  */
 export const setFlagValue = <ThrowOnError extends boolean = false>(options: Options<SetFlagValueData, ThrowOnError>) => (options.client ?? client).put<SetFlagValueResponses, SetFlagValueErrors, ThrowOnError>({
     security: [
@@ -580,7 +706,7 @@ export const setFlagValue = <ThrowOnError extends boolean = false>(options: Opti
 /**
  * Replace a flag's targeting rules in an environment
  *
- * The first matching rule wins. Audit action `flag.update_rules`; advances the environment version.
+ * The first matching rule wins. A segment condition names segments of the project (`400` naming the field when one does not exist). Audit action `flag.update_rules`; advances the environment version. An archived flag answers `409 primitive_archived`.
  */
 export const setFlagRules = <ThrowOnError extends boolean = false>(options: Options<SetFlagRulesData, ThrowOnError>) => (options.client ?? client).put<SetFlagRulesResponses, SetFlagRulesErrors, ThrowOnError>({
     security: [
@@ -603,7 +729,7 @@ export const setFlagRules = <ThrowOnError extends boolean = false>(options: Opti
 /**
  * List the config definitions of a project
  *
- * List the config definitions of a project
+ * Archived definitions are left out unless `archived` says otherwise.
  */
 export const listConfigs = <ThrowOnError extends boolean = false>(options: Options<ListConfigsData, ThrowOnError>) => (options.client ?? client).get<ListConfigsResponses, ListConfigsErrors, ThrowOnError>({
     security: [
@@ -622,7 +748,7 @@ export const listConfigs = <ThrowOnError extends boolean = false>(options: Optio
 /**
  * Create a config
  *
- * Its state is created in every environment of the project: an API key restricted to environments gets `403 token_env_out_of_scope`; one restricted to resources needs a key its globs match.
+ * Its state is created in every environment of the project: an API key restricted to environments gets `403 token_env_out_of_scope`; one restricted to resources needs a key its globs match. An archived one keeps its key until it is deleted (`409 key_in_use`).
  */
 export const createConfig = <ThrowOnError extends boolean = false>(options: Options<CreateConfigData, ThrowOnError>) => (options.client ?? client).post<CreateConfigResponses, CreateConfigErrors, ThrowOnError>({
     security: [
@@ -643,9 +769,51 @@ export const createConfig = <ThrowOnError extends boolean = false>(options: Opti
 });
 
 /**
- * Update a config's name, description or client visibility
+ * Delete an archived config
  *
- * Reaches every environment of the project (an API key restricted to environments gets `403 token_env_out_of_scope`); approval-required keys get `403 approval_not_supported`.
+ * Only an archived config (`409 primitive_not_archived`), and only when no active or paused rollout and no pending proposal references it (`409 in_use` with the referrers in `fields`). The body repeats the key: `{"confirm": "<key>"}` (`400 invalid_confirmation`). Its states, rollouts, target IDs and usage are deleted in one transaction with the audit row `config.deleted`; every environment gets a new version. Approval-required keys get `403 approval_not_supported`.
+ */
+export const deleteConfig = <ThrowOnError extends boolean = false>(options: Options<DeleteConfigData, ThrowOnError>) => (options.client ?? client).delete<DeleteConfigResponses, DeleteConfigErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/projects/{id}/configs/{key}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Get a config definition (archived ones too)
+ *
+ * Sends a strong ETag for `If-Match` on the metadata, archive, restore and delete calls; `If-None-Match` answers 304.
+ */
+export const getConfig = <ThrowOnError extends boolean = false>(options: Options<GetConfigData, ThrowOnError>) => (options.client ?? client).get<GetConfigResponses, GetConfigErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/projects/{id}/configs/{key}',
+    ...options
+});
+
+/**
+ * Update a config's name, description, tags, maintainer or client visibility
+ *
+ * Audit action `config.updated` with the changed fields. `If-Match` with the definition's ETag guards against lost updates (`412 precondition_failed`). Reaches every environment of the project (an API key restricted to environments gets `403 token_env_out_of_scope`); approval-required keys get `403 approval_not_supported`. An archived config's metadata can still be edited.
  */
 export const updateConfig = <ThrowOnError extends boolean = false>(options: Options<UpdateConfigData, ThrowOnError>) => (options.client ?? client).patch<UpdateConfigResponses, UpdateConfigErrors, ThrowOnError>({
     security: [
@@ -663,6 +831,44 @@ export const updateConfig = <ThrowOnError extends boolean = false>(options: Opti
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * Archive a config
+ *
+ * Hidden from lists by default; every environment then serves its base value to everyone with reason `DISABLED` (rules are kept but not applied), and its values, rules and rollouts cannot change (`409 primitive_archived`). Refused while a rollout of it is active or paused, or a pending proposal targets it: `409 in_use` with the referrers in `fields` (`rollout.<envKey>`, `proposal.<id>`). Audit action `config.archived`; advances every environment's version. Archiving an archived config answers it unchanged. Reaches every environment of the project (an API key restricted to environments gets `403 token_env_out_of_scope`); approval-required keys get `403 approval_not_supported`.
+ */
+export const archiveConfig = <ThrowOnError extends boolean = false>(options: Options<ArchiveConfigData, ThrowOnError>) => (options.client ?? client).post<ArchiveConfigResponses, ArchiveConfigErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/projects/{id}/configs/{key}/archive',
+    ...options
+});
+
+/**
+ * Restore an archived config
+ *
+ * Its rules apply again and it can be rolled out. Audit action `config.restored`; advances every environment's version. Restoring a live config answers it unchanged. Reaches every environment of the project (an API key restricted to environments gets `403 token_env_out_of_scope`); approval-required keys get `403 approval_not_supported`.
+ */
+export const restoreConfig = <ThrowOnError extends boolean = false>(options: Options<RestoreConfigData, ThrowOnError>) => (options.client ?? client).post<RestoreConfigResponses, RestoreConfigErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/projects/{id}/configs/{key}/restore',
+    ...options
 });
 
 /**
@@ -706,7 +912,7 @@ export const getConfigState = <ThrowOnError extends boolean = false>(options: Op
 /**
  * Set a config's base value in an environment
  *
- * Audit action `config.update_value`; advances the environment version.
+ * Audit action `config.update_value`; advances the environment version. An archived config answers `409 primitive_archived`.
  */
 export const setConfigValue = <ThrowOnError extends boolean = false>(options: Options<SetConfigValueData, ThrowOnError>) => (options.client ?? client).put<SetConfigValueResponses, SetConfigValueErrors, ThrowOnError>({
     security: [
@@ -729,7 +935,7 @@ export const setConfigValue = <ThrowOnError extends boolean = false>(options: Op
 /**
  * Replace a config's targeting rules in an environment
  *
- * The first matching rule wins. Audit action `config.update_rules`; advances the environment version.
+ * The first matching rule wins. A segment condition names segments of the project (`400` naming the field when one does not exist). Audit action `config.update_rules`; advances the environment version. An archived config answers `409 primitive_archived`.
  */
 export const setConfigRules = <ThrowOnError extends boolean = false>(options: Options<SetConfigRulesData, ThrowOnError>) => (options.client ?? client).put<SetConfigRulesResponses, SetConfigRulesErrors, ThrowOnError>({
     security: [
@@ -1846,3 +2052,564 @@ export const ofrepEvaluateFlags = <ThrowOnError extends boolean = false>(options
  * The URL comes from a bulk evaluation's `eventStreams`; its `ticket` stands for the API key and environment (EventSource cannot send headers) and expires after an hour. On connect and after every committed write in the environment: an unnamed event whose data is `{"type":"refetchEvaluation","etag":"…"}`. Shares the ruleset streams' caps; ends when the key is revoked. `401` for an expired or forged ticket.
  */
 export const ofrepEventStream = <ThrowOnError extends boolean = false>(options: Options<OfrepEventStreamData, ThrowOnError>) => (options.client ?? client).get<OfrepEventStreamResponses, OfrepEventStreamErrors, ThrowOnError>({ url: '/api/v1/ofrep/v1/events', ...options });
+
+/**
+ * List the segments of a project
+ *
+ * List the segments of a project
+ */
+export const listSegments = <ThrowOnError extends boolean = false>(options: Options<ListSegmentsData, ThrowOnError>) => (options.client ?? client).get<ListSegmentsResponses, ListSegmentsErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/projects/{id}/segments',
+    ...options
+});
+
+/**
+ * Create a segment
+ *
+ * At most 500 segments per project (`403 quota_exceeded`, dimension `segments_per_project`). Conditions may reference other segments of the project with `in_segment` / `not_in_segment`: a missing one is `400` naming the field, a reference that closes a cycle is `409 segment_cycle` with the cycle in `details.cycle`. Audit action `segment.created`. Approval-required keys get `403 approval_not_supported`.
+ */
+export const createSegment = <ThrowOnError extends boolean = false>(options: Options<CreateSegmentData, ThrowOnError>) => (options.client ?? client).post<CreateSegmentResponses, CreateSegmentErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/projects/{id}/segments',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Delete a segment
+ *
+ * Refused while a flag or config (in any environment) or another segment references it: `409 in_use` with each referrer in `fields` as `<resourceType>.<resourceKey>` (`flag.new-checkout`, `segment.beta`). The body repeats the key: `{"confirm": "<segment key>"}` (`400 invalid_confirmation`). Its target IDs go with it. Audit action `segment.deleted`. Approval-required keys get `403 approval_not_supported`.
+ */
+export const deleteSegment = <ThrowOnError extends boolean = false>(options: Options<DeleteSegmentData, ThrowOnError>) => (options.client ?? client).delete<DeleteSegmentResponses, DeleteSegmentErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/projects/{id}/segments/{key}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Get a segment
+ *
+ * Sends a strong ETag for `If-Match`; `If-None-Match` answers 304.
+ */
+export const getSegment = <ThrowOnError extends boolean = false>(options: Options<GetSegmentData, ThrowOnError>) => (options.client ?? client).get<GetSegmentResponses, GetSegmentErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/projects/{id}/segments/{key}',
+    ...options
+});
+
+/**
+ * Rename a segment or replace its rules
+ *
+ * A reference that closes a cycle is `409 segment_cycle` with the cycle in `details.cycle` (`["a", "b", "a"]`). `If-Match` with the segment's ETag guards against lost updates (`412 precondition_failed`). Audit action `segment.updated`. Advances the version (and ETag) of every environment of the project whose flags or configs use the segment, directly or through other segments, so streaming SDKs receive it like any other write. Approval-required keys get `403 approval_not_supported`; an API key restricted to environments gets `403 token_env_out_of_scope` (a segment reaches every environment).
+ */
+export const updateSegment = <ThrowOnError extends boolean = false>(options: Options<UpdateSegmentData, ThrowOnError>) => (options.client ?? client).patch<UpdateSegmentResponses, UpdateSegmentErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/projects/{id}/segments/{key}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * What references a segment
+ *
+ * The flags and configs whose rules (in any environment) and the segments whose rules name it.
+ */
+export const getSegmentReferrers = <ThrowOnError extends boolean = false>(options: Options<GetSegmentReferrersData, ThrowOnError>) => (options.client ?? client).get<GetSegmentReferrersResponses, GetSegmentReferrersErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/projects/{id}/segments/{key}/referrers',
+    ...options
+});
+
+/**
+ * Add target IDs to a segment's included list
+ *
+ * Up to 100,000 IDs per request; duplicates are ignored and `added` counts only new IDs. Audit action `segment.target_ids_added`. Advances the version (and ETag) of every environment of the project whose flags or configs use the segment, directly or through other segments, so streaming SDKs receive it like any other write. Approval-required keys get `403 approval_not_supported`; an API key restricted to environments gets `403 token_env_out_of_scope` (a segment reaches every environment).
+ */
+export const addSegmentIncluded = <ThrowOnError extends boolean = false>(options: Options<AddSegmentIncludedData, ThrowOnError>) => (options.client ?? client).post<AddSegmentIncludedResponses, AddSegmentIncludedErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/projects/{id}/segments/{key}/included/add',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Remove target IDs from a segment's included list
+ *
+ * Up to 100,000 IDs per request; absent IDs are skipped. Audit action `segment.target_ids_removed`. Advances the version (and ETag) of every environment of the project whose flags or configs use the segment, directly or through other segments, so streaming SDKs receive it like any other write. Approval-required keys get `403 approval_not_supported`; an API key restricted to environments gets `403 token_env_out_of_scope` (a segment reaches every environment).
+ */
+export const removeSegmentIncluded = <ThrowOnError extends boolean = false>(options: Options<RemoveSegmentIncludedData, ThrowOnError>) => (options.client ?? client).post<RemoveSegmentIncludedResponses, RemoveSegmentIncludedErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/projects/{id}/segments/{key}/included/remove',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Replace a segment's whole included list atomically
+ *
+ * Up to 1,000,000 IDs (request bodies of the target-ID endpoints may reach 64 MiB). Audit action `segment.target_ids_replaced`. Advances the version (and ETag) of every environment of the project whose flags or configs use the segment, directly or through other segments, so streaming SDKs receive it like any other write. Approval-required keys get `403 approval_not_supported`; an API key restricted to environments gets `403 token_env_out_of_scope` (a segment reaches every environment).
+ */
+export const replaceSegmentIncluded = <ThrowOnError extends boolean = false>(options: Options<ReplaceSegmentIncludedData, ThrowOnError>) => (options.client ?? client).post<ReplaceSegmentIncludedResponses, ReplaceSegmentIncludedErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/projects/{id}/segments/{key}/included/replace',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * List a segment's included target IDs, ordered by ID
+ *
+ * `limit` 1–10,000 (default 1000); `nextCursor` is present only when the page is full.
+ */
+export const listSegmentIncluded = <ThrowOnError extends boolean = false>(options: Options<ListSegmentIncludedData, ThrowOnError>) => (options.client ?? client).get<ListSegmentIncludedResponses, ListSegmentIncludedErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/projects/{id}/segments/{key}/included',
+    ...options
+});
+
+/**
+ * Whether an ID is on a segment's included list
+ *
+ * Whether an ID is on a segment's included list
+ */
+export const checkSegmentIncluded = <ThrowOnError extends boolean = false>(options: Options<CheckSegmentIncludedData, ThrowOnError>) => (options.client ?? client).get<CheckSegmentIncludedResponses, CheckSegmentIncludedErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/projects/{id}/segments/{key}/included/contains/{targetId}',
+    ...options
+});
+
+/**
+ * Add target IDs to a segment's excluded list
+ *
+ * Up to 100,000 IDs per request; duplicates are ignored and `added` counts only new IDs. Audit action `segment.target_ids_added`. Advances the version (and ETag) of every environment of the project whose flags or configs use the segment, directly or through other segments, so streaming SDKs receive it like any other write. Approval-required keys get `403 approval_not_supported`; an API key restricted to environments gets `403 token_env_out_of_scope` (a segment reaches every environment).
+ */
+export const addSegmentExcluded = <ThrowOnError extends boolean = false>(options: Options<AddSegmentExcludedData, ThrowOnError>) => (options.client ?? client).post<AddSegmentExcludedResponses, AddSegmentExcludedErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/projects/{id}/segments/{key}/excluded/add',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Remove target IDs from a segment's excluded list
+ *
+ * Up to 100,000 IDs per request; absent IDs are skipped. Audit action `segment.target_ids_removed`. Advances the version (and ETag) of every environment of the project whose flags or configs use the segment, directly or through other segments, so streaming SDKs receive it like any other write. Approval-required keys get `403 approval_not_supported`; an API key restricted to environments gets `403 token_env_out_of_scope` (a segment reaches every environment).
+ */
+export const removeSegmentExcluded = <ThrowOnError extends boolean = false>(options: Options<RemoveSegmentExcludedData, ThrowOnError>) => (options.client ?? client).post<RemoveSegmentExcludedResponses, RemoveSegmentExcludedErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/projects/{id}/segments/{key}/excluded/remove',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Replace a segment's whole excluded list atomically
+ *
+ * Up to 1,000,000 IDs (request bodies of the target-ID endpoints may reach 64 MiB). Audit action `segment.target_ids_replaced`. Advances the version (and ETag) of every environment of the project whose flags or configs use the segment, directly or through other segments, so streaming SDKs receive it like any other write. Approval-required keys get `403 approval_not_supported`; an API key restricted to environments gets `403 token_env_out_of_scope` (a segment reaches every environment).
+ */
+export const replaceSegmentExcluded = <ThrowOnError extends boolean = false>(options: Options<ReplaceSegmentExcludedData, ThrowOnError>) => (options.client ?? client).post<ReplaceSegmentExcludedResponses, ReplaceSegmentExcludedErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/projects/{id}/segments/{key}/excluded/replace',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * List a segment's excluded target IDs, ordered by ID
+ *
+ * `limit` 1–10,000 (default 1000); `nextCursor` is present only when the page is full.
+ */
+export const listSegmentExcluded = <ThrowOnError extends boolean = false>(options: Options<ListSegmentExcludedData, ThrowOnError>) => (options.client ?? client).get<ListSegmentExcludedResponses, ListSegmentExcludedErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/projects/{id}/segments/{key}/excluded',
+    ...options
+});
+
+/**
+ * Whether an ID is on a segment's excluded list
+ *
+ * Whether an ID is on a segment's excluded list
+ */
+export const checkSegmentExcluded = <ThrowOnError extends boolean = false>(options: Options<CheckSegmentExcludedData, ThrowOnError>) => (options.client ?? client).get<CheckSegmentExcludedResponses, CheckSegmentExcludedErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/projects/{id}/segments/{key}/excluded/contains/{targetId}',
+    ...options
+});
+
+/**
+ * List the project's webhook subscriptions
+ *
+ * List the project's webhook subscriptions
+ */
+export const listWebhookSubscriptions = <ThrowOnError extends boolean = false>(options: Options<ListWebhookSubscriptionsData, ThrowOnError>) => (options.client ?? client).get<ListWebhookSubscriptionsResponses, ListWebhookSubscriptionsErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/projects/{id}/webhook-subscriptions',
+    ...options
+});
+
+/**
+ * Subscribe a URL to the project's events (outbound webhook)
+ *
+ * Admin or owner; approval-required keys get `403 approval_not_supported`. The answer carries the signing secret once. At most 20 per project (`403 quota_exceeded`, dimension `webhook_subscriptions_per_project`). Audit action `webhook.created`.
+ */
+export const createWebhookSubscription = <ThrowOnError extends boolean = false>(options: Options<CreateWebhookSubscriptionData, ThrowOnError>) => (options.client ?? client).post<CreateWebhookSubscriptionResponses, CreateWebhookSubscriptionErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/projects/{id}/webhook-subscriptions',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Delete a webhook subscription and its delivery log
+ *
+ * Admin or owner; approval-required keys get `403 approval_not_supported`. Pending deliveries are dropped. Audit action `webhook.deleted`.
+ */
+export const deleteWebhookSubscription = <ThrowOnError extends boolean = false>(options: Options<DeleteWebhookSubscriptionData, ThrowOnError>) => (options.client ?? client).delete<DeleteWebhookSubscriptionResponses, DeleteWebhookSubscriptionErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/projects/{id}/webhook-subscriptions/{subscriptionId}',
+    ...options
+});
+
+/**
+ * Get a webhook subscription
+ *
+ * Get a webhook subscription
+ */
+export const getWebhookSubscription = <ThrowOnError extends boolean = false>(options: Options<GetWebhookSubscriptionData, ThrowOnError>) => (options.client ?? client).get<GetWebhookSubscriptionResponses, GetWebhookSubscriptionErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/projects/{id}/webhook-subscriptions/{subscriptionId}',
+    ...options
+});
+
+/**
+ * Change a webhook subscription (URL, events, format, enabled)
+ *
+ * Admin or owner; approval-required keys get `403 approval_not_supported`. Deliveries already queued keep their URL. Audit action `webhook.updated`.
+ */
+export const updateWebhookSubscription = <ThrowOnError extends boolean = false>(options: Options<UpdateWebhookSubscriptionData, ThrowOnError>) => (options.client ?? client).patch<UpdateWebhookSubscriptionResponses, UpdateWebhookSubscriptionErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/projects/{id}/webhook-subscriptions/{subscriptionId}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Queue a `webhook.test` event for the subscription
+ *
+ * Admin or owner; approval-required keys get `403 approval_not_supported`. Delivered like any event (signed, retried); follow it in the delivery log. Sent also when the subscription is disabled.
+ */
+export const testWebhookSubscription = <ThrowOnError extends boolean = false>(options: Options<TestWebhookSubscriptionData, ThrowOnError>) => (options.client ?? client).post<TestWebhookSubscriptionResponses, TestWebhookSubscriptionErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/projects/{id}/webhook-subscriptions/{subscriptionId}/test',
+    ...options
+});
+
+/**
+ * The delivery log of a subscription, newest first
+ *
+ * Deliveries are kept 30 days.
+ */
+export const listWebhookDeliveries = <ThrowOnError extends boolean = false>(options: Options<ListWebhookDeliveriesData, ThrowOnError>) => (options.client ?? client).get<ListWebhookDeliveriesResponses, ListWebhookDeliveriesErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/projects/{id}/webhook-subscriptions/{subscriptionId}/deliveries',
+    ...options
+});
+
+/**
+ * Report evaluation counts (SDKs send these in batches)
+ *
+ * Any key that may evaluate the environment may report (`sdk`, `client`, server keys, sessions); a client key only for client-visible flags and configs. Bad windows or entries are `400` naming the field; nothing is counted from a refused report.
+ */
+export const reportUsage = <ThrowOnError extends boolean = false>(options: Options<ReportUsageData, ThrowOnError>) => (options.client ?? client).post<ReportUsageResponses, ReportUsageErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/envs/{envId}/usage',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Evaluations of a flag per environment and variant
+ *
+ * Evaluations of a flag per environment and variant
+ */
+export const getFlagUsage = <ThrowOnError extends boolean = false>(options: Options<GetFlagUsageData, ThrowOnError>) => (options.client ?? client).get<GetFlagUsageResponses, GetFlagUsageErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/projects/{id}/flags/{key}/usage',
+    ...options
+});
+
+/**
+ * Evaluations of a config per environment and variant
+ *
+ * Evaluations of a config per environment and variant
+ */
+export const getConfigUsage = <ThrowOnError extends boolean = false>(options: Options<GetConfigUsageData, ThrowOnError>) => (options.client ?? client).get<GetConfigUsageResponses, GetConfigUsageErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/projects/{id}/configs/{key}/usage',
+    ...options
+});
+
+/**
+ * Which flags and configs are in use, stale or ready to remove
+ *
+ * Live (not archived) flags and configs with their last evaluation and last change; filter by `status`.
+ */
+export const listInsights = <ThrowOnError extends boolean = false>(options: Options<ListInsightsData, ThrowOnError>) => (options.client ?? client).get<ListInsightsResponses, ListInsightsErrors, ThrowOnError>({
+    security: [
+        { scheme: 'bearer', type: 'http' },
+        { name: 'X-API-Key', type: 'apiKey' },
+        {
+            in: 'cookie',
+            name: 'svc_session',
+            type: 'apiKey'
+        }
+    ],
+    url: '/api/v1/projects/{id}/insights',
+    ...options
+});

@@ -26,7 +26,7 @@ export type MailSent = {
  * Every non-2xx response carries this envelope; match on `code`, never on `message`.
  */
 export type ErrorEnvelope = {
-    code: 'invalid_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'precondition_failed' | 'internal' | 'ruleset_not_cached' | 'magic_link_invalid' | 'magic_link_used' | 'magic_link_already_used' | 'magic_link_expired' | 'no_invitation' | 'already_claimed' | 'slug_unavailable' | 'insufficient_role' | 'scope_denied' | 'token_action_denied' | 'token_env_out_of_scope' | 'token_resource_out_of_scope' | 'token_ip_denied' | 'token_rate_limit' | 'approval_not_supported' | 'last_owner_cannot_demote_or_remove' | 'already_member' | 'invitation_pending' | 'invitation_used' | 'invitation_expired' | 'invitation_email_locked' | 'in_use' | 'version_drift' | 'proposal_gone' | 'invalid_confirmation' | 'rollout_seed_locked' | 'rollout_not_paused' | 'rollout_already_at_final_step' | 'rollout_nothing_to_roll_back' | 'rollout_plan_key_conflict' | 'rollout_plan_in_use' | 'rollout_plan_invalid_ramp' | 'rollback_unauthorized' | 'rollback_rollout_not_found' | 'rollback_rate_limited' | 'quota_exceeded' | 'key_in_use' | 'service_unavailable';
+    code: 'invalid_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'precondition_failed' | 'internal' | 'ruleset_not_cached' | 'magic_link_invalid' | 'magic_link_used' | 'magic_link_already_used' | 'magic_link_expired' | 'no_invitation' | 'already_claimed' | 'slug_unavailable' | 'insufficient_role' | 'scope_denied' | 'token_action_denied' | 'token_env_out_of_scope' | 'token_resource_out_of_scope' | 'token_ip_denied' | 'token_rate_limit' | 'approval_not_supported' | 'last_owner_cannot_demote_or_remove' | 'already_member' | 'invitation_pending' | 'invitation_used' | 'invitation_expired' | 'invitation_email_locked' | 'in_use' | 'segment_cycle' | 'primitive_archived' | 'primitive_not_archived' | 'version_drift' | 'proposal_gone' | 'invalid_confirmation' | 'rollout_seed_locked' | 'rollout_not_paused' | 'rollout_already_at_final_step' | 'rollout_nothing_to_roll_back' | 'rollout_plan_key_conflict' | 'rollout_plan_in_use' | 'rollout_plan_invalid_ramp' | 'rollback_unauthorized' | 'rollback_rollout_not_found' | 'rollback_rate_limited' | 'quota_exceeded' | 'key_in_use' | 'service_unavailable';
     message: string;
     fields?: {
         [key: string]: string;
@@ -286,6 +286,15 @@ export type UpdateProjectRequest = {
 };
 
 /**
+ * DeleteProjectRequest
+ *
+ * `confirm` must be the project's key, typed again.
+ */
+export type DeleteProjectRequest = {
+    confirm?: string;
+};
+
+/**
  * CreateEnvironmentRequest
  */
 export type CreateEnvironmentRequest = {
@@ -308,14 +317,25 @@ export type Environment = {
 };
 
 /**
+ * DeleteEnvironmentRequest
+ *
+ * `confirm` must be the environment's key, typed again.
+ */
+export type DeleteEnvironmentRequest = {
+    confirm?: string;
+};
+
+/**
  * FlagValueType
  */
 export type FlagValueType = 'boolean' | 'string' | 'number';
 
 /**
  * ConditionOperator
+ *
+ * `in_segment` / `not_in_segment`: `values` are segment keys of the project (the condition holds when the context is in any of them / in none of them); `attribute` is the context attribute matched against the segments' included and excluded target IDs (usually the project's `targetIdField`).
  */
-export type ConditionOperator = 'in' | 'not_in' | 'starts_with' | 'ends_with' | 'contains' | 'gt' | 'gte' | 'lt' | 'lte';
+export type ConditionOperator = 'in' | 'not_in' | 'starts_with' | 'ends_with' | 'contains' | 'gt' | 'gte' | 'lt' | 'lte' | 'in_segment' | 'not_in_segment';
 
 /**
  * Condition
@@ -351,6 +371,8 @@ export type CreateFlagRequest = {
     defaultValue?: unknown;
     rules?: Array<LegacyRule>;
     clientVisible?: boolean;
+    tags?: Array<string>;
+    maintainer?: string;
 };
 
 /**
@@ -368,6 +390,18 @@ export type Flag = {
      * Client keys (`pub_…`, shipped in web pages) may evaluate it.
      */
     clientVisible: boolean;
+    /**
+     * Free labels for finding and grouping flags (`team:checkout`, `experiment`).
+     */
+    tags: Array<string>;
+    /**
+     * Who answers for it: a person's email or a team name.
+     */
+    maintainer: string | null;
+    /**
+     * Set while archived: hidden from lists by default, no new rollouts, every environment serves its base value with reason `DISABLED`.
+     */
+    archivedAt: string | null;
     createdAt: string;
     updatedAt: string;
 };
@@ -375,12 +409,23 @@ export type Flag = {
 /**
  * UpdatePrimitiveRequest
  *
- * The definition's metadata; omitted fields keep their value, a null `description` clears it. Changing `clientVisible` changes what client keys evaluate, so every environment of the project gets a new ruleset version.
+ * The definition's metadata; omitted fields keep their value, a null `description` or `maintainer` clears it, `tags` replaces the whole list. Changing `clientVisible` changes what client keys evaluate, so every environment of the project gets a new ruleset version.
  */
 export type UpdatePrimitiveRequest = {
     name?: string;
     description?: string | null;
     clientVisible?: boolean;
+    tags?: Array<string>;
+    maintainer?: string | null;
+};
+
+/**
+ * DeletePrimitiveRequest
+ *
+ * `confirm` must be the flag's or config's key, typed again.
+ */
+export type DeletePrimitiveRequest = {
+    confirm?: string;
 };
 
 /**
@@ -512,6 +557,8 @@ export type CreateConfigRequest = {
     defaultValue?: unknown;
     rules?: Array<Rule>;
     clientVisible?: boolean;
+    tags?: Array<string>;
+    maintainer?: string;
 };
 
 /**
@@ -528,6 +575,18 @@ export type Config = {
      * Client keys (`pub_…`, shipped in web pages) may evaluate it.
      */
     clientVisible: boolean;
+    /**
+     * Free labels for finding and grouping flags (`team:checkout`, `experiment`).
+     */
+    tags: Array<string>;
+    /**
+     * Who answers for it: a person's email or a team name.
+     */
+    maintainer: string | null;
+    /**
+     * Set while archived: hidden from lists by default, no new rollouts, every environment serves its base value with reason `DISABLED`.
+     */
+    archivedAt: string | null;
     createdAt: string;
     updatedAt: string;
 };
@@ -750,6 +809,32 @@ export type RulesetPrimitive = {
     value?: unknown;
     rules: Array<Rule>;
     rollout: RulesetRollout | null;
+    /**
+     * Present on an archived flag or config: everyone gets `value`, reason `DISABLED`.
+     */
+    archived?: true;
+};
+
+/**
+ * SegmentRule
+ *
+ * All conditions must match (AND); a context matching any rule (OR) is in the segment. A condition may reference other segments (`in_segment`), never in a cycle.
+ */
+export type SegmentRule = {
+    description?: string;
+    conditions: Array<Condition>;
+};
+
+/**
+ * RulesetSegment
+ *
+ * A segment used by the environment's rules, directly or through another segment.
+ */
+export type RulesetSegment = {
+    key: string;
+    rules: Array<SegmentRule>;
+    included: Array<string>;
+    excluded: Array<string>;
 };
 
 /**
@@ -761,6 +846,7 @@ export type Ruleset = {
     envId: string;
     version: number;
     primitives: Array<RulesetPrimitive>;
+    segments?: Array<RulesetSegment>;
 };
 
 /**
@@ -964,7 +1050,7 @@ export type ActorType = 'user' | 'api_token' | 'agent_token' | 'system' | 'rollb
  *
  * `rollout.approval_gate_reached`: the scheduler stopped before a step that requires approval (the row's reason names the step); the rollout is paused until someone resumes or advances it.
  */
-export type AuditAction = 'org.created' | 'project.created' | 'project.updated' | 'environment.created' | 'member.added' | 'member.role_changed' | 'member.removed' | 'invitation.created' | 'invitation.revoked' | 'invitation.accepted' | 'api_token.created' | 'api_token.revoked' | 'rollback_secret.created' | 'rollback_secret.revoked' | 'rollout_plan.created' | 'rollout_plan.updated' | 'rollout_plan.deleted' | 'flag.created' | 'flag.update_value' | 'flag.update_rules' | 'flag.updated' | 'config.created' | 'config.update_value' | 'config.update_rules' | 'config.updated' | 'rollout.created' | 'rollout.updated' | 'rollout.paused' | 'rollout.resumed' | 'rollout.advanced' | 'rollout.approval_gate_reached' | 'rollout.approval_resolved' | 'rollout.cancelled' | 'rollout.completed' | 'rollout.auto_rollback' | 'rollout.rolled_back' | 'rollout.target_ids_added' | 'rollout.target_ids_removed' | 'rollout.target_ids_replaced' | 'proposal.created' | 'proposal.applied' | 'proposal.cancelled' | 'proposal.expired';
+export type AuditAction = 'org.created' | 'project.created' | 'project.updated' | 'project.deleted' | 'environment.created' | 'environment.deleted' | 'member.added' | 'member.role_changed' | 'member.removed' | 'invitation.created' | 'invitation.revoked' | 'invitation.accepted' | 'api_token.created' | 'api_token.revoked' | 'rollback_secret.created' | 'rollback_secret.revoked' | 'rollout_plan.created' | 'rollout_plan.updated' | 'rollout_plan.deleted' | 'flag.created' | 'flag.update_value' | 'flag.update_rules' | 'flag.updated' | 'flag.archived' | 'flag.restored' | 'flag.deleted' | 'config.created' | 'config.update_value' | 'config.update_rules' | 'config.updated' | 'config.archived' | 'config.restored' | 'config.deleted' | 'segment.created' | 'segment.updated' | 'segment.deleted' | 'segment.target_ids_added' | 'segment.target_ids_removed' | 'segment.target_ids_replaced' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'rollout.created' | 'rollout.updated' | 'rollout.paused' | 'rollout.resumed' | 'rollout.advanced' | 'rollout.approval_gate_reached' | 'rollout.approval_resolved' | 'rollout.cancelled' | 'rollout.completed' | 'rollout.auto_rollback' | 'rollout.rolled_back' | 'rollout.target_ids_added' | 'rollout.target_ids_removed' | 'rollout.target_ids_replaced' | 'proposal.created' | 'proposal.applied' | 'proposal.cancelled' | 'proposal.expired';
 
 /**
  * AuditEventSummary
@@ -1142,6 +1228,271 @@ export type OfrepBulkEvaluationSuccess = {
 export type OfrepBulkEvaluationFailure = {
     errorCode: OfrepErrorCode;
     errorDetails?: string;
+};
+
+/**
+ * CreateSegmentRequest
+ */
+export type CreateSegmentRequest = {
+    key: string;
+    name: string;
+    description?: string;
+    rules?: Array<SegmentRule>;
+};
+
+/**
+ * Segment
+ *
+ * A named audience of the project. A context is in it when the referring condition's attribute is one of its included target IDs; otherwise, unless that value is one of its excluded IDs, when it matches any of its rules.
+ */
+export type Segment = {
+    id: string;
+    projectId: string;
+    key: string;
+    name: string;
+    description: string | null;
+    rules: Array<SegmentRule>;
+    includedCount: number;
+    excludedCount: number;
+    createdAt: string;
+    updatedAt: string;
+};
+
+/**
+ * UpdateSegmentRequest
+ *
+ * Omitted fields keep their value; `rules` replaces all rules.
+ */
+export type UpdateSegmentRequest = {
+    name?: string;
+    description?: string | null;
+    rules?: Array<SegmentRule>;
+};
+
+/**
+ * DeleteSegmentRequest
+ *
+ * `confirm` must be the segment's key, typed again.
+ */
+export type DeleteSegmentRequest = {
+    confirm?: string;
+};
+
+/**
+ * SegmentReferrers
+ */
+export type SegmentReferrers = {
+    /**
+     * `flag.<key>`, `config.<key>` and `segment.<key>` that reference it, each once.
+     */
+    referrers: Array<string>;
+};
+
+/**
+ * WebhookEventType
+ *
+ * `rollout.paused` covers a person's pause and an approval gate (`data.pausedReason`); `rollout.rolled_back` an alert's rollback and the manual one; `proposal.approved` is a proposal applied, `proposal.rejected` one cancelled.
+ */
+export type WebhookEventType = 'rollout.created' | 'rollout.advanced' | 'rollout.paused' | 'rollout.resumed' | 'rollout.completed' | 'rollout.cancelled' | 'rollout.rolled_back' | 'proposal.created' | 'proposal.approved' | 'proposal.rejected' | 'flag.archived' | 'flag.deleted' | 'config.archived' | 'config.deleted';
+
+/**
+ * WebhookFormat
+ *
+ * `standard`: the event as JSON (`{type, timestamp, data}`), signed per Standard Webhooks; `slack`: a Slack incoming-webhook message (`{text, blocks}`), also signed.
+ */
+export type WebhookFormat = 'standard' | 'slack';
+
+/**
+ * CreateWebhookSubscriptionRequest
+ *
+ * `format` defaults to `standard`, `enabled` to true.
+ */
+export type CreateWebhookSubscriptionRequest = {
+    name: string;
+    url: string;
+    events: Array<WebhookEventType>;
+    format?: WebhookFormat;
+    enabled?: boolean;
+};
+
+/**
+ * CreatedWebhookSubscription
+ */
+export type CreatedWebhookSubscription = {
+    id: string;
+    projectId: string;
+    name: string;
+    url: string;
+    events: Array<WebhookEventType>;
+    format: WebhookFormat;
+    enabled: boolean;
+    createdAt: string;
+    updatedAt: string;
+    /**
+     * The signing secret (`whsec_…`, base64), shown only now. Verify `webhook-signature` with any Standard Webhooks library.
+     */
+    secret: string;
+};
+
+/**
+ * WebhookSubscription
+ */
+export type WebhookSubscription = {
+    id: string;
+    projectId: string;
+    name: string;
+    url: string;
+    events: Array<WebhookEventType>;
+    format: WebhookFormat;
+    enabled: boolean;
+    createdAt: string;
+    updatedAt: string;
+};
+
+/**
+ * UpdateWebhookSubscriptionRequest
+ */
+export type UpdateWebhookSubscriptionRequest = {
+    name?: string;
+    url?: string;
+    events?: Array<WebhookEventType>;
+    format?: WebhookFormat;
+    enabled?: boolean;
+};
+
+/**
+ * WebhookDeliveryStatus
+ *
+ * `pending`: not delivered yet (first try or a retry is due at `nextAttemptAt`); `succeeded`: a 2xx answer; `failed`: every attempt failed, no more retries.
+ */
+export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+/**
+ * WebhookDelivery
+ */
+export type WebhookDelivery = {
+    /**
+     * The `webhook-id` header: the same on every attempt, for the receiver to deduplicate.
+     */
+    id: string;
+    subscriptionId: string;
+    eventType: string;
+    payload?: unknown;
+    status: WebhookDeliveryStatus;
+    attempts: number;
+    nextAttemptAt: string | null;
+    lastAttemptAt: string | null;
+    responseStatus: number | null;
+    lastError: string | null;
+    createdAt: string;
+};
+
+/**
+ * WebhookDeliveryPage
+ *
+ * Newest first. `nextCursor` is present only when the page is full.
+ */
+export type WebhookDeliveryPage = {
+    items: Array<WebhookDelivery>;
+    nextCursor?: string;
+};
+
+/**
+ * UsageEntry
+ */
+export type UsageEntry = {
+    kind: PrimitiveKind;
+    key: string;
+    /**
+     * The evaluation's variant (`default`, `rule-<n>`, `target-id`, `rollout-new`, `rollout-base`, …).
+     */
+    variant: string;
+    count: number;
+};
+
+/**
+ * UsageReport
+ *
+ * Evaluation counts an SDK made locally between `windowStart` and `windowEnd` (at most one hour apart, `windowEnd` not in the future). Counts are added to the hour `windowEnd` falls in; keys the environment does not have are skipped.
+ */
+export type UsageReport = {
+    windowStart: string;
+    windowEnd: string;
+    entries: Array<UsageEntry>;
+};
+
+/**
+ * UsageReportAccepted
+ */
+export type UsageReportAccepted = {
+    accepted: number;
+    skipped: number;
+};
+
+/**
+ * PrimitiveEnvUsage
+ */
+export type PrimitiveEnvUsage = {
+    envId: string;
+    envKey: string;
+    lastEvaluatedAt: string | null;
+    total: number;
+    variants: Array<{
+        variant: string;
+        count: number;
+    }>;
+    /**
+     * Hours with evaluations, oldest first.
+     */
+    hourly: Array<{
+        hour: string;
+        count: number;
+    }>;
+};
+
+/**
+ * PrimitiveUsage
+ *
+ * Evaluations over the last `days` days per environment, counted by SDKs (local evaluation) and by the server (`/evaluate`, OFREP).
+ */
+export type PrimitiveUsage = {
+    kind: PrimitiveKind;
+    key: string;
+    days: number;
+    environments: Array<PrimitiveEnvUsage>;
+};
+
+/**
+ * InsightStatus
+ *
+ * `new`: created within `staleAfterDays` and not evaluated yet; `not_evaluated`: no evaluation in any environment for `staleAfterDays`; `ready_to_remove`: every environment serves the same value to everyone (no rules, no live rollout) and nothing changed for `readyAfterDays`; `in_use` otherwise.
+ */
+export type InsightStatus = 'in_use' | 'new' | 'not_evaluated' | 'ready_to_remove';
+
+/**
+ * PrimitiveInsight
+ */
+export type PrimitiveInsight = {
+    kind: PrimitiveKind;
+    key: string;
+    name: string;
+    status: InsightStatus;
+    createdAt: string;
+    /**
+     * The last change of its value, rules or rollout in any environment (or its creation).
+     */
+    lastChangedAt: string;
+    lastEvaluatedAt: string | null;
+    /**
+     * Evaluations in the last `staleAfterDays` days, all environments.
+     */
+    evaluations: number;
+    environments: Array<{
+        envId: string;
+        envKey: string;
+        lastEvaluatedAt: string | null;
+        evaluations: number;
+    }>;
 };
 
 export type RequestMagicLinkData = {
@@ -2167,6 +2518,66 @@ export type CreateProjectResponses = {
 
 export type CreateProjectResponse = CreateProjectResponses[keyof CreateProjectResponses];
 
+export type DeleteProjectData = {
+    /**
+     * Request body
+     */
+    body?: DeleteProjectRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}';
+};
+
+export type DeleteProjectErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type DeleteProjectError = DeleteProjectErrors[keyof DeleteProjectErrors];
+
+export type DeleteProjectResponses = {
+    /**
+     * No content
+     */
+    204: void;
+};
+
+export type DeleteProjectResponse = DeleteProjectResponses[keyof DeleteProjectResponses];
+
 export type GetProjectData = {
     body?: never;
     path: {
@@ -2383,6 +2794,66 @@ export type CreateEnvironmentResponses = {
 
 export type CreateEnvironmentResponse = CreateEnvironmentResponses[keyof CreateEnvironmentResponses];
 
+export type DeleteEnvironmentData = {
+    /**
+     * Request body
+     */
+    body?: DeleteEnvironmentRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}';
+};
+
+export type DeleteEnvironmentErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type DeleteEnvironmentError = DeleteEnvironmentErrors[keyof DeleteEnvironmentErrors];
+
+export type DeleteEnvironmentResponses = {
+    /**
+     * No content
+     */
+    204: void;
+};
+
+export type DeleteEnvironmentResponse = DeleteEnvironmentResponses[keyof DeleteEnvironmentResponses];
+
 export type GetEnvironmentData = {
     body?: never;
     path: {
@@ -2437,7 +2908,16 @@ export type ListFlagsData = {
          */
         id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * `exclude` (default): live definitions only; `include`: all; `only`: archived ones.
+         */
+        archived?: 'exclude' | 'include' | 'only';
+        /**
+         * Only definitions carrying this tag.
+         */
+        tag?: string;
+    };
     url: '/api/v1/projects/{id}/flags';
 };
 
@@ -2539,6 +3019,132 @@ export type CreateFlagResponses = {
 
 export type CreateFlagResponse = CreateFlagResponses[keyof CreateFlagResponses];
 
+export type DeleteFlagData = {
+    /**
+     * Request body
+     */
+    body?: DeletePrimitiveRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+        'if-match'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/flags/{key}';
+};
+
+export type DeleteFlagErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+    /**
+     * If-Match precondition failed
+     */
+    412: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type DeleteFlagError = DeleteFlagErrors[keyof DeleteFlagErrors];
+
+export type DeleteFlagResponses = {
+    /**
+     * No content
+     */
+    204: void;
+};
+
+export type DeleteFlagResponse = DeleteFlagResponses[keyof DeleteFlagResponses];
+
+export type GetFlagData = {
+    body?: never;
+    headers?: {
+        'if-none-match'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/flags/{key}';
+};
+
+export type GetFlagErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type GetFlagError = GetFlagErrors[keyof GetFlagErrors];
+
+export type GetFlagResponses = {
+    /**
+     * OK
+     */
+    200: Flag;
+};
+
+export type GetFlagResponse = GetFlagResponses[keyof GetFlagResponses];
+
 export type UpdateFlagData = {
     /**
      * Request body
@@ -2546,6 +3152,7 @@ export type UpdateFlagData = {
     body: UpdatePrimitiveRequest;
     headers?: {
         'x-audit-reason'?: string;
+        'if-match'?: string;
     };
     path: {
         /**
@@ -2579,6 +3186,10 @@ export type UpdateFlagErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * If-Match precondition failed
+     */
+    412: ErrorEnvelope;
+    /**
      * Request body too large
      */
     413: ErrorEnvelope;
@@ -2602,6 +3213,130 @@ export type UpdateFlagResponses = {
 };
 
 export type UpdateFlagResponse = UpdateFlagResponses[keyof UpdateFlagResponses];
+
+export type ArchiveFlagData = {
+    body?: never;
+    headers?: {
+        'x-audit-reason'?: string;
+        'if-match'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/flags/{key}/archive';
+};
+
+export type ArchiveFlagErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+    /**
+     * If-Match precondition failed
+     */
+    412: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type ArchiveFlagError = ArchiveFlagErrors[keyof ArchiveFlagErrors];
+
+export type ArchiveFlagResponses = {
+    /**
+     * OK
+     */
+    200: Flag;
+};
+
+export type ArchiveFlagResponse = ArchiveFlagResponses[keyof ArchiveFlagResponses];
+
+export type RestoreFlagData = {
+    body?: never;
+    headers?: {
+        'x-audit-reason'?: string;
+        'if-match'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/flags/{key}/restore';
+};
+
+export type RestoreFlagErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+    /**
+     * If-Match precondition failed
+     */
+    412: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type RestoreFlagError = RestoreFlagErrors[keyof RestoreFlagErrors];
+
+export type RestoreFlagResponses = {
+    /**
+     * OK
+     */
+    200: Flag;
+};
+
+export type RestoreFlagResponse = RestoreFlagResponses[keyof RestoreFlagResponses];
 
 export type ListFlagStatesData = {
     body?: never;
@@ -2743,6 +3478,10 @@ export type SetFlagValueErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+    /**
      * If-Match precondition failed
      */
     412: ErrorEnvelope;
@@ -2812,6 +3551,10 @@ export type SetFlagRulesErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+    /**
      * If-Match precondition failed
      */
     412: ErrorEnvelope;
@@ -2848,7 +3591,16 @@ export type ListConfigsData = {
          */
         id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * `exclude` (default): live definitions only; `include`: all; `only`: archived ones.
+         */
+        archived?: 'exclude' | 'include' | 'only';
+        /**
+         * Only definitions carrying this tag.
+         */
+        tag?: string;
+    };
     url: '/api/v1/projects/{id}/configs';
 };
 
@@ -2950,6 +3702,132 @@ export type CreateConfigResponses = {
 
 export type CreateConfigResponse = CreateConfigResponses[keyof CreateConfigResponses];
 
+export type DeleteConfigData = {
+    /**
+     * Request body
+     */
+    body?: DeletePrimitiveRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+        'if-match'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/configs/{key}';
+};
+
+export type DeleteConfigErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+    /**
+     * If-Match precondition failed
+     */
+    412: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type DeleteConfigError = DeleteConfigErrors[keyof DeleteConfigErrors];
+
+export type DeleteConfigResponses = {
+    /**
+     * No content
+     */
+    204: void;
+};
+
+export type DeleteConfigResponse = DeleteConfigResponses[keyof DeleteConfigResponses];
+
+export type GetConfigData = {
+    body?: never;
+    headers?: {
+        'if-none-match'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/configs/{key}';
+};
+
+export type GetConfigErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type GetConfigError = GetConfigErrors[keyof GetConfigErrors];
+
+export type GetConfigResponses = {
+    /**
+     * OK
+     */
+    200: Config;
+};
+
+export type GetConfigResponse = GetConfigResponses[keyof GetConfigResponses];
+
 export type UpdateConfigData = {
     /**
      * Request body
@@ -2957,6 +3835,7 @@ export type UpdateConfigData = {
     body: UpdatePrimitiveRequest;
     headers?: {
         'x-audit-reason'?: string;
+        'if-match'?: string;
     };
     path: {
         /**
@@ -2990,6 +3869,10 @@ export type UpdateConfigErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * If-Match precondition failed
+     */
+    412: ErrorEnvelope;
+    /**
      * Request body too large
      */
     413: ErrorEnvelope;
@@ -3013,6 +3896,130 @@ export type UpdateConfigResponses = {
 };
 
 export type UpdateConfigResponse = UpdateConfigResponses[keyof UpdateConfigResponses];
+
+export type ArchiveConfigData = {
+    body?: never;
+    headers?: {
+        'x-audit-reason'?: string;
+        'if-match'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/configs/{key}/archive';
+};
+
+export type ArchiveConfigErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+    /**
+     * If-Match precondition failed
+     */
+    412: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type ArchiveConfigError = ArchiveConfigErrors[keyof ArchiveConfigErrors];
+
+export type ArchiveConfigResponses = {
+    /**
+     * OK
+     */
+    200: Config;
+};
+
+export type ArchiveConfigResponse = ArchiveConfigResponses[keyof ArchiveConfigResponses];
+
+export type RestoreConfigData = {
+    body?: never;
+    headers?: {
+        'x-audit-reason'?: string;
+        'if-match'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/configs/{key}/restore';
+};
+
+export type RestoreConfigErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+    /**
+     * If-Match precondition failed
+     */
+    412: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type RestoreConfigError = RestoreConfigErrors[keyof RestoreConfigErrors];
+
+export type RestoreConfigResponses = {
+    /**
+     * OK
+     */
+    200: Config;
+};
+
+export type RestoreConfigResponse = RestoreConfigResponses[keyof RestoreConfigResponses];
 
 export type ListConfigStatesData = {
     body?: never;
@@ -3154,6 +4161,10 @@ export type SetConfigValueErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+    /**
      * If-Match precondition failed
      */
     412: ErrorEnvelope;
@@ -3222,6 +4233,10 @@ export type SetConfigRulesErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
     /**
      * If-Match precondition failed
      */
@@ -6496,3 +7511,1573 @@ export type OfrepEventStreamResponses = {
      */
     200: unknown;
 };
+
+export type ListSegmentsData = {
+    body?: never;
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/segments';
+};
+
+export type ListSegmentsErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type ListSegmentsError = ListSegmentsErrors[keyof ListSegmentsErrors];
+
+export type ListSegmentsResponses = {
+    /**
+     * OK
+     */
+    200: Array<Segment>;
+};
+
+export type ListSegmentsResponse = ListSegmentsResponses[keyof ListSegmentsResponses];
+
+export type CreateSegmentData = {
+    /**
+     * Request body
+     */
+    body: CreateSegmentRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/segments';
+};
+
+export type CreateSegmentErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type CreateSegmentError = CreateSegmentErrors[keyof CreateSegmentErrors];
+
+export type CreateSegmentResponses = {
+    /**
+     * Created
+     */
+    201: Segment;
+};
+
+export type CreateSegmentResponse = CreateSegmentResponses[keyof CreateSegmentResponses];
+
+export type DeleteSegmentData = {
+    /**
+     * Request body
+     */
+    body?: DeleteSegmentRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+        'if-match'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/segments/{key}';
+};
+
+export type DeleteSegmentErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+    /**
+     * If-Match precondition failed
+     */
+    412: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type DeleteSegmentError = DeleteSegmentErrors[keyof DeleteSegmentErrors];
+
+export type DeleteSegmentResponses = {
+    /**
+     * No content
+     */
+    204: void;
+};
+
+export type DeleteSegmentResponse = DeleteSegmentResponses[keyof DeleteSegmentResponses];
+
+export type GetSegmentData = {
+    body?: never;
+    headers?: {
+        'if-none-match'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/segments/{key}';
+};
+
+export type GetSegmentErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type GetSegmentError = GetSegmentErrors[keyof GetSegmentErrors];
+
+export type GetSegmentResponses = {
+    /**
+     * OK
+     */
+    200: Segment;
+};
+
+export type GetSegmentResponse = GetSegmentResponses[keyof GetSegmentResponses];
+
+export type UpdateSegmentData = {
+    /**
+     * Request body
+     */
+    body: UpdateSegmentRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+        'if-match'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/segments/{key}';
+};
+
+export type UpdateSegmentErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+    /**
+     * If-Match precondition failed
+     */
+    412: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type UpdateSegmentError = UpdateSegmentErrors[keyof UpdateSegmentErrors];
+
+export type UpdateSegmentResponses = {
+    /**
+     * OK
+     */
+    200: Segment;
+};
+
+export type UpdateSegmentResponse = UpdateSegmentResponses[keyof UpdateSegmentResponses];
+
+export type GetSegmentReferrersData = {
+    body?: never;
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/segments/{key}/referrers';
+};
+
+export type GetSegmentReferrersErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type GetSegmentReferrersError = GetSegmentReferrersErrors[keyof GetSegmentReferrersErrors];
+
+export type GetSegmentReferrersResponses = {
+    /**
+     * OK
+     */
+    200: SegmentReferrers;
+};
+
+export type GetSegmentReferrersResponse = GetSegmentReferrersResponses[keyof GetSegmentReferrersResponses];
+
+export type AddSegmentIncludedData = {
+    /**
+     * Request body
+     */
+    body: TargetIdsRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/segments/{key}/included/add';
+};
+
+export type AddSegmentIncludedErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type AddSegmentIncludedError = AddSegmentIncludedErrors[keyof AddSegmentIncludedErrors];
+
+export type AddSegmentIncludedResponses = {
+    /**
+     * OK
+     */
+    200: TargetIdsAdded;
+};
+
+export type AddSegmentIncludedResponse = AddSegmentIncludedResponses[keyof AddSegmentIncludedResponses];
+
+export type RemoveSegmentIncludedData = {
+    /**
+     * Request body
+     */
+    body: TargetIdsRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/segments/{key}/included/remove';
+};
+
+export type RemoveSegmentIncludedErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type RemoveSegmentIncludedError = RemoveSegmentIncludedErrors[keyof RemoveSegmentIncludedErrors];
+
+export type RemoveSegmentIncludedResponses = {
+    /**
+     * OK
+     */
+    200: TargetIdsRemoved;
+};
+
+export type RemoveSegmentIncludedResponse = RemoveSegmentIncludedResponses[keyof RemoveSegmentIncludedResponses];
+
+export type ReplaceSegmentIncludedData = {
+    /**
+     * Request body
+     */
+    body: ReplaceTargetIdsRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/segments/{key}/included/replace';
+};
+
+export type ReplaceSegmentIncludedErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type ReplaceSegmentIncludedError = ReplaceSegmentIncludedErrors[keyof ReplaceSegmentIncludedErrors];
+
+export type ReplaceSegmentIncludedResponses = {
+    /**
+     * OK
+     */
+    200: TargetIdsCount;
+};
+
+export type ReplaceSegmentIncludedResponse = ReplaceSegmentIncludedResponses[keyof ReplaceSegmentIncludedResponses];
+
+export type ListSegmentIncludedData = {
+    body?: never;
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: {
+        cursor?: string;
+        limit?: number;
+    };
+    url: '/api/v1/projects/{id}/segments/{key}/included';
+};
+
+export type ListSegmentIncludedErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type ListSegmentIncludedError = ListSegmentIncludedErrors[keyof ListSegmentIncludedErrors];
+
+export type ListSegmentIncludedResponses = {
+    /**
+     * OK
+     */
+    200: TargetIdPage;
+};
+
+export type ListSegmentIncludedResponse = ListSegmentIncludedResponses[keyof ListSegmentIncludedResponses];
+
+export type CheckSegmentIncludedData = {
+    body?: never;
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+        /**
+         * The targetId of the resource.
+         */
+        targetId: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/segments/{key}/included/contains/{targetId}';
+};
+
+export type CheckSegmentIncludedErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type CheckSegmentIncludedError = CheckSegmentIncludedErrors[keyof CheckSegmentIncludedErrors];
+
+export type CheckSegmentIncludedResponses = {
+    /**
+     * OK
+     */
+    200: TargetIdContains;
+};
+
+export type CheckSegmentIncludedResponse = CheckSegmentIncludedResponses[keyof CheckSegmentIncludedResponses];
+
+export type AddSegmentExcludedData = {
+    /**
+     * Request body
+     */
+    body: TargetIdsRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/segments/{key}/excluded/add';
+};
+
+export type AddSegmentExcludedErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type AddSegmentExcludedError = AddSegmentExcludedErrors[keyof AddSegmentExcludedErrors];
+
+export type AddSegmentExcludedResponses = {
+    /**
+     * OK
+     */
+    200: TargetIdsAdded;
+};
+
+export type AddSegmentExcludedResponse = AddSegmentExcludedResponses[keyof AddSegmentExcludedResponses];
+
+export type RemoveSegmentExcludedData = {
+    /**
+     * Request body
+     */
+    body: TargetIdsRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/segments/{key}/excluded/remove';
+};
+
+export type RemoveSegmentExcludedErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type RemoveSegmentExcludedError = RemoveSegmentExcludedErrors[keyof RemoveSegmentExcludedErrors];
+
+export type RemoveSegmentExcludedResponses = {
+    /**
+     * OK
+     */
+    200: TargetIdsRemoved;
+};
+
+export type RemoveSegmentExcludedResponse = RemoveSegmentExcludedResponses[keyof RemoveSegmentExcludedResponses];
+
+export type ReplaceSegmentExcludedData = {
+    /**
+     * Request body
+     */
+    body: ReplaceTargetIdsRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/segments/{key}/excluded/replace';
+};
+
+export type ReplaceSegmentExcludedErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type ReplaceSegmentExcludedError = ReplaceSegmentExcludedErrors[keyof ReplaceSegmentExcludedErrors];
+
+export type ReplaceSegmentExcludedResponses = {
+    /**
+     * OK
+     */
+    200: TargetIdsCount;
+};
+
+export type ReplaceSegmentExcludedResponse = ReplaceSegmentExcludedResponses[keyof ReplaceSegmentExcludedResponses];
+
+export type ListSegmentExcludedData = {
+    body?: never;
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: {
+        cursor?: string;
+        limit?: number;
+    };
+    url: '/api/v1/projects/{id}/segments/{key}/excluded';
+};
+
+export type ListSegmentExcludedErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type ListSegmentExcludedError = ListSegmentExcludedErrors[keyof ListSegmentExcludedErrors];
+
+export type ListSegmentExcludedResponses = {
+    /**
+     * OK
+     */
+    200: TargetIdPage;
+};
+
+export type ListSegmentExcludedResponse = ListSegmentExcludedResponses[keyof ListSegmentExcludedResponses];
+
+export type CheckSegmentExcludedData = {
+    body?: never;
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+        /**
+         * The targetId of the resource.
+         */
+        targetId: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/segments/{key}/excluded/contains/{targetId}';
+};
+
+export type CheckSegmentExcludedErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type CheckSegmentExcludedError = CheckSegmentExcludedErrors[keyof CheckSegmentExcludedErrors];
+
+export type CheckSegmentExcludedResponses = {
+    /**
+     * OK
+     */
+    200: TargetIdContains;
+};
+
+export type CheckSegmentExcludedResponse = CheckSegmentExcludedResponses[keyof CheckSegmentExcludedResponses];
+
+export type ListWebhookSubscriptionsData = {
+    body?: never;
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/webhook-subscriptions';
+};
+
+export type ListWebhookSubscriptionsErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type ListWebhookSubscriptionsError = ListWebhookSubscriptionsErrors[keyof ListWebhookSubscriptionsErrors];
+
+export type ListWebhookSubscriptionsResponses = {
+    /**
+     * OK
+     */
+    200: Array<WebhookSubscription>;
+};
+
+export type ListWebhookSubscriptionsResponse = ListWebhookSubscriptionsResponses[keyof ListWebhookSubscriptionsResponses];
+
+export type CreateWebhookSubscriptionData = {
+    /**
+     * Request body
+     */
+    body: CreateWebhookSubscriptionRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/webhook-subscriptions';
+};
+
+export type CreateWebhookSubscriptionErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type CreateWebhookSubscriptionError = CreateWebhookSubscriptionErrors[keyof CreateWebhookSubscriptionErrors];
+
+export type CreateWebhookSubscriptionResponses = {
+    /**
+     * Created
+     */
+    201: CreatedWebhookSubscription;
+};
+
+export type CreateWebhookSubscriptionResponse = CreateWebhookSubscriptionResponses[keyof CreateWebhookSubscriptionResponses];
+
+export type DeleteWebhookSubscriptionData = {
+    body?: never;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+        /**
+         * The subscriptionId of the resource.
+         */
+        subscriptionId: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/webhook-subscriptions/{subscriptionId}';
+};
+
+export type DeleteWebhookSubscriptionErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type DeleteWebhookSubscriptionError = DeleteWebhookSubscriptionErrors[keyof DeleteWebhookSubscriptionErrors];
+
+export type DeleteWebhookSubscriptionResponses = {
+    /**
+     * No content
+     */
+    204: void;
+};
+
+export type DeleteWebhookSubscriptionResponse = DeleteWebhookSubscriptionResponses[keyof DeleteWebhookSubscriptionResponses];
+
+export type GetWebhookSubscriptionData = {
+    body?: never;
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+        /**
+         * The subscriptionId of the resource.
+         */
+        subscriptionId: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/webhook-subscriptions/{subscriptionId}';
+};
+
+export type GetWebhookSubscriptionErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type GetWebhookSubscriptionError = GetWebhookSubscriptionErrors[keyof GetWebhookSubscriptionErrors];
+
+export type GetWebhookSubscriptionResponses = {
+    /**
+     * OK
+     */
+    200: WebhookSubscription;
+};
+
+export type GetWebhookSubscriptionResponse = GetWebhookSubscriptionResponses[keyof GetWebhookSubscriptionResponses];
+
+export type UpdateWebhookSubscriptionData = {
+    /**
+     * Request body
+     */
+    body: UpdateWebhookSubscriptionRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+        /**
+         * The subscriptionId of the resource.
+         */
+        subscriptionId: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/webhook-subscriptions/{subscriptionId}';
+};
+
+export type UpdateWebhookSubscriptionErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type UpdateWebhookSubscriptionError = UpdateWebhookSubscriptionErrors[keyof UpdateWebhookSubscriptionErrors];
+
+export type UpdateWebhookSubscriptionResponses = {
+    /**
+     * OK
+     */
+    200: WebhookSubscription;
+};
+
+export type UpdateWebhookSubscriptionResponse = UpdateWebhookSubscriptionResponses[keyof UpdateWebhookSubscriptionResponses];
+
+export type TestWebhookSubscriptionData = {
+    body?: never;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+        /**
+         * The subscriptionId of the resource.
+         */
+        subscriptionId: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/webhook-subscriptions/{subscriptionId}/test';
+};
+
+export type TestWebhookSubscriptionErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type TestWebhookSubscriptionError = TestWebhookSubscriptionErrors[keyof TestWebhookSubscriptionErrors];
+
+export type TestWebhookSubscriptionResponses = {
+    /**
+     * Accepted: diverted to an approval proposal
+     */
+    202: WebhookDelivery;
+};
+
+export type TestWebhookSubscriptionResponse = TestWebhookSubscriptionResponses[keyof TestWebhookSubscriptionResponses];
+
+export type ListWebhookDeliveriesData = {
+    body?: never;
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+        /**
+         * The subscriptionId of the resource.
+         */
+        subscriptionId: string;
+    };
+    query?: {
+        /**
+         * WebhookDeliveryStatus
+         *
+         * `pending`: not delivered yet (first try or a retry is due at `nextAttemptAt`); `succeeded`: a 2xx answer; `failed`: every attempt failed, no more retries.
+         */
+        status?: 'pending' | 'succeeded' | 'failed';
+        cursor?: string;
+        limit?: number;
+    };
+    url: '/api/v1/projects/{id}/webhook-subscriptions/{subscriptionId}/deliveries';
+};
+
+export type ListWebhookDeliveriesErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type ListWebhookDeliveriesError = ListWebhookDeliveriesErrors[keyof ListWebhookDeliveriesErrors];
+
+export type ListWebhookDeliveriesResponses = {
+    /**
+     * OK
+     */
+    200: WebhookDeliveryPage;
+};
+
+export type ListWebhookDeliveriesResponse = ListWebhookDeliveriesResponses[keyof ListWebhookDeliveriesResponses];
+
+export type ReportUsageData = {
+    /**
+     * Request body
+     */
+    body: UsageReport;
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/usage';
+};
+
+export type ReportUsageErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type ReportUsageError = ReportUsageErrors[keyof ReportUsageErrors];
+
+export type ReportUsageResponses = {
+    /**
+     * Accepted: diverted to an approval proposal
+     */
+    202: UsageReportAccepted;
+};
+
+export type ReportUsageResponse = ReportUsageResponses[keyof ReportUsageResponses];
+
+export type GetFlagUsageData = {
+    body?: never;
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: {
+        /**
+         * How many days back (default 7).
+         */
+        days?: number;
+    };
+    url: '/api/v1/projects/{id}/flags/{key}/usage';
+};
+
+export type GetFlagUsageErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type GetFlagUsageError = GetFlagUsageErrors[keyof GetFlagUsageErrors];
+
+export type GetFlagUsageResponses = {
+    /**
+     * OK
+     */
+    200: PrimitiveUsage;
+};
+
+export type GetFlagUsageResponse = GetFlagUsageResponses[keyof GetFlagUsageResponses];
+
+export type GetConfigUsageData = {
+    body?: never;
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: {
+        /**
+         * How many days back (default 7).
+         */
+        days?: number;
+    };
+    url: '/api/v1/projects/{id}/configs/{key}/usage';
+};
+
+export type GetConfigUsageErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type GetConfigUsageError = GetConfigUsageErrors[keyof GetConfigUsageErrors];
+
+export type GetConfigUsageResponses = {
+    /**
+     * OK
+     */
+    200: PrimitiveUsage;
+};
+
+export type GetConfigUsageResponse = GetConfigUsageResponses[keyof GetConfigUsageResponses];
+
+export type ListInsightsData = {
+    body?: never;
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+    };
+    query?: {
+        /**
+         * Default 7.
+         */
+        staleAfterDays?: number;
+        /**
+         * Default 30.
+         */
+        readyAfterDays?: number;
+        /**
+         * InsightStatus
+         *
+         * `new`: created within `staleAfterDays` and not evaluated yet; `not_evaluated`: no evaluation in any environment for `staleAfterDays`; `ready_to_remove`: every environment serves the same value to everyone (no rules, no live rollout) and nothing changed for `readyAfterDays`; `in_use` otherwise.
+         */
+        status?: 'in_use' | 'new' | 'not_evaluated' | 'ready_to_remove';
+    };
+    url: '/api/v1/projects/{id}/insights';
+};
+
+export type ListInsightsErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type ListInsightsError = ListInsightsErrors[keyof ListInsightsErrors];
+
+export type ListInsightsResponses = {
+    /**
+     * OK
+     */
+    200: Array<PrimitiveInsight>;
+};
+
+export type ListInsightsResponse = ListInsightsResponses[keyof ListInsightsResponses];

@@ -15,6 +15,9 @@ import { RolloutSpareTargetListEntity, RolloutTargetIdEntity } from './rollout-t
 import { RolloutMigrationWarningEntity } from './rollout-migration-warning.js';
 import { RollbackFireEntity, RollbackSecretEntity } from './rollback.js';
 import { InvitationEntity, MagicLinkEntity, ProposalEntity } from './onboarding.js';
+import { SegmentEntity, SegmentSpareTargetListEntity } from './segment.js';
+import { WebhookDeliveryEntity, WebhookSubscriptionEntity } from './webhook.js';
+import { UsageHourEntity } from './usage.js';
 
 export * from './api-key.js';
 export * from './audit-event.js';
@@ -33,6 +36,9 @@ export * from './rollout-target-id.js';
 export * from './rollout-migration-warning.js';
 export * from './rollback.js';
 export * from './onboarding.js';
+export * from './segment.js';
+export * from './webhook.js';
+export * from './usage.js';
 
 export const entities = [
   UserEntity,
@@ -55,4 +61,9 @@ export const entities = [
   MagicLinkEntity,
   InvitationEntity,
   ProposalEntity,
+  SegmentEntity,
+  SegmentSpareTargetListEntity,
+  WebhookSubscriptionEntity,
+  WebhookDeliveryEntity,
+  UsageHourEntity,
 ];

@@ -24,6 +24,12 @@ export const PrimitiveEntity = defineEntity({
     defaultValue: jsonb<JsonValue>().nullable(),
     /** Client keys (shipped in web pages) may evaluate it. */
     clientVisible: p.boolean().default(false),
+    /** Free labels (the contract's `Tag`s), in the order given. */
+    tags: jsonb<string[]>().default('[]'),
+    /** A person's email or a team name; free text. */
+    maintainer: p.text().nullable(),
+    /** Set while archived: hidden from lists by default, every environment serves its base value (reason DISABLED). */
+    archivedAt: timestamp().nullable(),
     createdAt: timestamp(),
     updatedAt: timestamp(),
   }),

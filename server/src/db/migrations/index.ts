@@ -10,6 +10,7 @@ import { Migration20261126002109_target_id_lists } from './Migration202611260021
 import { Migration20261126020000_revoke_orphaned_keys } from './Migration20261126020000_revoke_orphaned_keys.js';
 import { Migration20261126050456_audit_env_version } from './Migration20261126050456_audit_env_version.js';
 import { Migration20261126061303_client_keys } from './Migration20261126061303_client_keys.js';
+import { Migration20261126090606_lifecycle_segments_webhooks_usage } from './Migration20261126090606_lifecycle_segments_webhooks_usage.js';
 
 // Static list: MikroORM cannot load .ts migration files by glob under vitest.
 export const migrationsList: MigrationObject[] = [
@@ -23,4 +24,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126020000_revoke_orphaned_keys', class: Migration20261126020000_revoke_orphaned_keys },
   { name: 'Migration20261126050456_audit_env_version', class: Migration20261126050456_audit_env_version },
   { name: 'Migration20261126061303_client_keys', class: Migration20261126061303_client_keys },
+  { name: 'Migration20261126090606_lifecycle_segments_webhooks_usage', class: Migration20261126090606_lifecycle_segments_webhooks_usage },
 ];

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { errorResponses } from '../errors.js';
+import { InsightsQuery, PrimitiveInsight, PrimitiveUsage, UsageQuery, UsageReport, UsageReportAccepted } from '../schemas/usage.js';
+import { c } from './common.js';
+
+export const usageContract = c.router({
+  reportUsage: {
+    method: 'POST',
+    path: '/envs/:envId/usage',
+    summary: 'Report evaluation counts (SDKs send these in batches)',
+    description:
+      'Any key that may evaluate the environment may report (`sdk`, `client`, server keys, sessions); a client key only for client-visible flags and configs. Bad windows or entries are `400` naming the field; nothing is counted from a refused report.',
+    body: UsageReport,
+    responses: { 202: UsageReportAccepted, ...errorResponses(400, 401, 403, 404, 429) },
+  },
+  getFlagUsage: {
+    method: 'GET',
+    path: '/projects/:id/flags/:key/usage',
+    summary: 'Evaluations of a flag per environment and variant',
+    query: UsageQuery,
+    responses: { 200: PrimitiveUsage, ...errorResponses(400, 401, 403, 404) },
+  },
+  getConfigUsage: {
+    method: 'GET',
+    path: '/projects/:id/configs/:key/usage',
+    summary: 'Evaluations of a config per environment and variant',
+    query: UsageQuery,
+    responses: { 200: PrimitiveUsage, ...errorResponses(400, 401, 403, 404) },
+  },
+  listInsights: {
+    method: 'GET',
+    path: '/projects/:id/insights',
+    summary: 'Which flags and configs are in use, stale or ready to remove',
+    description: 'Live (not archived) flags and configs with their last evaluation and last change; filter by `status`.',
+    query: InsightsQuery,
+    responses: { 200: z.array(PrimitiveInsight), ...errorResponses(400, 401, 403, 404) },
+  },
+});

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { KEY_MAX_LENGTH } from '../limits.js';
+import { example, named } from '../openapi-meta.js';
+import { Id, Timestamp } from './common.js';
+import { PrimitiveKind } from './rollouts.js';
+
+/** Entries of one usage report at most: one per flag or config and variant evaluated in the window. */
+export const USAGE_REPORT_ENTRIES_MAX = 10_000;
+
+export const UsageEntry = named(
+  'UsageEntry',
+  z.object({
+    kind: PrimitiveKind,
+    key: z.string().min(1).max(KEY_MAX_LENGTH),
+    variant: z.string().min(1).max(64).describe('The evaluation\'s variant (`default`, `rule-<n>`, `target-id`, `rollout-new`, `rollout-base`, …).'),
+    count: z.number().int().min(1).max(1_000_000_000),
+  }),
+);
+
+export const UsageReport = example(
+  named(
+    'UsageReport',
+    z.object({
+      windowStart: Timestamp,
+      windowEnd: Timestamp,
+      entries: z.array(UsageEntry).max(USAGE_REPORT_ENTRIES_MAX),
+    }),
+    'Evaluation counts an SDK made locally between `windowStart` and `windowEnd` (at most one hour apart, `windowEnd` not in the future). Counts are added to the hour `windowEnd` falls in; keys the environment does not have are skipped.',
+  ),
+  {
+    windowStart: '2026-11-22T12:00:00.000Z',
+    windowEnd: '2026-11-22T12:01:00.000Z',
+    entries: [
+      { kind: 'flag', key: 'new-checkout', variant: 'rollout-new', count: 1250 },
+      { kind: 'flag', key: 'new-checkout', variant: 'rollout-base', count: 3710 },
+    ],
+  },
+);
+
+export const UsageReportAccepted = named('UsageReportAccepted', z.object({ accepted: z.number().int(), skipped: z.number().int() }));
+
+export const UsageQuery = z.object({
+  days: z.coerce.number().int().min(1).max(90).optional().describe('How many days back (default 7).'),
+});
+
+export const PrimitiveEnvUsage = named(
+  'PrimitiveEnvUsage',
+  z.object({
+    envId: Id,
+    envKey: z.string(),
+    lastEvaluatedAt: Timestamp.nullable(),
+    total: z.number().int(),
+    variants: z.array(z.object({ variant: z.string(), count: z.number().int() })),
+    hourly: z.array(z.object({ hour: Timestamp, count: z.number().int() })).describe('Hours with evaluations, oldest first.'),
+  }),
+);
+
+export const PrimitiveUsage = named(
+  'PrimitiveUsage',
+  z.object({ kind: PrimitiveKind, key: z.string(), days: z.number().int(), environments: z.array(PrimitiveEnvUsage) }),
+  'Evaluations over the last `days` days per environment, counted by SDKs (local evaluation) and by the server (`/evaluate`, OFREP).',
+);
+
+export const InsightStatus = named(
+  'InsightStatus',
+  z.enum(['in_use', 'new', 'not_evaluated', 'ready_to_remove']),
+  '`new`: created within `staleAfterDays` and not evaluated yet; `not_evaluated`: no evaluation in any environment for `staleAfterDays`; `ready_to_remove`: every environment serves the same value to everyone (no rules, no live rollout) and nothing changed for `readyAfterDays`; `in_use` otherwise.',
+);
+
+export const PrimitiveInsight = named(
+  'PrimitiveInsight',
+  z.object({
+    kind: PrimitiveKind,
+    key: z.string(),
+    name: z.string(),
+    status: InsightStatus,
+    createdAt: Timestamp,
+    lastChangedAt: Timestamp.describe('The last change of its value, rules or rollout in any environment (or its creation).'),
+    lastEvaluatedAt: Timestamp.nullable(),
+    evaluations: z.number().int().describe('Evaluations in the last `staleAfterDays` days, all environments.'),
+    environments: z.array(z.object({ envId: Id, envKey: z.string(), lastEvaluatedAt: Timestamp.nullable(), evaluations: z.number().int() })),
+  }),
+);
+
+export const InsightsQuery = z.object({
+  staleAfterDays: z.coerce.number().int().min(1).max(90).optional().describe('Default 7.'),
+  readyAfterDays: z.coerce.number().int().min(1).max(365).optional().describe('Default 30.'),
+  status: InsightStatus.optional(),
+});

@@ -1,0 +1,21 @@
+import { defineEntity, type InferEntity } from '@mikro-orm/core';
+import { timestamp } from './common.js';
+import { EnvironmentEntity } from './environment.js';
+import { PrimitiveEntity } from './primitive.js';
+
+/** Evaluations of one flag or config variant in one environment during one hour (UTC), summed from reports. */
+export const UsageHourEntity = defineEntity({
+  name: 'UsageHour',
+  tableName: 'usage_hours',
+  properties: (p) => ({
+    envId: p.manyToOne(EnvironmentEntity).mapToPk().fieldName('env_id').deleteRule('cascade').primary(),
+    primitiveId: p.manyToOne(PrimitiveEntity).mapToPk().fieldName('primitive_id').deleteRule('cascade').primary(),
+    variant: p.text().primary(),
+    hour: timestamp().primary(),
+    count: p.bigint('number'),
+    /** The latest report's window end that counted here (the per-environment "last evaluated"). */
+    lastSeenAt: timestamp(),
+  }),
+  indexes: [{ properties: ['primitiveId', 'hour'] }],
+});
+export type UsageHour = InferEntity<typeof UsageHourEntity>;
