@@ -17,8 +17,9 @@ export const clientVisibleId = (p: { kind: string; key: string }) => `${p.kind}:
 /**
  * Reads everything an SDK needs to evaluate one environment: every flag and
  * config with its base value and rules, and its live rollout with the
- * allow-list; and which of them are client-visible. One REPEATABLE READ
- * transaction, so the version and the data it describes are one consistent snapshot.
+ * allow-list (an archived one marked `archived`: everyone gets its base value); and which of
+ * them are client-visible. One REPEATABLE READ transaction, so the version and the data it
+ * describes are one consistent snapshot.
  */
 export async function readRuleset(em: EntityManager, envId: string): Promise<RulesetRead> {
   return em.transactional(
@@ -64,6 +65,7 @@ export async function readRuleset(em: EntityManager, envId: string): Promise<Rul
                     targetIds: targets.get(r.id) ?? [],
                   }
                 : null,
+              ...(p.archivedAt ? { archived: true as const } : {}),
             },
           ];
         }),
