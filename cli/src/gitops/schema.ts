@@ -12,7 +12,7 @@ const Key = (max: number) => z.string().min(1).max(max).regex(KEY, 'only letters
 const Condition = z
   .object({
     attribute: z.string().min(1).max(128),
-    operator: z.enum(['in', 'not_in', 'starts_with', 'ends_with', 'contains', 'gt', 'gte', 'lt', 'lte']),
+    operator: z.enum(['in', 'not_in', 'starts_with', 'ends_with', 'contains', 'gt', 'gte', 'lt', 'lte', 'in_segment', 'not_in_segment']),
     values: z.array(z.union([z.string().max(1024), z.number()])).min(1).max(1000),
   })
   .strict();

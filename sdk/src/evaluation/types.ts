@@ -38,12 +38,18 @@ export type ConditionOperator =
   | 'gt'
   | 'gte'
   | 'lt'
-  | 'lte';
+  | 'lte'
+  | 'in_segment'
+  | 'not_in_segment';
 
 export interface Condition {
-  /** Context attribute name (a top-level key of the context). */
+  /**
+   * Context attribute name (a top-level key of the context). For `in_segment` / `not_in_segment`
+   * the attribute whose value is looked up in the segments' included and excluded target IDs.
+   */
   attribute: string;
   operator: ConditionOperator;
+  /** The operands; for `in_segment` / `not_in_segment` the segment keys. */
   values: (string | number)[];
 }
 
@@ -81,12 +87,34 @@ export interface RulesetPrimitive {
   /** First matching rule wins. */
   rules: Rule[];
   rollout: RulesetRollout | null;
+  /** Present on an archived flag or config: everyone gets `value`, reason `DISABLED`, variant `default`. */
+  archived?: true;
+}
+
+/** One rule of a segment: a context matching all of its conditions (AND) matches the rule. */
+export interface SegmentRule {
+  description?: string;
+  conditions: Condition[];
+}
+
+/**
+ * A segment as the ruleset carries it. A context is in it when the referring condition's
+ * attribute value is one of `included`; otherwise, unless that value is one of `excluded`, when
+ * it matches any of `rules` (OR).
+ */
+export interface RulesetSegment {
+  key: string;
+  rules: SegmentRule[];
+  included: string[];
+  excluded: string[];
 }
 
 export interface Ruleset {
   envId: string;
   version: number;
   primitives: RulesetPrimitive[];
+  /** Every segment the primitives' rules reference, directly or through other segments. */
+  segments?: RulesetSegment[];
 }
 
 /** A context is any JSON-ish object; rules and bucketing read its top-level keys. */
