@@ -127,8 +127,9 @@ export function createClient(options: ClientOptions): GradualClient {
     const { response } = result;
     if (response.status === 304) return { data: undefined, response, notModified: true };
     if (!response.ok) throw new GradualApiError(response.status, envelopeOf(result.error), response);
-    // An approval-required API key's mutation is stored as a proposal: 202 with its body.
-    if (response.status === 202) return { data: { kind: 'proposed', proposal: result.data }, response, notModified: false };
+    // An approval-required API key's mutation is stored as a proposal: 202 with its body. Other
+    // operations answering 202 (an accepted usage report, a queued test delivery) resolve with their body.
+    if (response.status === 202 && Object.hasOwn(proposable, name)) return { data: { kind: 'proposed', proposal: result.data }, response, notModified: false };
     const data = Object.hasOwn(proposable, name) ? { kind: 'applied', data: response.status === 204 ? undefined : result.data } : result.data;
     return { data, response, notModified: false };
   };
