@@ -37,10 +37,14 @@
  * - `bucket` in the result is the context's bucket whenever the rollout is
  *   live and the context has the bucket field (also for target-ID hits and
  *   for gated rollouts), otherwise null.
- * - Rule matching semantics: see rules.ts.
+ * - Rule matching semantics, segments included: see rules.ts. Segments come from the ruleset's
+ *   `segments` and are compiled once with it.
+ * - An archived primitive (`archived: true`) serves its base value to everyone: reason
+ *   DISABLED, variant `default`, bucket and rolloutPercent null; its rules and rollout are
+ *   not consulted.
  */
 import { murmur3Continue, murmur3Prefix } from './murmur3.js';
-import { canonicalString, compileRule, firstMatchingRule, type CompiledRule } from './rules.js';
+import { canonicalString, compileRule, compileSegments, firstMatchingRule, type CompiledRule, type SegmentLookup } from './rules.js';
 import {
   isLiveStatus,
   type EvaluationContext,
@@ -50,6 +54,7 @@ import {
   type PrimitiveKind,
   type Ruleset,
   type RulesetPrimitive,
+  type RulesetSegment,
 } from './types.js';
 
 const TWO_POW_32 = 4294967296;
@@ -68,7 +73,10 @@ class CompiledPrimitiveImpl implements CompiledPrimitive {
   private readonly rules: readonly CompiledRule[];
   /** `rule-1`, `rule-2`, … for `rules`. */
   private readonly ruleVariants: readonly EvaluationVariant[];
-  /** The reason of the base value when no rollout decided: STATIC without rules, else DEFAULT. */
+  /**
+   * The reason of the base value when no rollout decided: STATIC without rules, else DEFAULT;
+   * DISABLED for an archived primitive (which then has no rules and no live rollout).
+   */
   private readonly baseReason: EvaluationReason;
   /** The live rollout's percent, null without one (every result carries it). */
   private readonly rolloutPercent: number | null;
@@ -101,16 +109,17 @@ class CompiledPrimitiveImpl implements CompiledPrimitive {
    */
   private readonly targetBits: Int32Array;
 
-  constructor(p: RulesetPrimitive) {
+  constructor(p: RulesetPrimitive, segments: SegmentLookup) {
     this.kind = p.kind;
     this.key = p.key;
     this.base = p.value;
-    this.rules = (p.rules ?? []).map(compileRule);
+    const archived = p.archived === true;
+    this.rules = archived ? [] : (p.rules ?? []).map((rule) => compileRule(rule, segments));
     this.ruleVariants = this.rules.map((_, i): EvaluationVariant => `rule-${i + 1}`);
-    const r = p.rollout;
+    const r = archived ? null : p.rollout;
     this.live = r != null && isLiveStatus(r.status);
     this.rolloutPercent = this.live && r != null ? r.percent : null;
-    this.baseReason = this.rules.length === 0 && !this.live ? 'STATIC' : 'DEFAULT';
+    this.baseReason = archived ? 'DISABLED' : this.rules.length === 0 && !this.live ? 'STATIC' : 'DEFAULT';
     this.gated = r != null && r.newValue === undefined;
     this.candidate = r?.newValue;
     this.percent = r != null ? r.percent : 0;
@@ -199,19 +208,21 @@ class CompiledPrimitiveImpl implements CompiledPrimitive {
 /**
  * Prepares one primitive: target IDs into a hash table, the `seed + ':'`
  * prefix pre-hashed, conditions pre-parsed. The compiled form captures the
- * ruleset at compile time; later mutation of `p` is not seen.
+ * ruleset at compile time; later mutation of `p` is not seen. `segments` are
+ * the ruleset's segments its segment conditions may name (none: nobody is in
+ * any segment).
  */
-export function compilePrimitive(p: RulesetPrimitive): CompiledPrimitive {
-  return new CompiledPrimitiveImpl(p);
+export function compilePrimitive(p: RulesetPrimitive, segments?: readonly RulesetSegment[]): CompiledPrimitive {
+  return new CompiledPrimitiveImpl(p, compileSegments(segments));
 }
 
 /**
- * Evaluates one primitive for one context. Compiles the primitive on every
- * call (O(target IDs)); for repeated evaluation use {@link compileRuleset} or
- * {@link compilePrimitive}, which run the same code.
+ * Evaluates one primitive for one context. Compiles the primitive (and
+ * `segments`) on every call (O(target IDs)); for repeated evaluation use
+ * {@link compileRuleset} or {@link compilePrimitive}, which run the same code.
  */
-export function evaluatePrimitive(p: RulesetPrimitive, ctx: EvaluationContext): EvaluationResult {
-  return new CompiledPrimitiveImpl(p).evaluate(ctx);
+export function evaluatePrimitive(p: RulesetPrimitive, ctx: EvaluationContext, segments?: readonly RulesetSegment[]): EvaluationResult {
+  return new CompiledPrimitiveImpl(p, compileSegments(segments)).evaluate(ctx);
 }
 
 /** A ruleset prepared for repeated evaluation. */
@@ -243,10 +254,11 @@ class CompiledRulesetImpl implements CompiledRuleset {
     this.version = ruleset.version;
     this.byKey = new Map();
     const keys: string[] = [];
+    const segments = compileSegments(ruleset.segments);
     for (const p of ruleset.primitives) {
       // Keys are unique within an environment; should a key repeat, the first wins.
       if (this.byKey.has(p.key)) continue;
-      this.byKey.set(p.key, new CompiledPrimitiveImpl(p));
+      this.byKey.set(p.key, new CompiledPrimitiveImpl(p, segments));
       keys.push(p.key);
     }
     this.keys = keys;
@@ -276,7 +288,10 @@ class CompiledRulesetImpl implements CompiledRuleset {
   }
 }
 
-/** Compiles every primitive of a ruleset once; `evaluate` then allocates only the result object. */
+/**
+ * Compiles every primitive of a ruleset, and its segments, once; `evaluate` then allocates only
+ * the result object.
+ */
 export function compileRuleset(ruleset: Ruleset): CompiledRuleset {
   return new CompiledRulesetImpl(ruleset);
 }

@@ -27,6 +27,8 @@ export type {
   ConditionOperator,
   Condition,
   Rule,
+  SegmentRule,
+  RulesetSegment,
   RulesetRollout,
   RulesetPrimitive,
   Ruleset,

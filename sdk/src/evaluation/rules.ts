@@ -43,8 +43,19 @@
  *    is in `values` (so an empty array matches `not_in` and nothing else).
  * 8. An operator this version does not know (a newer server) never matches,
  *    so the rule is skipped rather than the evaluation failing.
+ * 9. Segments (`in_segment` / `not_in_segment`, `values` = segment keys): `in_segment` holds
+ *    when the context is in ANY of the named segments, `not_in_segment` when it is in NONE.
+ *    The context is in segment S when v, the canonical string of `context[attribute]` (the
+ *    same stringification as the target-ID match), is one of S's `included` IDs; otherwise
+ *    not when v is one of S's `excluded` IDs; otherwise when it matches ANY of S's rules (each
+ *    rule: all of its conditions, segment conditions nested to any depth). Rule 4 does not
+ *    apply to the segment operators: a context without the attribute (or with an array or
+ *    object there) is in no included or excluded list, and S's rules still decide. A key the
+ *    ruleset has no segment for names a segment nobody is in (so `not_in_segment [unknown]`
+ *    holds). A segment on a reference cycle (which the server refuses to store) is treated as
+ *    unknown, so evaluation always terminates.
  */
-import type { Condition, EvaluationContext, Rule } from './types.js';
+import type { Condition, EvaluationContext, Rule, RulesetSegment } from './types.js';
 
 const OP_IN = 0;
 const OP_NOT_IN = 1;
@@ -55,7 +66,10 @@ const OP_GT = 5;
 const OP_GTE = 6;
 const OP_LT = 7;
 const OP_LTE = 8;
+/** Every operator from OP_UNKNOWN on needs the slow path of matchesCompiledCondition. */
 const OP_UNKNOWN = 9;
+const OP_IN_SEGMENT = 10;
+const OP_NOT_IN_SEGMENT = 11;
 
 const OPS: Readonly<Record<string, number>> = {
   in: OP_IN,
@@ -67,6 +81,8 @@ const OPS: Readonly<Record<string, number>> = {
   gte: OP_GTE,
   lt: OP_LT,
   lte: OP_LTE,
+  in_segment: OP_IN_SEGMENT,
+  not_in_segment: OP_NOT_IN_SEGMENT,
 };
 
 /** Plain decimal numeral (see rule 6 above). */
@@ -111,6 +127,8 @@ export interface CompiledCondition {
   readonly strings: readonly string[];
   /** Numeric operators: min of the values for gt/gte, max for lt/lte; NaN when none. */
   readonly threshold: number;
+  /** Segment operators: the named segments the ruleset has (unknown and cyclic ones left out). */
+  readonly segments: readonly CompiledSegment[];
 }
 
 export interface CompiledRule {
@@ -118,7 +136,21 @@ export interface CompiledRule {
   readonly value: unknown;
 }
 
-export function compileCondition(c: Condition): CompiledCondition {
+/** A segment prepared for membership checks (rule 9). */
+export interface CompiledSegment {
+  readonly key: string;
+  readonly included: ReadonlySet<string>;
+  readonly excluded: ReadonlySet<string>;
+  readonly rules: readonly CompiledRule[];
+}
+
+/** The compiled segment for a key, or undefined for a key nobody is in (unknown, or on a cycle). */
+export type SegmentLookup = (key: string) => CompiledSegment | undefined;
+
+const NO_SEGMENTS: readonly CompiledSegment[] = [];
+const noSegment: SegmentLookup = () => undefined;
+
+export function compileCondition(c: Condition, segments: SegmentLookup = noSegment): CompiledCondition {
   const op = OPS[c.operator as string] ?? OP_UNKNOWN;
   const values: readonly unknown[] = Array.isArray(c.values) ? c.values : [];
   const strings: string[] = [];
@@ -135,11 +167,134 @@ export function compileCondition(c: Condition): CompiledCondition {
       if (Number.isNaN(threshold) || (lower ? n < threshold : n > threshold)) threshold = n;
     }
   }
-  return { attribute: c.attribute, op, set: new Set(strings), strings, threshold };
+  let named = NO_SEGMENTS;
+  if (op === OP_IN_SEGMENT || op === OP_NOT_IN_SEGMENT) {
+    const found: CompiledSegment[] = [];
+    for (const key of new Set(strings)) {
+      const segment = segments(key);
+      if (segment !== undefined) found.push(segment);
+    }
+    named = found;
+  }
+  return { attribute: c.attribute, op, set: new Set(strings), strings, threshold, segments: named };
 }
 
-export function compileRule(r: Rule): CompiledRule {
-  return { conditions: (r.conditions ?? []).map(compileCondition), value: r.value };
+export function compileRule(r: Rule, segments: SegmentLookup = noSegment): CompiledRule {
+  return { conditions: (r.conditions ?? []).map((c) => compileCondition(c, segments)), value: r.value };
+}
+
+/** The segment keys a segment's rules name in segment conditions. */
+function referencedKeys(s: RulesetSegment): string[] {
+  const keys: string[] = [];
+  for (const rule of s.rules ?? []) {
+    for (const c of rule.conditions ?? []) {
+      if (c.operator !== 'in_segment' && c.operator !== 'not_in_segment') continue;
+      for (const v of Array.isArray(c.values) ? c.values : []) {
+        const key = canonicalString(v);
+        if (key !== null) keys.push(key);
+      }
+    }
+  }
+  return keys;
+}
+
+/**
+ * The keys of segments that lie on a reference cycle (a strongly connected component with
+ * more than one segment, or a segment naming itself): Tarjan's algorithm over the references.
+ */
+function cyclicKeys(byKey: ReadonlyMap<string, RulesetSegment>): Set<string> {
+  const edges = new Map<string, string[]>();
+  for (const [key, s] of byKey) edges.set(key, referencedKeys(s).filter((k) => byKey.has(k)));
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const cyclic = new Set<string>();
+  let counter = 0;
+  const visit = (key: string): void => {
+    index.set(key, counter);
+    low.set(key, counter);
+    counter++;
+    stack.push(key);
+    onStack.add(key);
+    for (const next of edges.get(key) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(key, Math.min(low.get(key) as number, low.get(next) as number));
+      } else if (onStack.has(next)) {
+        low.set(key, Math.min(low.get(key) as number, index.get(next) as number));
+      }
+    }
+    if (low.get(key) !== index.get(key)) return;
+    const component: string[] = [];
+    for (;;) {
+      const member = stack.pop() as string;
+      onStack.delete(member);
+      component.push(member);
+      if (member === key) break;
+    }
+    if (component.length > 1 || (edges.get(key) ?? []).includes(key)) for (const member of component) cyclic.add(member);
+  };
+  for (const key of byKey.keys()) if (!index.has(key)) visit(key);
+  return cyclic;
+}
+
+interface MutableSegment {
+  key: string;
+  included: ReadonlySet<string>;
+  excluded: ReadonlySet<string>;
+  rules: readonly CompiledRule[];
+}
+
+/**
+ * Compiles a ruleset's segments once: included and excluded IDs into sets, rules into compiled
+ * rules whose segment conditions point at the compiled segments. Segments on a reference cycle
+ * are left out (rule 9), so the remaining references form an acyclic graph and membership
+ * checks always terminate. Should a key repeat, the first segment wins.
+ */
+export function compileSegments(segments: readonly RulesetSegment[] | undefined): SegmentLookup {
+  if (segments === undefined || segments.length === 0) return noSegment;
+  const byKey = new Map<string, RulesetSegment>();
+  for (const s of segments) if (!byKey.has(s.key)) byKey.set(s.key, s);
+  const cyclic = cyclicKeys(byKey);
+  const compiled = new Map<string, MutableSegment>();
+  for (const [key, s] of byKey) {
+    if (cyclic.has(key)) continue;
+    compiled.set(key, { key, included: new Set(s.included ?? []), excluded: new Set(s.excluded ?? []), rules: [] });
+  }
+  const lookup: SegmentLookup = (key) => compiled.get(key);
+  for (const [key, segment] of compiled) {
+    segment.rules = ((byKey.get(key) as RulesetSegment).rules ?? []).map((r) => compileRule(r, lookup));
+  }
+  return lookup;
+}
+
+/** Whether the context, whose attribute value is `id` (null when it has none), is in `s`. */
+function inSegment(s: CompiledSegment, id: string | null, ctx: EvaluationContext): boolean {
+  if (id !== null) {
+    if (s.included.has(id)) return true;
+    if (s.excluded.has(id)) return false;
+  }
+  const rules = s.rules;
+  for (let i = 0; i < rules.length; i++) {
+    if (matchesCompiledRule(rules[i] as CompiledRule, ctx)) return true;
+  }
+  return false;
+}
+
+/** A segment condition (rule 9): in any of the named segments, or in none. */
+function matchesSegmentCondition(c: CompiledCondition, ctx: EvaluationContext): boolean {
+  const raw = ctx[c.attribute];
+  const id = typeof raw === 'string' ? raw : canonicalString(raw);
+  const named = c.segments;
+  let inAny = false;
+  for (let i = 0; i < named.length; i++) {
+    if (inSegment(named[i] as CompiledSegment, id, ctx)) {
+      inAny = true;
+      break;
+    }
+  }
+  return c.op === OP_IN_SEGMENT ? inAny : !inAny;
 }
 
 /** Whether one scalar (or non-scalar, which never matches) satisfies a positive operator. */
@@ -178,7 +333,7 @@ function matchesScalar(c: CompiledCondition, v: unknown): boolean {
 }
 
 export function matchesCompiledCondition(c: CompiledCondition, ctx: EvaluationContext): boolean {
-  if (c.op === OP_UNKNOWN) return false;
+  if (c.op >= OP_UNKNOWN) return c.op === OP_UNKNOWN ? false : matchesSegmentCondition(c, ctx);
   const v = ctx[c.attribute];
   if (v === undefined || v === null) return false;
   if (Array.isArray(v)) {
