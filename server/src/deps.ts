@@ -11,6 +11,7 @@ import type { ServiceMetrics } from './metrics/metrics.js';
 import type { ApiKeyCache } from './features/access/api-key-cache.js';
 import type { EnvDirectory } from './features/environments/env-directory.js';
 import type { TargetIdIndex } from './features/rollouts/target-id-index.js';
+import type { UsageAggregator } from './features/usage/usage-aggregator.js';
 
 /** The server's long-lived parts, built once at start (server.ts) and handed to the app and the services that need them. */
 export interface AppDeps {
@@ -35,4 +36,6 @@ export interface AppDeps {
   metrics: ServiceMetrics;
   /** Outgoing mail (SMTP_URL), or one stdout line per mail when unset. */
   mailer: Mailer;
+  /** Evaluations this instance answered, counted in memory and written every minute (features/usage). */
+  usage: UsageAggregator;
 }

@@ -31,6 +31,7 @@ import { streamCredentialCheck } from './features/evaluation/stream-credentials.
 import { describeChanges } from './features/evaluation/change-events.store.js';
 import { RateLimits } from './rate-limits/rate-limits.js';
 import { createMailer } from './mail/mailer.js';
+import { UsageAggregator } from './features/usage/usage-aggregator.js';
 
 /**
  * The HTTP server's timeouts (config.http). `headersTimeout` cuts a client that has not sent a
@@ -110,11 +111,14 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
     targetIdsInMemory: () => targetIds.size,
   });
   const apiKeys = new ApiKeyCache({ load: (tokenHash) => db.em().findOne(ApiKeyEntity, { tokenHash }) });
-  const deps: AppDeps = { config, db, clock, logger, bus, rulesets: new RulesetCache(), envs, apiKeys, targetIds, streams, limits, mailer, metrics };
+  const usage = new UsageAggregator({ db, clock, logger });
+  const deps: AppDeps = { config, db, clock, logger, bus, rulesets: new RulesetCache(), envs, apiKeys, targetIds, streams, limits, mailer, metrics, usage };
 
   // Production ticks on an interval; under the test clock, each clock move runs exactly one tick.
   const scheduler = new Scheduler(deps);
   if (!testClock) scheduler.start(config.schedulerIntervalMs);
+  // Usage counts are written every minute; under the test clock, on each clock move (after the tick).
+  if (!testClock) usage.start();
   // Repeated API-key polls and evaluations are answered from memory with what their route decided
   // (http/answer-cache.ts); everything else goes to the app.
   const answers = new AnswerCache({
@@ -126,7 +130,7 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
     corsHeaders: (req, key) => replayCorsHeaders(config, req, key),
   });
   const app = createApp(deps, answers, (app) => {
-    if (testClock) mountTestClock(app, deps, testClock, () => scheduler.tick().then(() => undefined));
+    if (testClock) mountTestClock(app, deps, testClock, () => scheduler.tick().then(() => usage.flush()));
   });
   // Each connection's latest response, for answering a malformed request that follows it (client-error.ts).
   const latestResponse = new WeakMap<Duplex, ServerResponse>();
@@ -170,6 +174,7 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
       await drained;
       clearTimeout(grace);
       await scheduler.stop();
+      await usage.stop(); // the counts of the last minute, before the database closes
       if (bus instanceof PgNotifyEnvChangeBus) await bus.close();
       await limits.close();
       await mailer.close();

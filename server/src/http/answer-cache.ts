@@ -54,6 +54,8 @@ export interface ReplayAnswer {
   /** Header names and values, alternating (as writeHead takes them). */
   headers: string[];
   body?: Buffer | string;
+  /** Called once this answer has been sent (not when the key's bucket refused it and the route answers instead). */
+  onSent?(): void;
 }
 
 export interface AnswerCacheDeps {
@@ -131,6 +133,7 @@ export class AnswerCache {
       const ms = performance.now() - started;
       this.seriesOf(req.method!, replay.route, answer.status).observe(ms / 1000);
       logRequest(this.deps.logger, requestId, req.method, req.url, answer.status, ms);
+      answer.onSent?.();
       replay.onAnswered?.(answer.status);
       return true;
     };

@@ -10,6 +10,7 @@ import { findEnvironment } from '../../features/common/lookup.js';
 import { DomainError } from '../../domain/errors.js';
 import { currentRuleset, evaluateContext, evaluateWith } from '../../features/evaluation/evaluation.service.js';
 import { ifNoneMatchHits, type CachedRuleset } from '../../features/evaluation/ruleset.cache.js';
+import type { EvaluationResult } from '@gradual/sdk/evaluation';
 import { keyAdmission, type AnswerCache, type ReplayAnswer } from '../answer-cache.js';
 import { isPlainJson, replayableBody } from '../text-guard.js';
 import { sessionTokenOf, type CallerRequest } from '../caller.js';
@@ -89,9 +90,11 @@ export const evaluationRoutes = (deps: AppDeps, answers: AnswerCache) => {
     evaluate: async ({ req, res, params, body }) => {
       const caller = await admit(req, res, deps);
       const { entry, answer } = await evaluateContext(req.em, caller, deps, params.envId, body);
+      deps.usage.countResults(params.envId, answer.results);
       const replay = entry && replayable(caller, params.envId, entry);
       if (replay) {
-        answers.remember(req, { ...replay, route: EVALUATE_ROUTE, maxBody: MAX_REPLAYED_BODY, answer: (next, raw) => evaluateAnswer(next, raw, entry), onAnswered: countEvaluation });
+        const countUsage = (results: Record<string, EvaluationResult>) => deps.usage.countResults(params.envId, results);
+        answers.remember(req, { ...replay, route: EVALUATE_ROUTE, maxBody: MAX_REPLAYED_BODY, answer: (next, raw) => evaluateAnswer(next, raw, entry, countUsage), onAnswered: countEvaluation });
       }
       return { status: 200, body: answer };
     },
@@ -130,13 +133,14 @@ function rulesetAnswer(req: IncomingMessage, entry: CachedRuleset): ReplayAnswer
  * A replayed evaluation: the body evaluated against the ruleset the route answered from, when
  * the route would take it as it is (JSON without the escapes the text guard inspects, nested no
  * deeper than it allows, valid for the contract's schema); null for anything else, which the
- * route then answers with its own error.
+ * route then answers with its own error. Its results are counted (usage) once it is sent, as the route's are.
  */
-function evaluateAnswer(req: IncomingMessage, raw: Buffer | undefined, entry: CachedRuleset): ReplayAnswer | null {
+function evaluateAnswer(req: IncomingMessage, raw: Buffer | undefined, entry: CachedRuleset, countUsage: (results: Record<string, EvaluationResult>) => void): ReplayAnswer | null {
   const input = raw && isPlainJson(req) ? replayableBody(raw, EVALUATE_BODY) : null;
   if (!input) return null;
-  const body = JSON.stringify(evaluateWith(entry, input));
-  return { status: 200, headers: ['Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(Buffer.byteLength(body))], body };
+  const answer = evaluateWith(entry, input);
+  const body = JSON.stringify(answer);
+  return { status: 200, headers: ['Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(Buffer.byteLength(body))], body, onSent: () => countUsage(answer.results) };
 }
 
 /** Whether the request takes gzip, per distinct Accept-Encoding value (pollers send a handful). */

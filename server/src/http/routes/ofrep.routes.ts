@@ -27,6 +27,7 @@ import { chargeApiKey } from '../api-rate-limit.js';
 import { isPlainJson, replayableBody } from '../text-guard.js';
 import { clientAddressKey } from '../../rate-limits/client-address.js';
 import { hashToken } from '../../domain/secrets.js';
+import type { PrimitiveKind } from '../../db/entities/index.js';
 
 const s = initServer();
 
@@ -46,6 +47,11 @@ const MAX_REPLAYED_BODY = 16 * 1024;
 export const ofrepRoutes = (deps: AppDeps, answers: AnswerCache) => {
   /** Whom the stream URL is built for: PUBLIC_URL when set, else the request's own protocol and host. */
   const origin = (req: Request) => (deps.config.publicUrlConfigured ? deps.config.publicUrl : `${req.protocol}://${req.get('host') ?? 'localhost'}`);
+
+  /** Counts what an answer served (usage). */
+  const countServed = (envId: string, served: Served) => {
+    for (const s of served) deps.usage.count(envId, s.kind, s.key, s.variant);
+  };
 
   /** The stream URL of a bulk answer: a fresh ticket for the key and environment. */
   const streamUrl = (base: string, key: ApiKey, envId: string, now: Date) => {
@@ -79,19 +85,22 @@ export const ofrepRoutes = (deps: AppDeps, answers: AnswerCache) => {
         if (!parsed) return null;
         const cache = ['ETag', parsed.etag, 'Cache-Control', 'no-cache'];
         const ifNoneMatch = next.headers['if-none-match'];
-        if (ifNoneMatch !== undefined && etagListMatches(ifNoneMatch, parsed.etag)) return { status: 304, headers: cache };
+        if (ifNoneMatch !== undefined && etagListMatches(ifNoneMatch, parsed.etag)) {
+          return { status: 304, headers: cache, onSent: () => countServed(envId, (parsed.served ??= servedBy(evaluateFlags(entry, parsed.context).flags))) };
+        }
         if (next.headers.host !== host || next.headers['x-forwarded-proto'] !== proto) return null;
         const eventStreams = [{ type: 'sse', url: streamUrl(base, key, envId, deps.clock.now()), inactivityDelaySec: OFREP_INACTIVITY_DELAY_SEC }];
-        return json(200, { ...evaluateFlags(entry, parsed.context), eventStreams }, cache);
+        const evaluated = evaluateFlags(entry, parsed.context);
+        return { ...json(200, { ...evaluated, eventStreams }, cache), onSent: () => countServed(envId, (parsed.served ??= servedBy(evaluated.flags))) };
       };
   };
 
   /** A replayed single evaluation: the route's 200 (its 400 and 404 go to the route). */
-  const singleReplay = (entry: CachedRuleset, flagKey: string) => (key: ApiKey): Replay['answer'] => (next, raw) => {
+  const singleReplay = (envId: string, entry: CachedRuleset, flagKey: string) => (key: ApiKey): Replay['answer'] => (next, raw) => {
     const parsed = replayedRequest(next, raw, entry, key.id);
     if (!parsed) return null;
     const answer = evaluateFlag(entry, flagKey, parsed.context);
-    return answer.status === 200 ? json(200, answer.body, []) : null;
+    return answer.status === 200 ? { ...json(200, answer.body, []), onSent: () => countServed(envId, servedBy([answer.body])) } : null;
   };
 
   return s.router(contract.ofrep, {
@@ -99,8 +108,10 @@ export const ofrepRoutes = (deps: AppDeps, answers: AnswerCache) => {
       const caller = await admit(req, res, deps);
       const envId = ofrepEnvironment(caller);
       const entry = await rulesetForEvaluation(req.em, caller, deps, envId);
-      if (entry) remember(req, caller, envId, entry, SINGLE_ROUTE, singleReplay(entry, params.key));
-      return evaluateFlag(entry, params.key, body.context);
+      if (entry) remember(req, caller, envId, entry, SINGLE_ROUTE, singleReplay(envId, entry, params.key));
+      const answer = evaluateFlag(entry, params.key, body.context);
+      if (answer.status === 200) countServed(envId, servedBy([answer.body]));
+      return answer;
     },
     ofrepEvaluateFlags: async ({ req, res, body }) => {
       const caller = await admit(req, res, deps);
@@ -113,9 +124,12 @@ export const ofrepRoutes = (deps: AppDeps, answers: AnswerCache) => {
       res.setHeader('Cache-Control', 'no-cache');
       if (entry) remember(req, caller, envId, entry, BULK_ROUTE, bulkReplay(req, envId, entry));
       const ifNoneMatch = req.headers['if-none-match'];
+      // A 304 serves the same evaluations again: they are counted as the 200's are.
+      const evaluated = evaluateFlags(entry, body.context);
+      countServed(envId, servedBy(evaluated.flags));
       if (ifNoneMatch !== undefined && etagListMatches(ifNoneMatch, etag)) return { status: 304, body: undefined };
       const eventStreams = [{ type: 'sse' as const, url: streamUrl(origin(req), key, envId, caller.now), inactivityDelaySec: OFREP_INACTIVITY_DELAY_SEC }];
-      return { status: 200, body: { ...evaluateFlags(entry, body.context), eventStreams } };
+      return { status: 200, body: { ...evaluated, eventStreams } };
     },
     ofrepEventStream: async ({ req, res, query }) => {
       if (deps.streams.closing) {
@@ -186,11 +200,30 @@ function json(status: number, body: unknown, headers: string[]): ReplayAnswer {
   return { status, headers: [...headers, 'Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(Buffer.byteLength(text))], body: text };
 }
 
+/** What one evaluated answer served: each flag or config with its variant (failures serve none). */
+type Served = Array<{ kind: PrimitiveKind; key: string; variant: string }>;
+
+function servedBy(flags: ReadonlyArray<{ key: string; variant?: string; metadata?: Record<string, unknown> | undefined }>): Served {
+  const served: Served = [];
+  for (const f of flags) {
+    const kind = f.metadata?.kind;
+    if (f.variant !== undefined && (kind === 'flag' || kind === 'config')) served.push({ kind, key: f.key, variant: f.variant });
+  }
+  return served;
+}
+
+/** A replayed request's body taken apart: its context, bulk ETag, and (once a bulk answer was sent) what that answer served. */
+interface ParsedRequest {
+  context: OfrepContext;
+  etag: string;
+  served?: Served;
+}
+
 /**
  * Request bodies already taken apart, per ruleset and API key: a client polling with the same
  * bytes skips parsing, validation and hashing. Cleared when full; a new ruleset starts afresh.
  */
-const parsedBodies = new WeakMap<CachedRuleset, Map<string, { context: OfrepContext; etag: string }>>();
+const parsedBodies = new WeakMap<CachedRuleset, Map<string, ParsedRequest>>();
 const MAX_PARSED_BODIES = 1000;
 
 /**
@@ -198,11 +231,11 @@ const MAX_PARSED_BODIES = 1000;
  * (JSON without the escapes the text guard inspects, nested no deeper than it allows, valid for
  * the contract); null for anything else, which the route then answers.
  */
-function replayedRequest(req: IncomingMessage, raw: Buffer | undefined, entry: CachedRuleset, keyId: string): { context: OfrepContext; etag: string } | null {
+function replayedRequest(req: IncomingMessage, raw: Buffer | undefined, entry: CachedRuleset, keyId: string): ParsedRequest | null {
   if (!raw || !isPlainJson(req)) return null;
   let memo = parsedBodies.get(entry);
   if (!memo) {
-    memo = new Map<string, { context: OfrepContext; etag: string }>();
+    memo = new Map<string, ParsedRequest>();
     parsedBodies.set(entry, memo);
   }
   const id = `${keyId}\n${raw.toString('latin1')}`;
@@ -210,7 +243,7 @@ function replayedRequest(req: IncomingMessage, raw: Buffer | undefined, entry: C
   if (known) return known;
   const input = replayableBody(raw, BODY);
   if (!input) return null;
-  const request = { context: input.context, etag: bulkEtag(entry, keyId, input.context) };
+  const request: ParsedRequest = { context: input.context, etag: bulkEtag(entry, keyId, input.context) };
   if (memo.size >= MAX_PARSED_BODIES) memo.clear();
   memo.set(id, request);
   return request;

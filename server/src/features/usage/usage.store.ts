@@ -1,0 +1,140 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { LIVE_STATUSES_SQL, type PrimitiveKind } from '../../db/entities/index.js';
+import { rawQuery } from '../common/sql.js';
+
+/** Evaluation counts to add, as parallel columns (one row per environment, flag or config, and variant). */
+export interface UsageColumns {
+  envIds: string[];
+  kinds: PrimitiveKind[];
+  keys: string[];
+  variants: string[];
+  counts: number[];
+}
+
+export const emptyColumns = (): UsageColumns => ({ envIds: [], kinds: [], keys: [], variants: [], counts: [] });
+
+/**
+ * Adds the counts to `hour` in one statement: rows are matched to their flag or config by the
+ * environment's project, kind and key (rows matching none are left out, and so are flags and
+ * configs that are not client-visible when `clientVisibleOnly`), summed per (environment,
+ * primitive, variant), and added to the hour's existing counts; `last_seen_at` keeps the latest.
+ * Answers how many of the given rows matched.
+ */
+export async function addUsage(em: EntityManager, rows: UsageColumns, hour: Date, seenAt: Date, clientVisibleOnly = false): Promise<number> {
+  if (!rows.envIds.length) return 0;
+  const { rows: result } = await rawQuery<{ matched: number }>(
+    em,
+    `with input as (
+       select u.env_id, u.kind, u.key, u.variant, u.count from unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::bigint[]) as u(env_id, kind, key, variant, count)
+     ), matched as (
+       select i.env_id, p.id as primitive_id, i.variant, i.count
+       from input i
+       join environments e on e.id = i.env_id
+       join primitives p on p.project_id = e.project_id and p.kind = i.kind and p.key = i.key
+       where p.client_visible or not ?::boolean
+     ), added as (
+       insert into usage_hours (env_id, primitive_id, variant, hour, count, last_seen_at)
+       select env_id, primitive_id, variant, ?::timestamptz, sum(count), ?::timestamptz from matched group by env_id, primitive_id, variant
+       on conflict (env_id, primitive_id, variant, hour) do update
+         set count = usage_hours.count + excluded.count, last_seen_at = greatest(usage_hours.last_seen_at, excluded.last_seen_at)
+     )
+     select count(*)::int as matched from matched`,
+    [rows.envIds, rows.kinds, rows.keys, rows.variants, rows.counts, clientVisibleOnly, hour.toISOString(), seenAt.toISOString()],
+  );
+  return result[0]?.matched ?? 0;
+}
+
+/**
+ * Deletes the hours before `cutoff`: per flag and config through the (primitive_id, hour) index,
+ * so the statement reads only the rows it deletes.
+ */
+export async function deleteUsageBefore(em: EntityManager, cutoff: Date): Promise<number> {
+  const { rowCount } = await rawQuery(
+    em,
+    `delete from usage_hours u using primitives p where u.primitive_id = p.id and u.hour < ?::timestamptz`,
+    [cutoff.toISOString()],
+  );
+  return rowCount;
+}
+
+export interface UsageHourRow {
+  envId: string;
+  variant: string;
+  hour: Date;
+  count: number;
+}
+
+/** One flag's or config's hours since `since`, oldest first. */
+export async function readUsageHours(em: EntityManager, primitiveId: string, since: Date): Promise<UsageHourRow[]> {
+  const { rows } = await rawQuery<{ env_id: string; variant: string; hour: Date; count: string }>(
+    em,
+    `select env_id, variant, hour, count from usage_hours where primitive_id = ? and hour >= ?::timestamptz order by hour, env_id, variant`,
+    [primitiveId, since.toISOString()],
+  );
+  return rows.map((r) => ({ envId: r.env_id, variant: r.variant, hour: new Date(r.hour), count: Number(r.count) }));
+}
+
+/** Per environment, the latest evaluation of one flag or config (over every retained hour). */
+export async function readLastEvaluated(em: EntityManager, primitiveId: string): Promise<Map<string, Date>> {
+  const { rows } = await rawQuery<{ env_id: string; last: Date }>(em, `select env_id, max(last_seen_at) as last from usage_hours where primitive_id = ? group by env_id`, [primitiveId]);
+  return new Map(rows.map((r) => [r.env_id, new Date(r.last)]));
+}
+
+/** A live flag or config of a project with what the insights decide on. */
+export interface InsightRow {
+  id: string;
+  kind: PrimitiveKind;
+  key: string;
+  name: string;
+  createdAt: Date;
+  /** The latest of its creation, its states' and its rollouts' updates. */
+  lastChangedAt: Date;
+  /** Every environment of the project has its state, none with rules, all with one value, and no live rollout. */
+  uniform: boolean;
+}
+
+/** The project's live (not archived) flags and configs, by kind and key. */
+export async function readInsightRows(em: EntityManager, projectId: string): Promise<InsightRow[]> {
+  const { rows } = await rawQuery<{ id: string; kind: PrimitiveKind; key: string; name: string; created_at: Date; last_changed_at: Date; uniform: boolean }>(
+    em,
+    `select p.id, p.kind, p.key, p.name, p.created_at,
+       greatest(p.created_at, s.last_updated, r.last_updated) as last_changed_at,
+       (s.states = (select count(*) from environments e where e.project_id = p.project_id)
+         and s.without_rules = s.states and s.value_count <= 1 and not r.live) as uniform
+     from primitives p
+     cross join lateral (
+       select count(*) as states, count(*) filter (where jsonb_array_length(ps.rules) = 0) as without_rules,
+         count(distinct coalesce(ps.value, 'null'::jsonb)) as value_count, max(ps.updated_at) as last_updated
+       from primitive_states ps where ps.primitive_id = p.id
+     ) s
+     cross join lateral (
+       select max(ro.updated_at) as last_updated, coalesce(bool_or(ro.status in ${LIVE_STATUSES_SQL}), false) as live
+       from rollouts ro where ro.primitive_id = p.id
+     ) r
+     where p.project_id = ? and p.archived_at is null
+     order by p.kind, p.key`,
+    [projectId],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    key: r.key,
+    name: r.name,
+    createdAt: new Date(r.created_at),
+    lastChangedAt: new Date(r.last_changed_at),
+    uniform: r.uniform,
+  }));
+}
+
+/** Per flag or config and environment of the project: the latest evaluation, and the evaluations since `since`. */
+export async function readProjectUsage(em: EntityManager, projectId: string, since: Date): Promise<Array<{ primitiveId: string; envId: string; lastEvaluatedAt: Date; evaluations: number }>> {
+  const { rows } = await rawQuery<{ primitive_id: string; env_id: string; last: Date; evaluations: string }>(
+    em,
+    `select u.primitive_id, u.env_id, max(u.last_seen_at) as last, coalesce(sum(u.count) filter (where u.hour >= ?::timestamptz), 0) as evaluations
+     from usage_hours u join primitives p on p.id = u.primitive_id
+     where p.project_id = ? and p.archived_at is null
+     group by u.primitive_id, u.env_id`,
+    [since.toISOString(), projectId],
+  );
+  return rows.map((r) => ({ primitiveId: r.primitive_id, envId: r.env_id, lastEvaluatedAt: new Date(r.last), evaluations: Number(r.evaluations) }));
+}
