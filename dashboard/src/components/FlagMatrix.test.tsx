@@ -25,6 +25,9 @@ const FLAG: Flag = {
   valueType: 'boolean',
   defaultValue: false,
   clientVisible: false,
+  tags: [],
+  maintainer: null,
+  archivedAt: null,
   createdAt: '2026-11-20T10:00:00.000Z',
   updatedAt: '2026-11-20T10:00:00.000Z',
 };
@@ -36,6 +39,9 @@ const CONFIG: Config = {
   description: null,
   defaultValue: { max: 3 },
   clientVisible: false,
+  tags: [],
+  maintainer: null,
+  archivedAt: null,
   createdAt: '2026-11-20T10:00:00.000Z',
   updatedAt: '2026-11-20T10:00:00.000Z',
 };

@@ -49,6 +49,12 @@ export class EnvDirectory {
     return this.entries.fresh(envId);
   }
 
+  /** Drops deleted environments at once (other instances drop them when their entries expire). */
+  forget(envIds: readonly string[]): void {
+    const gone = new Set(envIds);
+    this.entries.evict((env) => gone.has(env.id));
+  }
+
   clear(): void {
     this.entries.clear();
   }

@@ -1,9 +1,13 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Environment as EnvironmentDto } from '@gradual/contract';
 import { EnvironmentEntity, PrimitiveEntity, PrimitiveStateEntity, type Environment } from '../../db/entities/index.js';
+import { DomainError } from '../../domain/errors.js';
 import { authorize, tokenSees, type Caller } from '../access/authorize.js';
 import { findEnvironment, findProject, iso, keyInUse, mapUniqueViolation } from '../common/lookup.js';
+import { recordAudit } from '../audit/audit.store.js';
 import { changeEnvironments, type EnvChangeBus } from './env-changes.js';
+import { checkConfirmation, deleteEnvironmentRows, type EnvironmentsDeleted } from './env-delete.js';
 
 export const toEnvironmentDto = (e: Environment): EnvironmentDto => ({
   id: e.id,
@@ -86,3 +90,33 @@ export async function getEnvironment(em: EntityManager, caller: Caller, envId: s
   return toEnvironmentDto(env);
 }
 
+
+/**
+ * DELETE /envs/{envId}: an admin or owner, or an API key restricted neither to environments nor
+ * to resources, with the environment's key typed again as `confirm`. The environment and
+ * everything in it go in one transaction with the audit row `environment.deleted` (its key,
+ * name and last version; the API keys it revoked or narrowed): see deleteEnvironmentRows. The
+ * definitions stay in the project's other environments. Answers what the route must forget.
+ */
+export async function deleteEnvironment(em: EntityManager, caller: Caller, envId: string, confirm: string | undefined): Promise<EnvironmentsDeleted> {
+  const found = await findEnvironment(em, envId);
+  const actor = await authorize(em, caller, found.orgId, { action: 'write', role: 'admin', envId: found.id, projectId: found.projectId, allEnvironments: true, allResources: true });
+  checkConfirmation('environment', found.key, confirm);
+  return em.transactional(async (tx) => {
+    const env = await tx.findOne(EnvironmentEntity, { id: found.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    if (!env) throw new DomainError('not_found', 'Environment not found.');
+    const deleted = await deleteEnvironmentRows(tx, caller, actor, env.orgId, [env]);
+    recordAudit(tx, caller, actor, {
+      orgId: env.orgId,
+      projectId: env.projectId,
+      envId: env.id,
+      action: 'environment.deleted',
+      resourceType: 'environment',
+      resourceKey: env.key,
+      resourceId: env.id,
+      previousValue: { key: env.key, name: env.name, version: env.version },
+      newValue: { revokedApiKeys: deleted.revokedKeyIds, narrowedApiKeys: deleted.narrowedKeyIds },
+    });
+    return deleted;
+  });
+}

@@ -277,6 +277,13 @@ export class LiveStreams {
     return this.end((entry) => entry.grant.kind === 'key' && entry.grant.keyId === keyId);
   }
 
+  /** Ends the ruleset and event streams of an environment (deleted on this instance). */
+  endEnvironment(envId: string): number {
+    const ended = [...(this.byEnv.get(envId) ?? [])];
+    for (const entry of ended) entry.close();
+    return ended.length;
+  }
+
   /** Ends the streams of a session, by the hash of its cookie token (logged out on this instance). */
   endSession(tokenHash: string): number {
     return this.end((entry) => entry.slot.requester.credential?.kind === 'session' && entry.slot.requester.credential.hash === tokenHash);

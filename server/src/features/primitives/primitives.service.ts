@@ -7,6 +7,8 @@ import {
   ProjectEntity,
   PrimitiveEntity,
   PrimitiveStateEntity,
+  RolloutEntity,
+  RolloutMigrationWarningEntity,
   type Environment,
   type JsonValue,
   type Primitive,
@@ -19,9 +21,12 @@ import { authorize, tokenSees, type Caller } from '../access/authorize.js';
 import { changeEnvironments, type EnvChangeBus } from '../environments/env-changes.js';
 import { checkIfMatch } from '../common/etag.js';
 import { toRolloutDto } from '../rollouts/rollout.mapper.js';
+import { primitiveArchived } from '../rollouts/rollouts.service.js';
 import { findCurrentRollout, findCurrentRollouts } from '../rollouts/rollouts.store.js';
+import { primitiveReferrers } from './primitives.store.js';
 import { hoistLegacyRollouts, splitLegacyRules, type LegacyRule } from './legacy-import.js';
 import { findEnvironment, findProject, iso, keyInUse, mapUniqueViolation } from '../common/lookup.js';
+import { checkSegmentReferences } from '../segments/segments.service.js';
 
 /** The API's shapes of each kind's definition and per-environment state. */
 interface PrimitiveDtos {
@@ -48,6 +53,9 @@ const presenters: { [K in PrimitiveKind]: { definition(p: Primitive): Definition
       description: p.description ?? null,
       defaultValue: p.defaultValue,
       clientVisible: p.clientVisible,
+      tags: [...p.tags],
+      maintainer: p.maintainer ?? null,
+      archivedAt: p.archivedAt ? iso(p.archivedAt) : null,
       createdAt: iso(p.createdAt),
       updatedAt: iso(p.updatedAt),
     }),
@@ -100,6 +108,8 @@ export interface CreatePrimitiveInput {
   valueType?: FlagValueType | undefined;
   defaultValue?: unknown;
   clientVisible?: boolean | undefined;
+  tags?: string[] | undefined;
+  maintainer?: string | undefined;
   /** Imported rules may carry a legacy `rolloutPercent` (flags only; see legacy-import.ts). */
   rules?: Array<Rule & LegacyRule> | undefined;
 }
@@ -120,6 +130,7 @@ export async function createPrimitive<K extends PrimitiveKind>(em: EntityManager
       changeEnvironments(em, bus, now, async (changes) => {
         const { tx } = changes;
         if (await tx.findOne(PrimitiveEntity, { projectId, kind, key: input.key })) throw keyInUse(kind, input.key);
+        await checkSegmentReferences(tx, projectId, rules);
         const primitive = tx.create(PrimitiveEntity, {
           orgId: project.orgId,
           projectId,
@@ -130,6 +141,8 @@ export async function createPrimitive<K extends PrimitiveKind>(em: EntityManager
           valueType: shape.valueType,
           defaultValue: input.defaultValue,
           clientVisible: input.clientVisible ?? false,
+          tags: uniqueTags(input.tags ?? []),
+          maintainer: input.maintainer ?? null,
           createdAt: now,
           updatedAt: now,
         });
@@ -166,32 +179,59 @@ export async function createPrimitive<K extends PrimitiveKind>(em: EntityManager
   return toDefinitionDto(kind, primitive);
 }
 
+/** Tags in the order given, each once. */
+const uniqueTags = (tags: readonly string[]) => [...new Set(tags)];
+
 export interface UpdatePrimitiveInput {
   name?: string | undefined;
   description?: string | null | undefined;
   clientVisible?: boolean | undefined;
+  tags?: string[] | undefined;
+  maintainer?: string | null | undefined;
 }
 
 /**
- * Changes a definition's name, description or client visibility: the change and its audit row
- * (`flag.updated` / `config.updated`, before and after) commit together. A change of
- * `clientVisible` changes what client keys evaluate, so every environment of the project gets a
- * new version (the write reaches every environment, as creating the definition does). A write
- * that changes nothing commits nothing.
+ * The definition `key` of the project, for a caller allowed to write it (every environment of
+ * the project: a key restricted to environments may not), or 404.
  */
-export async function updatePrimitive<K extends PrimitiveKind>(em: EntityManager, caller: Caller, bus: EnvChangeBus, kind: K, projectId: string, key: string, input: UpdatePrimitiveInput): Promise<DefinitionOf<K>> {
+async function definitionForWrite(em: EntityManager, caller: Caller, kind: PrimitiveKind, projectId: string, key: string) {
   const project = await findProject(em, projectId);
   const actor = await authorize(em, caller, project.orgId, { action: 'write', resourceKey: key, projectId, allEnvironments: true });
   const found = key.length <= KEY_MAX_LENGTH ? await em.findOne(PrimitiveEntity, { projectId, kind, key }) : null;
   if (!found) throw new DomainError('not_found', `No ${kind} "${key}" in this project.`);
+  return { project, actor, found };
+}
+
+/**
+ * Changes a definition's name, description, tags, maintainer or client visibility: the change
+ * and its audit row (`flag.updated` / `config.updated`, the changed fields before and after)
+ * commit together. `ifMatch` is checked against the definition's ETag (getPrimitive's). A change
+ * of `clientVisible` changes what client keys evaluate, so every environment of the project gets
+ * a new version (the write reaches every environment, as creating the definition does). A write
+ * that changes nothing commits nothing. An archived definition's metadata can be edited.
+ */
+export async function updatePrimitive<K extends PrimitiveKind>(
+  em: EntityManager,
+  caller: Caller,
+  bus: EnvChangeBus,
+  kind: K,
+  projectId: string,
+  key: string,
+  input: UpdatePrimitiveInput,
+  ifMatch?: string,
+): Promise<DefinitionOf<K>> {
+  const { project, actor, found } = await definitionForWrite(em, caller, kind, projectId, key);
   const now = caller.now;
   const primitive = await changeEnvironments(em, bus, now, async (changes) => {
     const { tx } = changes;
-    const primitive = await tx.findOneOrFail(PrimitiveEntity, { id: found.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const primitive = await tx.findOneOrFail(PrimitiveEntity, { id: found.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     const before = toDefinitionDto(kind, primitive);
+    checkIfMatch(ifMatch, before);
     if (input.name !== undefined) primitive.name = input.name;
     if (input.description !== undefined) primitive.description = input.description;
     if (input.clientVisible !== undefined) primitive.clientVisible = input.clientVisible;
+    if (input.tags !== undefined) primitive.tags = uniqueTags(input.tags);
+    if (input.maintainer !== undefined) primitive.maintainer = input.maintainer;
     const after = toDefinitionDto(kind, primitive);
     if (isDeepStrictEqual(before, after)) return primitive;
     primitive.updatedAt = now;
@@ -215,20 +255,148 @@ export async function updatePrimitive<K extends PrimitiveKind>(em: EntityManager
   return toDefinitionDto(kind, primitive);
 }
 
+/** The metadata a PATCH edits, as its audit row records them. */
+const EDITABLE = ['name', 'description', 'clientVisible', 'tags', 'maintainer'] as const;
+type Editable = Pick<Flag, (typeof EDITABLE)[number]>;
+
 /** The fields of `dto` whose value differs in `other` (an audit row's before or after). */
-function changedFields(dto: { name: string; description: string | null; clientVisible: boolean }, other: typeof dto) {
-  const out: Partial<typeof dto> = {};
-  if (dto.name !== other.name) out.name = dto.name;
-  if (dto.description !== other.description) out.description = dto.description;
-  if (dto.clientVisible !== other.clientVisible) out.clientVisible = dto.clientVisible;
+function changedFields(dto: Editable, other: Editable): Partial<Editable> {
+  const out: Record<string, unknown> = {};
+  for (const field of EDITABLE) if (!isDeepStrictEqual(dto[field], other[field])) out[field] = dto[field];
   return out;
 }
 
-export async function listPrimitives<K extends PrimitiveKind>(em: EntityManager, caller: Caller, kind: K, projectId: string): Promise<DefinitionOf<K>[]> {
+export interface PrimitiveListQuery {
+  /** `exclude` (default): live definitions only; `include`: all; `only`: archived ones. */
+  archived?: 'exclude' | 'include' | 'only' | undefined;
+  /** Only definitions carrying this tag. */
+  tag?: string | undefined;
+}
+
+export async function listPrimitives<K extends PrimitiveKind>(em: EntityManager, caller: Caller, kind: K, projectId: string, query: PrimitiveListQuery = {}): Promise<DefinitionOf<K>[]> {
   const project = await findProject(em, projectId);
   await authorize(em, caller, project.orgId, { action: 'read', projectId });
-  const rows = await em.find(PrimitiveEntity, { projectId, kind }, { orderBy: { key: 'asc' } });
-  return rows.filter((p) => tokenSees(caller, undefined, p.key)).map((p) => toDefinitionDto(kind, p));
+  const archived = query.archived ?? 'exclude';
+  const where = archived === 'exclude' ? { projectId, kind, archivedAt: null } : archived === 'only' ? { projectId, kind, archivedAt: { $ne: null } } : { projectId, kind };
+  const rows = await em.find(PrimitiveEntity, where, { orderBy: { key: 'asc' } });
+  const tag = query.tag;
+  return rows.filter((p) => tokenSees(caller, undefined, p.key) && (tag === undefined || p.tags.includes(tag))).map((p) => toDefinitionDto(kind, p));
+}
+
+/** One definition, archived or not (its ETag is etagOf the answer: the route sends it). */
+export async function getPrimitive<K extends PrimitiveKind>(em: EntityManager, caller: Caller, kind: K, projectId: string, key: string): Promise<DefinitionOf<K>> {
+  const project = await findProject(em, projectId);
+  await authorize(em, caller, project.orgId, { action: 'read', projectId, resourceKey: key });
+  const found = key.length <= KEY_MAX_LENGTH ? await em.findOne(PrimitiveEntity, { projectId, kind, key }) : null;
+  if (!found) throw new DomainError('not_found', `No ${kind} "${key}" in this project.`);
+  return toDefinitionDto(kind, found);
+}
+
+/** `409 in_use` naming what still references the definition, unless nothing does. */
+async function checkUnreferenced(tx: EntityManager, primitive: Primitive, verb: 'archived' | 'deleted', now: Date): Promise<void> {
+  const fields = await primitiveReferrers(tx, primitive, now);
+  if (Object.keys(fields).length) {
+    throw new DomainError('in_use', `The ${primitive.kind} "${primitive.key}" cannot be ${verb} while a rollout of it is active or paused or a pending proposal targets it.`, { fields });
+  }
+}
+
+/**
+ * Archives (`archive: true`) or restores a definition. Archiving is refused while a rollout of it
+ * is live or a pending proposal targets it (`409 in_use`, the referrers in `fields`); while
+ * archived every environment serves its base value to everyone (the ruleset marks it
+ * `archived`) and its values, rules and rollouts cannot change. The change, a new version of
+ * every environment of the project and the audit row (`flag.archived` / `flag.restored`) commit
+ * together; archiving an archived definition (restoring a live one) answers it unchanged and
+ * commits nothing.
+ */
+export async function setArchived<K extends PrimitiveKind>(
+  em: EntityManager,
+  caller: Caller,
+  bus: EnvChangeBus,
+  kind: K,
+  projectId: string,
+  key: string,
+  archive: boolean,
+  ifMatch?: string,
+): Promise<DefinitionOf<K>> {
+  const { project, actor, found } = await definitionForWrite(em, caller, kind, projectId, key);
+  const now = caller.now;
+  const primitive = await changeEnvironments(em, bus, now, async (changes) => {
+    const { tx } = changes;
+    const primitive = await tx.findOneOrFail(PrimitiveEntity, { id: found.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    checkIfMatch(ifMatch, toDefinitionDto(kind, primitive));
+    if (!!primitive.archivedAt === archive) return primitive;
+    if (archive) await checkUnreferenced(tx, primitive, 'archived', now);
+    const before = primitive.archivedAt ? iso(primitive.archivedAt) : null;
+    primitive.archivedAt = archive ? now : null;
+    primitive.updatedAt = now;
+    await tx.flush();
+    const envs = await tx.find(EnvironmentEntity, { projectId }, { fields: ['id'] });
+    for (const env of envs) changes.change(env.id);
+    changes.audit(caller, actor, {
+      orgId: project.orgId,
+      projectId,
+      action: archive ? `${kind}.archived` : `${kind}.restored`,
+      resourceType: kind,
+      resourceKey: primitive.key,
+      resourceId: primitive.id,
+      previousValue: { archivedAt: before },
+      newValue: { archivedAt: archive ? iso(now) : null },
+    });
+    return primitive;
+  });
+  return toDefinitionDto(kind, primitive);
+}
+
+/**
+ * Deletes an archived definition (`409 primitive_not_archived` otherwise) that nothing references
+ * (`409 in_use`), with its key typed again as `confirm` (`400 invalid_confirmation`). Its states,
+ * rollouts (their target-ID lists go with them, by the rollouts' delete trigger), rollout
+ * migration warnings and usage rows go in one transaction with the audit row (`flag.deleted` /
+ * `config.deleted`, the definition as it was), and every environment of the project gets a new
+ * version. Rollback fire history names rollouts by key and stays.
+ */
+export async function deletePrimitive(
+  em: EntityManager,
+  caller: Caller,
+  bus: EnvChangeBus,
+  kind: PrimitiveKind,
+  projectId: string,
+  key: string,
+  confirm: string | undefined,
+  ifMatch?: string,
+): Promise<void> {
+  const { project, actor, found } = await definitionForWrite(em, caller, kind, projectId, key);
+  if (confirm !== found.key) {
+    throw new DomainError('invalid_confirmation', `Type the ${kind}'s key ("${found.key}") as confirm to delete it.`, {
+      fields: { confirm: confirm === undefined || confirm === '' ? `required: the ${kind} key` : `does not match the ${kind} key` },
+    });
+  }
+  const now = caller.now;
+  await changeEnvironments(em, bus, now, async (changes) => {
+    const { tx } = changes;
+    const primitive = await tx.findOne(PrimitiveEntity, { id: found.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    if (!primitive) throw new DomainError('not_found', `No ${kind} "${key}" in this project.`);
+    const before = toDefinitionDto(kind, primitive);
+    checkIfMatch(ifMatch, before);
+    if (!primitive.archivedAt) throw new DomainError('primitive_not_archived', `Archive the ${kind} "${primitive.key}" before deleting it.`);
+    await checkUnreferenced(tx, primitive, 'deleted', now);
+    const rollouts = await tx.find(RolloutEntity, { primitiveId: primitive.id }, { fields: ['id'] });
+    if (rollouts.length) await tx.nativeDelete(RolloutMigrationWarningEntity, { rolloutId: { $in: rollouts.map((r) => r.id) } });
+    // States, rollouts (and through their trigger the target-ID lists) and usage rows cascade.
+    await tx.nativeDelete(PrimitiveEntity, { id: primitive.id });
+    const envs = await tx.find(EnvironmentEntity, { projectId }, { fields: ['id'] });
+    for (const env of envs) changes.change(env.id);
+    changes.audit(caller, actor, {
+      orgId: project.orgId,
+      projectId,
+      action: `${kind}.deleted`,
+      resourceType: kind,
+      resourceKey: primitive.key,
+      resourceId: primitive.id,
+      previousValue: before,
+    });
+  });
 }
 
 export async function listStates<K extends PrimitiveKind>(em: EntityManager, caller: Caller, kind: K, envId: string): Promise<StateOf<K>[]> {
@@ -282,12 +450,17 @@ async function updateState<K extends PrimitiveKind>(
   const env = await findEnvironment(em, envId);
   const actor = await authorize(em, caller, env.orgId, { action: 'write', envId, resourceKey: key });
   const primitive = await findPrimitiveInEnv(em, env, kind, key);
+  if (primitive.archivedAt) throw primitiveArchived(kind, primitive.key);
   if (change.field === 'value') checkValue(primitive, change.next, 'value');
   else checkRules(primitive, change.next);
   const now = caller.now;
   const result = await changeEnvironments(em, bus, now, async (changes) => {
     const { tx } = changes;
+    // The definition's row, shared: archiving waits for this write, or this write sees the archive.
+    const definition = await tx.findOneOrFail(PrimitiveEntity, { id: primitive.id }, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true });
+    if (definition.archivedAt) throw primitiveArchived(kind, primitive.key);
     const state = await tx.findOneOrFail(PrimitiveStateEntity, { primitiveId: primitive.id, envId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (change.field === 'rules') await checkSegmentReferences(tx, env.projectId, change.next);
     const rollout = await findCurrentRollout(tx, envId, primitive.id);
     checkIfMatch(ifMatch, toStateDto(kind, primitive, state, rollout));
     const previous = state[change.field];

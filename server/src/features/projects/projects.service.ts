@@ -1,10 +1,13 @@
 import { isDeepStrictEqual } from 'node:util';
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Project as ProjectDto } from '@gradual/contract';
 import { EnvironmentEntity, ProjectEntity, type Project } from '../../db/entities/index.js';
 import { authorize, tokenScope, type Caller } from '../access/authorize.js';
 import { recordAudit } from '../audit/audit.store.js';
 import { findOrgBySlug, findProject, iso, keyInUse, mapUniqueViolation } from '../common/lookup.js';
+import { DomainError } from '../../domain/errors.js';
+import { checkConfirmation, deleteEnvironmentRows, type EnvironmentsDeleted } from '../environments/env-delete.js';
 
 export const DEFAULT_TARGET_ID_FIELD = 'userId';
 
@@ -106,4 +109,39 @@ export async function updateProject(
     return project;
   });
   return toProjectDto(updated);
+}
+
+/**
+ * DELETE /projects/{id}: an admin or owner, or an API key restricted neither to environments nor
+ * to resources, with the project's key typed again as `confirm`. One transaction, the project
+ * and its environments locked: its environments go as DELETE /envs/{envId} deletes one
+ * (deleteEnvironmentRows: proposals, rollback fire history, API keys' environment lists, and
+ * through the foreign keys states, rollouts, target IDs, rollback secrets, usage), then the
+ * project row, whose foreign keys cascade to its flags and configs, rollout plans, segments
+ * (their target-ID lists by trigger) and webhook subscriptions with their deliveries. The audit
+ * row `project.deleted` names the project and its environments; the organization's audit log
+ * keeps the project's history. Answers what the route must forget.
+ */
+export async function deleteProject(em: EntityManager, caller: Caller, id: string, confirm: string | undefined): Promise<EnvironmentsDeleted> {
+  const found = await findProject(em, id);
+  const actor = await authorize(em, caller, found.orgId, { action: 'write', role: 'admin', projectId: found.id, allEnvironments: true, allResources: true });
+  checkConfirmation('project', found.key, confirm);
+  return em.transactional(async (tx) => {
+    const project = await tx.findOne(ProjectEntity, { id: found.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    if (!project) throw new DomainError('not_found', 'Project not found.');
+    const envs = await tx.find(EnvironmentEntity, { projectId: project.id }, { orderBy: { id: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    const deleted = await deleteEnvironmentRows(tx, caller, actor, project.orgId, envs);
+    await tx.nativeDelete(ProjectEntity, { id: project.id });
+    recordAudit(tx, caller, actor, {
+      orgId: project.orgId,
+      projectId: project.id,
+      action: 'project.deleted',
+      resourceType: 'project',
+      resourceKey: project.key,
+      resourceId: project.id,
+      previousValue: { ...snapshot(project), environments: envs.map((e) => e.key) },
+      newValue: { revokedApiKeys: deleted.revokedKeyIds, narrowedApiKeys: deleted.narrowedKeyIds },
+    });
+    return deleted;
+  });
 }

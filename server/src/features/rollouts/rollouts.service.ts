@@ -1,8 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isLiveStatus, KEY_MAX_LENGTH, type Rollout as RolloutDto } from '@gradual/contract';
 import {
+  PrimitiveEntity,
   PrimitiveStateEntity,
   ProjectEntity,
   RolloutPlanEntity,
@@ -30,9 +31,15 @@ export interface RolloutTarget {
   current: ReadRollout | null;
 }
 
+/** An archived flag or config: its values, rules and rollouts stay as they are until it is restored. */
+export const primitiveArchived = (kind: PrimitiveKind, key: string) =>
+  new DomainError('primitive_archived', `The ${kind} "${key}" is archived: restore it first.`);
+
 /**
  * Resolves env + primitive and authorizes the caller for them: read, write, or
  * `propose` (a write that an approval-required API key turns into a proposal).
+ * A write or proposal on an archived primitive is refused (`primitive_archived`); a `stop`
+ * (rollback) only ends exposure and is not.
  */
 export async function resolveTarget(
   em: EntityManager,
@@ -55,6 +62,7 @@ export async function resolveTarget(
         : { action };
   const actor = await authorize(em, caller, env.orgId, { ...need, envId, resourceKey: key });
   if (!primitive) throw new DomainError('not_found', `No ${kind} "${key}" in this project.`);
+  if (primitive.archivedAt && (action === 'write' || action === 'propose')) throw primitiveArchived(kind, primitive.key);
   return { env, primitive, actor, current };
 }
 
@@ -144,6 +152,9 @@ export async function putRollout(
         await commitTransition(ctx, live, primitive, transition, toRolloutDto(live));
         return live;
       }
+      // A new rollout holds the definition's row (shared) so that archiving waits for it, or it for the archive.
+      const definition = await tx.findOneOrFail(PrimitiveEntity, { id: primitive.id }, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true });
+      if (definition.archivedAt) throw primitiveArchived(kind, primitive.key);
       if (!hasNewValue) {
         const state = await tx.findOneOrFail(PrimitiveStateEntity, { primitiveId: primitive.id, envId: env.id });
         if (!state.rules.length) throw invalid({ newValue: `required: this ${kind} has no rules for the rollout to gate` });

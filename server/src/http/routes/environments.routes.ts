@@ -2,7 +2,8 @@ import { initServer } from '@ts-rest/express';
 import { contract } from '@gradual/contract';
 import { admit } from '../admission.js';
 import type { AppDeps } from '../../deps.js';
-import { createEnvironment, getEnvironment, listEnvironments } from '../../features/environments/environments.service.js';
+import { createEnvironment, deleteEnvironment, getEnvironment, listEnvironments } from '../../features/environments/environments.service.js';
+import { forgetEnvironments } from '../forget-environments.js';
 
 const s = initServer();
 
@@ -20,4 +21,8 @@ export const environmentsRoutes = (deps: AppDeps) =>
       status: 200,
       body: await getEnvironment(req.em, await admit(req, res, deps), params.envId),
     }),
+    deleteEnvironment: async ({ req, res, params, body }) => {
+      forgetEnvironments(deps, await deleteEnvironment(req.em, await admit(req, res, deps), params.envId, body?.confirm));
+      return { status: 204, body: undefined };
+    },
   });

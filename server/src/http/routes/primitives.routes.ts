@@ -6,7 +6,18 @@ import { admit, type AdmissionRequest } from '../admission.js';
 import type { AppDeps } from '../../deps.js';
 import type { PrimitiveKind } from '../../db/entities/index.js';
 import { notModified } from '../etag.js';
-import { createPrimitive, getState, listPrimitives, listStates, setRules, setValue, updatePrimitive } from '../../features/primitives/primitives.service.js';
+import {
+  createPrimitive,
+  deletePrimitive,
+  getPrimitive,
+  getState,
+  listPrimitives,
+  listStates,
+  setArchived,
+  setRules,
+  setValue,
+  updatePrimitive,
+} from '../../features/primitives/primitives.service.js';
 
 const s = initServer();
 
@@ -32,14 +43,30 @@ function handlers<K extends PrimitiveKind>(deps: AppDeps, kind: K) {
       status: 201 as const,
       body: await createPrimitive(req.em, await admit(req, res, deps), deps.bus, kind, params.id, body),
     }),
-    list: async ({ req, res, params }: Input<'listFlags', 'listConfigs'>) => ({
+    list: async ({ req, res, params, query }: Input<'listFlags', 'listConfigs'>) => ({
       status: 200 as const,
-      body: await listPrimitives(req.em, await admit(req, res, deps), kind, params.id),
+      body: await listPrimitives(req.em, await admit(req, res, deps), kind, params.id, query),
     }),
-    update: async ({ req, res, params, body }: Input<'updateFlag', 'updateConfig'>) => ({
+    get: async ({ req, res, params }: Input<'getFlag', 'getConfig'>) => {
+      const body = await getPrimitive(req.em, await admit(req, res, deps), kind, params.id, params.key);
+      return notModified(req, res, body) ? { status: 304 as const, body: undefined } : { status: 200 as const, body };
+    },
+    update: async ({ req, res, params, body, headers }: Input<'updateFlag', 'updateConfig'>) => ({
       status: 200 as const,
-      body: await updatePrimitive(req.em, await admit(req, res, deps), deps.bus, kind, params.id, params.key, body),
+      body: await updatePrimitive(req.em, await admit(req, res, deps), deps.bus, kind, params.id, params.key, body, headers['if-match']),
     }),
+    archive: async ({ req, res, params, headers }: Input<'archiveFlag', 'archiveConfig'>) => ({
+      status: 200 as const,
+      body: await setArchived(req.em, await admit(req, res, deps), deps.bus, kind, params.id, params.key, true, headers['if-match']),
+    }),
+    restore: async ({ req, res, params, headers }: Input<'restoreFlag', 'restoreConfig'>) => ({
+      status: 200 as const,
+      body: await setArchived(req.em, await admit(req, res, deps), deps.bus, kind, params.id, params.key, false, headers['if-match']),
+    }),
+    delete: async ({ req, res, params, body, headers }: Input<'deleteFlag', 'deleteConfig'>) => {
+      await deletePrimitive(req.em, await admit(req, res, deps), deps.bus, kind, params.id, params.key, body?.confirm, headers['if-match']);
+      return { status: 204 as const, body: undefined };
+    },
     listStates: async ({ req, res, params }: Input<'listFlagStates', 'listConfigStates'>) => ({
       status: 200 as const,
       body: await listStates(req.em, await admit(req, res, deps), kind, params.envId),
@@ -64,7 +91,11 @@ export const flagsRoutes = (deps: AppDeps) => {
   return s.router(contract.flags, {
     createFlag: h.create,
     listFlags: h.list,
+    getFlag: h.get,
     updateFlag: h.update,
+    archiveFlag: h.archive,
+    restoreFlag: h.restore,
+    deleteFlag: h.delete,
     listFlagStates: h.listStates,
     getFlagState: h.getState,
     setFlagValue: h.setValue,
@@ -77,7 +108,11 @@ export const configsRoutes = (deps: AppDeps) => {
   return s.router(contract.configs, {
     createConfig: h.create,
     listConfigs: h.list,
+    getConfig: h.get,
     updateConfig: h.update,
+    archiveConfig: h.archive,
+    restoreConfig: h.restore,
+    deleteConfig: h.delete,
     listConfigStates: h.listStates,
     getConfigState: h.getState,
     setConfigValue: h.setValue,

@@ -2,7 +2,8 @@ import { initServer } from '@ts-rest/express';
 import { contract } from '@gradual/contract';
 import { admit } from '../admission.js';
 import type { AppDeps } from '../../deps.js';
-import { createProject, getProject, listProjects, updateProject } from '../../features/projects/projects.service.js';
+import { createProject, deleteProject, getProject, listProjects, updateProject } from '../../features/projects/projects.service.js';
+import { forgetEnvironments } from '../forget-environments.js';
 
 const s = initServer();
 
@@ -18,4 +19,8 @@ export const projectsRoutes = (deps: AppDeps) =>
       status: 200,
       body: await updateProject(req.em, await admit(req, res, deps), params.id, body),
     }),
+    deleteProject: async ({ req, res, params, body }) => {
+      forgetEnvironments(deps, await deleteProject(req.em, await admit(req, res, deps), params.id, body?.confirm));
+      return { status: 204, body: undefined };
+    },
   });
