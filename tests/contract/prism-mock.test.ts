@@ -165,6 +165,21 @@ describe('the SDK against prism mock', () => {
     }
   });
 
+  it('reports usage and reads per-flag usage and insights', async () => {
+    const accepted = await call('reportUsage', (c) =>
+      c.reportUsage({
+        path: { envId },
+        body: { windowStart: '2026-11-22T12:00:00.000Z', windowEnd: '2026-11-22T12:01:00.000Z', entries: [{ kind: 'flag', key: 'new-checkout', variant: 'rollout-new', count: 3 }] },
+      }),
+    );
+    expect(typeof accepted.accepted).toBe('number');
+    const usage = await call('getFlagUsage', (c) => c.getFlagUsage({ path: { id: projectId, key: 'new-checkout' }, query: { days: 7 } }));
+    expect(Array.isArray(usage.environments)).toBe(true);
+    await call('getConfigUsage', (c) => c.getConfigUsage({ path: { id: projectId, key: 'checkout.limits' } }));
+    const insights = await call('listInsights', (c) => c.listInsights({ path: { id: projectId }, query: { staleAfterDays: 7, status: 'ready_to_remove' } }));
+    expect(Array.isArray(insights)).toBe(true);
+  });
+
   it('turns mocked error answers into GradualApiError with a code of that status', async () => {
     // No credentials: Prism enforces the declared security.
     const err = await createClient({ baseUrl: prism.url })

@@ -83,6 +83,7 @@ function validBody(entry: RouteEntry, a: Tenant): unknown {
     createRolloutPlan: { key: 'pwned', name: 'Pwned', rampSteps: [{ percent: 100, holdForSeconds: 0 }] },
     updateRolloutPlan: { name: 'Pwned' },
     evaluate: { context: { userId: 'u' } },
+    reportUsage: { windowStart: new Date(Date.now() - 120_000).toISOString(), windowEnd: new Date(Date.now() - 60_000).toISOString(), entries: [] },
     createRollbackSecret: { name: 'pwned' },
     fireFlagRollback: { status: 'firing' },
     fireConfigRollback: { status: 'firing' },

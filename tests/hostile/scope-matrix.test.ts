@@ -50,8 +50,10 @@ interface Probe {
 
 /** OFREP routes: they evaluate the one environment the key is bound to, whatever the path names (docs/ofrep.md). */
 const OFREP_ROUTES = new Set(['ofrepEvaluateFlag', 'ofrepEvaluateFlags']);
-/** POST routes that read. */
-const READ_POSTS = new Set(['evaluate', ...OFREP_ROUTES]);
+/** POST routes that read (a usage report is made by whoever may evaluate). */
+const READ_POSTS = new Set(['evaluate', 'reportUsage', ...OFREP_ROUTES]);
+/** One flag's or config's usage across the project's environments: scoped by project and resource (an env key sees its environments only). */
+const USAGE_READS = new Set(['getFlagUsage', 'getConfigUsage']);
 const accessOf = (e: RouteEntry): 'read' | 'write' => (e.route.method === 'GET' || READ_POSTS.has(e.key) ? 'read' : 'write');
 
 /** A route's scope, from its path parameters. */
@@ -85,7 +87,7 @@ function probesFor(e: RouteEntry, who: KeyClass): Probe[] {
   const read = accessOf(e) === 'read';
   // A client key (staging, no flag or config client-visible) evaluates, seeing nothing; everything else is refused.
   if (who === 'client') {
-    if (e.key === 'evaluate') return [{ ctx: { env: 'staging' }, expect: OK }, { ctx: { env: 'prod' }, expect: ENV_OUT }];
+    if (e.key === 'evaluate' || e.key === 'reportUsage') return [{ ctx: { env: 'staging' }, expect: OK }, { ctx: { env: 'prod' }, expect: ENV_OUT }];
     if (scope === 'keyEnv') return e.params.length === 0 ? [{ ctx: {}, expect: OK }] : [{ ctx: { prim: 'a' }, expect: { status: 404, code: 'FLAG_NOT_FOUND' } }];
     return [{ ctx: {}, expect: { status: 403, code: 'scope_denied' } }];
   }
@@ -108,6 +110,10 @@ function probesFor(e: RouteEntry, who: KeyClass): Probe[] {
     // The kill switch is made directly, never proposed.
     if (e.key === 'rollbackFlagRollout' || e.key === 'rollbackConfigRollout') return [{ ctx: {}, expect: { skip: 'a direct rollback (tests/http/rollback-now.test.ts)' } }];
     return [{ ctx: {}, expect: divertible(e) ? { proposal: true } : { status: 403, code: 'approval_not_supported' } }];
+  }
+  if (USAGE_READS.has(e.key)) {
+    if (who === 'env') return [{ ctx: { project: 'web' }, expect: OK }, { ctx: { project: 'mobile', env: 'mobile' }, expect: ENV_OUT }];
+    return [{ ctx: { prim: 'a' }, expect: OK }, { ctx: { prim: 'b' }, expect: RESOURCE_OUT }];
   }
   if (who === 'env') {
     switch (scope) {
@@ -369,6 +375,11 @@ describe('scope matrix: env-, resource-, read-only and approval-required keys on
       evaluate: { context: { userId: 'u', email: `x@${mark('prod', 'b')}.example` } },
       ofrepEvaluateFlag: { context: { targetingKey: 'u' } },
       ofrepEvaluateFlags: { context: { targetingKey: 'u' } },
+      reportUsage: {
+        windowStart: new Date(Date.now() - 120_000).toISOString(),
+        windowEnd: new Date(Date.now() - 60_000).toISOString(),
+        entries: [{ kind: 'flag', key: flagOf(c.prim), variant: 'default', count: 1 }],
+      },
       createRollbackSecret: { name: 'pwned' },
       fireFlagRollback: { status: 'firing' },
       fireConfigRollback: { status: 'firing' },
