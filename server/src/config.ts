@@ -35,6 +35,20 @@ const port = z.string().transform((v, ctx) => {
   return z.NEVER;
 });
 
+/** WEBHOOK_ALLOWED_NETWORKS: comma-separated IP addresses and CIDR ranges, e.g. "10.1.0.0/16, 192.168.5.7". */
+const webhookNetworks = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    const entries = (v ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+    const bad = entries.filter((entry) => !isAddressOrRange(entry));
+    if (bad.length) {
+      ctx.addIssue({ code: 'custom', message: `must be comma-separated IP addresses and CIDR ranges (e.g. "10.1.0.0/16, 192.168.5.7"); not: ${bad.join(', ')}` });
+      return z.NEVER;
+    }
+    return entries;
+  });
+
 /**
  * Express's `trust proxy` setting: how many proxies in front of this server (their hop count), all
  * or none (true, false), or which proxy addresses are trusted (Express's named sets, addresses and
@@ -129,6 +143,11 @@ const EnvSchema = z
     HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(65_000),
     HTTP_MAX_HEADERS_COUNT: z.coerce.number().int().min(20).max(2000).default(100),
     HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(2).max(1_000_000).default(20_000),
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: flag,
+    WEBHOOK_ALLOWED_NETWORKS: webhookNetworks,
+    WEBHOOK_ALLOW_HTTP: flag,
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    WEBHOOK_WORKER_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(1000),
   })
   .superRefine((env, ctx) => {
     if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
@@ -196,6 +215,22 @@ export interface Config {
   streams: { perKey: number; perSession: number; perIp: number; total: number; recheckIntervalMs: number };
   /** The HTTP server's limits (HTTP_*; server.ts). */
   http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number; maxHeadersCount: number; maxConnections: number };
+  /** Outbound webhooks (WEBHOOK_*; features/webhooks, docs/webhooks.md). */
+  webhooks: WebhookSettings;
+}
+
+/** Where outbound webhooks may be sent and how long a delivery may take. */
+export interface WebhookSettings {
+  /** WEBHOOK_ALLOW_PRIVATE_NETWORKS: private, loopback, link-local and other reserved addresses are allowed too. */
+  allowPrivateNetworks: boolean;
+  /** WEBHOOK_ALLOWED_NETWORKS: addresses and CIDR ranges allowed even though they are private or reserved. */
+  allowedNetworks: readonly string[];
+  /** WEBHOOK_ALLOW_HTTP: subscriptions may use plain http:// URLs (https:// only otherwise). */
+  allowHttp: boolean;
+  /** WEBHOOK_TIMEOUT_MS: one delivery attempt, connection to the end of the answer. */
+  timeoutMs: number;
+  /** WEBHOOK_WORKER_INTERVAL_MS: how often each instance looks for due deliveries. */
+  workerIntervalMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -265,6 +300,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
       maxHeadersCount: e.HTTP_MAX_HEADERS_COUNT,
       maxConnections: e.HTTP_MAX_CONNECTIONS,
+    },
+    webhooks: {
+      allowPrivateNetworks: e.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+      allowedNetworks: e.WEBHOOK_ALLOWED_NETWORKS,
+      allowHttp: e.WEBHOOK_ALLOW_HTTP,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      workerIntervalMs: e.WEBHOOK_WORKER_INTERVAL_MS,
     },
   };
 }

@@ -31,6 +31,8 @@ import { streamCredentialCheck } from './features/evaluation/stream-credentials.
 import { describeChanges } from './features/evaluation/change-events.store.js';
 import { RateLimits } from './rate-limits/rate-limits.js';
 import { createMailer } from './mail/mailer.js';
+import { WebhookWorker } from './features/webhooks/worker.js';
+import { webhookOutboxSubscriber } from './features/audit/webhook-outbox.js';
 import { UsageAggregator } from './features/usage/usage-aggregator.js';
 
 /**
@@ -59,6 +61,8 @@ export interface RunningServer {
   app: Express;
   http: Server;
   scheduler: Scheduler;
+  /** Sends the outbound webhooks queued by committed changes (features/webhooks/worker.ts). */
+  webhooks: WebhookWorker;
   /** Graceful: stop accepting, finish in-flight requests, then close the database. */
   close(): Promise<void>;
 }
@@ -117,6 +121,11 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
   // Production ticks on an interval; under the test clock, each clock move runs exactly one tick.
   const scheduler = new Scheduler(deps);
   if (!testClock) scheduler.start(config.schedulerIntervalMs);
+  // Audit rows written through the unit of work queue their webhooks in the same flush (features/audit/webhook-outbox.ts).
+  db.orm.em.getEventManager().registerSubscriber(webhookOutboxSubscriber);
+  // Outbound webhooks are sent on an interval; under the test clock, on each clock move (after the scheduler's tick).
+  const webhooks = new WebhookWorker({ db, clock, logger, settings: config.webhooks });
+  if (!testClock) webhooks.start(config.webhooks.workerIntervalMs);
   // Usage counts are written every minute; under the test clock, on each clock move (after the tick).
   if (!testClock) usage.start();
   // Repeated API-key polls and evaluations are answered from memory with what their route decided
@@ -130,7 +139,7 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
     corsHeaders: (req, key) => replayCorsHeaders(config, req, key),
   });
   const app = createApp(deps, answers, (app) => {
-    if (testClock) mountTestClock(app, deps, testClock, () => scheduler.tick().then(() => usage.flush()));
+    if (testClock) mountTestClock(app, deps, testClock, () => scheduler.tick().then(() => webhooks.tick()).then(() => usage.flush()));
   });
   // Each connection's latest response, for answering a malformed request that follows it (client-error.ts).
   const latestResponse = new WeakMap<Duplex, ServerResponse>();
@@ -174,11 +183,12 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
       await drained;
       clearTimeout(grace);
       await scheduler.stop();
+      await webhooks.stop();
       await usage.stop(); // the counts of the last minute, before the database closes
       if (bus instanceof PgNotifyEnvChangeBus) await bus.close();
       await limits.close();
       await mailer.close();
       if (!givenDb) await db.close();
     })());
-  return { url, port, deps, app, http, scheduler, close };
+  return { url, port, deps, app, http, scheduler, webhooks, close };
 }

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AuditEventEntity, RolloutEntity, type AuditEvent, type Rollout } from '../../db/entities/index.js';
 import type { Actor, Caller } from '../access/authorize.js';
 import { auditRow, type AuditEntry } from '../audit/audit.store.js';
+import { deliveryInsertParameter, deliveryInsertStatement, enqueueWebhookEvents, planWebhookDeliveries } from '../audit/webhook-outbox.js';
 import { BoundRows, builtOnce, hotQuery, numbered, rawQuery } from '../common/sql.js';
 
 /*
@@ -149,6 +150,8 @@ export class EnvChangeSet {
     ]);
     for (const { id, version } of rows) this.versions.set(id, version);
     if (rows.length !== toBump.length) throw new Error('an environment vanished during a write');
+    for (const row of audit) if (row.envId && row.version === null) row.version = this.versions.get(row.envId) ?? null;
+    await enqueueWebhookEvents(this.tx, audit); // the outbound webhooks these rows call for, in the same transaction
   }
 
   /** The version this transaction gave the environment (after write), if it changed it. */
@@ -168,7 +171,8 @@ const ifUnchangedStatement = (em: EntityManager) =>
     return numbered(`with changed as (${rollouts.updateStatement()} and t.xmin = ?::xid returning t.id),
           bumped as (update environments e set version = e.version + 1, updated_at = ?::timestamptz
                       where e.id = ? and ?::boolean and exists (select 1 from changed) returning e.version),
-          audit as (${audits.insertStatement({ expressions: { version: 'bumped.version' }, join: 'join bumped on true' })})
+          audit as (${audits.insertStatement({ expressions: { version: 'bumped.version' }, join: 'join bumped on true' })}),
+          deliveries as (${deliveryInsertStatement(em)})
      select (select count(*) from changed)::int as changed, (select version from bumped) as version`);
   });
 
@@ -177,7 +181,8 @@ const ifUnchangedStatement = (em: EntityManager) =>
  * rollout, detached), bumps its environment and inserts `audit` (rows of that environment,
  * without a version: they take the new one), and does nothing at all unless the stored row is
  * still the version that was read (`rowVersion`, its xmin). No audit rows: the row is saved
- * without a bump (a change nothing evaluates). Publishes the new version on `bus`.
+ * without a bump (a change nothing evaluates). The outbound webhooks the audit rows call for are
+ * queued by the same statement (features/audit/webhook-outbox.ts). Publishes the new version on `bus`.
  *
  * Returns null when the row changed since it was read (the caller reads it again), else the
  * environment version written (null when nothing was bumped).
@@ -191,6 +196,7 @@ export async function changeRolloutIfUnchanged(
   audit: AuditEvent[],
 ): Promise<{ version: number | null } | null> {
   const { rollouts, audits } = boundRows(em);
+  const deliveries = await planWebhookDeliveries(em, audit);
   const [written] = await hotQuery<{ changed: number; version: number | null }>(em, 'gradual_rollout_commit_if_unchanged', ifUnchangedStatement(em), [
     rollouts.toJson([row]),
     rowVersion,
@@ -198,6 +204,7 @@ export async function changeRolloutIfUnchanged(
     row.envId,
     audit.length > 0,
     audits.toJson(audit),
+    deliveryInsertParameter(em, deliveries),
   ]);
   const result = written!; // the statement always answers one row
   if (result.changed === 0) return null;
