@@ -5,6 +5,7 @@ import { API_PREFIX, contract, type RouteAuth } from '@gradual/contract';
 import type { AppDeps } from '../deps.js';
 import { DomainError } from '../domain/errors.js';
 import { authorize } from '../features/access/authorize.js';
+import { segmentProject } from '../features/segments/segments.service.js';
 import { admit, type AdmissionRequest } from './admission.js';
 import { sessionTokenOf } from './caller.js';
 import { sendError } from './errors.js';
@@ -23,6 +24,8 @@ export const UNAUTHENTICATED_BODY_LIMIT = 16 * 1024;
 const JSON_TYPES = ['application/json', 'application/*+json'];
 /** A target-ID list's routes: `…/envs/:envId/(flags|configs)/:key/rollout/target-ids/…`. */
 const TARGET_ID_PATH = new RegExp(`^${API_PREFIX}/envs/([^/]+)/(?:flags|configs)/([^/]+)/rollout/target-ids/`);
+/** A segment's list writes: `…/projects/:id/segments/:key/(included|excluded)/(add|remove|replace)`. */
+const SEGMENT_LIST_PATH = new RegExp(`^${API_PREFIX}/projects/([^/]+)/segments/[^/]+/(?:included|excluded)/(?:add|remove|replace)/?$`, 'i');
 /** Routes whose handlers take no credentials of the session or API-key kind (the rollback webhook reads its own body, fire-body.ts). */
 const OPEN: ReadonlySet<RouteAuth> = new Set<RouteAuth>(['public', 'optionalSession', 'rollback']);
 const AUTHS: ReadonlySet<unknown> = new Set<RouteAuth>(['public', 'session', 'optionalSession', 'any', 'rollback', 'apiKey']);
@@ -99,13 +102,16 @@ async function admissionRefusal(req: BodyRequest, res: Response, deps: AppDeps):
   }
 }
 
-/** The environment and key of a write to a target-ID list (not a GET: a check or a page of the list). */
-function targetIdWrite(req: BodyRequest, path: string): { envId: string; key: string } | null {
+type TargetIdWrite = { kind: 'rollout'; envId: string; key: string } | { kind: 'segment'; projectId: string };
+
+/** What a write to a target-ID list (not a GET: a check or a page of the list) writes: a rollout's allow-list or a segment's list. */
+function targetIdWrite(req: BodyRequest, path: string): TargetIdWrite | null {
   if (req.method === 'GET' || req.method === 'HEAD') return null;
-  const match = TARGET_ID_PATH.exec(path);
-  if (!match) return null;
+  const rollout = TARGET_ID_PATH.exec(path);
+  const segment = rollout ? null : SEGMENT_LIST_PATH.exec(path);
+  if (!rollout && !segment) return null;
   try {
-    return { envId: decodeURIComponent(match[1]!), key: decodeURIComponent(match[2]!) };
+    return rollout ? { kind: 'rollout', envId: decodeURIComponent(rollout[1]!), key: decodeURIComponent(rollout[2]!) } : { kind: 'segment', projectId: decodeURIComponent(segment![1]!) };
   } catch {
     throw new DomainError('invalid_request', 'The path is not valid percent-encoding.');
   }
@@ -113,12 +119,18 @@ function targetIdWrite(req: BodyRequest, path: string): { envId: string; key: st
 
 /**
  * Refuses a caller who may not write to this target-ID list, as the route would (404 for an
- * unknown environment or another organization's, 403 for an API key without the write action or
- * out of its environment or resource scope), before its body (up to 64 MiB) is read. An API key
- * that needs approval may write here: its write becomes a proposal.
+ * unknown environment, project or another organization's, 403 for an API key without the write
+ * action or out of its environment or resource scope), before its body (up to 64 MiB) is read. An
+ * API key that needs approval may write a rollout's list (its write becomes a proposal), not a
+ * segment's.
  */
-async function checkTargetIdWriter(req: BodyRequest, res: Response, deps: AppDeps, target: { envId: string; key: string }): Promise<void> {
+async function checkTargetIdWriter(req: BodyRequest, res: Response, deps: AppDeps, target: TargetIdWrite): Promise<void> {
   const caller = await admit(req, res, deps);
+  // A segment's lists: the segment routes' own check (a write that reaches every environment).
+  if (target.kind === 'segment') {
+    await segmentProject(req.em, caller, target.projectId, 'write');
+    return;
+  }
   const env = await deps.envs.get(req.em, target.envId);
   await authorize(req.em, caller, env.orgId, { action: 'write', proposal: true, envId: target.envId, resourceKey: target.key });
 }

@@ -1,11 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Ruleset } from '@gradual/contract';
 import type { EvaluationResult } from '@gradual/sdk/evaluation';
 import { DomainError } from '../../domain/errors.js';
 import { authorize, tokenSees, type Caller } from '../access/authorize.js';
 import type { EnvDirectory, EnvSummary } from '../environments/env-directory.js';
 import { materialize, type CachedRuleset, type RulesetCache } from './ruleset.cache.js';
-import { readRuleset } from './ruleset.store.js';
+import { readRuleset, rulesetOf } from './ruleset.store.js';
 
 /** Where rulesets come from: this instance's caches (AppDeps provides both). */
 export interface RulesetSources {
@@ -83,7 +82,7 @@ async function visibleRuleset(em: EntityManager, caller: Caller, sources: Rulese
   const principal = caller.principal;
   const entry = principal?.kind === 'token' && principal.key.kind === 'client' ? sources.rulesets.clientView(env.id, full) : full;
   if (principal?.kind === 'token' && principal.key.resources) {
-    const visible: Ruleset = { ...entry.ruleset, primitives: entry.ruleset.primitives.filter((p) => tokenSees(caller, env.id, p.key)) };
+    const visible = rulesetOf(entry.ruleset, entry.ruleset.primitives.filter((p) => tokenSees(caller, env.id, p.key)));
     return materialize(visible, entry.clientVisible);
   }
   return entry;

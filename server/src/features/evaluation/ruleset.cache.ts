@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import type { Ruleset } from '@gradual/contract';
 import { compileRuleset, type CompiledRuleset } from '@gradual/sdk/evaluation';
-import { clientVisibleId, type RulesetRead } from './ruleset.store.js';
+import { clientVisibleId, rulesetOf, type RulesetRead } from './ruleset.store.js';
 
 /** One materialized ruleset version: the JSON, its gzip, and (lazily) the compiled evaluator. */
 export interface CachedRuleset {
@@ -87,7 +87,7 @@ export class RulesetCache {
     const hit = this.clientViews.get(envId);
     if (hit && hit.version === entry.version) return hit;
     const primitives = entry.ruleset.primitives.filter((p) => entry.clientVisible.has(clientVisibleId(p)));
-    const view = materialize({ ...entry.ruleset, primitives }, entry.clientVisible);
+    const view = materialize(rulesetOf(entry.ruleset, primitives), entry.clientVisible);
     if (!hit || hit.version < view.version) this.remember(envId, view, this.clientViews);
     return view;
   }

@@ -1,8 +1,10 @@
 import { IsolationLevel } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LIVE_STATUSES, type Ruleset } from '@gradual/contract';
-import { EnvironmentEntity, PrimitiveEntity, PrimitiveStateEntity, RolloutEntity, type Environment } from '../../db/entities/index.js';
+import { EnvironmentEntity, PrimitiveEntity, PrimitiveStateEntity, RolloutEntity, SegmentEntity, type Environment } from '../../db/entities/index.js';
 import { rawQuery } from '../common/sql.js';
+import { readLists } from '../common/target-lists.store.js';
+import { reachableSegments, segmentKeysOf, type RuleConditions } from '../segments/segment-refs.js';
 
 /** A ruleset as read, with what the server keeps beside it: which primitives client keys may evaluate. */
 export interface RulesetRead {
@@ -15,10 +17,37 @@ export interface RulesetRead {
 export const clientVisibleId = (p: { kind: string; key: string }) => `${p.kind}:${p.key}`;
 
 /**
+ * The segments of the project that `rules` use, directly or through other segments, with their
+ * rules and target IDs, by key.
+ */
+async function readSegmentsUsedBy(tx: EntityManager, projectId: string, rules: readonly RuleConditions[]): Promise<NonNullable<Ruleset['segments']>> {
+  const named = segmentKeysOf(rules);
+  if (!named.length) return [];
+  const rows = await tx.find(SegmentEntity, { projectId }, { orderBy: { key: 'asc' } });
+  const used = reachableSegments(new Map(rows.map((s) => [s.key, s.segmentRefs])), named);
+  const segments = rows.filter((s) => used.has(s.key));
+  const lists = await readLists(tx, segments.flatMap((s) => [...(s.includedCount > 0 ? [s.includedListId] : []), ...(s.excludedCount > 0 ? [s.excludedListId] : [])]));
+  return segments.map((s) => ({ key: s.key, rules: s.rules, included: lists.get(s.includedListId) ?? [], excluded: lists.get(s.excludedListId) ?? [] }));
+}
+
+/**
+ * The ruleset with only `primitives` (a client key's or a resource-restricted key's view) and the
+ * segments those use; `segments` is left out when they use none.
+ */
+export function rulesetOf(ruleset: Ruleset, primitives: Ruleset['primitives']): Ruleset {
+  const { segments: all, ...rest } = ruleset;
+  if (!all?.length) return { ...rest, primitives };
+  const used = reachableSegments(new Map(all.map((s) => [s.key, segmentKeysOf(s.rules)])), segmentKeysOf(primitives.flatMap((p) => p.rules)));
+  const segments = all.filter((s) => used.has(s.key));
+  return { ...rest, primitives, ...(segments.length ? { segments } : {}) };
+}
+
+/**
  * Reads everything an SDK needs to evaluate one environment: every flag and
  * config with its base value and rules, and its live rollout with the
- * allow-list (an archived one marked `archived`: everyone gets its base value); and which of
- * them are client-visible. One REPEATABLE READ transaction, so the version and the data it
+ * allow-list (an archived one marked `archived`: everyone gets its base value); the segments
+ * their rules use (directly or through other segments) with their rules and target IDs; and
+ * which of them are client-visible. One REPEATABLE READ transaction, so the version and the data it
  * describes are one consistent snapshot.
  */
 export async function readRuleset(em: EntityManager, envId: string): Promise<RulesetRead> {
@@ -40,6 +69,7 @@ export async function readRuleset(em: EntityManager, envId: string): Promise<Rul
         for (const row of rows) targets.set(listOf.get(row.list_id)!, row.ids);
       }
       const stateOf = new Map(states.map((s) => [s.primitiveId, s]));
+      const segments = await readSegmentsUsedBy(tx, env.projectId, primitives.flatMap((p) => stateOf.get(p.id)?.rules ?? []));
       const rolloutOf = new Map(rollouts.map((r) => [r.primitiveId, r]));
       const ruleset: Ruleset = {
         envId,
@@ -69,6 +99,7 @@ export async function readRuleset(em: EntityManager, envId: string): Promise<Rul
             },
           ];
         }),
+        ...(segments.length ? { segments } : {}),
       };
       const clientVisible = new Set(primitives.filter((p) => p.clientVisible && stateOf.has(p.id)).map(clientVisibleId));
       return { ruleset, clientVisible };
