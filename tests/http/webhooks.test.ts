@@ -1,20 +1,14 @@
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { pino } from "pino";
-import { Webhook } from "standardwebhooks";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createClient, type GradualClient } from "@gradual/sdk";
-import { loadConfig } from "../../server/src/config.js";
-import { openDatabase, type Database } from "../../server/src/db/database.js";
-import { startServer, type RunningServer } from "../../server/src/server.js";
-import { RETRY_DELAYS_SECONDS } from "../../server/src/features/webhooks/worker.js";
-import {
-  claim,
-  expectApiError,
-  startTestServer,
-  type ClaimedInstance,
-  type TestServer,
-} from "../support/server.js";
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pino } from 'pino';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient, type GradualClient } from '@gradual/sdk';
+import { loadConfig } from '../../server/src/config.js';
+import { openDatabase, type Database } from '../../server/src/db/database.js';
+import { startServer, type RunningServer } from '../../server/src/server.js';
+import { RETRY_DELAYS_SECONDS } from '../../server/src/features/webhooks/worker.js';
+import { claim, expectApiError, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
 
 /** What the receiver got: each request verified with the independent standardwebhooks library. */
 interface Received {
@@ -45,23 +39,18 @@ async function startReceiver(): Promise<Receiver> {
   const counts = new Map<string, number>();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const path = req.url ?? "/";
-      const raw = Buffer.concat(chunks).toString("utf8");
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const path = req.url ?? '/';
+      const raw = Buffer.concat(chunks).toString('utf8');
       const secret = secrets.get(path);
       try {
         if (!secret) throw new Error(`no secret for ${path}`);
-        const headers = Object.fromEntries(
-          Object.entries(req.headers).map(([k, v]) => [k, String(v)])
-        );
-        const body = new Webhook(secret).verify(raw, headers) as Record<
-          string,
-          unknown
-        >;
+        const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
+        const body = new Webhook(secret).verify(raw, headers) as Record<string, unknown>;
         received.push({
           path,
-          id: String(req.headers["webhook-id"]),
+          id: String(req.headers['webhook-id']),
           body,
           headers: req.headers,
         });
@@ -71,10 +60,10 @@ async function startReceiver(): Promise<Receiver> {
       const n = (counts.get(path) ?? 0) + 1;
       counts.set(path, n);
       res.statusCode = answers.get(path)?.(n) ?? 200;
-      res.end(res.statusCode >= 300 ? "receiver says no" : "ok");
+      res.end(res.statusCode >= 300 ? 'receiver says no' : 'ok');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     received,
@@ -87,14 +76,14 @@ async function startReceiver(): Promise<Receiver> {
 }
 
 const ALLOW_LOCAL = {
-  WEBHOOK_ALLOW_PRIVATE_NETWORKS: "1",
-  WEBHOOK_ALLOW_HTTP: "1",
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1',
+  WEBHOOK_ALLOW_HTTP: '1',
 };
 
 async function moveClock(url: string, body: object): Promise<Date> {
   const res = await fetch(`${url}/__test__/clock`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
   if (!res.ok) throw new Error(`clock move failed: ${res.status}`);
@@ -102,25 +91,22 @@ async function moveClock(url: string, body: object): Promise<Date> {
 }
 
 /** Another server on the same database (PGlite: the same Database object), with its own test clock. */
-async function secondServer(
-  db: Database,
-  env: Record<string, string> = {}
-): Promise<RunningServer> {
+async function secondServer(db: Database, env: Record<string, string> = {}): Promise<RunningServer> {
   return startServer({
     config: loadConfig({
-      PORT: "0",
-      HOST: "127.0.0.1",
-      SERVICE_TEST_CLOCK: "1",
-      NODE_ENV: "test",
-      LOG_LEVEL: "silent",
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SERVICE_TEST_CLOCK: '1',
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
       ...env,
     }),
     db,
-    logger: pino({ level: "silent" }),
+    logger: pino({ level: 'silent' }),
   });
 }
 
-describe("outbound webhooks", () => {
+describe('outbound webhooks', () => {
   let t: TestServer;
   let owner: ClaimedInstance;
   let receiver: Receiver;
@@ -129,18 +115,13 @@ describe("outbound webhooks", () => {
   let api: GradualClient;
 
   /** A subscription posting to the receiver's `path`; its secret is handed to the receiver. */
-  const subscribe = async (
-    path: string,
-    body: Partial<
-      Parameters<GradualClient["createWebhookSubscription"]>[0]["body"]
-    > = {}
-  ) => {
+  const subscribe = async (path: string, body: Partial<Parameters<GradualClient['createWebhookSubscription']>[0]['body']> = {}) => {
     const created = await api.createWebhookSubscription({
       path: { id: projectId },
       body: {
         name: path,
         url: `${receiver.url}${path}`,
-        events: ["rollout.created"],
+        events: ['rollout.created'],
         ...body,
       },
     });
@@ -150,7 +131,7 @@ describe("outbound webhooks", () => {
   const deliveries = (
     subscriptionId: string,
     query: {
-      status?: "pending" | "succeeded" | "failed";
+      status?: 'pending' | 'succeeded' | 'failed';
       cursor?: string;
       limit?: number;
     } = {}
@@ -168,26 +149,26 @@ describe("outbound webhooks", () => {
     api = owner.session;
     receiver = await startReceiver();
     const project = await api.createProject({
-      path: { slug: "acme" },
-      body: { key: "web", name: "Web" },
+      path: { slug: 'acme' },
+      body: { key: 'web', name: 'Web' },
     });
     projectId = project.id;
     envId = (
       await api.createEnvironment({
         path: { id: projectId },
-        body: { key: "production", name: "Production" },
+        body: { key: 'production', name: 'Production' },
       })
     ).id;
     await api.createFlag({
       path: { id: projectId },
-      body: { key: "new-checkout", name: "New checkout", defaultValue: false },
+      body: { key: 'new-checkout', name: 'New checkout', defaultValue: false },
     });
     await api.createRolloutPlan({
       path: { id: projectId },
       body: {
-        key: "ramp",
-        name: "Ramp",
-        cadence: "auto",
+        key: 'ramp',
+        name: 'Ramp',
+        cadence: 'auto',
         rampSteps: [
           { percent: 5, holdForSeconds: 60 },
           { percent: 25, holdForSeconds: 60 },
@@ -201,41 +182,37 @@ describe("outbound webhooks", () => {
     await receiver?.close();
   });
 
-  it("creates, lists, reads, changes and deletes subscriptions; the secret is shown once and never audited", async () => {
-    const created = await subscribe("/crud", {
-      events: ["rollout.paused", "rollout.paused"],
-      format: "slack",
+  it('creates, lists, reads, changes and deletes subscriptions; the secret is shown once and never audited', async () => {
+    const created = await subscribe('/crud', {
+      events: ['rollout.paused', 'rollout.paused'],
+      format: 'slack',
     });
     expect(created).toMatchObject({
       projectId,
-      name: "/crud",
+      name: '/crud',
       url: `${receiver.url}/crud`,
-      events: ["rollout.paused"],
-      format: "slack",
+      events: ['rollout.paused'],
+      format: 'slack',
       enabled: true,
     });
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    expect(Buffer.from(created.secret.slice(6), "base64")).toHaveLength(32);
+    expect(Buffer.from(created.secret.slice(6), 'base64')).toHaveLength(32);
     const { secret: _secret, ...dto } = created;
     expect(
       await api.getWebhookSubscription({
         path: { id: projectId, subscriptionId: created.id },
       })
     ).toEqual(dto);
-    expect(
-      (await api.listWebhookSubscriptions({ path: { id: projectId } })).map(
-        (s) => s.id
-      )
-    ).toContain(created.id);
+    expect((await api.listWebhookSubscriptions({ path: { id: projectId } })).map((s) => s.id)).toContain(created.id);
 
     const updated = await api.updateWebhookSubscription({
       path: { id: projectId, subscriptionId: created.id },
-      body: { enabled: false, events: ["rollout.resumed"] },
+      body: { enabled: false, events: ['rollout.resumed'] },
     });
     expect(updated).toMatchObject({
       enabled: false,
-      events: ["rollout.resumed"],
-      format: "slack",
+      events: ['rollout.resumed'],
+      format: 'slack',
     });
     // The same values again: nothing changes, nothing is audited.
     await api.updateWebhookSubscription({
@@ -250,123 +227,86 @@ describe("outbound webhooks", () => {
         path: { id: projectId, subscriptionId: created.id },
       }),
       404,
-      "not_found"
+      'not_found'
     );
 
     const { events } = await api.listAuditEvents({
-      path: { slug: "acme" },
-      query: { resourceType: "webhook" },
+      path: { slug: 'acme' },
+      query: { resourceType: 'webhook' },
     });
-    expect(events.map((e) => e.action)).toEqual([
-      "webhook.deleted",
-      "webhook.updated",
-      "webhook.created",
-    ]);
+    expect(events.map((e) => e.action)).toEqual(['webhook.deleted', 'webhook.updated', 'webhook.created']);
     for (const e of events) {
-      const detail = JSON.stringify(
-        await api.getAuditEvent({ path: { id: e.id } })
-      );
+      const detail = JSON.stringify(await api.getAuditEvent({ path: { id: e.id } }));
       expect(detail).not.toContain(created.secret);
-      expect(detail).not.toContain("whsec_");
+      expect(detail).not.toContain('whsec_');
     }
   });
 
-  it("refuses bad URLs and unknown ids with precise errors", async () => {
+  it('refuses bad URLs and unknown ids with precise errors', async () => {
     const create = (url: string) =>
       api.createWebhookSubscription({
         path: { id: projectId },
-        body: { name: "x", url, events: ["rollout.created"] },
+        body: { name: 'x', url, events: ['rollout.created'] },
       });
-    expect(
-      (
-        await expectApiError(
-          create("ftp://example.com/x"),
-          400,
-          "invalid_request"
-        )
-      ).fields
-    ).toHaveProperty("url");
-    expect(
-      (
-        await expectApiError(
-          create("https://user:pw@example.com/x"),
-          400,
-          "invalid_request"
-        )
-      ).fields
-    ).toHaveProperty("url");
+    expect((await expectApiError(create('ftp://example.com/x'), 400, 'invalid_request')).fields).toHaveProperty('url');
+    expect((await expectApiError(create('https://user:pw@example.com/x'), 400, 'invalid_request')).fields).toHaveProperty('url');
     await expectApiError(
       api.getWebhookSubscription({
-        path: { id: projectId, subscriptionId: "nope" },
+        path: { id: projectId, subscriptionId: 'nope' },
       }),
       404,
-      "not_found"
+      'not_found'
     );
     await expectApiError(
       api.listWebhookDeliveries({
         path: {
           id: projectId,
-          subscriptionId: "00000000-0000-4000-8000-000000000000",
+          subscriptionId: '00000000-0000-4000-8000-000000000000',
         },
       }),
       404,
-      "not_found"
+      'not_found'
     );
   });
 
-  it("sends signed rollout events in order, with their data, as the rollout moves; Slack gets its one-line summary", async () => {
-    const all = await subscribe("/rollouts", {
-      events: [
-        "rollout.created",
-        "rollout.advanced",
-        "rollout.paused",
-        "rollout.resumed",
-        "rollout.completed",
-        "rollout.rolled_back",
-      ],
+  it('sends signed rollout events in order, with their data, as the rollout moves; Slack gets its one-line summary', async () => {
+    const all = await subscribe('/rollouts', {
+      events: ['rollout.created', 'rollout.advanced', 'rollout.paused', 'rollout.resumed', 'rollout.completed', 'rollout.rolled_back'],
     });
-    await subscribe("/slack", {
-      events: ["rollout.advanced"],
-      format: "slack",
+    await subscribe('/slack', {
+      events: ['rollout.advanced'],
+      format: 'slack',
     });
-    const off = await subscribe("/disabled", {
-      events: ["rollout.created"],
+    const off = await subscribe('/disabled', {
+      events: ['rollout.created'],
       enabled: false,
     });
 
-    const path = { envId, key: "new-checkout" };
+    const path = { envId, key: 'new-checkout' };
     await api.putFlagRollout({
       path,
-      body: { percent: 5, newValue: true, planKey: "ramp" },
+      body: { percent: 5, newValue: true, planKey: 'ramp' },
     });
     // Queued with the change, sent later: nothing arrives before the worker runs.
-    expect(receiver.on("/rollouts")).toHaveLength(0);
-    expect((await deliveries(all.id)).items).toMatchObject([
-      { eventType: "rollout.created", status: "pending", attempts: 0 },
-    ]);
+    expect(receiver.on('/rollouts')).toHaveLength(0);
+    expect((await deliveries(all.id)).items).toMatchObject([{ eventType: 'rollout.created', status: 'pending', attempts: 0 }]);
     await t.advanceClock(61); // the scheduler's step to 25 %, then the worker
     await api.pauseFlagRollout({
       path,
-      headers: { "x-audit-reason": "errors up" },
+      headers: { 'x-audit-reason': 'errors up' },
     });
     await deliver();
     await api.resumeFlagRollout({ path });
     await deliver();
     await api.rollbackFlagRollout({
       path,
-      headers: { "x-audit-reason": "alert fired" },
+      headers: { 'x-audit-reason': 'alert fired' },
     });
     await deliver();
 
-    const got = receiver.on("/rollouts");
+    const got = receiver.on('/rollouts');
     expect(receiver.unverified).toEqual([]);
-    expect(got.map((r) => r.body.type)).toEqual([
-      "rollout.created",
-      "rollout.advanced",
-      "rollout.paused",
-      "rollout.resumed",
-      "rollout.rolled_back",
-    ]);
+    expect(got.map((r) => r.body.type)).toEqual(['rollout.created', 'rollout.advanced', 'rollout.paused', 'rollout.resumed', 'rollout.rolled_back']);
     const data = got.map(
       (r) =>
         r.body.data as Record<string, unknown> & {
@@ -376,96 +316,82 @@ describe("outbound webhooks", () => {
     );
     for (const d of data) {
       expect(d).toMatchObject({
-        orgSlug: "acme",
+        orgSlug: 'acme',
         projectId,
-        projectKey: "web",
+        projectKey: 'web',
         envId,
-        envKey: "production",
-        resourceType: "rollout",
-        resourceKey: "new-checkout",
+        envKey: 'production',
+        resourceType: 'rollout',
+        resourceKey: 'new-checkout',
       });
-      expect(typeof d.version).toBe("number");
+      expect(typeof d.version).toBe('number');
     }
-    expect(data.map((d) => d.version)).toEqual(
-      [...data.map((d) => d.version)].sort((a, b) => a - b)
-    );
+    expect(data.map((d) => d.version)).toEqual([...data.map((d) => d.version)].sort((a, b) => a - b));
     expect(data[0]).toMatchObject({
-      action: "rollout.created",
-      actor: { type: "user", id: owner.userId, email: "owner@example.com" },
-      rollout: { percent: 5, status: "active" },
+      action: 'rollout.created',
+      actor: { type: 'user', id: owner.userId, email: 'owner@example.com' },
+      rollout: { percent: 5, status: 'active' },
     });
     expect(data[1]).toMatchObject({
-      action: "rollout.advanced",
-      actor: { type: "system" },
+      action: 'rollout.advanced',
+      actor: { type: 'system' },
       rollout: { percent: 25 },
     });
     expect(data[2]).toMatchObject({
-      action: "rollout.paused",
-      pausedReason: "user",
-      reason: "errors up",
-      rollout: { status: "paused" },
+      action: 'rollout.paused',
+      pausedReason: 'user',
+      reason: 'errors up',
+      rollout: { status: 'paused' },
     });
     expect(data[3]).toMatchObject({
-      action: "rollout.resumed",
-      rollout: { status: "active", percent: 25 },
+      action: 'rollout.resumed',
+      rollout: { status: 'active', percent: 25 },
     });
     expect(data[4]).toMatchObject({
-      action: "rollout.rolled_back",
-      reason: "alert fired",
+      action: 'rollout.rolled_back',
+      reason: 'alert fired',
       rollout: { percent: 0, rolledBackFromPercent: 25 },
     });
     // Headers per Standard Webhooks; the id is the delivery's, and the log says delivered.
     const log = (await deliveries(all.id)).items;
     expect(log.map((d) => d.id).reverse()).toEqual(got.map((r) => r.id));
-    expect(
-      log.every(
-        (d) =>
-          d.status === "succeeded" &&
-          d.attempts === 1 &&
-          d.responseStatus === 200 &&
-          d.nextAttemptAt === null
-      )
-    ).toBe(true);
-    expect(got[0]!.headers["content-type"]).toBe("application/json");
-    expect(got[0]!.headers["webhook-signature"]).toMatch(
-      /^v1,[A-Za-z0-9+/]+=*$/
-    );
+    expect(log.every((d) => d.status === 'succeeded' && d.attempts === 1 && d.responseStatus === 200 && d.nextAttemptAt === null)).toBe(true);
+    expect(got[0]!.headers['content-type']).toBe('application/json');
+    expect(got[0]!.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
 
-    expect(receiver.on("/slack").map((r) => r.body)).toEqual([
+    expect(receiver.on('/slack').map((r) => r.body)).toEqual([
       {
-        text: "Rollout of new-checkout in production advanced to 25%",
+        text: 'Rollout of new-checkout in production advanced to 25%',
         blocks: [
           {
-            type: "section",
+            type: 'section',
             text: {
-              type: "mrkdwn",
-              text: "*Rollout of new-checkout in production advanced to 25%*",
+              type: 'mrkdwn',
+              text: '*Rollout of new-checkout in production advanced to 25%*',
             },
           },
           {
-            type: "context",
-            elements: [
-              { type: "mrkdwn", text: "acme / web · by the scheduler" },
-            ],
+            type: 'context',
+            elements: [{ type: 'mrkdwn', text: 'acme / web · by the scheduler' }],
           },
         ],
       },
     ]);
-    expect(receiver.on("/disabled")).toHaveLength(0);
+    expect(receiver.on('/disabled')).toHaveLength(0);
     expect((await deliveries(off.id)).items).toEqual([]);
     await api.deleteFlagRollout({ path });
   });
 
-  it("sends proposal events (recorded through the unit of work) in the same transaction as the proposal", async () => {
-    const sub = await subscribe("/proposals", {
-      events: ["proposal.created", "proposal.approved", "proposal.rejected"],
+  it('sends proposal events (recorded through the unit of work) in the same transaction as the proposal', async () => {
+    const sub = await subscribe('/proposals', {
+      events: ['proposal.created', 'proposal.approved', 'proposal.rejected'],
     });
     const key = await api.createApiKey({
-      path: { slug: "acme" },
-      body: { name: "needs-approval", requiresApproval: true },
+      path: { slug: 'acme' },
+      body: { name: 'needs-approval', requiresApproval: true },
     });
     const agent = t.asToken(key.token);
-    const path = { envId, key: "new-checkout" };
+    const path = { envId, key: 'new-checkout' };
     const first = await agent.withResponse.putFlagRollout({
       path,
       body: { percent: 10, newValue: true },
@@ -474,61 +400,65 @@ describe("outbound webhooks", () => {
       path,
       body: { percent: 20, newValue: true },
     });
-    if (first.data.kind !== "proposed" || second.data.kind !== "proposed")
-      throw new Error("expected proposals");
+    if (first.data.kind !== 'proposed' || second.data.kind !== 'proposed') throw new Error('expected proposals');
     await api.applyProposal({ path: { id: first.data.proposal.id } });
     await api.cancelProposal({ path: { id: second.data.proposal.id } });
     await deliver();
-    const got = receiver.on("/proposals");
-    expect(got.map((r) => r.body.type)).toEqual([
-      "proposal.created",
-      "proposal.created",
-      "proposal.approved",
-      "proposal.rejected",
-    ]);
+    const got = receiver.on('/proposals');
+    expect(got.map((r) => r.body.type)).toEqual(['proposal.created', 'proposal.created', 'proposal.approved', 'proposal.rejected']);
     expect(got[2]!.body.data).toMatchObject({
-      action: "proposal.applied",
-      resourceType: "proposal",
-      resourceKey: "new-checkout",
+      action: 'proposal.applied',
+      resourceType: 'proposal',
+      resourceKey: 'new-checkout',
       proposal: { id: first.data.proposal.id },
     });
-    expect(
-      (await deliveries(sub.id, { status: "succeeded" })).items
-    ).toHaveLength(4);
+    expect((await deliveries(sub.id, { status: 'succeeded' })).items).toHaveLength(4);
     // An approval-required key cannot manage webhooks.
     await expectApiError(
       agent.createWebhookSubscription({
         path: { id: projectId },
         body: {
-          name: "k",
+          name: 'k',
           url: `${receiver.url}/k`,
-          events: ["rollout.created"],
+          events: ['rollout.created'],
         },
       }),
       403,
-      "approval_not_supported"
+      'approval_not_supported'
     );
     await api.deleteFlagRollout({ path });
   });
 
-  it("retries a failing receiver with backoff until it answers 2xx, recording every attempt", async () => {
-    const sub = await subscribe("/flaky");
-    receiver.answers.set("/flaky", (n) => (n <= 2 ? 500 : 204));
+  it('sends flag lifecycle events (archived, deleted) with the definition', async () => {
+    await subscribe('/lifecycle', { events: ['flag.archived', 'flag.deleted', 'config.archived'] });
+    await api.createFlag({ path: { id: projectId }, body: { key: 'old-banner', name: 'Old banner', defaultValue: false } });
+    await api.archiveFlag({ path: { id: projectId, key: 'old-banner' } });
+    await api.deleteFlag({ path: { id: projectId, key: 'old-banner' }, body: { confirm: 'old-banner' } });
+    await deliver();
+    const got = receiver.on('/lifecycle');
+    expect(got.map((r) => r.body.type)).toEqual(['flag.archived', 'flag.deleted']);
+    expect(got[0]!.body.data).toMatchObject({ resourceType: 'flag', resourceKey: 'old-banner', envId: null, projectKey: 'web', flag: { archivedAt: expect.any(String) } });
+    expect(got[1]!.body.data).toMatchObject({ action: 'flag.deleted', flag: { key: 'old-banner', name: 'Old banner' } });
+  });
+
+  it('retries a failing receiver with backoff until it answers 2xx, recording every attempt', async () => {
+    const sub = await subscribe('/flaky');
+    receiver.answers.set('/flaky', (n) => (n <= 2 ? 500 : 204));
     const queued = await api.testWebhookSubscription({
       path: { id: projectId, subscriptionId: sub.id },
     });
     expect(queued).toMatchObject({
-      status: "pending",
-      eventType: "webhook.test",
+      status: 'pending',
+      eventType: 'webhook.test',
     });
     const now = await deliver();
     let [d] = (await deliveries(sub.id)).items;
     expect(d).toMatchObject({
       id: queued.id,
-      status: "pending",
+      status: 'pending',
       attempts: 1,
       responseStatus: 500,
-      lastError: "HTTP 500: receiver says no",
+      lastError: 'HTTP 500: receiver says no',
     });
     const due = Date.parse(d!.nextAttemptAt!) - now.getTime();
     expect(due).toBeGreaterThanOrEqual(RETRY_DELAYS_SECONDS[0] * 1000);
@@ -538,53 +468,46 @@ describe("outbound webhooks", () => {
     await t.advanceClock(RETRY_DELAYS_SECONDS[0] * 1.2);
     [d] = (await deliveries(sub.id)).items;
     expect(d).toMatchObject({
-      status: "pending",
+      status: 'pending',
       attempts: 2,
       responseStatus: 500,
     });
     await t.advanceClock(RETRY_DELAYS_SECONDS[1] * 1.2);
     [d] = (await deliveries(sub.id)).items;
     expect(d).toMatchObject({
-      status: "succeeded",
+      status: 'succeeded',
       attempts: 3,
       responseStatus: 204,
       lastError: null,
       nextAttemptAt: null,
     });
     // The same webhook-id on every attempt, each one signed.
-    expect(receiver.on("/flaky").map((r) => r.id)).toEqual([
-      queued.id,
-      queued.id,
-      queued.id,
-    ]);
+    expect(receiver.on('/flaky').map((r) => r.id)).toEqual([queued.id, queued.id, queued.id]);
     expect(receiver.unverified).toEqual([]);
   });
 
-  it("gives up after the last attempt: failed, no further retries", async () => {
-    const sub = await subscribe("/down");
-    receiver.answers.set("/down", () => 503);
+  it('gives up after the last attempt: failed, no further retries', async () => {
+    const sub = await subscribe('/down');
+    receiver.answers.set('/down', () => 503);
     await api.testWebhookSubscription({
       path: { id: projectId, subscriptionId: sub.id },
     });
     await deliver();
-    for (const delay of RETRY_DELAYS_SECONDS)
-      await t.advanceClock(delay * 1.2 + 1);
+    for (const delay of RETRY_DELAYS_SECONDS) await t.advanceClock(delay * 1.2 + 1);
     const [d] = (await deliveries(sub.id)).items;
     expect(d).toMatchObject({
-      status: "failed",
+      status: 'failed',
       attempts: RETRY_DELAYS_SECONDS.length + 1,
       responseStatus: 503,
       nextAttemptAt: null,
     });
     await t.advanceClock(86_400);
-    expect(receiver.on("/down")).toHaveLength(RETRY_DELAYS_SECONDS.length + 1);
-    expect((await deliveries(sub.id, { status: "failed" })).items).toHaveLength(
-      1
-    );
+    expect(receiver.on('/down')).toHaveLength(RETRY_DELAYS_SECONDS.length + 1);
+    expect((await deliveries(sub.id, { status: 'failed' })).items).toHaveLength(1);
   });
 
-  it("pages the delivery log newest first, filters it by status and refuses a forged cursor", async () => {
-    const sub = await subscribe("/log");
+  it('pages the delivery log newest first, filters it by status and refuses a forged cursor', async () => {
+    const sub = await subscribe('/log');
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
       ids.push(
@@ -610,38 +533,24 @@ describe("outbound webhooks", () => {
     } while (cursor);
     expect(seen).toEqual([...ids].reverse());
     expect(sizes.slice(0, 3)).toEqual([2, 2, 1]);
-    expect(
-      (await deliveries(sub.id, { status: "pending" })).items.map((d) => d.id)
-    ).toEqual([ids[4], ids[3]]);
-    expect(
-      (await deliveries(sub.id, { status: "succeeded" })).items.map((d) => d.id)
-    ).toEqual([ids[2], ids[1], ids[0]]);
-    await expectApiError(
-      deliveries(sub.id, { cursor: "bm90LWEtY3Vyc29y" }),
-      400,
-      "invalid_request"
-    );
+    expect((await deliveries(sub.id, { status: 'pending' })).items.map((d) => d.id)).toEqual([ids[4], ids[3]]);
+    expect((await deliveries(sub.id, { status: 'succeeded' })).items.map((d) => d.id)).toEqual([ids[2], ids[1], ids[0]]);
+    await expectApiError(deliveries(sub.id, { cursor: 'bm90LWEtY3Vyc29y' }), 400, 'invalid_request');
     await deliver();
   });
 
-  it("caps subscriptions per project at 20", async () => {
-    const existing = (
-      await api.listWebhookSubscriptions({ path: { id: projectId } })
-    ).length;
+  it('caps subscriptions per project at 20', async () => {
+    const existing = (await api.listWebhookSubscriptions({ path: { id: projectId } })).length;
     for (let i = existing; i < 20; i++) await subscribe(`/quota-${i}`);
-    const err = await expectApiError(
-      subscribe("/quota-over"),
-      403,
-      "quota_exceeded"
-    );
+    const err = await expectApiError(subscribe('/quota-over'), 403, 'quota_exceeded');
     expect(err.details).toMatchObject({
-      dimension: "webhook_subscriptions_per_project",
+      dimension: 'webhook_subscriptions_per_project',
       limit: 20,
     });
   });
 });
 
-describe("outbound webhooks: private networks refused unless the operator allows them", () => {
+describe('outbound webhooks: private networks refused unless the operator allows them', () => {
   let t: TestServer;
   let owner: ClaimedInstance;
   let receiver: Receiver;
@@ -658,11 +567,11 @@ describe("outbound webhooks: private networks refused unless the operator allows
     await receiver?.close();
   });
 
-  it("refuses literal private addresses at create time, and any private address at delivery (after DNS)", async () => {
+  it('refuses literal private addresses at create time, and any private address at delivery (after DNS)', async () => {
     const projectId = (
       await owner.session.createProject({
-        path: { slug: "acme" },
-        body: { key: "p", name: "P" },
+        path: { slug: 'acme' },
+        body: { key: 'p', name: 'P' },
       })
     ).id;
     // A server with the default policy.
@@ -674,43 +583,35 @@ describe("outbound webhooks: private networks refused unless the operator allows
     const create = (url: string) =>
       strictApi.createWebhookSubscription({
         path: { id: projectId },
-        body: { name: "x", url, events: ["rollout.created"] },
+        body: { name: 'x', url, events: ['rollout.created'] },
       });
     for (const url of [
-      "https://10.1.2.3/hook",
-      "https://169.254.169.254/latest",
-      "https://127.0.0.1:9/x",
-      "https://[::1]/x",
-      "https://[::ffff:192.168.0.1]/x",
-      "https://localhost/x",
+      'https://10.1.2.3/hook',
+      'https://169.254.169.254/latest',
+      'https://127.0.0.1:9/x',
+      'https://[::1]/x',
+      'https://[::ffff:192.168.0.1]/x',
+      'https://localhost/x',
     ]) {
-      const err = await expectApiError(create(url), 400, "invalid_request");
+      const err = await expectApiError(create(url), 400, 'invalid_request');
       expect(err.fields?.url).toMatch(/private|loopback/);
     }
     // Plain http only where the operator allows it.
-    expect(
-      (
-        await expectApiError(
-          create("http://example.com/hook"),
-          400,
-          "invalid_request"
-        )
-      ).fields?.url
-    ).toMatch(/https/);
-    expect(await create("https://example.com/hook")).toMatchObject({
-      url: "https://example.com/hook",
+    expect((await expectApiError(create('http://example.com/hook'), 400, 'invalid_request')).fields?.url).toMatch(/https/);
+    expect(await create('https://example.com/hook')).toMatchObject({
+      url: 'https://example.com/hook',
     });
 
     // Saved where allowed, then delivered by the strict server: refused on connection.
     const sub = await owner.session.createWebhookSubscription({
       path: { id: projectId },
       body: {
-        name: "local",
+        name: 'local',
         url: `${receiver.url}/ssrf`,
-        events: ["rollout.created"],
+        events: ['rollout.created'],
       },
     });
-    receiver.secrets.set("/ssrf", sub.secret);
+    receiver.secrets.set('/ssrf', sub.secret);
     const queued = await owner.session.testWebhookSubscription({
       path: { id: projectId, subscriptionId: sub.id },
     });
@@ -727,19 +628,19 @@ describe("outbound webhooks: private networks refused unless the operator allows
     });
     const refused = log.items.find((d) => d.id === again.id)!;
     expect(refused).toMatchObject({
-      status: "pending",
+      status: 'pending',
       attempts: 1,
       responseStatus: null,
     });
     expect(refused.lastError).toMatch(/not allowed/i);
     expect(log.items.find((d) => d.id === queued.id)).toMatchObject({
-      status: "succeeded",
+      status: 'succeeded',
     });
     expect(receiver.received).toHaveLength(1);
   });
 });
 
-describe("outbound webhooks: durable across restarts", () => {
+describe('outbound webhooks: durable across restarts', () => {
   let t: TestServer;
   let owner: ClaimedInstance;
   let receiver: Receiver;
@@ -756,22 +657,22 @@ describe("outbound webhooks: durable across restarts", () => {
     await receiver?.close();
   });
 
-  it("delivers what was queued before a restart, and claims again a delivery whose lease a crash left behind", async () => {
+  it('delivers what was queued before a restart, and claims again a delivery whose lease a crash left behind', async () => {
     const projectId = (
       await owner.session.createProject({
-        path: { slug: "acme" },
-        body: { key: "p", name: "P" },
+        path: { slug: 'acme' },
+        body: { key: 'p', name: 'P' },
       })
     ).id;
     const sub = await owner.session.createWebhookSubscription({
       path: { id: projectId },
       body: {
-        name: "r",
+        name: 'r',
         url: `${receiver.url}/restart`,
-        events: ["rollout.created"],
+        events: ['rollout.created'],
       },
     });
-    receiver.secrets.set("/restart", sub.secret);
+    receiver.secrets.set('/restart', sub.secret);
     const pending = await owner.session.testWebhookSubscription({
       path: { id: projectId, subscriptionId: sub.id },
     });
@@ -784,10 +685,7 @@ describe("outbound webhooks: durable across restarts", () => {
     await db
       .em()
       .getConnection()
-      .execute(`update webhook_deliveries set locked_until = ? where id = ?`, [
-        new Date(now.getTime() + 60_000),
-        crashed.id,
-      ]);
+      .execute(`update webhook_deliveries set locked_until = ? where id = ?`, [new Date(now.getTime() + 60_000), crashed.id]);
     await t.server.close();
     expect(receiver.received).toEqual([]);
 
@@ -795,73 +693,62 @@ describe("outbound webhooks: durable across restarts", () => {
     await moveClock(restarted.url, { now: now.toISOString() });
     expect(receiver.received.map((r) => r.id)).toEqual([pending.id]);
     await moveClock(restarted.url, { advanceSeconds: 61 });
-    expect(receiver.received.map((r) => r.id)).toEqual([
-      pending.id,
-      crashed.id,
-    ]);
+    expect(receiver.received.map((r) => r.id)).toEqual([pending.id, crashed.id]);
     expect(receiver.unverified).toEqual([]);
   });
 });
 
-describe.runIf(!!process.env.DATABASE_URL)(
-  "outbound webhooks: two instances on one PostgreSQL database",
-  () => {
-    let t: TestServer;
-    let owner: ClaimedInstance;
-    let receiver: Receiver;
-    let db: Database | undefined;
-    let second: RunningServer | undefined;
+describe.runIf(!!process.env.DATABASE_URL)('outbound webhooks: two instances on one PostgreSQL database', () => {
+  let t: TestServer;
+  let owner: ClaimedInstance;
+  let receiver: Receiver;
+  let db: Database | undefined;
+  let second: RunningServer | undefined;
 
-    beforeAll(async () => {
-      t = await startTestServer(ALLOW_LOCAL);
-      owner = await claim(t);
-      receiver = await startReceiver();
-      db = await openDatabase({ ...t.databaseOptions, migrate: false });
-      second = await secondServer(db, ALLOW_LOCAL);
-    });
-    afterAll(async () => {
-      await second?.close();
-      await db?.close();
-      await t?.close();
-      await receiver?.close();
-    });
+  beforeAll(async () => {
+    t = await startTestServer(ALLOW_LOCAL);
+    owner = await claim(t);
+    receiver = await startReceiver();
+    db = await openDatabase({ ...t.databaseOptions, migrate: false });
+    second = await secondServer(db, ALLOW_LOCAL);
+  });
+  afterAll(async () => {
+    await second?.close();
+    await db?.close();
+    await t?.close();
+    await receiver?.close();
+  });
 
-    it("deliver each event once", async () => {
-      const projectId = (
-        await owner.session.createProject({
-          path: { slug: "acme" },
-          body: { key: "p", name: "P" },
-        })
-      ).id;
-      const sub = await owner.session.createWebhookSubscription({
-        path: { id: projectId },
-        body: {
-          name: "two",
-          url: `${receiver.url}/two`,
-          events: ["rollout.created"],
-        },
-      });
-      receiver.secrets.set("/two", sub.secret);
-      const ids: string[] = [];
-      for (let i = 0; i < 120; i++)
-        ids.push(
-          (
-            await owner.session.testWebhookSubscription({
-              path: { id: projectId, subscriptionId: sub.id },
-            })
-          ).id
-        );
-      // Both instances' workers at once, twice each: every delivery is due on both.
-      const now = new Date(Date.now() + 60_000).toISOString();
-      await Promise.all([
-        moveClock(t.server.url, { now }),
-        moveClock(second!.url, { now }),
-        moveClock(t.server.url, { now }),
-        moveClock(second!.url, { now }),
-      ]);
-      const got = receiver.on("/two").map((r) => r.id);
-      expect(got.sort()).toEqual([...ids].sort());
-      expect(receiver.unverified).toEqual([]);
+  it('deliver each event once', async () => {
+    const projectId = (
+      await owner.session.createProject({
+        path: { slug: 'acme' },
+        body: { key: 'p', name: 'P' },
+      })
+    ).id;
+    const sub = await owner.session.createWebhookSubscription({
+      path: { id: projectId },
+      body: {
+        name: 'two',
+        url: `${receiver.url}/two`,
+        events: ['rollout.created'],
+      },
     });
-  }
-);
+    receiver.secrets.set('/two', sub.secret);
+    const ids: string[] = [];
+    for (let i = 0; i < 120; i++)
+      ids.push(
+        (
+          await owner.session.testWebhookSubscription({
+            path: { id: projectId, subscriptionId: sub.id },
+          })
+        ).id
+      );
+    // Both instances' workers at once, twice each: every delivery is due on both.
+    const now = new Date(Date.now() + 60_000).toISOString();
+    await Promise.all([moveClock(t.server.url, { now }), moveClock(second!.url, { now }), moveClock(t.server.url, { now }), moveClock(second!.url, { now })]);
+    const got = receiver.on('/two').map((r) => r.id);
+    expect(got.sort()).toEqual([...ids].sort());
+    expect(receiver.unverified).toEqual([]);
+  });
+});

@@ -1,19 +1,9 @@
-import {
-  helper,
-  type EventSubscriber,
-  type FlushEventArgs,
-} from "@mikro-orm/core";
-import type { EntityManager } from "@mikro-orm/postgresql";
-import { v7 as uuidv7 } from "uuid";
-import type { AuditAction, WebhookEventType } from "@gradual/contract";
-import {
-  AuditEventEntity,
-  WebhookDeliveryEntity,
-  type AuditEvent,
-  type JsonValue,
-  type WebhookDelivery,
-} from "../../db/entities/index.js";
-import { BoundRows, rawQuery } from "../common/sql.js";
+import { helper, type EventSubscriber, type FlushEventArgs } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { v7 as uuidv7 } from 'uuid';
+import type { AuditAction, WebhookEventType } from '@gradual/contract';
+import { AuditEventEntity, WebhookDeliveryEntity, type AuditEvent, type JsonValue, type WebhookDelivery } from '../../db/entities/index.js';
+import { BoundRows, rawQuery } from '../common/sql.js';
 
 /*
  * The transactional outbox of outbound webhooks. Every audited change can be a webhook event:
@@ -31,34 +21,30 @@ import { BoundRows, rawQuery } from "../common/sql.js";
  */
 
 /** The audit actions that are webhook events, and the event each one is. */
-export const WEBHOOK_EVENT_OF_ACTION: Partial<
-  Record<AuditAction, WebhookEventType>
-> = {
-  "rollout.created": "rollout.created",
-  "rollout.advanced": "rollout.advanced",
-  "rollout.paused": "rollout.paused",
-  "rollout.approval_gate_reached": "rollout.paused",
-  "rollout.resumed": "rollout.resumed",
-  "rollout.approval_resolved": "rollout.resumed",
-  "rollout.completed": "rollout.completed",
-  "rollout.cancelled": "rollout.cancelled",
-  "rollout.auto_rollback": "rollout.rolled_back",
-  "rollout.rolled_back": "rollout.rolled_back",
-  "proposal.created": "proposal.created",
-  "proposal.applied": "proposal.approved",
-  "proposal.cancelled": "proposal.rejected",
-  "flag.archived": "flag.archived",
-  "flag.deleted": "flag.deleted",
-  "config.archived": "config.archived",
-  "config.deleted": "config.deleted",
+export const WEBHOOK_EVENT_OF_ACTION: Partial<Record<AuditAction, WebhookEventType>> = {
+  'rollout.created': 'rollout.created',
+  'rollout.advanced': 'rollout.advanced',
+  'rollout.paused': 'rollout.paused',
+  'rollout.approval_gate_reached': 'rollout.paused',
+  'rollout.resumed': 'rollout.resumed',
+  'rollout.approval_resolved': 'rollout.resumed',
+  'rollout.completed': 'rollout.completed',
+  'rollout.cancelled': 'rollout.cancelled',
+  'rollout.auto_rollback': 'rollout.rolled_back',
+  'rollout.rolled_back': 'rollout.rolled_back',
+  'proposal.created': 'proposal.created',
+  'proposal.applied': 'proposal.approved',
+  'proposal.cancelled': 'proposal.rejected',
+  'flag.archived': 'flag.archived',
+  'flag.deleted': 'flag.deleted',
+  'config.archived': 'config.archived',
+  'config.deleted': 'config.deleted',
 };
 
-export const webhookEventOf = (action: string): WebhookEventType | undefined =>
-  WEBHOOK_EVENT_OF_ACTION[action as AuditAction];
+export const webhookEventOf = (action: string): WebhookEventType | undefined => WEBHOOK_EVENT_OF_ACTION[action as AuditAction];
 
 /** The `webhook-id` of a new delivery: `msg_` and a time-ordered UUID, so ids sort in the order deliveries were queued. */
-export const newDeliveryId = (): string =>
-  `msg_${uuidv7().replaceAll("-", "")}`;
+export const newDeliveryId = (): string => `msg_${uuidv7().replaceAll('-', '')}`;
 
 /** What a rendered event says about where it happened (read once per project per write). */
 export interface EventPlace {
@@ -70,14 +56,13 @@ export interface EventPlace {
 interface SubscriptionTarget {
   id: string;
   name: string;
-  format: "standard" | "slack";
+  format: 'standard' | 'slack';
   events: string[];
 }
 
 type JsonObject = { [key: string]: JsonValue };
 
-const asObject = (v: JsonValue | null | undefined): JsonObject | null =>
-  v !== null && typeof v === "object" && !Array.isArray(v) ? v : null;
+const asObject = (v: JsonValue | null | undefined): JsonObject | null => (v !== null && typeof v === 'object' && !Array.isArray(v) ? v : null);
 
 /**
  * The `standard` body: `{type, timestamp, data}` (docs/webhooks.md). `data.rollout`,
@@ -85,11 +70,7 @@ const asObject = (v: JsonValue | null | undefined): JsonObject | null =>
  * a deletion), as the audit log records it. `data.version` is the environment version the change
  * produced (null when it produced none).
  */
-export function renderStandard(
-  type: string,
-  row: AuditEvent,
-  place: EventPlace
-): JsonObject {
+export function renderStandard(type: string, row: AuditEvent, place: EventPlace): JsonObject {
   const resource = row.newValue ?? row.previousValue ?? null;
   const data: JsonObject = {
     orgSlug: place.orgSlug,
@@ -110,82 +91,55 @@ export function renderStandard(
     version: row.version ?? null,
     auditEventId: row.id,
   };
-  if (
-    row.resourceType === "rollout" ||
-    row.resourceType === "proposal" ||
-    row.resourceType === "flag" ||
-    row.resourceType === "config"
-  ) {
+  if (row.resourceType === 'rollout' || row.resourceType === 'proposal' || row.resourceType === 'flag' || row.resourceType === 'config') {
     data[row.resourceType] = resource;
   }
-  if (type === "rollout.paused")
-    data.pausedReason =
-      asObject(resource)?.pausedReason ??
-      (row.action === "rollout.approval_gate_reached"
-        ? "approval_gate"
-        : "user");
+  if (type === 'rollout.paused')
+    data.pausedReason = asObject(resource)?.pausedReason ?? (row.action === 'rollout.approval_gate_reached' ? 'approval_gate' : 'user');
   return { type, timestamp: row.createdAt.toISOString(), data };
 }
 
 /** Slack's mrkdwn escapes (&, <, >): a key or a reason cannot become a link or a mention. */
-const slackEscape = (s: string) =>
-  s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+const slackEscape = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 
-const percentOf = (rollout: JsonObject | null) =>
-  typeof rollout?.percent === "number" ? `${rollout.percent}%` : null;
+const percentOf = (rollout: JsonObject | null) => (typeof rollout?.percent === 'number' ? `${rollout.percent}%` : null);
 
 /** The one-line summary a `slack` body leads with, e.g. "Rollout of new-checkout in production advanced to 25%". */
-export function summary(
-  type: string,
-  row: AuditEvent,
-  place: EventPlace
-): string {
-  const key = row.resourceKey ?? row.resourceId ?? "?";
-  const where = place.envKey
-    ? ` in ${place.envKey}`
-    : place.projectKey
-    ? ` in project ${place.projectKey}`
-    : "";
+export function summary(type: string, row: AuditEvent, place: EventPlace): string {
+  const key = row.resourceKey ?? row.resourceId ?? '?';
+  const where = place.envKey ? ` in ${place.envKey}` : place.projectKey ? ` in project ${place.projectKey}` : '';
   const rollout = asObject(row.newValue ?? null);
   const percent = percentOf(rollout);
   const subject = `Rollout of ${key}${where}`;
   switch (type) {
-    case "rollout.created":
-      return `${subject} started${percent ? ` at ${percent}` : ""}`;
-    case "rollout.advanced":
-      return `${subject} advanced${percent ? ` to ${percent}` : ""}`;
-    case "rollout.paused":
-      return row.action === "rollout.approval_gate_reached"
-        ? `${subject} is waiting for approval${percent ? ` at ${percent}` : ""}`
-        : `${subject} paused${percent ? ` at ${percent}` : ""}`;
-    case "rollout.resumed":
-      return `${subject} ${
-        row.action === "rollout.approval_resolved"
-          ? "was approved and resumed"
-          : "resumed"
-      }${percent ? ` at ${percent}` : ""}`;
-    case "rollout.completed":
+    case 'rollout.created':
+      return `${subject} started${percent ? ` at ${percent}` : ''}`;
+    case 'rollout.advanced':
+      return `${subject} advanced${percent ? ` to ${percent}` : ''}`;
+    case 'rollout.paused':
+      return row.action === 'rollout.approval_gate_reached'
+        ? `${subject} is waiting for approval${percent ? ` at ${percent}` : ''}`
+        : `${subject} paused${percent ? ` at ${percent}` : ''}`;
+    case 'rollout.resumed':
+      return `${subject} ${row.action === 'rollout.approval_resolved' ? 'was approved and resumed' : 'resumed'}${percent ? ` at ${percent}` : ''}`;
+    case 'rollout.completed':
       return `${subject} completed`;
-    case "rollout.cancelled":
+    case 'rollout.cancelled':
       return `${subject} was cancelled`;
-    case "rollout.rolled_back":
-      return `${subject} was rolled back${
-        row.action === "rollout.auto_rollback" ? " by an alert" : ""
-      }`;
-    case "proposal.created":
+    case 'rollout.rolled_back':
+      return `${subject} was rolled back${row.action === 'rollout.auto_rollback' ? ' by an alert' : ''}`;
+    case 'proposal.created':
       return `Proposal for ${key}${where} is waiting for approval`;
-    case "proposal.approved":
+    case 'proposal.approved':
       return `Proposal for ${key}${where} was approved and applied`;
-    case "proposal.rejected":
+    case 'proposal.rejected':
       return `Proposal for ${key}${where} was rejected`;
-    case "flag.archived":
-    case "config.archived":
-    case "flag.deleted":
-    case "config.deleted": {
-      const [kind, verb] = type.split(".") as [string, string];
-      return `${kind === "flag" ? "Flag" : "Config"} ${key}${
-        place.projectKey ? ` in project ${place.projectKey}` : ""
-      } was ${verb}`;
+    case 'flag.archived':
+    case 'config.archived':
+    case 'flag.deleted':
+    case 'config.deleted': {
+      const [kind, verb] = type.split('.') as [string, string];
+      return `${kind === 'flag' ? 'Flag' : 'Config'} ${key}${place.projectKey ? ` in project ${place.projectKey}` : ''} was ${verb}`;
     }
     default:
       return `${type}: ${key}${where}`;
@@ -193,70 +147,60 @@ export function summary(
 }
 
 /** Who made the change, for a human. */
-function actorLabel(
-  row: Pick<AuditEvent, "actorType" | "actorEmail" | "actorId">
-): string {
+function actorLabel(row: Pick<AuditEvent, 'actorType' | 'actorEmail' | 'actorId'>): string {
   if (row.actorEmail) return row.actorEmail;
   switch (row.actorType) {
-    case "system":
-      return "the scheduler";
-    case "rollback_webhook":
-      return "a rollback alert";
-    case "api_token":
-    case "agent_token":
-      return `API key ${row.actorId ?? ""}`.trim();
+    case 'system':
+      return 'the scheduler';
+    case 'rollback_webhook':
+      return 'a rollback alert';
+    case 'api_token':
+    case 'agent_token':
+      return `API key ${row.actorId ?? ''}`.trim();
     default:
       return row.actorType;
   }
 }
 
 /** The `slack` body: an incoming-webhook message, `{text, blocks}`. */
-export function renderSlack(
-  type: string,
-  row: AuditEvent,
-  place: EventPlace
-): JsonObject {
+export function renderSlack(type: string, row: AuditEvent, place: EventPlace): JsonObject {
   const text = summary(type, row, place);
   const context = [
-    `${place.orgSlug ?? ""}${
-      place.projectKey ? ` / ${place.projectKey}` : ""
-    }`.trim(),
+    `${place.orgSlug ?? ''}${place.projectKey ? ` / ${place.projectKey}` : ''}`.trim(),
     `by ${actorLabel(row)}`,
     row.reason ? `reason: ${row.reason}` : null,
   ]
     .filter((part): part is string => !!part)
     .map(slackEscape)
-    .join(" · ");
+    .join(' · ');
   return {
     text,
     blocks: [
       {
-        type: "section",
-        text: { type: "mrkdwn", text: `*${slackEscape(text)}*` },
+        type: 'section',
+        text: { type: 'mrkdwn', text: `*${slackEscape(text)}*` },
       },
-      { type: "context", elements: [{ type: "mrkdwn", text: context }] },
+      { type: 'context', elements: [{ type: 'mrkdwn', text: context }] },
     ],
   };
 }
 
 /** The body of the test event (POST …/test), in the subscription's format. */
 export function renderTestEvent(
-  format: "standard" | "slack",
+  format: 'standard' | 'slack',
   subscription: { id: string; name: string; projectId: string },
   place: EventPlace,
   now: Date
 ): JsonObject {
-  if (format === "slack") {
+  if (format === 'slack') {
     const text = `Test event from Gradual for the webhook "${subscription.name}"`;
     return {
       text,
-      blocks: [
-        { type: "section", text: { type: "mrkdwn", text: slackEscape(text) } },
-      ],
+      blocks: [{ type: 'section', text: { type: 'mrkdwn', text: slackEscape(text) } }],
     };
   }
   return {
-    type: "webhook.test",
+    type: 'webhook.test',
     timestamp: now.toISOString(),
     data: {
       orgSlug: place.orgSlug,
@@ -269,18 +213,13 @@ export function renderTestEvent(
 }
 
 /** A pending delivery of `payload`, due at `now`. */
-export function pendingDelivery(
-  subscriptionId: string,
-  eventType: string,
-  payload: JsonValue,
-  now: Date
-): WebhookDelivery {
+export function pendingDelivery(subscriptionId: string, eventType: string, payload: JsonValue, now: Date): WebhookDelivery {
   return {
     id: newDeliveryId(),
     subscriptionId,
     eventType,
     payload,
-    status: "pending",
+    status: 'pending',
     attempts: 0,
     nextAttemptAt: now,
     lockedUntil: null,
@@ -292,15 +231,11 @@ export function pendingDelivery(
 }
 
 /** A project's enabled subscriptions, its org's slug and key, and the keys of `envIds` (one statement). */
-async function subscriptionsOf(
-  em: EntityManager,
-  projectId: string,
-  envIds: string[]
-) {
+async function subscriptionsOf(em: EntityManager, projectId: string, envIds: string[]) {
   const { rows } = await rawQuery<{
     id: string;
     name: string;
-    format: "standard" | "slack";
+    format: 'standard' | 'slack';
     events: string[];
     org_slug: string;
     project_key: string;
@@ -321,14 +256,8 @@ async function subscriptionsOf(
  * subscription of its project that asked for that event, rendered in the subscription's format.
  * Reads only when a row is an event (one statement per project).
  */
-export async function planWebhookDeliveries(
-  em: EntityManager,
-  rows: readonly AuditEvent[]
-): Promise<WebhookDelivery[]> {
-  const byProject = new Map<
-    string,
-    Array<{ row: AuditEvent; type: WebhookEventType }>
-  >();
+export async function planWebhookDeliveries(em: EntityManager, rows: readonly AuditEvent[]): Promise<WebhookDelivery[]> {
+  const byProject = new Map<string, Array<{ row: AuditEvent; type: WebhookEventType }>>();
   for (const row of rows) {
     const type = webhookEventOf(row.action);
     if (!type || !row.projectId) continue;
@@ -338,14 +267,10 @@ export async function planWebhookDeliveries(
   }
   const deliveries: WebhookDelivery[] = [];
   for (const [projectId, events] of byProject) {
-    const envIds = [
-      ...new Set(
-        events.map((e) => e.row.envId).filter((id): id is string => !!id)
-      ),
-    ];
+    const envIds = [...new Set(events.map((e) => e.row.envId).filter((id): id is string => !!id))];
     const subscriptions: Array<
       SubscriptionTarget & {
-        place: Omit<EventPlace, "envKey">;
+        place: Omit<EventPlace, 'envKey'>;
         envKeys: Record<string, string>;
       }
     > = (await subscriptionsOf(em, projectId, envIds)).map((s) => ({
@@ -363,10 +288,7 @@ export async function planWebhookDeliveries(
           ...s.place,
           envKey: row.envId ? s.envKeys[row.envId] ?? null : null,
         };
-        const payload =
-          s.format === "slack"
-            ? renderSlack(type, row, place)
-            : renderStandard(type, row, place);
+        const payload = s.format === 'slack' ? renderSlack(type, row, place) : renderStandard(type, row, place);
         deliveries.push(pendingDelivery(s.id, type, payload, row.createdAt));
       }
     }
@@ -374,24 +296,17 @@ export async function planWebhookDeliveries(
   return deliveries;
 }
 
-const deliveryRows = (em: EntityManager) =>
-  BoundRows.of<WebhookDelivery>(em, WebhookDeliveryEntity.meta.className);
+const deliveryRows = (em: EntityManager) => BoundRows.of<WebhookDelivery>(em, WebhookDeliveryEntity.meta.className);
 
 /** Inserts planned deliveries on `em`'s connection (in its transaction when there is one). */
-export async function insertWebhookDeliveries(
-  em: EntityManager,
-  deliveries: WebhookDelivery[]
-): Promise<void> {
+export async function insertWebhookDeliveries(em: EntityManager, deliveries: WebhookDelivery[]): Promise<void> {
   if (!deliveries.length) return;
   const rows = deliveryRows(em);
   await rawQuery(em, rows.insertStatement(), [rows.toJson(deliveries)]);
 }
 
 /** The deliveries that `rows` (written in `em`'s transaction) call for, inserted in that transaction. */
-export async function enqueueWebhookEvents(
-  em: EntityManager,
-  rows: readonly AuditEvent[]
-): Promise<void> {
+export async function enqueueWebhookEvents(em: EntityManager, rows: readonly AuditEvent[]): Promise<void> {
   await insertWebhookDeliveries(em, await planWebhookDeliveries(em, rows));
 }
 
@@ -406,14 +321,11 @@ export function deliveryInsertStatement(em: EntityManager): string {
     expressions: {
       payload: `case when jsonb_typeof(r."payload" #> '{data,version}') = 'null' then jsonb_set(r."payload", '{data,version}', to_jsonb(bumped.version)) else r."payload" end`,
     },
-    join: "join bumped on true",
+    join: 'join bumped on true',
   });
 }
 
-export const deliveryInsertParameter = (
-  em: EntityManager,
-  deliveries: WebhookDelivery[]
-): string => deliveryRows(em).toJson(deliveries);
+export const deliveryInsertParameter = (em: EntityManager, deliveries: WebhookDelivery[]): string => deliveryRows(em).toJson(deliveries);
 
 /**
  * recordAudit's half of the outbox: before a flush inserts audit rows created through the unit
@@ -422,15 +334,8 @@ export const deliveryInsertParameter = (
  */
 export const webhookOutboxSubscriber: EventSubscriber = {
   async beforeFlush({ em, uow }: FlushEventArgs): Promise<void> {
-    const rows = [...uow.getPersistStack()].filter(
-      (entity): entity is AuditEvent =>
-        helper(entity).__meta.className === AuditEventEntity.meta.className
-    );
+    const rows = [...uow.getPersistStack()].filter((entity): entity is AuditEvent => helper(entity).__meta.className === AuditEventEntity.meta.className);
     if (!rows.some((row) => webhookEventOf(row.action))) return;
-    for (const delivery of await planWebhookDeliveries(
-      em as EntityManager,
-      rows
-    ))
-      em.create(WebhookDeliveryEntity, delivery);
+    for (const delivery of await planWebhookDeliveries(em as EntityManager, rows)) em.create(WebhookDeliveryEntity, delivery);
   },
 };

@@ -1,10 +1,7 @@
-import { randomBytes } from "node:crypto";
-import { LockMode } from "@mikro-orm/core";
-import type { EntityManager } from "@mikro-orm/postgresql";
-import {
-  WEBHOOK_SUBSCRIPTIONS_PER_PROJECT_MAX,
-  type WebhookEventType,
-} from "@gradual/contract";
+import { randomBytes } from 'node:crypto';
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { WEBHOOK_SUBSCRIPTIONS_PER_PROJECT_MAX, type WebhookEventType } from '@gradual/contract';
 import {
   OrgEntity,
   ProjectEntity,
@@ -13,20 +10,19 @@ import {
   type Project,
   type WebhookDelivery,
   type WebhookSubscription,
-} from "../../db/entities/index.js";
-import { DomainError } from "../../domain/errors.js";
-import { authorize, type Caller } from "../access/authorize.js";
-import { recordAudit } from "../audit/audit.store.js";
-import { pendingDelivery, renderTestEvent } from "../audit/webhook-outbox.js";
-import { findProject, isUuid, iso } from "../common/lookup.js";
-import { checkWebhookUrl, type WebhookNetworkPolicy } from "./url-policy.js";
+} from '../../db/entities/index.js';
+import { DomainError } from '../../domain/errors.js';
+import { authorize, type Caller } from '../access/authorize.js';
+import { recordAudit } from '../audit/audit.store.js';
+import { pendingDelivery, renderTestEvent } from '../audit/webhook-outbox.js';
+import { findProject, isUuid, iso } from '../common/lookup.js';
+import { checkWebhookUrl, type WebhookNetworkPolicy } from './url-policy.js';
 
 export const DEFAULT_DELIVERY_PAGE = 50;
-export const WEBHOOK_SECRET_PREFIX = "whsec_";
+export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 
 /** A Standard Webhooks signing secret: `whsec_` and 32 random bytes in base64. */
-export const newWebhookSecret = (): string =>
-  `${WEBHOOK_SECRET_PREFIX}${randomBytes(32).toString("base64")}`;
+export const newWebhookSecret = (): string => `${WEBHOOK_SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
 
 export const toSubscriptionDto = (s: WebhookSubscription) => ({
   id: s.id,
@@ -46,7 +42,7 @@ export const toSubscriptionDto = (s: WebhookSubscription) => ({
  */
 function auditValue(s: WebhookSubscription) {
   const url = new URL(s.url);
-  const hidden = url.pathname !== "/" || url.search ? "/…" : "";
+  const hidden = url.pathname !== '/' || url.search ? '/…' : '';
   return { ...toSubscriptionDto(s), url: `${url.origin}${hidden}` };
 }
 
@@ -65,16 +61,11 @@ export const toDeliveryDto = (d: WebhookDelivery) => ({
 });
 
 /** Webhooks are an admin's business, for the whole project: a key restricted to environments or resources is refused. */
-async function admit(
-  em: EntityManager,
-  caller: Caller,
-  projectId: string,
-  action: "read" | "write"
-) {
+async function admit(em: EntityManager, caller: Caller, projectId: string, action: 'read' | 'write') {
   const project = await findProject(em, projectId);
   const actor = await authorize(em, caller, project.orgId, {
     action,
-    role: "admin",
+    role: 'admin',
     projectId: project.id,
     allEnvironments: true,
     allResources: true,
@@ -82,21 +73,11 @@ async function admit(
   return { project, actor };
 }
 
-async function findSubscription(
-  em: EntityManager,
-  project: Project,
-  id: string,
-  lock = false
-): Promise<WebhookSubscription> {
+async function findSubscription(em: EntityManager, project: Project, id: string, lock = false): Promise<WebhookSubscription> {
   const found = isUuid(id)
-    ? await em.findOne(
-        WebhookSubscriptionEntity,
-        { id, projectId: project.id },
-        lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {}
-      )
+    ? await em.findOne(WebhookSubscriptionEntity, { id, projectId: project.id }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {})
     : null;
-  if (!found)
-    throw new DomainError("not_found", "Webhook subscription not found.");
+  if (!found) throw new DomainError('not_found', 'Webhook subscription not found.');
   return found;
 }
 
@@ -104,41 +85,27 @@ export interface SubscriptionInput {
   name: string;
   url: string;
   events: WebhookEventType[];
-  format?: "standard" | "slack" | undefined;
+  format?: 'standard' | 'slack' | undefined;
   enabled?: boolean | undefined;
 }
 
-export async function createSubscription(
-  em: EntityManager,
-  caller: Caller,
-  projectId: string,
-  input: SubscriptionInput,
-  policy: WebhookNetworkPolicy
-) {
-  const { project, actor } = await admit(em, caller, projectId, "write");
+export async function createSubscription(em: EntityManager, caller: Caller, projectId: string, input: SubscriptionInput, policy: WebhookNetworkPolicy) {
+  const { project, actor } = await admit(em, caller, projectId, 'write');
   const url = checkWebhookUrl(input.url, policy);
   const secret = newWebhookSecret();
   const subscription = await em.transactional(async (tx) => {
     // The project's row lock makes concurrent creates take turns at the quota.
-    await tx.findOneOrFail(
-      ProjectEntity,
-      { id: project.id },
-      { lockMode: LockMode.PESSIMISTIC_WRITE }
-    );
+    await tx.findOneOrFail(ProjectEntity, { id: project.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const count = await tx.count(WebhookSubscriptionEntity, {
       projectId: project.id,
     });
     if (count >= WEBHOOK_SUBSCRIPTIONS_PER_PROJECT_MAX) {
-      throw new DomainError(
-        "quota_exceeded",
-        `A project can have at most ${WEBHOOK_SUBSCRIPTIONS_PER_PROJECT_MAX} webhook subscriptions.`,
-        {
-          details: {
-            dimension: "webhook_subscriptions_per_project",
-            limit: WEBHOOK_SUBSCRIPTIONS_PER_PROJECT_MAX,
-          },
-        }
-      );
+      throw new DomainError('quota_exceeded', `A project can have at most ${WEBHOOK_SUBSCRIPTIONS_PER_PROJECT_MAX} webhook subscriptions.`, {
+        details: {
+          dimension: 'webhook_subscriptions_per_project',
+          limit: WEBHOOK_SUBSCRIPTIONS_PER_PROJECT_MAX,
+        },
+      });
     }
     const created = tx.create(WebhookSubscriptionEntity, {
       orgId: project.orgId,
@@ -146,18 +113,18 @@ export async function createSubscription(
       name: input.name,
       url,
       events: [...new Set(input.events)],
-      format: input.format ?? "standard",
+      format: input.format ?? 'standard',
       enabled: input.enabled ?? true,
       secret,
-      createdByUserId: actor.actorType === "user" ? actor.actorId : null,
+      createdByUserId: actor.actorType === 'user' ? actor.actorId : null,
       createdAt: caller.now,
       updatedAt: caller.now,
     });
     recordAudit(tx, caller, actor, {
       orgId: project.orgId,
       projectId: project.id,
-      action: "webhook.created",
-      resourceType: "webhook",
+      action: 'webhook.created',
+      resourceType: 'webhook',
       resourceKey: created.name,
       resourceId: created.id,
       newValue: auditValue(created),
@@ -167,27 +134,14 @@ export async function createSubscription(
   return { ...toSubscriptionDto(subscription), secret };
 }
 
-export async function listSubscriptions(
-  em: EntityManager,
-  caller: Caller,
-  projectId: string
-) {
-  const { project } = await admit(em, caller, projectId, "read");
-  const rows = await em.find(
-    WebhookSubscriptionEntity,
-    { projectId: project.id },
-    { orderBy: { createdAt: "asc", id: "asc" } }
-  );
+export async function listSubscriptions(em: EntityManager, caller: Caller, projectId: string) {
+  const { project } = await admit(em, caller, projectId, 'read');
+  const rows = await em.find(WebhookSubscriptionEntity, { projectId: project.id }, { orderBy: { createdAt: 'asc', id: 'asc' } });
   return rows.map(toSubscriptionDto);
 }
 
-export async function getSubscription(
-  em: EntityManager,
-  caller: Caller,
-  projectId: string,
-  id: string
-) {
-  const { project } = await admit(em, caller, projectId, "read");
+export async function getSubscription(em: EntityManager, caller: Caller, projectId: string, id: string) {
+  const { project } = await admit(em, caller, projectId, 'read');
   return toSubscriptionDto(await findSubscription(em, project, id));
 }
 
@@ -204,9 +158,8 @@ export async function updateSubscription(
   patch: SubscriptionPatch,
   policy: WebhookNetworkPolicy
 ) {
-  const { project, actor } = await admit(em, caller, projectId, "write");
-  const url =
-    patch.url === undefined ? undefined : checkWebhookUrl(patch.url, policy);
+  const { project, actor } = await admit(em, caller, projectId, 'write');
+  const url = patch.url === undefined ? undefined : checkWebhookUrl(patch.url, policy);
   const subscription = await em.transactional(async (tx) => {
     const s = await findSubscription(tx, project, id, true);
     const before = auditValue(s);
@@ -228,8 +181,8 @@ export async function updateSubscription(
     recordAudit(tx, caller, actor, {
       orgId: project.orgId,
       projectId: project.id,
-      action: "webhook.updated",
-      resourceType: "webhook",
+      action: 'webhook.updated',
+      resourceType: 'webhook',
       resourceKey: s.name,
       resourceId: s.id,
       previousValue: before,
@@ -241,20 +194,15 @@ export async function updateSubscription(
 }
 
 /** The subscription and its delivery log (pending deliveries included) go; its audit history stays. */
-export async function deleteSubscription(
-  em: EntityManager,
-  caller: Caller,
-  projectId: string,
-  id: string
-): Promise<void> {
-  const { project, actor } = await admit(em, caller, projectId, "write");
+export async function deleteSubscription(em: EntityManager, caller: Caller, projectId: string, id: string): Promise<void> {
+  const { project, actor } = await admit(em, caller, projectId, 'write');
   await em.transactional(async (tx) => {
     const s = await findSubscription(tx, project, id, true);
     recordAudit(tx, caller, actor, {
       orgId: project.orgId,
       projectId: project.id,
-      action: "webhook.deleted",
-      resourceType: "webhook",
+      action: 'webhook.deleted',
+      resourceType: 'webhook',
       resourceKey: s.name,
       resourceId: s.id,
       previousValue: auditValue(s),
@@ -265,13 +213,8 @@ export async function deleteSubscription(
 }
 
 /** Queues a `webhook.test` event for the subscription (enabled or not); the worker sends it like any other. */
-export async function queueTestEvent(
-  em: EntityManager,
-  caller: Caller,
-  projectId: string,
-  id: string
-) {
-  const { project } = await admit(em, caller, projectId, "write");
+export async function queueTestEvent(em: EntityManager, caller: Caller, projectId: string, id: string) {
+  const { project } = await admit(em, caller, projectId, 'write');
   const s = await findSubscription(em, project, id);
   const org = await em.findOneOrFail(OrgEntity, { id: project.orgId });
   const payload = renderTestEvent(
@@ -280,33 +223,23 @@ export async function queueTestEvent(
     { orgSlug: org.slug, projectKey: project.key, envKey: null },
     caller.now
   );
-  const delivery = em.create(
-    WebhookDeliveryEntity,
-    pendingDelivery(s.id, "webhook.test", payload, caller.now)
-  );
+  const delivery = em.create(WebhookDeliveryEntity, pendingDelivery(s.id, 'webhook.test', payload, caller.now));
   await em.flush();
   return toDeliveryDto(delivery);
 }
 
 function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  const [at, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  const createdAt = new Date(at ?? "");
-  if (
-    !id ||
-    Number.isNaN(createdAt.getTime()) ||
-    !/^msg_[0-9a-f]{32}$/.test(id)
-  ) {
-    throw new DomainError("invalid_request", "The cursor is invalid.", {
-      fields: { cursor: "invalid cursor" },
+  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const createdAt = new Date(at ?? '');
+  if (!id || Number.isNaN(createdAt.getTime()) || !/^msg_[0-9a-f]{32}$/.test(id)) {
+    throw new DomainError('invalid_request', 'The cursor is invalid.', {
+      fields: { cursor: 'invalid cursor' },
     });
   }
   return { createdAt, id };
 }
 
-const encodeCursor = (d: WebhookDelivery) =>
-  Buffer.from(`${d.createdAt.toISOString()}|${d.id}`, "utf8").toString(
-    "base64url"
-  );
+const encodeCursor = (d: WebhookDelivery) => Buffer.from(`${d.createdAt.toISOString()}|${d.id}`, 'utf8').toString('base64url');
 
 /** Newest first (created_at desc, id desc), keyset-paged; `nextCursor` only when the page is full. */
 export async function listDeliveries(
@@ -315,32 +248,27 @@ export async function listDeliveries(
   projectId: string,
   id: string,
   query: {
-    status?: WebhookDelivery["status"] | undefined;
+    status?: WebhookDelivery['status'] | undefined;
     cursor?: string | undefined;
     limit?: number | undefined;
   }
 ) {
-  const { project } = await admit(em, caller, projectId, "read");
+  const { project } = await admit(em, caller, projectId, 'read');
   const s = await findSubscription(em, project, id);
   const limit = query.limit ?? DEFAULT_DELIVERY_PAGE;
   const where: Record<string, unknown> = { subscriptionId: s.id };
   if (query.status) where.status = query.status;
   if (query.cursor) {
     const c = decodeCursor(query.cursor);
-    where.$or = [
-      { createdAt: { $lt: c.createdAt } },
-      { createdAt: c.createdAt, id: { $lt: c.id } },
-    ];
+    where.$or = [{ createdAt: { $lt: c.createdAt } }, { createdAt: c.createdAt, id: { $lt: c.id } }];
   }
   const rows = await em.find(WebhookDeliveryEntity, where, {
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     limit: limit + 1,
   });
   const page = rows.slice(0, limit);
   return {
     items: page.map(toDeliveryDto),
-    ...(rows.length > limit
-      ? { nextCursor: encodeCursor(page[page.length - 1]!) }
-      : {}),
+    ...(rows.length > limit ? { nextCursor: encodeCursor(page[page.length - 1]!) } : {}),
   };
 }

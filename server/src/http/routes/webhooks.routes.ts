@@ -1,7 +1,7 @@
-import { initServer } from "@ts-rest/express";
-import { contract } from "@gradual/contract";
-import { admit } from "../admission.js";
-import type { AppDeps } from "../../deps.js";
+import { initServer } from '@ts-rest/express';
+import { contract } from '@gradual/contract';
+import { admit } from '../admission.js';
+import type { AppDeps } from '../../deps.js';
 import {
   createSubscription,
   deleteSubscription,
@@ -10,7 +10,7 @@ import {
   listSubscriptions,
   queueTestEvent,
   updateSubscription,
-} from "../../features/webhooks/webhooks.service.js";
+} from '../../features/webhooks/webhooks.service.js';
 
 const s = initServer();
 
@@ -19,69 +19,31 @@ export const webhooksRoutes = (deps: AppDeps) => {
   return s.router(contract.webhooks, {
     createWebhookSubscription: async ({ req, res, params, body }) => ({
       status: 201,
-      body: await createSubscription(
-        req.em,
-        await admit(req, res, deps),
-        params.id,
-        body,
-        policy
-      ),
+      body: await createSubscription(req.em, await admit(req, res, deps), params.id, body, policy),
     }),
     listWebhookSubscriptions: async ({ req, res, params }) => ({
       status: 200,
-      body: await listSubscriptions(
-        req.em,
-        await admit(req, res, deps),
-        params.id
-      ),
+      body: await listSubscriptions(req.em, await admit(req, res, deps), params.id),
     }),
     getWebhookSubscription: async ({ req, res, params }) => ({
       status: 200,
-      body: await getSubscription(
-        req.em,
-        await admit(req, res, deps),
-        params.id,
-        params.subscriptionId
-      ),
+      body: await getSubscription(req.em, await admit(req, res, deps), params.id, params.subscriptionId),
     }),
     updateWebhookSubscription: async ({ req, res, params, body }) => ({
       status: 200,
-      body: await updateSubscription(
-        req.em,
-        await admit(req, res, deps),
-        params.id,
-        params.subscriptionId,
-        body,
-        policy
-      ),
+      body: await updateSubscription(req.em, await admit(req, res, deps), params.id, params.subscriptionId, body, policy),
     }),
     deleteWebhookSubscription: async ({ req, res, params }) => {
-      await deleteSubscription(
-        req.em,
-        await admit(req, res, deps),
-        params.id,
-        params.subscriptionId
-      );
+      await deleteSubscription(req.em, await admit(req, res, deps), params.id, params.subscriptionId);
       return { status: 204, body: undefined };
     },
     testWebhookSubscription: async ({ req, res, params }) => ({
       status: 202,
-      body: await queueTestEvent(
-        req.em,
-        await admit(req, res, deps),
-        params.id,
-        params.subscriptionId
-      ),
+      body: await queueTestEvent(req.em, await admit(req, res, deps), params.id, params.subscriptionId),
     }),
     listWebhookDeliveries: async ({ req, res, params, query }) => ({
       status: 200,
-      body: await listDeliveries(
-        req.em,
-        await admit(req, res, deps),
-        params.id,
-        params.subscriptionId,
-        query
-      ),
+      body: await listDeliveries(req.em, await admit(req, res, deps), params.id, params.subscriptionId, query),
     }),
   });
 };
