@@ -180,6 +180,22 @@ describe('the SDK against prism mock', () => {
     expect(Array.isArray(insights)).toBe(true);
   });
 
+  it('manages webhook subscriptions, queues a test event and reads the delivery log', async () => {
+    const created = await call('createWebhookSubscription', (c) =>
+      c.createWebhookSubscription({ path: { id: projectId }, body: { name: 'Deploys', url: 'https://hooks.example.com/gradual', events: ['rollout.advanced'], format: 'slack' } }),
+    );
+    expect(created.secret).toEqual(expect.any(String));
+    const subscriptionId = created.id;
+    await call('listWebhookSubscriptions', (c) => c.listWebhookSubscriptions({ path: { id: projectId } }));
+    await call('getWebhookSubscription', (c) => c.getWebhookSubscription({ path: { id: projectId, subscriptionId } }));
+    await call('updateWebhookSubscription', (c) => c.updateWebhookSubscription({ path: { id: projectId, subscriptionId }, body: { enabled: false } }));
+    const queued = await call('testWebhookSubscription', (c) => c.testWebhookSubscription({ path: { id: projectId, subscriptionId } }));
+    expect(typeof queued.id).toBe('string');
+    const page = await call('listWebhookDeliveries', (c) => c.listWebhookDeliveries({ path: { id: projectId, subscriptionId }, query: { status: 'failed', limit: 10 } }));
+    expect(Array.isArray(page.items)).toBe(true);
+    await call('deleteWebhookSubscription', (c) => c.deleteWebhookSubscription({ path: { id: projectId, subscriptionId } }));
+  });
+
   it('turns mocked error answers into GradualApiError with a code of that status', async () => {
     // No credentials: Prism enforces the declared security.
     const err = await createClient({ baseUrl: prism.url })
@@ -212,7 +228,7 @@ describe('the SDK against prism mock', () => {
 });
 
 describe("the spec's examples (every JSON GET mocked by Prism)", () => {
-  const pathValues: Record<string, string> = { envId, id: projectId, slug: 'acme', targetId: 'user-1' };
+  const pathValues: Record<string, string> = { envId, id: projectId, slug: 'acme', targetId: 'user-1', subscriptionId: envId };
   const gets = [...routes.entries()].filter(([, r]) => r.method === 'GET');
 
   it.each(gets.map(([operationId, route]) => [operationId, route] as const))('%s: the mocked 200 parses with the contract', async (operationId, route) => {

@@ -85,6 +85,8 @@ function validBody(entry: RouteEntry, a: Tenant): unknown {
     evaluate: { context: { userId: 'u' } },
     reportUsage: { windowStart: new Date(Date.now() - 120_000).toISOString(), windowEnd: new Date(Date.now() - 60_000).toISOString(), entries: [] },
     createRollbackSecret: { name: 'pwned' },
+    createWebhookSubscription: { name: 'pwned', url: 'https://hooks.example.com/pwned', events: ['rollout.created'] },
+    updateWebhookSubscription: { name: 'Pwned' },
     fireFlagRollback: { status: 'firing' },
     fireConfigRollback: { status: 'firing' },
     createApiKey: { name: 'pwned' },

@@ -54,6 +54,16 @@ const OFREP_ROUTES = new Set(['ofrepEvaluateFlag', 'ofrepEvaluateFlags']);
 const READ_POSTS = new Set(['evaluate', 'reportUsage', ...OFREP_ROUTES]);
 /** One flag's or config's usage across the project's environments: scoped by project and resource (an env key sees its environments only). */
 const USAGE_READS = new Set(['getFlagUsage', 'getConfigUsage']);
+/** Webhook subscriptions receive every environment's and every flag's events: only keys restricted to neither may manage or read them. */
+const WEBHOOK_ROUTES = new Set([
+  'createWebhookSubscription',
+  'listWebhookSubscriptions',
+  'getWebhookSubscription',
+  'updateWebhookSubscription',
+  'deleteWebhookSubscription',
+  'testWebhookSubscription',
+  'listWebhookDeliveries',
+]);
 const accessOf = (e: RouteEntry): 'read' | 'write' => (e.route.method === 'GET' || READ_POSTS.has(e.key) ? 'read' : 'write');
 
 /** A route's scope, from its path parameters. */
@@ -110,6 +120,10 @@ function probesFor(e: RouteEntry, who: KeyClass): Probe[] {
     // The kill switch is made directly, never proposed.
     if (e.key === 'rollbackFlagRollout' || e.key === 'rollbackConfigRollout') return [{ ctx: {}, expect: { skip: 'a direct rollback (tests/http/rollback-now.test.ts)' } }];
     return [{ ctx: {}, expect: divertible(e) ? { proposal: true } : { status: 403, code: 'approval_not_supported' } }];
+  }
+  if (WEBHOOK_ROUTES.has(e.key)) {
+    if (who === 'env') return [{ ctx: { project: 'web' }, expect: ENV_OUT }, { ctx: { project: 'mobile' }, expect: ENV_OUT }];
+    return [{ ctx: { project: 'web' }, expect: RESOURCE_OUT }, { ctx: { project: 'mobile' }, expect: RESOURCE_OUT }];
   }
   if (USAGE_READS.has(e.key)) {
     if (who === 'env') return [{ ctx: { project: 'web' }, expect: OK }, { ctx: { project: 'mobile', env: 'mobile' }, expect: ENV_OUT }];
@@ -193,6 +207,7 @@ interface Fixture {
   memberUserId: string;
   invitationId: string;
   keys: Record<KeyClass, { id: string; token: string }>;
+  webhook: string;
 }
 
 const flagOf = (prim: Prim) => (prim === 'a' ? 'team-a-checkout' : 'team-b-search');
@@ -281,6 +296,7 @@ describe('scope matrix: env-, resource-, read-only and approval-required keys on
       if (res.status !== 200) throw new Error(`fire: ${res.status} ${await res.text()}`);
     }
     const invitation = await owner.createInvitation({ path: { slug }, body: { email: 'invitee@example.com', role: 'member' } });
+    const webhook = await owner.createWebhookSubscription({ path: { id: web.id }, body: { name: 'hook', url: 'https://hooks.example.com/hook', events: ['rollout.created'] } });
     const rows = (await owner.listAuditEvents({ path: { slug }, query: { limit: 200 } })).events;
     const row = (pred: (e: (typeof rows)[number]) => boolean, what: string) => {
       const found = rows.find(pred);
@@ -303,6 +319,7 @@ describe('scope matrix: env-, resource-, read-only and approval-required keys on
       memberUserId: data.user.id,
       invitationId: invitation.id,
       keys,
+      webhook: webhook.id,
     };
   });
   afterAll(async () => {
@@ -330,6 +347,7 @@ describe('scope matrix: env-, resource-, read-only and approval-required keys on
       else if (p === 'planKey') out[p] = 'ramp';
       else if (p === 'userId') out[p] = fx.memberUserId;
       else if (p === 'targetId') out[p] = `${mark('staging', c.prim)}-user`;
+      else if (p === 'subscriptionId') out[p] = fx.webhook;
       else if (p === 'id') {
         const path = e.route.path;
         if (path.startsWith('/api/v1/projects/:id')) out[p] = fx.projects[c.project];
@@ -381,6 +399,8 @@ describe('scope matrix: env-, resource-, read-only and approval-required keys on
         entries: [{ kind: 'flag', key: flagOf(c.prim), variant: 'default', count: 1 }],
       },
       createRollbackSecret: { name: 'pwned' },
+      createWebhookSubscription: { name: 'pwned', url: 'https://hooks.example.com/pwned', events: ['rollout.created'] },
+      updateWebhookSubscription: { name: 'pwned' },
       fireFlagRollback: { status: 'firing' },
       fireConfigRollback: { status: 'firing' },
       createApiKey: { name: 'pwned' },

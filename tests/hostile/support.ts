@@ -297,6 +297,8 @@ export interface Tenant {
   invitationId: string;
   /** A member (not the owner) of this org. */
   memberUserId: string;
+  /** A webhook subscription of the project. */
+  webhookSubscriptionId: string;
 }
 
 /** Starts a test server with limits high enough for fuzzing (per-org and per-key caps). */
@@ -341,6 +343,10 @@ export async function buildTenant(
   const { data: diverted, response } = await t.asToken(approval.token).withResponse.pauseConfigRollout({ path: { envId: env.id, key: configKey } });
   if (diverted.kind !== 'proposed') throw new Error(`expected a proposal, got ${response.status}`);
   const secret = await session.createRollbackSecret({ path: { envId: env.id }, body: { name: `${p}-alerts` } });
+  const webhook = await session.createWebhookSubscription({
+    path: { id: project.id },
+    body: { name: `${p}-hook`, url: `https://hooks.example.com/${p}`, events: ['rollout.created'] },
+  });
   const invitation = await session.createInvitation({ path: { slug: opts.slug }, body: { email: `${p}-invitee@example.com`, role: 'member' } });
   const member = await seedUser(t.server.deps.db, `${p}-member@example.com`, { orgId: org.id, role: 'member' });
   const audit = await session.listAuditEvents({ path: { slug: opts.slug }, query: { limit: 1 } });
@@ -363,6 +369,7 @@ export async function buildTenant(
     proposalId: diverted.proposal.id,
     invitationId: invitation.id,
     memberUserId: member.userId,
+    webhookSubscriptionId: webhook.id,
   };
 }
 
@@ -406,6 +413,9 @@ export function tenantParams(x: Tenant, entry: RouteEntry): Record<string, strin
         break;
       case 'token':
         out[p] = 'not-a-real-invitation-token';
+        break;
+      case 'subscriptionId':
+        out[p] = x.webhookSubscriptionId;
         break;
       case 'id':
         out[p] = idFor(x, entry);
