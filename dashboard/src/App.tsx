@@ -6,13 +6,17 @@ import { AdminPage } from './pages/Admin';
 import { AuditPage } from './pages/Audit';
 import { ClaimPage } from './pages/Claim';
 import { EnvironmentPage } from './pages/Environment';
+import { InsightsPage } from './pages/Insights';
 import { InvitePage } from './pages/Invite';
 import { PlansPage } from './pages/Plans';
 import { PrimitivePage } from './pages/Primitive';
 import { ProjectPage } from './pages/Project';
 import { ProjectsPage } from './pages/Projects';
 import { RollbackPage } from './pages/Rollback';
+import { SegmentPage } from './pages/Segment';
+import { SegmentsPage } from './pages/Segments';
 import { SignInPage } from './pages/SignIn';
+import { WebhooksPage } from './pages/Webhooks';
 import { Link, match, navigate, useLocation } from './router';
 import { SessionProvider, useSession } from './session';
 import { Shell } from './Shell';
@@ -86,6 +90,10 @@ function orgRoute(slug: string, path: string): ReactNode {
   if (rest === '/admin') return <AdminPage slug={slug} />;
   if ((m = match('/p/:projectId', rest))) return <ProjectPage slug={slug} projectId={m.projectId!} />;
   if ((m = match('/p/:projectId/plans', rest))) return <PlansPage slug={slug} projectId={m.projectId!} />;
+  if ((m = match('/p/:projectId/segments', rest))) return <SegmentsPage slug={slug} projectId={m.projectId!} />;
+  if ((m = match('/p/:projectId/segments/:key', rest))) return <SegmentPage slug={slug} projectId={m.projectId!} segmentKey={m.key!} />;
+  if ((m = match('/p/:projectId/insights', rest))) return <InsightsPage slug={slug} projectId={m.projectId!} />;
+  if ((m = match('/p/:projectId/webhooks', rest))) return <WebhooksPage slug={slug} projectId={m.projectId!} />;
   if ((m = match('/p/:projectId/e/:envId', rest))) return <EnvironmentPage slug={slug} projectId={m.projectId!} envId={m.envId!} />;
   if ((m = match('/p/:projectId/e/:envId/rollback', rest)))
     return <RollbackPage slug={slug} projectId={m.projectId!} envId={m.envId!} />;

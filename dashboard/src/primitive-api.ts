@@ -1,4 +1,4 @@
-import type { MutationResult, PutRolloutRequest, Rule } from '@gradual/sdk';
+import type { Config, Flag, MutationResult, PrimitiveUsage, PutRolloutRequest, Rule, UpdatePrimitiveRequest } from '@gradual/sdk';
 import { api, withReason } from './api';
 
 export type Kind = 'flag' | 'config';
@@ -61,3 +61,42 @@ export function primitiveApi(kind: Kind, envId: string, key: string) {
   };
 }
 export type PrimitiveApi = ReturnType<typeof primitiveApi>;
+
+/** A flag's or config's definition with the ETag that guards its metadata and lifecycle calls. */
+export interface Definition {
+  definition: Flag | Config;
+  /** The strong ETag of `getFlag`/`getConfig`, sent back as `If-Match`. */
+  etag: string | undefined;
+}
+
+/** What a project-level metadata change may carry (`UpdatePrimitiveRequest`). */
+export type DefinitionChanges = UpdatePrimitiveRequest;
+
+/**
+ * A flag's or config's definition (project level): read with its ETag, change its metadata,
+ * archive, restore, delete, and read its usage. Every write sends `If-Match`, so a change made
+ * meanwhile by someone else answers 412 instead of being overwritten.
+ */
+export function definitionApi(kind: Kind, projectId: string, key: string) {
+  const a = api();
+  const path = { id: projectId, key };
+  const flag = kind === 'flag';
+  const ifMatch = (etag: string | undefined) => (etag ? { 'if-match': etag } : {});
+  return {
+    get: async (): Promise<Definition> => {
+      const r = flag ? await a.withResponse.getFlag({ path }) : await a.withResponse.getConfig({ path });
+      if (r.notModified) throw new Error('The server answered 304 to a request without If-None-Match.');
+      return { definition: r.data, etag: r.response.headers.get('etag') ?? undefined };
+    },
+    update: (body: DefinitionChanges, etag: string | undefined): Promise<Flag | Config> =>
+      flag ? a.updateFlag({ path, body, headers: ifMatch(etag) }) : a.updateConfig({ path, body, headers: ifMatch(etag) }),
+    archive: (etag: string | undefined): Promise<Flag | Config> =>
+      flag ? a.archiveFlag({ path, headers: ifMatch(etag) }) : a.archiveConfig({ path, headers: ifMatch(etag) }),
+    restore: (etag: string | undefined): Promise<Flag | Config> =>
+      flag ? a.restoreFlag({ path, headers: ifMatch(etag) }) : a.restoreConfig({ path, headers: ifMatch(etag) }),
+    remove: (confirm: string, etag: string | undefined): Promise<void> =>
+      flag ? a.deleteFlag({ path, body: { confirm }, headers: ifMatch(etag) }) : a.deleteConfig({ path, body: { confirm }, headers: ifMatch(etag) }),
+    usage: (days: number): Promise<PrimitiveUsage> => (flag ? a.getFlagUsage({ path, query: { days } }) : a.getConfigUsage({ path, query: { days } })),
+  };
+}
+export type DefinitionApi = ReturnType<typeof definitionApi>;

@@ -18,6 +18,8 @@ interface Row {
   detail: string;
   defaultValue: unknown;
   clientVisible: boolean;
+  tags: string[];
+  archivedAt: string | null;
 }
 
 /** Each environment's flag and config states, keyed "kind:key" (one listing call per kind and environment). */
@@ -51,8 +53,17 @@ export function primitivePath(slug: string, projectId: string, envId: string, ki
  * Flags and configs × environments: in each cell the value, the rollout (status and percent) and
  * the last change, linking to that flag or config in that environment.
  */
-export function FlagMatrix(props: { slug: string; projectId: string; envs: Environment[]; flags: Flag[]; configs: Config[]; onDefinitionChanged?: (kind: Kind) => void }) {
-  const { slug, projectId, envs, flags, configs, onDefinitionChanged } = props;
+export function FlagMatrix(props: {
+  slug: string;
+  projectId: string;
+  envs: Environment[];
+  flags: Flag[];
+  configs: Config[];
+  onDefinitionChanged?: (kind: Kind) => void;
+  /** A tag was picked on a row: filter by it. */
+  onTag?: (tag: string) => void;
+}) {
+  const { slug, projectId, envs, flags, configs, onDefinitionChanged, onTag } = props;
   const envIds = envs.map((e) => e.id).join(',');
   // Reload when a definition is added: its states appear in every environment.
   const definitions = [...flags.map((f) => f.id), ...configs.map((c) => c.id)].join(',');
@@ -60,8 +71,8 @@ export function FlagMatrix(props: { slug: string; projectId: string; envs: Envir
   useLiveReload({ orgSlug: slug }, states.reload, (e) => envs.some((env) => env.id === e.envId));
 
   const rows: Row[] = [
-    ...flags.map((f) => ({ kind: 'flag' as const, key: f.key, name: f.name, detail: `${f.valueType} flag`, defaultValue: f.defaultValue, clientVisible: f.clientVisible })),
-    ...configs.map((c) => ({ kind: 'config' as const, key: c.key, name: c.name, detail: 'config', defaultValue: c.defaultValue, clientVisible: c.clientVisible })),
+    ...flags.map((f) => ({ kind: 'flag' as const, key: f.key, name: f.name, detail: `${f.valueType} flag`, defaultValue: f.defaultValue, clientVisible: f.clientVisible, tags: f.tags, archivedAt: f.archivedAt })),
+    ...configs.map((c) => ({ kind: 'config' as const, key: c.key, name: c.name, detail: 'config', defaultValue: c.defaultValue, clientVisible: c.clientVisible, tags: c.tags, archivedAt: c.archivedAt })),
   ].sort((a, b) => a.key.localeCompare(b.key) || a.kind.localeCompare(b.kind));
 
   if (rows.length === 0) return <Empty>No flags or configs yet.</Empty>;
@@ -85,7 +96,7 @@ export function FlagMatrix(props: { slug: string; projectId: string; envs: Envir
           </thead>
           <tbody>
             {rows.map((r) => (
-              <MatrixRow key={`${r.kind}:${r.key}`} row={r} slug={slug} projectId={projectId} envs={envs} states={states.data} onChanged={onDefinitionChanged} />
+              <MatrixRow key={`${r.kind}:${r.key}`} row={r} slug={slug} projectId={projectId} envs={envs} states={states.data} onChanged={onDefinitionChanged} onTag={onTag} />
             ))}
           </tbody>
         </table>
@@ -99,8 +110,16 @@ export function FlagMatrix(props: { slug: string; projectId: string; envs: Envir
  * One flag or config across the environments. A cell's link is named by its environment and
  * described by the key, so the key names one cell of the row only (the first).
  */
-function MatrixRow(props: { row: Row; slug: string; projectId: string; envs: Environment[]; states: Map<string, EnvStates> | undefined; onChanged: ((kind: Kind) => void) | undefined }) {
-  const { row: r, slug, projectId, envs, states, onChanged } = props;
+function MatrixRow(props: {
+  row: Row;
+  slug: string;
+  projectId: string;
+  envs: Environment[];
+  states: Map<string, EnvStates> | undefined;
+  onChanged: ((kind: Kind) => void) | undefined;
+  onTag: ((tag: string) => void) | undefined;
+}) {
+  const { row: r, slug, projectId, envs, states, onChanged, onTag } = props;
   const keyId = useId();
   const first = envs[0];
   return (
@@ -114,7 +133,23 @@ function MatrixRow(props: { row: Row; slug: string; projectId: string; envs: Env
           <code id={keyId}>{r.key}</code>
         )}{' '}
         <span className="kind">{r.detail}</span>
+        {r.archivedAt && <span className="badge badge-cancelled">Archived</span>}
         <div className="small muted">{r.name}</div>
+        {r.tags.length > 0 && (
+          <ul className="chips" aria-label={`Tags of ${r.key}`}>
+            {r.tags.map((t) => (
+              <li key={t}>
+                {onTag ? (
+                  <button type="button" className="chip chip-button" onClick={() => onTag(t)} title={`Show only flags and configs tagged ${t}`}>
+                    {t}
+                  </button>
+                ) : (
+                  <span className="chip">{t}</span>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
         <ClientVisibleToggle row={r} projectId={projectId} onChanged={onChanged} />
       </td>
       <td>

@@ -1,4 +1,5 @@
-import { useState, type ChangeEvent, type FormEvent } from 'react';
+import { useId, useMemo, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
+import type { TargetIdContains, TargetIdPage, TargetIdsAdded, TargetIdsCount, TargetIdsRemoved } from '@gradual/sdk';
 import { errorMessage } from '../api';
 import { useAction, useResource } from '../hooks';
 import type { PrimitiveApi } from '../primitive-api';
@@ -24,7 +25,55 @@ export function parseTargetIds(text: string, field?: string): string[] {
   return [...seen];
 }
 
+/** The bulk operations of one list of IDs: a rollout's target IDs, or a segment's included or excluded IDs. */
+export interface IdListOps {
+  add: (ids: string[]) => Promise<TargetIdsAdded>;
+  remove: (ids: string[]) => Promise<TargetIdsRemoved>;
+  replace: (ids: string[]) => Promise<TargetIdsCount>;
+  list: (cursor: string | undefined, limit: number) => Promise<TargetIdPage>;
+  contains: (id: string) => Promise<TargetIdContains>;
+}
+
+/** A rollout's target-ID list (the allow-list of its bucket field). */
 export function TargetIds({ ops, count, field, onCount }: { ops: PrimitiveApi; count: number; field: string; onCount: (n: number) => void }) {
+  const listOps = useMemo<IdListOps>(
+    () => ({ add: ops.addTargetIds, remove: ops.removeTargetIds, replace: ops.replaceTargetIds, list: ops.listTargetIds, contains: ops.containsTargetId }),
+    [ops],
+  );
+  return (
+    <IdList
+      ops={listOps}
+      count={count}
+      field={field}
+      onCount={onCount}
+      countTestId="target-count"
+      intro={
+        <>
+          Contexts whose <code>{field}</code> is on this list always get the candidate, whatever the percentage. The list has{' '}
+        </>
+      }
+    />
+  );
+}
+
+/**
+ * One list of IDs: paste or upload to add, remove or replace the whole list (confirmed), a paged
+ * view of what is on it, and "is this ID on the list?".
+ */
+export function IdList(props: {
+  ops: IdListOps;
+  count: number;
+  /** The context attribute the IDs are values of (a CSV header naming it is skipped). */
+  field: string;
+  onCount: (n: number) => void;
+  /** The sentence before "<count> IDs." */
+  intro: ReactNode;
+  /** Names the controls when a page shows several lists ("Included"). */
+  name?: string;
+  countTestId?: string;
+}) {
+  const { ops, count, field, onCount, name } = props;
+  const uid = useId();
   const [text, setText] = useState('');
   const [fileName, setFileName] = useState<string>();
   const [result, setResult] = useState<string>();
@@ -36,7 +85,7 @@ export function TargetIds({ ops, count, field, onCount }: { ops: PrimitiveApi; c
   const probeAction = useAction();
   const ids = parseTargetIds(text, field);
   const cursor = cursors[cursors.length - 1];
-  const page = useResource(() => ops.listTargetIds(cursor, PAGE), [cursor, count, ops]);
+  const page = useResource(() => ops.list(cursor, PAGE), [cursor, count, ops]);
 
   const readFile = async (e: ChangeEvent<HTMLInputElement>) => {
     const file = e.target.files?.[0];
@@ -49,14 +98,14 @@ export function TargetIds({ ops, count, field, onCount }: { ops: PrimitiveApi; c
   const run = async (what: 'add' | 'remove' | 'replace') => {
     const out = await action.run(async () => {
       if (what === 'add') {
-        const r = await ops.addTargetIds(ids);
+        const r = await ops.add(ids);
         return { count: r.count, text: `Added ${r.added.toLocaleString()} of ${ids.length.toLocaleString()} (${(ids.length - r.added).toLocaleString()} were already listed).` };
       }
       if (what === 'remove') {
-        const r = await ops.removeTargetIds(ids);
+        const r = await ops.remove(ids);
         return { count: r.count, text: `Removed ${r.removed.toLocaleString()} of ${ids.length.toLocaleString()}.` };
       }
-      const r = await ops.replaceTargetIds(ids);
+      const r = await ops.replace(ids);
       return { count: r.count, text: `Replaced the list with ${r.count.toLocaleString()} IDs.` };
     });
     if (out) {
@@ -73,26 +122,26 @@ export function TargetIds({ ops, count, field, onCount }: { ops: PrimitiveApi; c
     e.preventDefault();
     const id = probe.trim();
     if (!id) return;
-    const r = await probeAction.run(() => ops.containsTargetId(id));
+    const r = await probeAction.run(() => ops.contains(id));
     if (r) setProbeAnswer({ id, contains: r.contains });
   };
 
   return (
     <div className="target-ids">
       <p className="muted">
-        Contexts whose <code>{field}</code> is on this list always get the candidate, whatever the percentage. The list has{' '}
-        <strong data-testid="target-count">{count.toLocaleString()}</strong> IDs.
+        {props.intro}
+        <strong data-testid={props.countTestId}>{count.toLocaleString()}</strong> IDs.
       </p>
       <div className="split">
         <div>
-          <label className="label" htmlFor="target-ids-input">
-            Paste IDs (one per line, or CSV with the IDs in the first column)
+          <label className="label" htmlFor={`${uid}-input`}>
+            Paste IDs{name ? ` for ${name}` : ''} (one per line, or CSV with the IDs in the first column)
           </label>
-          <textarea id="target-ids-input" className="mono" rows={5} value={text} onChange={(e) => setText(e.target.value)} />
+          <textarea id={`${uid}-input`} className="mono" rows={5} value={text} onChange={(e) => setText(e.target.value)} />
           <div className="row wrap">
             <label className="btn btn-small file-button">
               Upload CSV…
-              <input type="file" accept=".csv,.txt,text/csv,text/plain" onChange={(e) => void readFile(e)} className="visually-hidden" />
+              <input type="file" aria-label={`Upload CSV${name ? ` for ${name}` : ''}`} accept=".csv,.txt,text/csv,text/plain" onChange={(e) => void readFile(e)} className="visually-hidden" />
             </label>
             <span className="small muted" aria-live="polite">
               {fileName ? `${fileName}: ` : ''}
@@ -100,10 +149,10 @@ export function TargetIds({ ops, count, field, onCount }: { ops: PrimitiveApi; c
             </span>
           </div>
           <div className="row wrap">
-            <button className="btn" disabled={action.busy || ids.length === 0} onClick={() => void run('add')}>
+            <button className="btn" disabled={action.busy || ids.length === 0} onClick={() => void run('add')} aria-label={name ? `Add to ${name.toLowerCase()}` : undefined}>
               Add
             </button>
-            <button className="btn" disabled={action.busy || ids.length === 0} onClick={() => void run('remove')}>
+            <button className="btn" disabled={action.busy || ids.length === 0} onClick={() => void run('remove')} aria-label={name ? `Remove from ${name.toLowerCase()}` : undefined}>
               Remove
             </button>
             {confirmReplace ? (
@@ -116,7 +165,7 @@ export function TargetIds({ ops, count, field, onCount }: { ops: PrimitiveApi; c
                 </button>
               </>
             ) : (
-              <button className="btn btn-danger-outline" disabled={action.busy} onClick={() => setConfirmReplace(true)}>
+              <button className="btn btn-danger-outline" disabled={action.busy} onClick={() => setConfirmReplace(true)} aria-label={name ? `Replace whole ${name.toLowerCase()} list…` : undefined}>
                 Replace whole list…
               </button>
             )}
@@ -133,10 +182,10 @@ export function TargetIds({ ops, count, field, onCount }: { ops: PrimitiveApi; c
           ) : null}
           <form className="row wrap probe" onSubmit={(e) => void check(e)}>
             <label className="grow">
-              <span className="label">Is this ID on the list?</span>
+              <span className="label">Is this ID on the {name ? `${name.toLowerCase()} ` : ''}list?</span>
               <input value={probe} onChange={(e) => setProbe(e.target.value)} placeholder="user-42" />
             </label>
-            <button className="btn" disabled={probeAction.busy || !probe.trim()}>
+            <button className="btn" disabled={probeAction.busy || !probe.trim()} aria-label={name ? `Check ${name.toLowerCase()}` : undefined}>
               Check
             </button>
           </form>
@@ -147,7 +196,7 @@ export function TargetIds({ ops, count, field, onCount }: { ops: PrimitiveApi; c
           )}
         </div>
         <div>
-          <div className="label">On the list {cursors.length > 1 ? `(page ${cursors.length})` : ''}</div>
+          <div className="label">On the {name ? `${name.toLowerCase()} ` : ''}list {cursors.length > 1 ? `(page ${cursors.length})` : ''}</div>
           {page.error ? <div className="note note-error">{errorMessage(page.error)}</div> : null}
           <ul className="id-list">
             {page.data?.items.map((id) => (

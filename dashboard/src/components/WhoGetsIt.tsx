@@ -1,10 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { bucket, evaluatePrimitive, isLiveStatus, type EvaluationResult, type RulesetPrimitive } from '@gradual/sdk/evaluation';
-import type { Rollout, Rule } from '@gradual/sdk';
+import type { Rollout, Rule, Segment } from '@gradual/sdk';
 import { errorMessage } from '../api';
 import { formatJson, formatPercent } from '../format';
 import { useAction } from '../hooks';
 import type { PrimitiveApi } from '../primitive-api';
+import { segmentsForContext, type SegmentListCheck } from '../segment-membership';
 
 export interface WhoGetsItProps {
   kind: 'flag' | 'config';
@@ -14,6 +15,13 @@ export interface WhoGetsItProps {
   rollout: Rollout | null;
   defaultBucketField: string;
   ops: Pick<PrimitiveApi, 'containsTargetId'>;
+  /** Archived: everyone gets the base value. */
+  archived?: boolean;
+  /**
+   * The project's segments and how to ask their ID lists, for rules with segment conditions
+   * (without them such a condition finds nobody in any segment).
+   */
+  segments?: { list: readonly Segment[]; check: SegmentListCheck };
 }
 
 interface Answer {
@@ -70,7 +78,10 @@ export function WhoGetsIt(props: WhoGetsItProps) {
     setExtraError(undefined);
     const found = await action.run(async () => {
       const onList = live && live.targetIdsCount > 0 ? (await props.ops.containsTargetId(target)).contains : false;
+      const context = { ...attrs, [field]: target };
+      const segments = props.segments ? await segmentsForContext(props.rules, context, props.segments.list, props.segments.check) : [];
       const primitive: RulesetPrimitive = {
+        ...(props.archived ? { archived: true as const } : {}),
         kind: props.kind,
         key: props.primitiveKey,
         value: props.value,
@@ -87,7 +98,7 @@ export function WhoGetsIt(props: WhoGetsItProps) {
             }
           : null,
       };
-      const result = evaluatePrimitive(primitive, { ...attrs, [field]: target });
+      const result = evaluatePrimitive(primitive, context, segments);
       return { id: target, bucket: live ? bucket(live.seed, target) : null, onList, result };
     });
     if (found) setAnswer(found);

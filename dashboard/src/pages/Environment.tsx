@@ -2,12 +2,13 @@ import type { Rollout } from '@gradual/sdk';
 import { api } from '../api';
 import { RollbackBanner } from '../components/RollbackBanner';
 import { RollBackNow } from '../components/RollBackNow';
-import { Empty, ErrorNote, Loading, PageHeader, StatusBadge } from '../components/ui';
+import { TypedDelete } from '../components/Danger';
+import { Empty, ErrorNote, Loading, PageHeader, Section, StatusBadge } from '../components/ui';
 import { formatJson, formatPercent } from '../format';
 import { useResource } from '../hooks';
 import { useLiveReload } from '../live/live';
 import { primitiveApi } from '../primitive-api';
-import { Link, seg, setQuery, useLocation } from '../router';
+import { Link, navigate, seg, setQuery, useLocation } from '../router';
 import { Crumbs } from '../Shell';
 
 interface Row {
@@ -110,6 +111,17 @@ export function EnvironmentPage({ slug, projectId, envId }: { slug: string; proj
         </div>
       )}
       {shown?.length === 0 && rows.data!.length > 0 && <Empty>No key contains “{q}”.</Empty>}
+      {env.data && (
+        <Section title="Danger zone" id="env-danger-h">
+          <TypedDelete
+            noun="environment"
+            confirmKey={env.data.key}
+            consequences="Deletes this environment's values, rules, rollouts and target IDs, its rollback secrets and fire history, usage and proposals; API keys bound to it alone are revoked. The flags and configs stay in the project's other environments."
+            remove={(confirm) => api().deleteEnvironment({ path: { envId }, body: { confirm } })}
+            onDeleted={() => navigate(`/o/${slug}/p/${seg(projectId)}`)}
+          />
+        </Section>
+      )}
     </>
   );
 }

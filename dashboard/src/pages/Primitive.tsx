@@ -1,18 +1,21 @@
 import { useMemo, useState, type FormEvent } from 'react';
-import type { ConfigState, FlagState, Rollout, Rule } from '@gradual/sdk';
+import type { ConfigState, FlagState, Rollout } from '@gradual/sdk';
 import { isLiveStatus } from '@gradual/sdk/evaluation';
 import { api, errorMessage, fieldErrors } from '../api';
+import { DefinitionPanel } from '../components/DefinitionPanel';
 import { FlagHistory } from '../components/FlagHistory';
+import { RulesEditor } from '../components/RulesEditor';
 import { RollbackBanner } from '../components/RollbackBanner';
 import { RolloutPanel } from '../components/RolloutPanel';
 import { TargetIds } from '../components/TargetIds';
+import { UsagePanel } from '../components/UsagePanel';
 import { WhoGetsIt } from '../components/WhoGetsIt';
 import { ErrorNote, Field, Loading, PageHeader, Section, StatusBadge } from '../components/ui';
-import { formatJson, formatJsonPretty, formatTime, parseJsonInput } from '../format';
+import { formatJsonPretty, formatTime, parseJsonInput } from '../format';
 import { useAction, useResource } from '../hooks';
 import { mentions, useLiveReload } from '../live/live';
-import { primitiveApi, type Kind } from '../primitive-api';
-import { Link, seg } from '../router';
+import { definitionApi, primitiveApi, type Kind } from '../primitive-api';
+import { Link, navigate, seg } from '../router';
 import { Crumbs } from '../Shell';
 import { FireTable } from './Rollback';
 
@@ -20,6 +23,9 @@ import { FireTable } from './Rollback';
 export function PrimitivePage(props: { slug: string; projectId: string; envId: string; kind: Kind; primitiveKey: string }) {
   const { slug, projectId, envId, kind, primitiveKey } = props;
   const ops = useMemo(() => primitiveApi(kind, envId, primitiveKey), [kind, envId, primitiveKey]);
+  const defOps = useMemo(() => definitionApi(kind, projectId, primitiveKey), [kind, projectId, primitiveKey]);
+  const def = useResource(() => defOps.get(), [defOps]);
+  const segments = useResource(() => api().listSegments({ path: { id: projectId } }), [projectId]);
   const project = useResource(() => api().getProject({ path: { id: projectId } }), [projectId]);
   const env = useResource(() => api().getEnvironment({ path: { envId } }), [envId]);
   const plans = useResource(() => api().listRolloutPlans({ path: { id: projectId } }), [projectId]);
@@ -54,6 +60,11 @@ export function PrimitivePage(props: { slug: string; projectId: string; envId: s
   const rollout = s.rollout;
   const live = rollout && isLiveStatus(rollout.status) ? rollout : null;
   const defaultBucketField = project.data?.targetIdField ?? 'userId';
+  const archivedAt = def.data?.definition.archivedAt ?? null;
+  const segmentCheck = async (key: string, list: 'included' | 'excluded', targetId: string) => {
+    const path = { id: projectId, key, targetId };
+    return (list === 'included' ? await api().checkSegmentIncluded({ path }) : await api().checkSegmentExcluded({ path })).contains;
+  };
 
   return (
     <>
@@ -67,6 +78,12 @@ export function PrimitivePage(props: { slug: string; projectId: string; envId: s
         }
         actions={<StatusBadge status={rollout && live ? rollout.status : 'none'} reason={live?.pausedReason} />}
       />
+      {archivedAt && (
+        <div className="banner" role="status">
+          This {kind} is archived ({formatTime(archivedAt)}): every environment serves its base value to everyone, and its value, rules and rollouts cannot
+          change until it is restored.
+        </div>
+      )}
       {rollout && <RollbackBanner rollout={rollout} />}
 
       <Section title="Rollout" id="rollout-h">
@@ -87,7 +104,17 @@ export function PrimitivePage(props: { slug: string; projectId: string; envId: s
       </Section>
 
       <Section title="Does this user get it?" id="who-h">
-        <WhoGetsIt kind={kind} primitiveKey={primitiveKey} value={s.value} rules={s.rules} rollout={rollout} defaultBucketField={defaultBucketField} ops={ops} />
+        <WhoGetsIt
+          kind={kind}
+          primitiveKey={primitiveKey}
+          value={s.value}
+          rules={s.rules}
+          rollout={rollout}
+          defaultBucketField={defaultBucketField}
+          ops={ops}
+          archived={archivedAt !== null}
+          segments={segments.data && { list: segments.data, check: segmentCheck }}
+        />
       </Section>
 
       <div className="two-col">
@@ -95,7 +122,15 @@ export function PrimitivePage(props: { slug: string; projectId: string; envId: s
           <ValueEditor value={s.value} save={async (v, reason) => state.setData(await ops.setValue(v, reason))} />
         </Section>
         <Section title={`Rules (${s.rules.length})`} id="rules-h">
-          <RulesEditor rules={s.rules} save={async (rules, reason) => state.setData(await ops.setRules(rules, reason))} />
+          <RulesEditor
+            mode="flag"
+            rules={s.rules}
+            segments={segments.data}
+            segmentsHref={`${base}/segments`}
+            segmentHref={(key) => `${base}/segments/${seg(key)}`}
+            defaultAttribute={defaultBucketField}
+            save={async (rules, reason) => state.setData(await ops.setRules(rules, reason))}
+          />
         </Section>
       </div>
 
@@ -116,6 +151,21 @@ export function PrimitivePage(props: { slug: string; projectId: string; envId: s
       >
         <ErrorNote error={fires.error} />
         {fires.data && <FireTable fires={fires.data.fires} />}
+      </Section>
+
+      <Section title="Usage" id="usage-h">
+        <UsagePanel ops={defOps} />
+      </Section>
+
+      <Section title={kind === 'flag' ? 'Flag details' : 'Config details'} id="details-h">
+        <DefinitionPanel
+          kind={kind}
+          primitiveKey={primitiveKey}
+          ops={defOps}
+          def={def}
+          onChanged={() => void state.reload()}
+          onDeleted={() => navigate(base)}
+        />
       </Section>
 
       <Section title="History" id="history-h">
@@ -168,105 +218,6 @@ function ValueEditor({ value, save }: { value: unknown; save: (v: unknown, reaso
       <div className="form-actions">
         <button className="btn btn-primary" disabled={action.busy}>
           Save value
-        </button>
-        <button type="button" className="btn" onClick={() => setEditing(false)}>
-          Cancel
-        </button>
-      </div>
-    </form>
-  );
-}
-
-const OPERATOR_TEXT: Record<string, string> = {
-  in: 'is one of',
-  not_in: 'is not one of',
-  starts_with: 'starts with',
-  ends_with: 'ends with',
-  contains: 'contains',
-  gt: '>',
-  gte: '≥',
-  lt: '<',
-  lte: '≤',
-};
-
-function RulesEditor({ rules, save }: { rules: Rule[]; save: (rules: Rule[], reason: string) => Promise<void> }) {
-  const [editing, setEditing] = useState(false);
-  const [text, setText] = useState('');
-  const [reason, setReason] = useState('');
-  const [local, setLocal] = useState<string>();
-  const action = useAction();
-  if (!editing) {
-    return (
-      <div>
-        {rules.length === 0 ? (
-          <p className="muted">No rules: everyone not in a rollout gets the value.</p>
-        ) : (
-          <ol className="rules">
-            {rules.map((r, i) => (
-              <li key={i}>
-                {r.description && <div className="small muted">{r.description}</div>}
-                If{' '}
-                {r.conditions.length === 0
-                  ? 'always'
-                  : r.conditions.map((c, j) => (
-                      <span key={j}>
-                        {j > 0 && ' and '}
-                        <code>{c.attribute}</code> {OPERATOR_TEXT[c.operator]} <code>{c.values.map((v) => JSON.stringify(v)).join(', ')}</code>
-                      </span>
-                    ))}{' '}
-                → <code className="value">{formatJson(r.value)}</code>
-              </li>
-            ))}
-          </ol>
-        )}
-        <button
-          className="btn btn-small"
-          onClick={() => {
-            setText(JSON.stringify(rules, null, 2));
-            setEditing(true);
-          }}
-        >
-          Edit rules
-        </button>
-      </div>
-    );
-  }
-  const fields = fieldErrors(action.error);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      return setLocal('Not valid JSON.');
-    }
-    if (!Array.isArray(parsed)) return setLocal('Rules are a JSON array: [{"conditions": [...], "value": ...}].');
-    setLocal(undefined);
-    const done = await action.run(async () => {
-      await save(parsed as Rule[], reason);
-      return true;
-    });
-    if (done) setEditing(false);
-  };
-  return (
-    <form onSubmit={(e) => void submit(e)} noValidate>
-      <Field label="Rules (JSON; the first matching rule wins)" error={local}>
-        {({ id, describedBy }) => <textarea id={id} className="mono" rows={10} value={text} onChange={(e) => setText(e.target.value)} aria-describedby={describedBy} />}
-      </Field>
-      {Object.keys(fields).length > 0 && (
-        <ul className="field-error" role="alert">
-          {Object.entries(fields).map(([k, v]) => (
-            <li key={k}>
-              <code>{k}</code>: {v}
-            </li>
-          ))}
-        </ul>
-      )}
-      <Field label="Reason (optional)">{({ id }) => <input id={id} value={reason} onChange={(e) => setReason(e.target.value)} />}</Field>
-      {action.error && Object.keys(fields).length === 0 ? <div className="note note-error" role="alert">{errorMessage(action.error)}</div> : null}
-      <div className="form-actions">
-        <button className="btn btn-primary" disabled={action.busy}>
-          Save rules
         </button>
         <button type="button" className="btn" onClick={() => setEditing(false)}>
           Cancel

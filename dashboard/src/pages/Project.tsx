@@ -1,11 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import type { FlagValueType } from '@gradual/sdk';
 import { api, fieldErrors } from '../api';
+import { TypedDelete } from '../components/Danger';
 import { FlagMatrix } from '../components/FlagMatrix';
 import { Empty, ErrorNote, Field, Loading, PageHeader, Section, TextField } from '../components/ui';
 import { parseJsonInput } from '../format';
 import { useAction, useResource } from '../hooks';
-import { Link, navigate, seg } from '../router';
+import { Link, navigate, seg, setQuery, useLocation } from '../router';
 import { Crumbs } from '../Shell';
 import { slugify } from './Claim';
 
@@ -13,8 +14,13 @@ import { slugify } from './Claim';
 export function ProjectPage({ slug, projectId }: { slug: string; projectId: string }) {
   const project = useResource(() => api().getProject({ path: { id: projectId } }), [projectId]);
   const envs = useResource(() => api().listEnvironments({ path: { id: projectId } }), [projectId]);
-  const flags = useResource(() => api().listFlags({ path: { id: projectId } }), [projectId]);
-  const configs = useResource(() => api().listConfigs({ path: { id: projectId } }), [projectId]);
+  const { search } = useLocation();
+  const showArchived = search.get('archived') === 'show';
+  const tag = search.get('tag') ?? '';
+  const query = { archived: showArchived ? ('include' as const) : ('exclude' as const), ...(tag ? { tag } : {}) };
+  const flags = useResource(() => api().listFlags({ path: { id: projectId }, query }), [projectId, showArchived, tag]);
+  const configs = useResource(() => api().listConfigs({ path: { id: projectId }, query }), [projectId, showArchived, tag]);
+  const tags = [...new Set([...(flags.data ?? []), ...(configs.data ?? [])].flatMap((d) => d.tags)), ...(tag ? [tag] : [])].sort();
   const [creating, setCreating] = useState<'env' | 'flag' | 'config'>();
   const base = `/o/${slug}/p/${seg(projectId)}`;
 
@@ -34,9 +40,20 @@ export function ProjectPage({ slug, projectId }: { slug: string; projectId: stri
           </>
         }
         actions={
-          <Link className="btn" to={`${base}/plans`}>
-            Rollout plans
-          </Link>
+          <nav className="row wrap" aria-label="Project sections">
+            <Link className="btn" to={`${base}/segments`}>
+              Segments
+            </Link>
+            <Link className="btn" to={`${base}/insights`}>
+              Stale flags
+            </Link>
+            <Link className="btn" to={`${base}/webhooks`}>
+              Webhooks
+            </Link>
+            <Link className="btn" to={`${base}/plans`}>
+              Rollout plans
+            </Link>
+          </nav>
         }
       />
       <Section
@@ -93,6 +110,22 @@ export function ProjectPage({ slug, projectId }: { slug: string; projectId: stri
             }}
           />
         )}
+        <div className="toolbar">
+          <label>
+            <input type="checkbox" checked={showArchived} onChange={(e) => setQuery({ archived: e.target.checked ? 'show' : undefined })} /> Show archived
+          </label>
+          <label>
+            <span className="visually-hidden">Filter by tag</span>
+            <select value={tag} onChange={(e) => setQuery({ tag: e.target.value })} aria-label="Filter by tag">
+              <option value="">All tags</option>
+              {[...new Set(tags)].map((t) => (
+                <option key={t} value={t}>
+                  {t}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
         <ErrorNote error={flags.error ?? configs.error ?? envs.error} />
         {flags.data && configs.data && envs.data ? (
           <FlagMatrix
@@ -102,10 +135,20 @@ export function ProjectPage({ slug, projectId }: { slug: string; projectId: stri
             flags={flags.data}
             configs={configs.data}
             onDefinitionChanged={(kind) => void (kind === 'flag' ? flags.reload() : configs.reload())}
+            onTag={(t) => setQuery({ tag: t })}
           />
         ) : (
           !(flags.error ?? configs.error ?? envs.error) && <Loading />
         )}
+      </Section>
+      <Section title="Danger zone" id="project-danger-h">
+        <TypedDelete
+          noun="project"
+          confirmKey={p.key}
+          consequences="Deletes the project with its environments, flags, configs, segments, rollouts, plans, webhook subscriptions and usage; API keys bound to its environments alone are revoked. The audit log keeps its history."
+          remove={(confirm) => api().deleteProject({ path: { id: projectId }, body: { confirm } })}
+          onDeleted={() => navigate(`/o/${slug}`)}
+        />
       </Section>
     </>
   );
