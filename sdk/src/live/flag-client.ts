@@ -27,6 +27,7 @@ import { Readiness } from './readiness.js';
 import { settingsOf } from './settings.js';
 import { TimerSet } from './timers.js';
 import { createHttp } from './transport.js';
+import { USAGE_ENTRIES_MAX, UsageReporter, usageSender } from './usage.js';
 import type {
   EvaluateOptions,
   EvaluationHook,
@@ -60,6 +61,7 @@ class LiveFlagClient implements FlagClient {
   private readonly poller: Poller;
   private readonly stream: RulesetStream | null = null;
   private readonly exposures: ExposureQueue | null = null;
+  private readonly usage: UsageReporter | null = null;
   private readonly hooks: EvaluationHook[] = [];
   private closing: Promise<void> | null = null;
 
@@ -78,7 +80,7 @@ class LiveFlagClient implements FlagClient {
   private readonly readiness = new Readiness(this.timers);
 
   constructor(options: FlagClientOptions) {
-    const { mode, pollIntervalMs, backoff, requestTimeoutMs, idleTimeoutMs, logger } = settingsOf(options);
+    const { mode, pollIntervalMs, backoff, requestTimeoutMs, idleTimeoutMs, logger, usageIntervalMs } = settingsOf(options);
     this.envId = options.envId;
     this.mode = mode;
     this.logger = logger;
@@ -127,6 +129,18 @@ class LiveFlagClient implements FlagClient {
       const exposures = new ExposureQueue(options.exposures, this.timers, (err) => this.logger?.error('gradual: exposures.track failed', err));
       this.exposures = exposures;
       this.hooks.push(exposures.hook((key) => this.cache.held?.bucketFields.get(key)));
+    }
+
+    if (usageIntervalMs > 0) {
+      this.usage = new UsageReporter({
+        intervalMs: usageIntervalMs,
+        maxEntries: USAGE_ENTRIES_MAX,
+        requestTimeoutMs,
+        timers: this.timers,
+        send: usageSender(http),
+        envId: () => this.cache.held?.ruleset.envId ?? null,
+        warn: (message) => this.logger?.warn(message),
+      });
     }
 
     if (options.bootstrap !== undefined) {
@@ -239,6 +253,7 @@ class LiveFlagClient implements FlagClient {
   evaluate(key: string, context?: EvaluationContext, options?: EvaluateOptions): FlagEvaluation<unknown>;
   evaluate(key: string, context: EvaluationContext = {}, options: EvaluateOptions = {}): FlagEvaluation<unknown> {
     const result = this.resolve(key, context, options);
+    if (this.usage !== null && result.variant !== null && result.kind !== null) this.usage.count(result.kind, key, result.variant);
     if (this.hooks.length > 0) this.runHooks(key, context, result);
     return result;
   }
@@ -311,8 +326,8 @@ class LiveFlagClient implements FlagClient {
     this.emitter.off(event, listener);
   }
 
-  flush(): Promise<void> {
-    return this.exposures?.flush() ?? Promise.resolve();
+  async flush(): Promise<void> {
+    await Promise.all([this.exposures?.flush(), this.usage?.flush()]);
   }
 
   close(): Promise<void> {
@@ -322,7 +337,7 @@ class LiveFlagClient implements FlagClient {
     const err = clientError('the flag client is closed');
     this.readiness.rejectAll(err);
     this.setStatus('closed');
-    this.closing = Promise.allSettled([this.stream?.settled(), this.poller.settled(), this.exposures?.close()]).then(() => {
+    this.closing = Promise.allSettled([this.stream?.settled(), this.poller.settled(), this.exposures?.close(), this.usage?.close()]).then(() => {
       this.timers.clearAll();
       this.emitter.clear();
     });

@@ -10,7 +10,12 @@ export interface Settings {
   requestTimeoutMs: number;
   idleTimeoutMs: number;
   logger: FlagClientLogger | null;
+  /** Milliseconds between usage reports; 0: no usage reporting. */
+  usageIntervalMs: number;
 }
+
+/** The longest usage window the server accepts. */
+const USAGE_INTERVAL_MAX_MS = 3_600_000;
 
 function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -37,6 +42,11 @@ export function settingsOf(options: FlagClientOptions): Settings {
       throw new TypeError(`createFlagClient: bootstrap is the ruleset of environment ${options.bootstrap.envId}, not ${options.envId}`);
     }
   }
+  if (options.sendUsage !== undefined && typeof options.sendUsage !== 'boolean') throw new TypeError('createFlagClient: sendUsage must be a boolean');
+  const usageIntervalMs = options.usageIntervalMs ?? 60_000;
+  if (typeof usageIntervalMs !== 'number' || !(usageIntervalMs >= 0 && usageIntervalMs <= USAGE_INTERVAL_MAX_MS)) {
+    throw new TypeError(`createFlagClient: usageIntervalMs must be a number of milliseconds from 0 to ${USAGE_INTERVAL_MAX_MS}`);
+  }
   const initialMs = positive('backoff.initialMs', options.backoff?.initialMs, 1_000);
   return {
     mode,
@@ -45,5 +55,6 @@ export function settingsOf(options: FlagClientOptions): Settings {
     requestTimeoutMs: positive('requestTimeoutMs', options.requestTimeoutMs, 10_000),
     idleTimeoutMs: positive('streamIdleTimeoutMs', options.streamIdleTimeoutMs, 45_000),
     logger: options.logger === undefined ? console : options.logger,
+    usageIntervalMs: options.sendUsage === false ? 0 : usageIntervalMs,
   };
 }

@@ -52,6 +52,19 @@ export interface FlagClientOptions {
   onEvaluation?: EvaluationHook | undefined;
   /** Batched, de-duplicated exposure delivery (evaluations that served a value from the ruleset). */
   exposures?: ExposureOptions | undefined;
+  /**
+   * Report how many evaluations each flag and config answered, per variant, to
+   * `POST /envs/{envId}/usage` (the server's usage insights: which flags are in use or stale).
+   * Counted: `evaluate` and the `get*` calls that served a value from the ruleset (not errors,
+   * not `allFlags`). Default true.
+   */
+  sendUsage?: boolean | undefined;
+  /**
+   * Milliseconds between usage reports (one request per interval, when anything was
+   * evaluated; another on `close()` and `flush()`). Default 60 000, at most 3 600 000; 0 turns
+   * usage reporting off.
+   */
+  usageIntervalMs?: number | undefined;
 }
 
 /**
@@ -158,14 +171,14 @@ export interface FlagClient {
   waitForReady(options?: { timeoutMs?: number | undefined; signal?: AbortSignal | undefined }): Promise<void>;
   /** One conditional GET now (joins one in flight). Resolves when done; failures are reported as events, not thrown. */
   refresh(): Promise<void>;
-  /** Delivers pending exposures now; resolves when `track` has settled. */
+  /** Delivers pending exposures and sends the usage counted so far now; resolves when both have settled. */
   flush(): Promise<void>;
 
   on<K extends keyof FlagClientEvents>(event: K, listener: (payload: FlagClientEvents[K]) => void): () => void;
   off<K extends keyof FlagClientEvents>(event: K, listener: (payload: FlagClientEvents[K]) => void): void;
   /**
    * Stops syncing (aborts the stream and any request, clears every timer),
-   * delivers pending exposures, and resolves when all of it has ended.
+   * delivers pending exposures, sends the usage counted so far, and resolves when all of it has ended.
    * Idempotent. Evaluation keeps answering from the last ruleset.
    */
   close(): Promise<void>;

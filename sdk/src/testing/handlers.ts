@@ -3,7 +3,7 @@ import { API_PREFIX } from '../api-prefix.js';
 import { compileRuleset, type CompiledRuleset } from '../evaluation/evaluate.js';
 import { murmur3 } from '../evaluation/murmur3.js';
 import type { EvaluationResult, Ruleset } from '../evaluation/types.js';
-import type { EvaluateRequest } from '../generated/types.gen.js';
+import type { EvaluateRequest, UsageReport } from '../generated/types.gen.js';
 import type { RulesetBuilder } from './ruleset-builder.js';
 
 /** A ruleset, or a builder whose `build()` gives one. */
@@ -43,7 +43,9 @@ export interface GradualMock {
   disconnectStreams(envId?: string): void;
   /** Number of open streams (of one environment, or all). */
   openStreams(envId?: string): number;
-  /** Back to the environments given at creation; open streams are ended. */
+  /** The usage reports the mock accepted (of one environment, or all), oldest first (copies). */
+  usageReports(envId?: string): UsageReport[];
+  /** Back to the environments given at creation; open streams are ended, usage reports forgotten. */
   reset(): void;
 }
 
@@ -79,7 +81,8 @@ function build(source: RulesetLike): Ruleset {
  * the first ruleset), the ruleset stream (server-sent events: an event
  * `ruleset` with `{version}` on connect and on every `publish`), and
  * `POST /envs/{envId}/evaluate` computed by the SDK's own evaluator, so mocked
- * answers are the ones production would give for the same ruleset.
+ * answers are the ones production would give for the same ruleset, and
+ * `POST /envs/{envId}/usage` (the live client's usage reports, kept for `usageReports`).
  *
  * ```ts
  * const gradual = gradualHandlers({
@@ -93,6 +96,7 @@ export function gradualHandlers(options: GradualHandlersOptions): GradualMock {
   const api = `${options.baseUrl.replace(/\/+$/, '')}${API_PREFIX}`;
   const envs = new Map<string, EnvState>();
   const streams = new Set<Stream>();
+  const usage: { envId: string; report: UsageReport }[] = [];
   let requestSeq = 0;
 
   const stateOf = (envId: string, ruleset: Ruleset | undefined): EnvState => {
@@ -105,6 +109,7 @@ export function gradualHandlers(options: GradualHandlersOptions): GradualMock {
   const reset = () => {
     for (const s of [...streams]) s.close();
     envs.clear();
+    usage.length = 0;
     for (const [envId, source] of Object.entries(options.environments ?? {})) {
       envs.set(envId, stateOf(envId, source == null ? undefined : build(source)));
     }
@@ -212,6 +217,27 @@ export function gradualHandlers(options: GradualHandlersOptions): GradualMock {
       const results = env.compiled.evaluateAll(context as Record<string, unknown>, keys as string[] | undefined);
       return HttpResponse.json({ version: env.ruleset.version, results } satisfies EvaluateBody);
     }),
+
+    http.post(`${api}/envs/:envId/usage`, async ({ request, params }) => {
+      const envId = envIdOf(params);
+      const refusal = denied(request, envId);
+      if (refusal) return refusal;
+      let input: unknown;
+      try {
+        input = await request.json();
+      } catch {
+        return error(400, 'invalid_request', 'The body is not valid JSON.');
+      }
+      const report = (input ?? {}) as Partial<Record<keyof UsageReport, unknown>>;
+      if (typeof report.windowStart !== 'string' || typeof report.windowEnd !== 'string' || !Array.isArray(report.entries)) {
+        return error(400, 'invalid_request', 'Invalid request.', { fields: { entries: 'Expected windowStart, windowEnd and entries' } });
+      }
+      const entries = (input as UsageReport).entries;
+      usage.push({ envId, report: structuredClone(input as UsageReport) });
+      const known = envs.get(envId)?.ruleset?.primitives;
+      const accepted = entries.filter((e) => known?.some((p) => p.key === e.key && p.kind === e.kind) === true).length;
+      return HttpResponse.json({ accepted, skipped: entries.length - accepted }, { status: 202 });
+    }),
   ];
 
   return {
@@ -235,6 +261,9 @@ export function gradualHandlers(options: GradualHandlersOptions): GradualMock {
       let n = 0;
       for (const s of streams) if (envId === undefined || s.envId === envId) n++;
       return n;
+    },
+    usageReports(envId) {
+      return usage.filter((u) => envId === undefined || u.envId === envId).map((u) => structuredClone(u.report));
     },
     reset,
   };

@@ -1,0 +1,192 @@
+/**
+ * Usage reporting: how many evaluations each flag and config answered, per variant, sent to
+ * `POST /envs/{envId}/usage` every `usageIntervalMs` and on `close()` (the server's usage
+ * insights: which flags are in use, which are stale).
+ *
+ * Counting is the only work on the evaluation path: one map lookup by the key the application
+ * passed, a scan of that key's few variants by identity (the evaluator hands out the same
+ * variant strings every time) and an increment; nothing is allocated for a (kind, key, variant)
+ * already counted in the window. Reports are sent from a timer, never from inside an
+ * evaluation. A window holds at most `maxEntries` distinct (kind, key, variant) entries; once
+ * full, evaluations of new ones are counted as dropped (and logged at the flush) instead. A
+ * report that fails is logged and its window dropped, not retried: a lost answer to a report
+ * the server did count would otherwise be counted twice, and usage is a statistic.
+ */
+import { reportUsage } from '../generated/sdk.gen.js';
+import type { Client as FetchClient } from '../generated/client/index.js';
+import type { UsageEntry, UsageReport } from '../generated/types.gen.js';
+import type { PrimitiveKind } from '../evaluation/index.js';
+import { GradualApiError } from '../errors.js';
+import type { TimerHandle, TimerSet } from './timers.js';
+import { abortable, httpError, noResponse } from './transport.js';
+
+/** The contract's limits: entries per report, the count of one entry, the longest window. */
+export const USAGE_ENTRIES_MAX = 10_000;
+const COUNT_MAX = 1_000_000_000;
+const WINDOW_MAX_MS = 3_600_000;
+
+/** The variants counted for one key in the current window, and their counts (same index). */
+interface KeyCounts {
+  variants: string[];
+  counts: number[];
+}
+
+/** Sends one report; rejects with a `GradualApiError`. */
+export type UsageSender = (envId: string, report: UsageReport, signal: AbortSignal) => Promise<void>;
+
+/** `POST /envs/{envId}/usage` through the live client's fetch client. */
+export function usageSender(http: FetchClient): UsageSender {
+  return async (envId, report, signal) => {
+    let result;
+    try {
+      result = await abortable(reportUsage({ client: http, path: { envId }, body: report, signal }), signal);
+    } catch (err) {
+      throw err instanceof GradualApiError ? err : noResponse('usage report', err);
+    }
+    const response: Response | undefined = result.response;
+    if (!response) throw noResponse('usage report', result.error);
+    if (!response.ok) throw httpError(response, result.error);
+  };
+}
+
+export interface UsageReporterOptions {
+  /** Milliseconds between reports. */
+  intervalMs: number;
+  /** Distinct (kind, key, variant) entries per window. */
+  maxEntries: number;
+  /** Timeout of one report. */
+  requestTimeoutMs: number;
+  timers: TimerSet;
+  send: UsageSender;
+  /** The environment of the held ruleset (null before the first one: nothing was counted then). */
+  envId: () => string | null;
+  warn: (message: string) => void;
+}
+
+export class UsageReporter {
+  private flags = new Map<string, KeyCounts>();
+  private configs = new Map<string, KeyCounts>();
+  private entries = 0;
+  private dropped = 0;
+  private windowStart = Date.now();
+  private timer: TimerHandle | null = null;
+  private readonly inflight = new Set<Promise<void>>();
+  private stopped = false;
+
+  constructor(private readonly options: UsageReporterOptions) {
+    this.arm();
+  }
+
+  /** Counts one evaluation. */
+  count(kind: PrimitiveKind, key: string, variant: string): void {
+    const byKey = kind === 'flag' ? this.flags : this.configs;
+    const counted = byKey.get(key);
+    if (counted !== undefined) {
+      const variants = counted.variants;
+      for (let i = 0; i < variants.length; i++) {
+        if (variants[i] === variant) {
+          const counts = counted.counts;
+          counts[i] = (counts[i] as number) + 1;
+          return;
+        }
+      }
+    }
+    this.countNew(byKey, counted, key, variant);
+  }
+
+  /** A (kind, key, variant) not counted yet in this window (or a variant string equal to, but not the same as, a counted one). */
+  private countNew(byKey: Map<string, KeyCounts>, counted: KeyCounts | undefined, key: string, variant: string): void {
+    if (this.stopped) return;
+    if (counted !== undefined) {
+      const i = counted.variants.indexOf(variant);
+      if (i >= 0) {
+        counted.counts[i] = (counted.counts[i] as number) + 1;
+        return;
+      }
+    }
+    if (this.entries >= this.options.maxEntries) {
+      this.dropped++;
+      return;
+    }
+    this.entries++;
+    if (counted === undefined) byKey.set(key, { variants: [variant], counts: [1] });
+    else {
+      counted.variants.push(variant);
+      counted.counts.push(1);
+    }
+  }
+
+  /** Distinct entries counted in the current window. */
+  get size(): number {
+    return this.entries;
+  }
+
+  /** Sends the current window now (when it counted anything); resolves when every report started so far has settled. */
+  async flush(): Promise<void> {
+    this.report();
+    while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
+  }
+
+  /** Sends the current window, then counts nothing more. */
+  async close(): Promise<void> {
+    this.timers.clear(this.timer);
+    this.timer = null;
+    this.stopped = true;
+    await this.flush();
+  }
+
+  private get timers(): TimerSet {
+    return this.options.timers;
+  }
+
+  private arm(): void {
+    if (this.stopped) return;
+    this.timer = this.timers.set(() => {
+      this.timer = null;
+      this.report();
+      this.arm();
+    }, this.options.intervalMs);
+  }
+
+  /** Closes the window and starts sending it. */
+  private report(): void {
+    const now = Date.now();
+    const { flags, configs, dropped } = this;
+    this.flags = new Map();
+    this.configs = new Map();
+    this.entries = 0;
+    this.dropped = 0;
+    const windowStart = Math.max(this.windowStart, now - WINDOW_MAX_MS);
+    this.windowStart = now;
+    const entries: UsageEntry[] = [];
+    let overflow = dropped;
+    const collect = (kind: PrimitiveKind, byKey: Map<string, KeyCounts>) => {
+      for (const [key, { variants, counts }] of byKey) {
+        for (let i = 0; i < variants.length; i++) {
+          const count = counts[i] as number;
+          overflow += Math.max(0, count - COUNT_MAX);
+          entries.push({ kind, key, variant: variants[i] as string, count: Math.min(count, COUNT_MAX) });
+        }
+      }
+    };
+    collect('flag', flags);
+    collect('config', configs);
+    if (overflow > 0) this.options.warn(`gradual: usage window full: ${overflow} evaluations were not counted`);
+    const envId = this.options.envId();
+    if (entries.length === 0 || envId === null) return;
+    const report: UsageReport = { windowStart: new Date(windowStart).toISOString(), windowEnd: new Date(now).toISOString(), entries };
+    const controller = new AbortController();
+    const timeout = this.timers.set(() => controller.abort(new Error(`timed out after ${this.options.requestTimeoutMs} ms`)), this.options.requestTimeoutMs);
+    const sending: Promise<void> = this.options
+      .send(envId, report, controller.signal)
+      .catch((err: unknown) => {
+        const message = err instanceof Error ? err.message : String(err);
+        this.options.warn(`gradual: usage report failed, ${entries.length} entries dropped: ${message}`);
+      })
+      .finally(() => {
+        this.timers.clear(timeout);
+        this.inflight.delete(sending);
+      });
+    this.inflight.add(sending);
+  }
+}
