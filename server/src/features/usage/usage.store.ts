@@ -93,7 +93,10 @@ export interface InsightRow {
   uniform: boolean;
 }
 
-/** The project's live (not archived) flags and configs, by kind and key. */
+/**
+ * The project's live (not archived) flags and configs, by kind and key. Rollouts are reached
+ * through the project's environments, so their (env_id, primitive_id, …) indexes serve the lookup.
+ */
 export async function readInsightRows(em: EntityManager, projectId: string): Promise<InsightRow[]> {
   const { rows } = await rawQuery<{ id: string; kind: PrimitiveKind; key: string; name: string; created_at: Date; last_changed_at: Date; uniform: boolean }>(
     em,
@@ -109,7 +112,8 @@ export async function readInsightRows(em: EntityManager, projectId: string): Pro
      ) s
      cross join lateral (
        select max(ro.updated_at) as last_updated, coalesce(bool_or(ro.status in ${LIVE_STATUSES_SQL}), false) as live
-       from rollouts ro where ro.primitive_id = p.id
+       from environments e join rollouts ro on ro.env_id = e.id and ro.primitive_id = p.id
+       where e.project_id = p.project_id
      ) r
      where p.project_id = ? and p.archived_at is null
      order by p.kind, p.key`,
