@@ -139,7 +139,7 @@ export async function deleteProject(em: EntityManager, caller: Caller, id: strin
       resourceType: 'project',
       resourceKey: project.key,
       resourceId: project.id,
-      previousValue: { ...snapshot(project), environments: envs.map((e) => e.key) },
+      previousValue: { ...snapshot(project), environments: envs.map((e) => e.key).sort() },
       newValue: { revokedApiKeys: deleted.revokedKeyIds, narrowedApiKeys: deleted.narrowedKeyIds },
     });
     return deleted;
