@@ -196,6 +196,43 @@ describe('the SDK against prism mock', () => {
     await call('deleteWebhookSubscription', (c) => c.deleteWebhookSubscription({ path: { id: projectId, subscriptionId } }));
   });
 
+  it('manages segments, their references and their target-ID lists', async () => {
+    const rules = [{ conditions: [{ attribute: 'plan', operator: 'in' as const, values: ['pro'] }] }];
+    const segment = await call('createSegment', (c) => c.createSegment({ path: { id: projectId }, body: { key: 'beta', name: 'Beta testers', rules } }));
+    expect(typeof segment.includedCount).toBe('number');
+    const path = { id: projectId, key: 'beta' };
+    await call('listSegments', (c) => c.listSegments({ path: { id: projectId } }));
+    await call('getSegment', (c) => c.getSegment({ path }));
+    await call('updateSegment', (c) => c.updateSegment({ path, body: { rules: [{ conditions: [{ attribute: 'userId', operator: 'in_segment', values: ['staff'] }] }] } }));
+    const referrers = await call('getSegmentReferrers', (c) => c.getSegmentReferrers({ path }));
+    expect(Array.isArray(referrers.referrers)).toBe(true);
+    for (const list of ['Included', 'Excluded'] as const) {
+      await call(`addSegment${list}`, (c) => c[`addSegment${list}`]({ path, body: { targetIds: ['user-1', 'user-2'] } }));
+      await call(`removeSegment${list}`, (c) => c[`removeSegment${list}`]({ path, body: { targetIds: ['user-2'] } }));
+      await call(`replaceSegment${list}`, (c) => c[`replaceSegment${list}`]({ path, body: { targetIds: ['user-3'] } }));
+      await call(`listSegment${list}`, (c) => c[`listSegment${list}`]({ path, query: { limit: 10 } }));
+      await call(`checkSegment${list}`, (c) => c[`checkSegment${list}`]({ path: { ...path, targetId: 'user-3' } }));
+    }
+    await call('deleteSegment', (c) => c.deleteSegment({ path, body: { confirm: 'beta' } }));
+  });
+
+  it('reads, archives, restores and deletes flag and config definitions; deletes environments and projects', async () => {
+    for (const [noun, key] of [['Flag', 'new-checkout'], ['Config', 'checkout.limits']] as const) {
+      const path = { id: projectId, key };
+      const definition = await call(`get${noun}`, (c) => (noun === 'Flag' ? c.getFlag({ path }) : c.getConfig({ path })));
+      expect(Array.isArray(definition.tags)).toBe(true);
+      await call(`list${noun}s`, (c) => (noun === 'Flag' ? c.listFlags({ path: { id: projectId }, query: { archived: 'include', tag: 'team:checkout' } }) : c.listConfigs({ path: { id: projectId }, query: { archived: 'only' } })));
+      const body = { tags: ['team:checkout'], maintainer: 'ann@acme.test' };
+      await call(`update${noun}`, (c) => (noun === 'Flag' ? c.updateFlag({ path, body, headers: { 'if-match': '"abc"' } }) : c.updateConfig({ path, body })));
+      const archived = await call(`archive${noun}`, (c) => (noun === 'Flag' ? c.archiveFlag({ path }) : c.archiveConfig({ path, headers: { 'x-audit-reason': 'done' } })));
+      expect('archivedAt' in archived).toBe(true);
+      await call(`restore${noun}`, (c) => (noun === 'Flag' ? c.restoreFlag({ path }) : c.restoreConfig({ path })));
+      await call(`delete${noun}`, (c) => (noun === 'Flag' ? c.deleteFlag({ path, body: { confirm: key } }) : c.deleteConfig({ path, body: { confirm: key } })));
+    }
+    await call('deleteEnvironment', (c) => c.deleteEnvironment({ path: { envId }, body: { confirm: 'production' } }));
+    await call('deleteProject', (c) => c.deleteProject({ path: { id: projectId }, body: { confirm: 'web' } }));
+  });
+
   it('turns mocked error answers into GradualApiError with a code of that status', async () => {
     // No credentials: Prism enforces the declared security.
     const err = await createClient({ baseUrl: prism.url })

@@ -67,6 +67,11 @@ function validBody(entry: RouteEntry, a: Tenant): unknown {
     createFlag: { key: 'pwned', name: 'Pwned', defaultValue: true },
     updateFlag: { name: 'Pwned', clientVisible: true },
     updateConfig: { name: 'Pwned', clientVisible: true },
+    // The right keys (tenant A's, built with prefix `a`): only the tenant check stands in the way.
+    deleteFlag: { confirm: a.flagKey },
+    deleteConfig: { confirm: a.configKey },
+    deleteEnvironment: { confirm: 'a-prod' },
+    deleteProject: { confirm: 'a-web' },
     setFlagValue: { value: true },
     setFlagRules: { rules: [] },
     createConfig: { key: 'pwned', name: 'Pwned', defaultValue: 1 },
@@ -90,6 +95,15 @@ function validBody(entry: RouteEntry, a: Tenant): unknown {
     fireFlagRollback: { status: 'firing' },
     fireConfigRollback: { status: 'firing' },
     createApiKey: { name: 'pwned' },
+    createSegment: { key: 'pwned', name: 'Pwned' },
+    updateSegment: { name: 'Pwned' },
+    deleteSegment: { confirm: 'pwned' },
+    addSegmentIncluded: { targetIds: ['intruder'] },
+    removeSegmentIncluded: { targetIds: [`${a.slug}-user-1`] },
+    replaceSegmentIncluded: { targetIds: ['intruder'] },
+    addSegmentExcluded: { targetIds: ['intruder'] },
+    removeSegmentExcluded: { targetIds: [`${a.slug}-user-1`] },
+    replaceSegmentExcluded: { targetIds: ['intruder'] },
   };
   if (!(entry.key in bodies)) throw new Error(`no valid body for ${entry.name}: add one to the cross-tenant matrix`);
   return bodies[entry.key];

@@ -34,8 +34,11 @@ const SEED = Number(process.env.HOSTILE_SEED ?? Math.floor(Math.random() * 2 ** 
 const RUNS = Number(process.env.HOSTILE_RUNS ?? 30);
 console.log(`hostile fuzz: seed ${SEED}, ${RUNS} runs per route (HOSTILE_SEED=${SEED} to reproduce)`);
 
-/** Valid path + no body would destroy the fuzzing caller or its fixtures: these get only hostile paths. */
-const SELF_DESTRUCTIVE = new Set(['logout', 'revokeApiKey', 'revokeRollbackSecret', 'removeMember', 'revokeInvitation', 'deleteRolloutPlan', 'deleteOrg', 'deleteWebhookSubscription']);
+/**
+ * Valid path + no body would destroy the fuzzing caller or its fixtures: these get only hostile paths
+ * (an archived flag or config would turn its writes into 409s for the rest of the run).
+ */
+const SELF_DESTRUCTIVE = new Set(['logout', 'revokeApiKey', 'revokeRollbackSecret', 'removeMember', 'revokeInvitation', 'deleteRolloutPlan', 'deleteOrg', 'deleteWebhookSubscription', 'archiveFlag', 'archiveConfig', 'deleteSegment']);
 
 /** The OFREP evaluation routes evaluate the environment their key is bound to, and answer their 400 and 404 in the protocol's shape. */
 const isOfrepEvaluation = (route: AppRoute) => route.path.includes('/ofrep/v1/evaluate/');

@@ -64,14 +64,20 @@ const WEBHOOK_ROUTES = new Set([
   'testWebhookSubscription',
   'listWebhookDeliveries',
 ]);
+/** A flag's or config's definition (`/projects/:id/{flags,configs}/:key`): project-scoped, about one primitive. */
+const DEFINITION_ROUTES = new Set(
+  ['get', 'update', 'archive', 'restore', 'delete'].flatMap((verb) => [`${verb}Flag`, `${verb}Config`]),
+);
 const accessOf = (e: RouteEntry): 'read' | 'write' => (e.route.method === 'GET' || READ_POSTS.has(e.key) ? 'read' : 'write');
 
 /** A route's scope, from its path parameters. */
 function scopeOf(e: RouteEntry): Scope {
   const path = e.route.path;
   if (OFREP_ROUTES.has(e.key)) return 'keyEnv';
-  // A definition's metadata is the project's: its client visibility reaches every environment.
-  if (e.key === 'updateFlag' || e.key === 'updateConfig') return 'project';
+  // A definition's metadata and lifecycle are the project's: they reach every environment.
+  if (DEFINITION_ROUTES.has(e.key)) return 'project';
+  // A segment (its `key`) is the project's: every environment whose rules use it evaluates it.
+  if (path.startsWith('/api/v1/projects/:id/segments')) return 'project';
   if (e.params.some((p) => p === 'key' || p === 'flagKey' || p === 'configKey')) return 'primitive';
   if (e.params.includes('envId')) return 'env';
   if (path.startsWith('/api/v1/projects/:id')) return 'project';
@@ -168,9 +174,11 @@ function probesFor(e: RouteEntry, who: KeyClass): Probe[] {
     case 'org':
       return [{ ctx: {}, expect: read ? OK : RESOURCE_OUT }];
     case 'project':
+      // A definition is about its primitive: read or written inside the globs only.
+      if (read && DEFINITION_ROUTES.has(e.key)) return [{ ctx: { prim: 'a' }, expect: OK }, { ctx: { prim: 'b' }, expect: RESOURCE_OUT }];
       if (read) return [{ ctx: { project: 'web' }, expect: OK }, { ctx: { project: 'mobile' }, expect: OK }];
       // Creating a primitive is about that primitive: refused outside the globs only.
-      if (e.key === 'createFlag' || e.key === 'createConfig' || e.key === 'updateFlag' || e.key === 'updateConfig') return [{ ctx: { prim: 'b' }, expect: RESOURCE_OUT }, { ctx: { prim: 'a' }, expect: IN_SCOPE_WRITE }];
+      if (e.key === 'createFlag' || e.key === 'createConfig' || DEFINITION_ROUTES.has(e.key)) return [{ ctx: { prim: 'b' }, expect: RESOURCE_OUT }, { ctx: { prim: 'a' }, expect: IN_SCOPE_WRITE }];
       return [{ ctx: { project: 'web' }, expect: RESOURCE_OUT }];
     case 'env':
       return read ? [{ ctx: { env: 'staging' }, expect: OK }, { ctx: { env: 'prod' }, expect: OK }] : [{ ctx: { env: 'staging' }, expect: RESOURCE_OUT }];
@@ -295,6 +303,10 @@ describe('scope matrix: env-, resource-, read-only and approval-required keys on
       });
       if (res.status !== 200) throw new Error(`fire: ${res.status} ${await res.text()}`);
     }
+    for (const project of [web, mobile]) {
+      await owner.createSegment({ path: { id: project.id }, body: { key: 'vip', name: 'VIP' } });
+      await owner.addSegmentIncluded({ path: { id: project.id, key: 'vip' }, body: { targetIds: ['vip-user'] } });
+    }
     const invitation = await owner.createInvitation({ path: { slug }, body: { email: 'invitee@example.com', role: 'member' } });
     const webhook = await owner.createWebhookSubscription({ path: { id: web.id }, body: { name: 'hook', url: 'https://hooks.example.com/hook', events: ['rollout.created'] } });
     const rows = (await owner.listAuditEvents({ path: { slug }, query: { limit: 200 } })).events;
@@ -341,6 +353,7 @@ describe('scope matrix: env-, resource-, read-only and approval-required keys on
     for (const p of e.params) {
       if (p === 'slug') out[p] = 'acme';
       else if (p === 'envId') out[p] = fx.envs[c.env];
+      else if (p === 'key' && e.route.path.startsWith('/api/v1/projects/:id/segments')) out[p] = 'vip';
       else if (p === 'key') out[p] = c.env === 'mobile' ? 'm-flag' : isConfig ? configOf(c.prim) : flagOf(c.prim);
       else if (p === 'flagKey') out[p] = flagOf(c.prim);
       else if (p === 'configKey') out[p] = configOf(c.prim);
@@ -375,6 +388,10 @@ describe('scope matrix: env-, resource-, read-only and approval-required keys on
       createFlag: { key: `team-${c.prim}-pwned`, name: 'Pwned', valueType: 'string', defaultValue: 'pwned' },
       updateFlag: { name: 'Pwned', clientVisible: true },
       updateConfig: { name: 'Pwned', clientVisible: true },
+      deleteFlag: { confirm: flagOf(c.prim) },
+      deleteConfig: { confirm: configOf(c.prim) },
+      deleteEnvironment: { confirm: c.env === 'mobile' ? 'm-prod' : c.env },
+      deleteProject: { confirm: c.project },
       setFlagValue: { value: 'pwned' },
       setFlagRules: { rules: [] },
       createConfig: { key: `team-${c.prim}-pwned`, name: 'Pwned', defaultValue: 1 },
@@ -404,6 +421,15 @@ describe('scope matrix: env-, resource-, read-only and approval-required keys on
       fireFlagRollback: { status: 'firing' },
       fireConfigRollback: { status: 'firing' },
       createApiKey: { name: 'pwned' },
+      createSegment: { key: 'pwned', name: 'Pwned' },
+      updateSegment: { name: 'Pwned' },
+      deleteSegment: { confirm: 'vip' },
+      addSegmentIncluded: { targetIds: ['intruder'] },
+      removeSegmentIncluded: { targetIds: ['vip-user'] },
+      replaceSegmentIncluded: { targetIds: ['intruder'] },
+      addSegmentExcluded: { targetIds: ['intruder'] },
+      removeSegmentExcluded: { targetIds: ['vip-user'] },
+      replaceSegmentExcluded: { targetIds: ['intruder'] },
     };
     if (!(e.key in bodies)) throw new Error(`no valid body for ${e.name}: add one to the scope matrix`);
     return bodies[e.key];
