@@ -437,7 +437,13 @@ describe('outbound webhooks', () => {
     await deliver();
     const got = receiver.on('/lifecycle');
     expect(got.map((r) => r.body.type)).toEqual(['flag.archived', 'flag.deleted']);
-    expect(got[0]!.body.data).toMatchObject({ resourceType: 'flag', resourceKey: 'old-banner', envId: null, projectKey: 'web', flag: { archivedAt: expect.any(String) } });
+    expect(got[0]!.body.data).toMatchObject({
+      resourceType: 'flag',
+      resourceKey: 'old-banner',
+      envId: null,
+      projectKey: 'web',
+      flag: { archivedAt: expect.any(String) },
+    });
     expect(got[1]!.body.data).toMatchObject({ action: 'flag.deleted', flag: { key: 'old-banner', name: 'Old banner' } });
   });
 
@@ -465,6 +471,9 @@ describe('outbound webhooks', () => {
     expect(due).toBeLessThanOrEqual(RETRY_DELAYS_SECONDS[0] * 1200);
     await t.advanceClock(1); // not due yet
     expect((await deliveries(sub.id)).items[0]!.attempts).toBe(1);
+    // A new URL applies to events queued from now on; this one keeps the URL it was queued for.
+    await api.updateWebhookSubscription({ path: { id: projectId, subscriptionId: sub.id }, body: { url: `${receiver.url}/moved` } });
+    receiver.secrets.set('/moved', receiver.secrets.get('/flaky')!);
     await t.advanceClock(RETRY_DELAYS_SECONDS[0] * 1.2);
     [d] = (await deliveries(sub.id)).items;
     expect(d).toMatchObject({
@@ -483,6 +492,9 @@ describe('outbound webhooks', () => {
     });
     // The same webhook-id on every attempt, each one signed.
     expect(receiver.on('/flaky').map((r) => r.id)).toEqual([queued.id, queued.id, queued.id]);
+    const next = await api.testWebhookSubscription({ path: { id: projectId, subscriptionId: sub.id } });
+    await deliver();
+    expect(receiver.on('/moved').map((r) => r.id)).toEqual([next.id]);
     expect(receiver.unverified).toEqual([]);
   });
 

@@ -40,6 +40,8 @@ export const WebhookDeliveryEntity = defineEntity({
     /** The `webhook-id` (`msg_…`), the same on every attempt. */
     id: p.text().primary(),
     subscriptionId: p.manyToOne(WebhookSubscriptionEntity).mapToPk().fieldName('subscription_id').deleteRule('cascade'),
+    /** Where it is sent: the subscription's URL when it was queued (a later change of the URL does not redirect it). */
+    url: p.text(),
     eventType: p.text(),
     /** The body as sent (already in the subscription's format at enqueue time). */
     payload: jsonb<JsonValue>(),

@@ -11,6 +11,7 @@ import { Migration20261126020000_revoke_orphaned_keys } from './Migration2026112
 import { Migration20261126050456_audit_env_version } from './Migration20261126050456_audit_env_version.js';
 import { Migration20261126061303_client_keys } from './Migration20261126061303_client_keys.js';
 import { Migration20261126090606_lifecycle_segments_webhooks_usage } from './Migration20261126090606_lifecycle_segments_webhooks_usage.js';
+import { Migration20261126094500_webhook_delivery_url } from './Migration20261126094500_webhook_delivery_url.js';
 
 // Static list: MikroORM cannot load .ts migration files by glob under vitest.
 export const migrationsList: MigrationObject[] = [
@@ -25,4 +26,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126050456_audit_env_version', class: Migration20261126050456_audit_env_version },
   { name: 'Migration20261126061303_client_keys', class: Migration20261126061303_client_keys },
   { name: 'Migration20261126090606_lifecycle_segments_webhooks_usage', class: Migration20261126090606_lifecycle_segments_webhooks_usage },
+  { name: 'Migration20261126094500_webhook_delivery_url', class: Migration20261126094500_webhook_delivery_url },
 ];

@@ -55,6 +55,7 @@ export interface EventPlace {
 
 interface SubscriptionTarget {
   id: string;
+  url: string;
   name: string;
   format: 'standard' | 'slack';
   events: string[];
@@ -212,11 +213,12 @@ export function renderTestEvent(
   };
 }
 
-/** A pending delivery of `payload`, due at `now`. */
-export function pendingDelivery(subscriptionId: string, eventType: string, payload: JsonValue, now: Date): WebhookDelivery {
+/** A pending delivery of `payload` to the subscription's current URL, due at `now`. */
+export function pendingDelivery(subscription: { id: string; url: string }, eventType: string, payload: JsonValue, now: Date): WebhookDelivery {
   return {
     id: newDeliveryId(),
-    subscriptionId,
+    subscriptionId: subscription.id,
+    url: subscription.url,
     eventType,
     payload,
     status: 'pending',
@@ -234,6 +236,7 @@ export function pendingDelivery(subscriptionId: string, eventType: string, paylo
 async function subscriptionsOf(em: EntityManager, projectId: string, envIds: string[]) {
   const { rows } = await rawQuery<{
     id: string;
+    url: string;
     name: string;
     format: 'standard' | 'slack';
     events: string[];
@@ -242,7 +245,7 @@ async function subscriptionsOf(em: EntityManager, projectId: string, envIds: str
     env_keys: Record<string, string>;
   }>(
     em,
-    `select s.id, s.name, s.format, s.events, o.slug as org_slug, p.key as project_key,
+    `select s.id, s.url, s.name, s.format, s.events, o.slug as org_slug, p.key as project_key,
             (select coalesce(jsonb_object_agg(e.id, e.key), '{}'::jsonb) from environments e where e.id = any(?::uuid[])) as env_keys
        from webhook_subscriptions s join projects p on p.id = s.project_id join orgs o on o.id = p.org_id
       where s.project_id = ? and s.enabled`,
@@ -275,6 +278,7 @@ export async function planWebhookDeliveries(em: EntityManager, rows: readonly Au
       }
     > = (await subscriptionsOf(em, projectId, envIds)).map((s) => ({
       id: s.id,
+      url: s.url,
       name: s.name,
       format: s.format,
       events: s.events,
@@ -289,7 +293,7 @@ export async function planWebhookDeliveries(em: EntityManager, rows: readonly Au
           envKey: row.envId ? s.envKeys[row.envId] ?? null : null,
         };
         const payload = s.format === 'slack' ? renderSlack(type, row, place) : renderStandard(type, row, place);
-        deliveries.push(pendingDelivery(s.id, type, payload, row.createdAt));
+        deliveries.push(pendingDelivery(s, type, payload, row.createdAt));
       }
     }
   }

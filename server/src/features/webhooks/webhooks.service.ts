@@ -223,7 +223,7 @@ export async function queueTestEvent(em: EntityManager, caller: Caller, projectI
     { orgSlug: org.slug, projectKey: project.key, envKey: null },
     caller.now
   );
-  const delivery = em.create(WebhookDeliveryEntity, pendingDelivery(s.id, 'webhook.test', payload, caller.now));
+  const delivery = em.create(WebhookDeliveryEntity, pendingDelivery(s, 'webhook.test', payload, caller.now));
   await em.flush();
   return toDeliveryDto(delivery);
 }

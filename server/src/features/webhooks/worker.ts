@@ -39,8 +39,8 @@ export interface WebhookWorkerDeps {
   wallClock?: () => Date;
 }
 
+/** A claimed delivery and its subscription's signing secret. */
 interface Claimed extends WebhookDelivery {
-  url: string;
   secret: string;
 }
 
@@ -136,7 +136,7 @@ export class WebhookWorker {
     const em = this.deps.db.em();
     const rows = BoundRows.of<WebhookDelivery>(em, WebhookDeliveryEntity.meta.className);
     return em.transactional(async (tx) => {
-      const { rows: claimed } = await rawQuery<Record<string, unknown> & { url: string; secret: string }>(
+      const { rows: claimed } = await rawQuery<Record<string, unknown> & { secret: string }>(
         tx,
         `with due as (
            select id from webhook_deliveries
@@ -145,14 +145,10 @@ export class WebhookWorker {
          update webhook_deliveries x set locked_until = ?::timestamptz
            from due, webhook_subscriptions s
           where x.id = due.id and s.id = x.subscription_id
-         returning ${rows.selectList}, s.url, s.secret`,
+         returning ${rows.selectList}, s.secret`,
         [now.toISOString(), now.toISOString(), limit, until.toISOString()]
       );
-      return claimed.map((row) => ({
-        ...rows.fromRow(row),
-        url: row.url,
-        secret: row.secret,
-      }));
+      return claimed.map((row) => ({ ...rows.fromRow(row), secret: row.secret }));
     });
   }
 
