@@ -54,6 +54,8 @@ const OFREP_ROUTES = new Set(['ofrepEvaluateFlag', 'ofrepEvaluateFlags']);
 const READ_POSTS = new Set(['evaluate', 'reportUsage', ...OFREP_ROUTES]);
 /** One flag's or config's usage across the project's environments: scoped by project and resource (an env key sees its environments only). */
 const USAGE_READS = new Set(['getFlagUsage', 'getConfigUsage']);
+/** Routes whose success is 202 Accepted. */
+const ACCEPTED_ROUTES = new Set(['reportUsage']);
 /** Webhook subscriptions receive every environment's and every flag's events: only keys restricted to neither may manage or read them. */
 const WEBHOOK_ROUTES = new Set([
   'createWebhookSubscription',
@@ -494,7 +496,8 @@ describe('scope matrix: env-, resource-, read-only and approval-required keys on
           if (problems.length) failures.push(`${label}: ${problems.join('; ')}`);
           const code = (res.json as { code?: string } | undefined)?.code ?? ofrep;
           if ('ok' in probe.expect) {
-            if (res.status !== 200) failures.push(`${label}: expected 200`);
+            const success = ACCEPTED_ROUTES.has(e.key) ? 202 : 200;
+            if (res.status !== success) failures.push(`${label}: expected ${success}`);
             const leaked = forbidden(who).filter((m) => res.text.includes(m));
             if (leaked.length) failures.push(`${label}: leaks ${leaked.join(', ')}`);
           } else if ('proposal' in probe.expect) {
