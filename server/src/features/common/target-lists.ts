@@ -1,13 +1,8 @@
-import { randomUUID } from "node:crypto";
-import type { EntityManager } from "@mikro-orm/postgresql";
-import {
-  TARGET_ID_MAX_LENGTH,
-  type TargetIdsAdded,
-  type TargetIdsCount,
-  type TargetIdsRemoved,
-} from "@gradual/contract";
-import { DomainError } from "../../domain/errors.js";
-import * as store from "./target-lists.store.js";
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { TARGET_ID_MAX_LENGTH, type TargetIdsAdded, type TargetIdsCount, type TargetIdsRemoved } from '@gradual/contract';
+import { DomainError } from '../../domain/errors.js';
+import * as store from './target-lists.store.js';
 
 /*
  * The edits of one target-ID list (a rollout's allow-list, a segment's included or excluded IDs),
@@ -18,7 +13,7 @@ import * as store from "./target-lists.store.js";
 
 export const DEFAULT_TARGET_ID_PAGE = 1000;
 
-export type TargetIdEdit = "add" | "remove" | "replace";
+export type TargetIdEdit = 'add' | 'remove' | 'replace';
 
 /** What each edit answers: the IDs it changed (add, remove) and the list's new length. */
 export interface EditResults {
@@ -35,8 +30,7 @@ const editResult: {
 };
 
 /** An edit's audit action suffix (`<owner>.target_ids_<suffix>`). */
-export const editAction = (edit: TargetIdEdit) =>
-  edit === "add" ? "added" : edit === "remove" ? "removed" : "replaced";
+export const editAction = (edit: TargetIdEdit) => (edit === 'add' ? 'added' : edit === 'remove' ? 'removed' : 'replaced');
 
 /**
  * IDs per statement of a large edit. Each slice is one short statement committing on its own, so
@@ -91,10 +85,7 @@ export interface ListOwner {
    * Runs `first`, then reads the state with the owner's row locked (throwing the owner's
    * not-found error), then `work`, in the owner's change transaction.
    */
-  transaction<T>(
-    first: (tx: EntityManager) => Promise<void>,
-    work: (list: ListTransaction) => Promise<T>
-  ): Promise<T>;
+  transaction<T>(first: (tx: EntityManager) => Promise<void>, work: (list: ListTransaction) => Promise<T>): Promise<T>;
 }
 
 /**
@@ -113,21 +104,12 @@ export interface ListOwner {
  *
  * Inside a caller's transaction (a proposal applied), the whole edit runs in that transaction.
  */
-export async function editList<E extends TargetIdEdit>(
-  owner: ListOwner,
-  edit: E,
-  ids: string[]
-): Promise<EditResults[E]> {
+export async function editList<E extends TargetIdEdit>(owner: ListOwner, edit: E, ids: string[]): Promise<EditResults[E]> {
   const { em, lockKey } = owner;
   if (em.getTransactionContext()) return editInTransaction(owner, edit, ids);
   return listLocks.run(lockKey, async () => {
-    if (edit !== "replace" && ids.length <= DIRECT_EDIT_MAX)
-      return editInTransaction(owner, edit, ids);
-    return bulkSlots.run(() =>
-      singleSession(em)
-        ? editInSlices(owner, edit, ids)
-        : store.holdListLock(em, lockKey, () => editInSlices(owner, edit, ids))
-    );
+    if (edit !== 'replace' && ids.length <= DIRECT_EDIT_MAX) return editInTransaction(owner, edit, ids);
+    return bulkSlots.run(() => (singleSession(em) ? editInSlices(owner, edit, ids) : store.holdListLock(em, lockKey, () => editInSlices(owner, edit, ids))));
   });
 }
 
@@ -136,30 +118,24 @@ export async function editList<E extends TargetIdEdit>(
  * connection there, db/database.ts, and at least two on PostgreSQL), where an open transaction
  * holds everyone else off and this process is the only writer.
  */
-const singleSession = (em: EntityManager) => em.config.get("pool")?.max === 1;
+const singleSession = (em: EntityManager) => em.config.get('pool')?.max === 1;
 
 /** A replace changes the list unless it was empty and stays empty. */
-const replaced = (count: number, before: number) =>
-  count === 0 && before === 0 ? 0 : 1;
+const replaced = (count: number, before: number) => (count === 0 && before === 0 ? 0 : 1);
 
 /** The whole edit in one transaction: the IDs, then (the owner's commit) the pointer, the env versions and an audit row. */
-async function editInTransaction<E extends TargetIdEdit>(
-  owner: ListOwner,
-  edit: E,
-  ids: string[]
-): Promise<EditResults[E]> {
+async function editInTransaction<E extends TargetIdEdit>(owner: ListOwner, edit: E, ids: string[]): Promise<EditResults[E]> {
   // The list's lock before the owner's row, in the order every writer takes them.
-  const lockList = (tx: EntityManager) =>
-    store.lockListInTransaction(tx, owner.lockKey);
+  const lockList = (tx: EntityManager) => store.lockListInTransaction(tx, owner.lockKey);
   return owner.transaction(lockList, async ({ tx, state, commit }) => {
     const before = state.count;
     let listId = state.listId;
     let count: number;
     let changed: number;
-    if (edit === "add") {
+    if (edit === 'add') {
       changed = await store.addTargetIds(tx, listId, ids, before === 0);
       count = before + changed;
-    } else if (edit === "remove") {
+    } else if (edit === 'remove') {
       changed = await store.removeTargetIds(tx, listId, ids);
       count = before - changed;
     } else {
@@ -186,11 +162,7 @@ async function editInTransaction<E extends TargetIdEdit>(
 const nothingFirst = () => Promise.resolve();
 
 /** The edit written slice by slice into a new list, then switched to in one short transaction (see editList). */
-async function editInSlices<E extends TargetIdEdit>(
-  owner: ListOwner,
-  edit: E,
-  ids: string[]
-): Promise<EditResults[E]> {
+async function editInSlices<E extends TargetIdEdit>(owner: ListOwner, edit: E, ids: string[]): Promise<EditResults[E]> {
   const { em, spares } = owner;
   for (let attempt = 1; ; attempt++) {
     const base = await owner.read(em);
@@ -199,61 +171,34 @@ async function editInSlices<E extends TargetIdEdit>(
     await store.addSpareList(em, spares, base.ownerId, next);
     const doomed: string[] = [next];
     try {
-      const changed = await fillList(
-        em,
-        next,
-        base.listId,
-        base.count,
-        edit,
-        ids
-      );
-      const count =
-        edit === "add"
-          ? base.count + changed
-          : edit === "remove"
-          ? base.count - changed
-          : changed;
-      const result = await owner.transaction(
-        nothingFirst,
-        async ({ tx, state, commit }) => {
-          // Writers of this list hold its lock, so only a new owner (a rollout ended, another put)
-          // can differ from what the new list was built from: build it again for that one.
-          if (
-            state.ownerId !== base.ownerId ||
-            state.listId !== base.listId ||
-            state.version !== base.version
-          )
-            return null;
-          const before = state.count;
-          const effective =
-            edit === "replace" ? replaced(count, before) : changed;
-          if (effective > 0) {
-            await store.dropSpareList(tx, spares, next);
-            await store.addSpareList(tx, spares, state.ownerId, base.listId);
-            doomed[0] = base.listId;
-            await commit(next, count, {
-              edit,
-              requested: ids.length,
-              changed: effective,
-              before,
-            });
-          }
-          return editResult[edit](effective, effective > 0 ? count : before);
+      const changed = await fillList(em, next, base.listId, base.count, edit, ids);
+      const count = edit === 'add' ? base.count + changed : edit === 'remove' ? base.count - changed : changed;
+      const result = await owner.transaction(nothingFirst, async ({ tx, state, commit }) => {
+        // Writers of this list hold its lock, so only a new owner (a rollout ended, another put)
+        // can differ from what the new list was built from: build it again for that one.
+        if (state.ownerId !== base.ownerId || state.listId !== base.listId || state.version !== base.version) return null;
+        const before = state.count;
+        const effective = edit === 'replace' ? replaced(count, before) : changed;
+        if (effective > 0) {
+          await store.dropSpareList(tx, spares, next);
+          await store.addSpareList(tx, spares, state.ownerId, base.listId);
+          doomed[0] = base.listId;
+          await commit(next, count, {
+            edit,
+            requested: ids.length,
+            changed: effective,
+            before,
+          });
         }
-      );
+        return editResult[edit](effective, effective > 0 ? count : before);
+      });
       if (result || attempt >= 3) {
-        if (!result)
-          throw new DomainError(
-            "version_drift",
-            "The list changed while its target IDs were being written; try again."
-          );
+        if (!result) throw new DomainError('version_drift', 'The list changed while its target IDs were being written; try again.');
         return result;
       }
     } finally {
       // After the answer: the lists nobody reads any more, slice by slice (a failure leaves them recorded for the next writer).
-      void deleteSpareLists(em, spares, [...doomed, ...leftovers]).catch(
-        () => undefined
-      );
+      void deleteSpareLists(em, spares, [...doomed, ...leftovers]).catch(() => undefined);
     }
   }
 }
@@ -263,46 +208,26 @@ async function editInSlices<E extends TargetIdEdit>(
  * replace's IDs, or a copy of the current list with the IDs added or removed. Returns what the
  * answer counts: IDs added or removed, or (replace) the new list's length.
  */
-async function fillList(
-  em: EntityManager,
-  next: string,
-  baseList: string,
-  baseCount: number,
-  edit: TargetIdEdit,
-  ids: string[]
-): Promise<number> {
-  if (edit !== "replace" && baseCount > 0) {
+async function fillList(em: EntityManager, next: string, baseList: string, baseCount: number, edit: TargetIdEdit, ids: string[]): Promise<number> {
+  if (edit !== 'replace' && baseCount > 0) {
     let after: string | null = null;
     for (;;) {
-      const { copied, last } = await store.copyTargetIdsSlice(
-        em,
-        baseList,
-        next,
-        after,
-        TARGET_ID_SLICE
-      );
+      const { copied, last } = await store.copyTargetIdsSlice(em, baseList, next, after, TARGET_ID_SLICE);
       if (copied < TARGET_ID_SLICE || last === null) break;
       after = last;
     }
   }
   let changed = 0;
-  if (edit === "remove") {
-    for (let i = 0; i < ids.length; i += TARGET_ID_SLICE)
-      changed += await store.removeTargetIds(
-        em,
-        next,
-        ids.slice(i, i + TARGET_ID_SLICE)
-      );
+  if (edit === 'remove') {
+    for (let i = 0; i < ids.length; i += TARGET_ID_SLICE) changed += await store.removeTargetIds(em, next, ids.slice(i, i + TARGET_ID_SLICE));
     return changed;
   }
   // Repeats are dropped here, so a new list takes plain inserts (no per-row conflict check).
-  const fresh = edit === "replace" || baseCount === 0;
+  const fresh = edit === 'replace' || baseCount === 0;
   const seen = new Set<string>();
   let slice: string[] = [];
   const flush = async () => {
-    changed += fresh
-      ? await store.insertNewTargetIds(em, next, slice)
-      : await store.addTargetIds(em, next, slice);
+    changed += fresh ? await store.insertNewTargetIds(em, next, slice) : await store.addTargetIds(em, next, slice);
     slice = [];
   };
   for (const id of ids) {
@@ -316,11 +241,7 @@ async function fillList(
 }
 
 /** Deletes lists nobody reads, slice by slice, and forgets them once empty. */
-async function deleteSpareLists(
-  em: EntityManager,
-  spares: store.SpareListTable,
-  lists: string[]
-): Promise<void> {
+async function deleteSpareLists(em: EntityManager, spares: store.SpareListTable, lists: string[]): Promise<void> {
   for (const list of new Set(lists)) {
     while ((await store.deleteTargetIdsSlice(em, list, TARGET_ID_SLICE)) > 0);
     await store.forgetDeletedSpareList(em, spares, list);
@@ -336,7 +257,7 @@ class KeyedQueue {
     const result = previous.then(fn, fn);
     const tail = result.then(
       () => undefined,
-      () => undefined
+      () => undefined,
     );
     this.tails.set(key, tail);
     try {
@@ -355,8 +276,7 @@ class Slots {
   constructor(private readonly size: number) {}
 
   async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.running >= this.size)
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    if (this.running >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
     else this.running++;
     try {
       return await fn();
@@ -373,30 +293,21 @@ const bulkSlots = new Slots(BULK_EDITS_AT_ONCE);
 
 /** The ID a list page's cursor names (the last ID of the previous page, base64url). */
 export function decodeCursor(cursor: string): string {
-  const id = Buffer.from(cursor, "base64url").toString("utf8");
-  if (
-    !id ||
-    id.length > TARGET_ID_MAX_LENGTH ||
-    Buffer.from(id, "utf8").toString("base64url") !== cursor
-  ) {
-    throw new DomainError("invalid_request", "The cursor is invalid.", {
-      fields: { cursor: "invalid cursor" },
+  const id = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!id || id.length > TARGET_ID_MAX_LENGTH || Buffer.from(id, 'utf8').toString('base64url') !== cursor) {
+    throw new DomainError('invalid_request', 'The cursor is invalid.', {
+      fields: { cursor: 'invalid cursor' },
     });
   }
   return id;
 }
 
 /** A page as the list endpoints answer it: `nextCursor` only when the page is full (a full last page costs one empty request). */
-export function pageOf(
-  items: string[],
-  limit: number
-): { items: string[]; nextCursor?: string } {
+export function pageOf(items: string[], limit: number): { items: string[]; nextCursor?: string } {
   return items.length === limit
     ? {
         items,
-        nextCursor: Buffer.from(items[items.length - 1]!, "utf8").toString(
-          "base64url"
-        ),
+        nextCursor: Buffer.from(items[items.length - 1]!, 'utf8').toString('base64url'),
       }
     : { items };
 }

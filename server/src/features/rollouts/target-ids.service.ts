@@ -1,39 +1,20 @@
-import type { EntityManager } from "@mikro-orm/postgresql";
-import { KEY_MAX_LENGTH, TARGET_ID_MAX_LENGTH } from "@gradual/contract";
-import type { PrimitiveKind, Rollout } from "../../db/entities/index.js";
-import { DomainError } from "../../domain/errors.js";
-import { authorize, type Caller } from "../access/authorize.js";
-import {
-  changeEnvironments,
-  type EnvChangeBus,
-  type EnvChangeSet,
-} from "../environments/env-changes.js";
-import type { EnvDirectory } from "../environments/env-directory.js";
-import {
-  DEFAULT_TARGET_ID_PAGE,
-  decodeCursor,
-  editAction,
-  editList,
-  pageOf,
-  type EditRecord,
-  type EditResults,
-  type ListOwner,
-  type ListState,
-  type TargetIdEdit,
-} from "../common/target-lists.js";
-import { ROLLOUT_SPARE_LISTS } from "../common/target-lists.store.js";
-import type { TargetIdIndex } from "./target-id-index.js";
-import { resolveTarget, type RolloutTarget } from "./rollouts.service.js";
-import { findCurrentRollout, findRolloutPath } from "./rollouts.store.js";
-import * as store from "./target-ids.store.js";
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { KEY_MAX_LENGTH, TARGET_ID_MAX_LENGTH } from '@gradual/contract';
+import type { PrimitiveKind, Rollout } from '../../db/entities/index.js';
+import { DomainError } from '../../domain/errors.js';
+import { authorize, type Caller } from '../access/authorize.js';
+import { changeEnvironments, type EnvChangeBus, type EnvChangeSet } from '../environments/env-changes.js';
+import type { EnvDirectory } from '../environments/env-directory.js';
+import { DEFAULT_TARGET_ID_PAGE, decodeCursor, editAction, editList, pageOf, type EditRecord, type EditResults, type ListOwner, type ListState, type TargetIdEdit } from '../common/target-lists.js';
+import { ROLLOUT_SPARE_LISTS } from '../common/target-lists.store.js';
+import type { TargetIdIndex } from './target-id-index.js';
+import { resolveTarget, type RolloutTarget } from './rollouts.service.js';
+import { findCurrentRollout, findRolloutPath } from './rollouts.store.js';
+import * as store from './target-ids.store.js';
 
 export type { TargetIdEdit };
 
-const noRollout = () =>
-  new DomainError(
-    "not_found",
-    "There is no rollout for this primitive in this environment."
-  );
+const noRollout = () => new DomainError('not_found', 'There is no rollout for this primitive in this environment.');
 
 /** The current rollout's list as the shared list edits see it. */
 const stateOf = (rollout: Rollout): ListState => ({
@@ -57,19 +38,15 @@ export async function editTargetIds<E extends TargetIdEdit>(
   envId: string,
   key: string,
   edit: E,
-  ids: string[]
+  ids: string[],
 ): Promise<EditResults[E]> {
-  const target = await resolveTarget(em, caller, kind, envId, key, "write");
+  const target = await resolveTarget(em, caller, kind, envId, key, 'write');
   const owner: ListOwner = {
     em,
     lockKey: `gradual.target-ids.${target.env.id}.${target.primitive.id}`,
     spares: ROLLOUT_SPARE_LISTS,
     async read(em) {
-      const rollout = await findCurrentRollout(
-        em,
-        target.env.id,
-        target.primitive.id
-      );
+      const rollout = await findCurrentRollout(em, target.env.id, target.primitive.id);
       if (!rollout) throw noRollout();
       return stateOf(rollout);
     },
@@ -77,12 +54,7 @@ export async function editTargetIds<E extends TargetIdEdit>(
       changeEnvironments(em, bus, caller.now, async (changes) => {
         const { tx } = changes;
         await first(tx);
-        const rollout: Rollout | null = await findCurrentRollout(
-          tx,
-          target.env.id,
-          target.primitive.id,
-          true
-        );
+        const rollout: Rollout | null = await findCurrentRollout(tx, target.env.id, target.primitive.id, true);
         if (!rollout) throw noRollout();
         return work({
           tx,
@@ -98,15 +70,7 @@ export async function editTargetIds<E extends TargetIdEdit>(
 }
 
 /** Points the rollout at its new list, and the edit's version bump and audit row. */
-function recordEdit(
-  changes: EnvChangeSet,
-  caller: Caller,
-  target: RolloutTarget,
-  rollout: Rollout,
-  listId: string,
-  count: number,
-  record: EditRecord
-): void {
+function recordEdit(changes: EnvChangeSet, caller: Caller, target: RolloutTarget, rollout: Rollout, listId: string, count: number, record: EditRecord): void {
   const { edit, requested, changed, before } = record;
   rollout.targetListId = listId;
   rollout.targetIdsCount = count;
@@ -119,16 +83,14 @@ function recordEdit(
     projectId: target.env.projectId,
     envId: target.env.id,
     action: `rollout.target_ids_${editAction(edit)}`,
-    resourceType: "rollout",
+    resourceType: 'rollout',
     resourceKey: target.primitive.key,
     resourceId: rollout.id,
     previousValue: { targetIdsCount: before },
     newValue: {
       targetIdsCount: count,
       requested,
-      ...(edit !== "replace"
-        ? { [edit === "add" ? "added" : "removed"]: changed }
-        : {}),
+      ...(edit !== 'replace' ? { [edit === 'add' ? 'added' : 'removed']: changed } : {}),
     },
   });
 }
@@ -139,16 +101,9 @@ export async function listTargetIds(
   kind: PrimitiveKind,
   envId: string,
   key: string,
-  query: { cursor?: string | undefined; limit?: number | undefined }
+  query: { cursor?: string | undefined; limit?: number | undefined },
 ): Promise<{ items: string[]; nextCursor?: string }> {
-  const { env, primitive } = await resolveTarget(
-    em,
-    caller,
-    kind,
-    envId,
-    key,
-    "read"
-  );
+  const { env, primitive } = await resolveTarget(em, caller, kind, envId, key, 'read');
   const after = query.cursor ? decodeCursor(query.cursor) : null;
   const rollout = await findCurrentRollout(em, env.id, primitive.id);
   if (!rollout) throw noRollout();
@@ -176,40 +131,30 @@ export async function containsTargetId(
   kind: PrimitiveKind,
   envId: string,
   key: string,
-  targetId: string
-): Promise<{ contains: boolean; source: "memory" | "database" }> {
+  targetId: string,
+): Promise<{ contains: boolean; source: 'memory' | 'database' }> {
   // Longer keys name nothing and longer IDs are never on a list (the add endpoints reject them).
   const askable = targetId.length <= TARGET_ID_MAX_LENGTH;
   const env = sources.envs.peek(envId);
-  const known =
-    env && askable && key.length <= KEY_MAX_LENGTH
-      ? sources.targetIds.lookup(envId, kind, key, env.version, targetId)
-      : undefined;
+  const known = env && askable && key.length <= KEY_MAX_LENGTH ? sources.targetIds.lookup(envId, kind, key, env.version, targetId) : undefined;
   if (known) {
     await authorize(em, caller, known.orgId, {
-      action: "read",
+      action: 'read',
       envId,
       resourceKey: key,
     });
-    return { contains: known.contains, source: "memory" };
+    return { contains: known.contains, source: 'memory' };
   }
-  const path = await findRolloutPath(
-    em,
-    envId,
-    kind,
-    key,
-    askable ? targetId : null
-  );
-  if (!path) throw new DomainError("not_found", "Environment not found.");
+  const path = await findRolloutPath(em, envId, kind, key, askable ? targetId : null);
+  if (!path) throw new DomainError('not_found', 'Environment not found.');
   await authorize(em, caller, path.orgId, {
-    action: "read",
+    action: 'read',
     envId,
     resourceKey: key,
   });
-  if (!path.primitiveId || key.length > KEY_MAX_LENGTH)
-    throw new DomainError("not_found", `No ${kind} "${key}" in this project.`);
+  if (!path.primitiveId || key.length > KEY_MAX_LENGTH) throw new DomainError('not_found', `No ${kind} "${key}" in this project.`);
   if (!path.rolloutId) throw noRollout();
   // The memory path needs the environment's version: the directory learns an environment checked before it was polled.
   if (!env) void sources.envs.get(em, envId).catch(() => undefined);
-  return { contains: path.contains === true, source: "database" };
+  return { contains: path.contains === true, source: 'database' };
 }

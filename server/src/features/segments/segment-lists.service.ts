@@ -1,34 +1,14 @@
-import { LockMode } from "@mikro-orm/core";
-import type { EntityManager } from "@mikro-orm/postgresql";
-import {
-  TARGET_ID_MAX_LENGTH,
-  type SegmentTargetList,
-} from "@gradual/contract";
-import { SegmentEntity, type Segment } from "../../db/entities/index.js";
-import { DomainError } from "../../domain/errors.js";
-import type { Caller } from "../access/authorize.js";
-import {
-  DEFAULT_TARGET_ID_PAGE,
-  decodeCursor,
-  editAction,
-  editList,
-  pageOf,
-  type EditResults,
-  type ListOwner,
-  type ListState,
-  type TargetIdEdit,
-} from "../common/target-lists.js";
-import { SEGMENT_SPARE_LISTS } from "../common/target-lists.store.js";
-import {
-  changeEnvironments,
-  type EnvChangeBus,
-} from "../environments/env-changes.js";
-import {
-  changeEnvironmentsUsing,
-  findSegment,
-  segmentProject,
-} from "./segments.service.js";
-import * as store from "./segments.store.js";
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { TARGET_ID_MAX_LENGTH, type SegmentTargetList } from '@gradual/contract';
+import { SegmentEntity, type Segment } from '../../db/entities/index.js';
+import { DomainError } from '../../domain/errors.js';
+import type { Caller } from '../access/authorize.js';
+import { DEFAULT_TARGET_ID_PAGE, decodeCursor, editAction, editList, pageOf, type EditResults, type ListOwner, type ListState, type TargetIdEdit } from '../common/target-lists.js';
+import { SEGMENT_SPARE_LISTS } from '../common/target-lists.store.js';
+import { changeEnvironments, type EnvChangeBus } from '../environments/env-changes.js';
+import { changeEnvironmentsUsing, findSegment, segmentProject } from './segments.service.js';
+import * as store from './segments.store.js';
 
 /*
  * A segment's two target-ID lists (included, excluded), edited with the same machinery, limits
@@ -37,7 +17,7 @@ import * as store from "./segments.store.js";
  */
 
 const stateOf = (segment: Segment, list: SegmentTargetList): ListState =>
-  list === "included"
+  list === 'included'
     ? {
         ownerId: segment.id,
         listId: segment.includedListId,
@@ -51,8 +31,7 @@ const stateOf = (segment: Segment, list: SegmentTargetList): ListState =>
         version: segment.targetIdsVersion,
       };
 
-const gone = (key: string) =>
-  new DomainError("not_found", `No segment "${key}" in this project.`);
+const gone = (key: string) => new DomainError('not_found', `No segment "${key}" in this project.`);
 
 /** Adds, removes or replaces IDs of a segment's list (see editList). Audit actions `segment.target_ids_*`. */
 export async function editSegmentList<E extends TargetIdEdit>(
@@ -63,25 +42,16 @@ export async function editSegmentList<E extends TargetIdEdit>(
   key: string,
   list: SegmentTargetList,
   edit: E,
-  ids: string[]
+  ids: string[],
 ): Promise<EditResults[E]> {
-  const { project, actor } = await segmentProject(
-    em,
-    caller,
-    projectId,
-    "write"
-  );
+  const { project, actor } = await segmentProject(em, caller, projectId, 'write');
   const segment = await findSegment(em, project.id, key);
   const owner: ListOwner = {
     em,
     lockKey: `gradual.segment-ids.${segment.id}.${list}`,
     spares: SEGMENT_SPARE_LISTS,
     async read(em) {
-      const current = await em.findOne(
-        SegmentEntity,
-        { id: segment.id },
-        { refresh: true }
-      );
+      const current = await em.findOne(SegmentEntity, { id: segment.id }, { refresh: true });
       if (!current) throw gone(key);
       return stateOf(current, list);
     },
@@ -89,21 +59,13 @@ export async function editSegmentList<E extends TargetIdEdit>(
       changeEnvironments(em, bus, caller.now, async (changes) => {
         const { tx } = changes;
         await first(tx);
-        const current = await tx.findOne(
-          SegmentEntity,
-          { id: segment.id },
-          { refresh: true, lockMode: LockMode.PESSIMISTIC_WRITE }
-        );
+        const current = await tx.findOne(SegmentEntity, { id: segment.id }, { refresh: true, lockMode: LockMode.PESSIMISTIC_WRITE });
         if (!current) throw gone(key);
         return work({
           tx,
           state: stateOf(current, list),
-          commit: async (
-            listId,
-            count,
-            { edit, requested, changed, before }
-          ) => {
-            if (list === "included") {
+          commit: async (listId, count, { edit, requested, changed, before }) => {
+            if (list === 'included') {
               current.includedListId = listId;
               current.includedCount = count;
             } else {
@@ -118,7 +80,7 @@ export async function editSegmentList<E extends TargetIdEdit>(
               orgId: current.orgId,
               projectId: current.projectId,
               action: `segment.target_ids_${editAction(edit)}`,
-              resourceType: "segment",
+              resourceType: 'segment',
               resourceKey: current.key,
               resourceId: current.id,
               previousValue: { list, targetIdsCount: before },
@@ -126,9 +88,7 @@ export async function editSegmentList<E extends TargetIdEdit>(
                 list,
                 targetIdsCount: count,
                 requested,
-                ...(edit !== "replace"
-                  ? { [edit === "add" ? "added" : "removed"]: changed }
-                  : {}),
+                ...(edit !== 'replace' ? { [edit === 'add' ? 'added' : 'removed']: changed } : {}),
               },
             });
           },
@@ -144,27 +104,17 @@ export async function listSegmentTargetIds(
   projectId: string,
   key: string,
   list: SegmentTargetList,
-  query: { cursor?: string | undefined; limit?: number | undefined }
+  query: { cursor?: string | undefined; limit?: number | undefined },
 ): Promise<{ items: string[]; nextCursor?: string }> {
-  const { project } = await segmentProject(em, caller, projectId, "read");
+  const { project } = await segmentProject(em, caller, projectId, 'read');
   const segment = await findSegment(em, project.id, key);
   const after = query.cursor ? decodeCursor(query.cursor) : null;
   const limit = query.limit ?? DEFAULT_TARGET_ID_PAGE;
-  return pageOf(
-    await store.pageSegmentList(em, segment.id, list, after, limit),
-    limit
-  );
+  return pageOf(await store.pageSegmentList(em, segment.id, list, after, limit), limit);
 }
 
-export async function segmentListContains(
-  em: EntityManager,
-  caller: Caller,
-  projectId: string,
-  key: string,
-  list: SegmentTargetList,
-  targetId: string
-): Promise<{ contains: boolean }> {
-  const { project } = await segmentProject(em, caller, projectId, "read");
+export async function segmentListContains(em: EntityManager, caller: Caller, projectId: string, key: string, list: SegmentTargetList, targetId: string): Promise<{ contains: boolean }> {
+  const { project } = await segmentProject(em, caller, projectId, 'read');
   const segment = await findSegment(em, project.id, key);
   // Longer IDs are never on a list (the add endpoints reject them).
   if (targetId.length > TARGET_ID_MAX_LENGTH) return { contains: false };

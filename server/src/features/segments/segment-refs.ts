@@ -12,10 +12,7 @@ export interface RuleConditions {
   }>;
 }
 
-export const SEGMENT_OPERATORS: ReadonlySet<string> = new Set([
-  "in_segment",
-  "not_in_segment",
-]);
+export const SEGMENT_OPERATORS: ReadonlySet<string> = new Set(['in_segment', 'not_in_segment']);
 
 /** One segment key named by a rule, with the request field that names it (`rules.0.conditions.1.values.0`). */
 export interface SegmentRef {
@@ -24,10 +21,7 @@ export interface SegmentRef {
 }
 
 /** Every segment reference in `rules`, in order, with its field under `prefix`. */
-export function segmentRefsOf(
-  rules: readonly RuleConditions[],
-  prefix = "rules"
-): SegmentRef[] {
+export function segmentRefsOf(rules: readonly RuleConditions[], prefix = 'rules'): SegmentRef[] {
   const refs: SegmentRef[] = [];
   rules.forEach((rule, i) =>
     rule.conditions.forEach((condition, j) => {
@@ -36,16 +30,15 @@ export function segmentRefsOf(
         refs.push({
           key: String(value),
           field: `${prefix}.${i}.conditions.${j}.values.${k}`,
-        })
+        }),
       );
-    })
+    }),
   );
   return refs;
 }
 
 /** The distinct segment keys `rules` reference, sorted. */
-export const segmentKeysOf = (rules: readonly RuleConditions[]): string[] =>
-  [...new Set(segmentRefsOf(rules).map((r) => r.key))].sort();
+export const segmentKeysOf = (rules: readonly RuleConditions[]): string[] => [...new Set(segmentRefsOf(rules).map((r) => r.key))].sort();
 
 /** The project's segments as a graph: each key and the keys its rules reference. */
 export type SegmentGraph = ReadonlyMap<string, readonly string[]>;
@@ -73,10 +66,7 @@ export function findCycle(graph: SegmentGraph, start: string): string[] | null {
 }
 
 /** `keys` and every segment they reference, directly or through other segments (keys not in the graph are left out). */
-export function reachableSegments(
-  graph: SegmentGraph,
-  keys: Iterable<string>
-): Set<string> {
+export function reachableSegments(graph: SegmentGraph, keys: Iterable<string>): Set<string> {
   const seen = new Set<string>();
   const stack = [...keys];
   while (stack.length) {
@@ -89,14 +79,9 @@ export function reachableSegments(
 }
 
 /** `key` and every segment that references it, directly or through other segments. */
-export function segmentsReaching(
-  graph: SegmentGraph,
-  key: string
-): Set<string> {
+export function segmentsReaching(graph: SegmentGraph, key: string): Set<string> {
   const referrers = new Map<string, string[]>();
-  for (const [from, refs] of graph)
-    for (const to of refs)
-      referrers.set(to, [...(referrers.get(to) ?? []), from]);
+  for (const [from, refs] of graph) for (const to of refs) referrers.set(to, [...(referrers.get(to) ?? []), from]);
   const seen = new Set<string>([key]);
   const stack = [key];
   while (stack.length) {
