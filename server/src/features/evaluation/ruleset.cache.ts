@@ -92,6 +92,12 @@ export class RulesetCache {
     return view;
   }
 
+  /** Drops a deleted environment's rulesets. */
+  forget(envId: string): void {
+    this.entries.delete(envId);
+    this.clientViews.delete(envId);
+  }
+
   private remember(envId: string, entry: CachedRuleset, entries = this.entries): void {
     entries.delete(envId);
     entries.set(envId, entry);
