@@ -10,6 +10,8 @@
  *   target-ids-replace
  *                  a 1,000,000-ID replace end to end, and another organization's GET p50/p99
  *                  during it against at rest (BENCH_REPLACE_IDS overrides the size)
+ *   segment-target-ids-replace
+ *                  a 1,000,000-ID replace of a segment's list beside a rollout's, on one server
  *   contains       `contains` lookups against 1,000,000 listed IDs (vs a bare node:http + Set)
  *   scheduler      one scheduler tick over 10,000 due rollouts
  *   local-eval     ns per local evaluation, 100,000 ids, 37.5% rollout (± 1,000 target IDs):
@@ -64,6 +66,7 @@ import { benchSchedulerTick } from './scheduler-tick.bench.js';
 import { benchServerLoad } from './server-load.bench.js';
 import { benchTargetIdsAdd } from './target-ids-add.bench.js';
 import { benchTargetIdsReplace } from './target-ids-replace.bench.js';
+import { benchSegmentTargetIdsReplace } from './segment-target-ids-replace.bench.js';
 
 type Bench = (backend: Backend, log: (msg: string) => void) => Promise<BenchResult>;
 
@@ -71,6 +74,7 @@ type Bench = (backend: Backend, log: (msg: string) => void) => Promise<BenchResu
 const BENCHES: Array<{ id: string; run: Bench; noDatabase?: boolean }> = [
   { id: 'target-ids', run: benchTargetIdsAdd },
   { id: 'target-ids-replace', run: benchTargetIdsReplace },
+  { id: 'segment-target-ids-replace', run: benchSegmentTargetIdsReplace },
   { id: 'contains', run: benchContains },
   { id: 'scheduler', run: benchSchedulerTick },
   { id: 'server-load', run: benchServerLoad },
