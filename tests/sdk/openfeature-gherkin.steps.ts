@@ -29,8 +29,8 @@ function ballmerRule(value: JsonValue): Rule {
 }
 
 type SpecFlag =
-  | { kind: 'flag'; key: string; valueType: 'boolean' | 'string' | 'number'; defaultValue: JsonValue; rules?: LegacyRule[] }
-  | { kind: 'config'; key: string; defaultValue: JsonValue; rules?: Rule[] };
+  | { kind: 'flag'; key: string; valueType: 'boolean' | 'string' | 'number'; defaultValue: JsonValue; rules?: LegacyRule[]; archived?: true }
+  | { kind: 'config'; key: string; defaultValue: JsonValue; rules?: Rule[]; archived?: true };
 
 const TEMPLATE = { showImages: true, title: 'Check out these pics!', imagesPerPage: 100 };
 
@@ -40,15 +40,16 @@ const TEMPLATE = { showImages: true, title: 'Check out these pics!', imagesPerPa
  * strings and numbers are flags, JSON objects configs. What Gradual has no
  * equivalent for:
  * - variant names: Gradual stores values, and reports the branch that served one;
- * - `disabled: true`: Gradual has no off switch, so the *-disabled-flag flags are
- *   ordinary flags serving their default variant's value;
+ * - `disabled: true`: the *-disabled-flag flags are archived, which serves their base value
+ *   (the default variant's) with reason DISABLED, where a disabled flag of the specification
+ *   serves the caller's default;
  * - custom `flagMetadata` (metadata-flag): not stored;
  * - null-default-flag and undefined-default-flag (no default variant): not created,
  *   and no scenario evaluates them.
  */
 export const SPEC_FLAGS: readonly SpecFlag[] = [
   { kind: 'flag', key: 'boolean-flag', valueType: 'boolean', defaultValue: true },
-  { kind: 'flag', key: 'boolean-disabled-flag', valueType: 'boolean', defaultValue: true },
+  { kind: 'flag', key: 'boolean-disabled-flag', valueType: 'boolean', defaultValue: true, archived: true },
   { kind: 'flag', key: 'boolean-targeted-zero-flag', valueType: 'boolean', defaultValue: false, rules: [ballmerRule(false)] },
   { kind: 'flag', key: 'boolean-zero-flag', valueType: 'boolean', defaultValue: false },
   {
@@ -69,20 +70,20 @@ export const SPEC_FLAGS: readonly SpecFlag[] = [
     ],
   },
   { kind: 'flag', key: 'float-flag', valueType: 'number', defaultValue: 0.5 },
-  { kind: 'flag', key: 'float-disabled-flag', valueType: 'number', defaultValue: 0.5 },
+  { kind: 'flag', key: 'float-disabled-flag', valueType: 'number', defaultValue: 0.5, archived: true },
   { kind: 'flag', key: 'float-targeted-zero-flag', valueType: 'number', defaultValue: 0, rules: [ballmerRule(0)] },
   { kind: 'flag', key: 'float-zero-flag', valueType: 'number', defaultValue: 0 },
   { kind: 'flag', key: 'integer-flag', valueType: 'number', defaultValue: 10 },
-  { kind: 'flag', key: 'integer-disabled-flag', valueType: 'number', defaultValue: 10 },
+  { kind: 'flag', key: 'integer-disabled-flag', valueType: 'number', defaultValue: 10, archived: true },
   { kind: 'flag', key: 'integer-targeted-zero-flag', valueType: 'number', defaultValue: 0, rules: [ballmerRule(0)] },
   { kind: 'flag', key: 'integer-zero-flag', valueType: 'number', defaultValue: 0 },
   { kind: 'flag', key: 'metadata-flag', valueType: 'boolean', defaultValue: true },
   { kind: 'config', key: 'object-flag', defaultValue: TEMPLATE },
-  { kind: 'config', key: 'object-disabled-flag', defaultValue: TEMPLATE },
+  { kind: 'config', key: 'object-disabled-flag', defaultValue: TEMPLATE, archived: true },
   { kind: 'config', key: 'object-targeted-zero-flag', defaultValue: {}, rules: [ballmerRule({})] },
   { kind: 'config', key: 'object-zero-flag', defaultValue: {} },
   { kind: 'flag', key: 'string-flag', valueType: 'string', defaultValue: 'hi' },
-  { kind: 'flag', key: 'string-disabled-flag', valueType: 'string', defaultValue: 'hi' },
+  { kind: 'flag', key: 'string-disabled-flag', valueType: 'string', defaultValue: 'hi', archived: true },
   { kind: 'flag', key: 'string-targeted-zero-flag', valueType: 'string', defaultValue: '', rules: [ballmerRule('')] },
   { kind: 'flag', key: 'string-zero-flag', valueType: 'string', defaultValue: '' },
   { kind: 'flag', key: 'wrong-flag', valueType: 'string', defaultValue: 'uno' },
@@ -107,7 +108,7 @@ export const SPEC_FLAGS: readonly SpecFlag[] = [
   },
 ];
 
-/** Creates SPEC_FLAGS in a project (flags and configs get their state in every environment). */
+/** Creates SPEC_FLAGS in a project (flags and configs get their state in every environment), archiving the disabled ones. */
 export async function createSpecFlags(session: GradualClient, projectId: string): Promise<void> {
   for (const f of SPEC_FLAGS) {
     if (f.kind === 'flag') {
@@ -115,11 +116,13 @@ export async function createSpecFlags(session: GradualClient, projectId: string)
         path: { id: projectId },
         body: { key: f.key, name: f.key, valueType: f.valueType, defaultValue: f.defaultValue, ...(f.rules ? { rules: f.rules } : {}) },
       });
+      if (f.archived) await session.archiveFlag({ path: { id: projectId, key: f.key } });
     } else {
       await session.createConfig({
         path: { id: projectId },
         body: { key: f.key, name: f.key, defaultValue: f.defaultValue, ...(f.rules ? { rules: f.rules } : {}) },
       });
+      if (f.archived) await session.archiveConfig({ path: { id: projectId, key: f.key } });
     }
   }
 }
