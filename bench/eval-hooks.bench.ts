@@ -84,6 +84,8 @@ export async function benchEvalHooks(_backend: Backend, log: (msg: string) => vo
     bootstrap: ruleset,
     fetch: silentFetch,
     logger: null,
+    // Hooks alone; usage reporting is measured by local-eval.
+    sendUsage: false,
   };
   const counter = () => {
     const tracked = { count: 0 };

@@ -4,7 +4,9 @@
  *
  * - ours, the evaluator (`compileRuleset(ruleset).evaluate(key, ctx)`, `@gradual/sdk/evaluation`),
  *   and the live client's `getBoolean(key, ctx, fallback)` (what an application calls; a
- *   `createFlagClient` started from a bootstrap ruleset, its network stubbed out);
+ *   `createFlagClient` started from a bootstrap ruleset, its network stubbed out), without usage
+ *   reporting (`sendUsage: false`) and with it (the default: every evaluation counted, a report
+ *   every 60 s answered 202 by the stub); their ratio is the cost of usage reporting;
  * - `unleash-client` `isEnabled(name, ctx)` with a `flexibleRollout` strategy (stickiness userId),
  *   initialised offline: `bootstrap` data, in-memory storage, `refreshInterval: 0` (never fetches),
  *   metrics off;
@@ -23,6 +25,9 @@
  * checked: each implementation's admitted share of the non-listed ids must be within 1 point
  * of 37.5% and every listed id must get the new value (nobody benchmarks a no-op).
  *
+ * `BENCH_LOCAL_EVAL_QUICK=1`: our three subjects only (no peers), 15 rounds after 3 warm-up, a few
+ * seconds: the usage-reporting overhead and our ns per evaluation.
+ *
  * Needs no database: runs once whatever the backends (reported as "in process").
  */
 import { once } from 'node:events';
@@ -35,13 +40,16 @@ import { goal, series, type BenchResult, type Series } from './lib/report.js';
 import { collectGarbage, elapsed, median, ratioOf } from './lib/stats.js';
 
 const N = 100_000;
-const ROUNDS = Number(process.env.BENCH_LOCAL_EVAL_ROUNDS ?? 7);
+const QUICK = process.env.BENCH_LOCAL_EVAL_QUICK === '1';
+const ROUNDS = Number(process.env.BENCH_LOCAL_EVAL_ROUNDS ?? (QUICK ? 15 : 7));
 const WARMUP_ROUNDS = 3;
 const PERCENT = 37.5;
 const TOLERANCE_PP = 1;
 const KEY = 'checkout-v2';
 const GOAL_NS = 100;
 const GOAL_VS_FLAGD = 4;
+/** Usage reporting may cost the live client's evaluation at most this factor. */
+const GOAL_USAGE_OVERHEAD = 1.05;
 
 /** Deterministic ids of mixed shapes (as in sdk/src/evaluation/bench-local.ts), flattened through JSON. */
 function makeIds(): string[] {
@@ -105,6 +113,13 @@ const silentFetch: typeof fetch = (_input, init) =>
     signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
   });
 
+/** Like silentFetch, but usage reports are accepted at once (202), as the server answers them. */
+const usageFetch: typeof fetch = (input, init) => {
+  const url = input instanceof Request ? input.url : String(input);
+  if (url.endsWith('/usage')) return Promise.resolve(new Response('{"accepted":1,"skipped":0}', { status: 202, headers: { 'content-type': 'application/json' } }));
+  return silentFetch(input, init);
+};
+
 export async function benchLocalEval(_backend: Backend, log: (msg: string) => void): Promise<BenchResult> {
   const wall = performance.now();
   const ids = makeIds();
@@ -154,16 +169,16 @@ export async function benchLocalEval(_backend: Backend, log: (msg: string) => vo
           return { admitted, listedHits };
         },
       });
-      const client = createFlagClient({
+      const clientOptions = {
         baseUrl: 'http://127.0.0.1:9',
         envId: 'env-bench',
         mode: 'poll',
         pollIntervalMs: 3_600_000,
         requestTimeoutMs: 3_600_000,
         bootstrap: ruleset,
-        fetch: silentFetch,
         logger: null,
-      });
+      } as const;
+      const client = createFlagClient({ ...clientOptions, fetch: silentFetch, sendUsage: false });
       clients.push(client);
       await client.ready();
       subjects.push({
@@ -179,6 +194,23 @@ export async function benchLocalEval(_backend: Backend, log: (msg: string) => vo
           return { admitted, listedHits };
         },
       });
+      const reporting = createFlagClient({ ...clientOptions, fetch: usageFetch });
+      clients.push(reporting);
+      await reporting.ready();
+      subjects.push({
+        impl: 'ours: live client getBoolean() + usage',
+        scenario: sc.name,
+        loop: (listed) => {
+          let admitted = 0;
+          let listedHits = 0;
+          for (let i = 0; i < N; i++) if (reporting.getBoolean(KEY, oursCtx[i]!, false)) {
+            if (listed[i] === 1) listedHits++;
+            else admitted++;
+          }
+          return { admitted, listedHits };
+        },
+      });
+      if (QUICK) continue;
 
       // unleash-client, offline.
       const strategies: Array<Record<string, unknown>> = [];
@@ -257,7 +289,7 @@ export async function benchLocalEval(_backend: Backend, log: (msg: string) => vo
       const line = scenarios
         .map((sc) => subjects.filter((s) => s.scenario === sc.name).map((s) => samples.get(s)!.at(-1)!.wallNs.toFixed(0)).join('/'))
         .join('; ');
-      log(`  local-eval round ${r + 1}/${ROUNDS}: ns/eval ours/getBoolean/unleash/flagd — ${line}`);
+      log(`  local-eval round ${r + 1}/${ROUNDS}: ns/eval ours/getBoolean/getBoolean+usage${QUICK ? '' : '/unleash/flagd'} — ${line}`);
     }
 
     const out: Series[] = [];
@@ -275,15 +307,30 @@ export async function benchLocalEval(_backend: Backend, log: (msg: string) => vo
         (shares[sc.name] ??= {})[s.impl] = +((100 * rs.at(-1)!.admitted) / nonListed).toFixed(2);
       }
       const oursMed = median(ours.map((x) => x.wallNs));
-      for (const peer of ['unleash-client', 'flagd-core', 'ours: live client']) {
-        const p = samples.get(of(peer))!;
-        const perRound = p.map((x, k) => x.wallNs / ours[k]!.wallNs);
-        const perRoundCpu = p.map((x, k) => x.cpuNs / ours[k]!.cpuNs);
-        const label = peer === 'ours: live client' ? 'getBoolean() / evaluate()' : `${peer} / ours (× faster)`;
-        ratios.push({ label: `[${sc.name}] ${label}, wall`, ...ratioOf(median(p.map((x) => x.wallNs)) / oursMed, perRound, 'over the rounds') });
-        ratios.push({ label: `[${sc.name}] ${label}, CPU`, ...ratioOf(median(p.map((x) => x.cpuNs)) / median(ours.map((x) => x.cpuNs)), perRoundCpu, 'over the rounds') });
+      const pairs: Array<[string, Round[], string]> = [
+        ['ours: live client getBoolean() + usage', samples.get(of('ours: live client getBoolean()'))!, 'getBoolean() + usage / getBoolean()'],
+        ['ours: live client getBoolean()', ours, 'getBoolean() / evaluate()'],
+      ];
+      if (!QUICK) for (const peer of ['unleash-client', 'flagd-core']) pairs.push([peer, ours, `${peer} / ours (× faster)`]);
+      for (const [impl, base, label] of pairs) {
+        const p = samples.get(subjects.find((s) => s.scenario === sc.name && s.impl === impl) ?? of(impl))!;
+        const perRound = p.map((x, k) => x.wallNs / base[k]!.wallNs);
+        const perRoundCpu = p.map((x, k) => x.cpuNs / base[k]!.cpuNs);
+        ratios.push({ label: `[${sc.name}] ${label}, wall`, ...ratioOf(median(p.map((x) => x.wallNs)) / median(base.map((x) => x.wallNs)), perRound, 'over the rounds') });
+        ratios.push({ label: `[${sc.name}] ${label}, CPU`, ...ratioOf(median(p.map((x) => x.cpuNs)) / median(base.map((x) => x.cpuNs)), perRoundCpu, 'over the rounds') });
       }
       goals.push(goal(`[${sc.name}] ours ns/eval (median wall)`, oursMed, GOAL_NS, 'ns'));
+      const plain = samples.get(subjects.find((s) => s.scenario === sc.name && s.impl === 'ours: live client getBoolean()')!)!;
+      const withUsage = samples.get(subjects.find((s) => s.scenario === sc.name && s.impl === 'ours: live client getBoolean() + usage')!)!;
+      goals.push(
+        goal(
+          `[${sc.name}] usage reporting: getBoolean() + usage / getBoolean() (median of per-round CPU ratios)`,
+          median(withUsage.map((x, k) => x.cpuNs / plain[k]!.cpuNs)),
+          GOAL_USAGE_OVERHEAD,
+          'x',
+        ),
+      );
+      if (QUICK) continue;
       const flagd = samples.get(of('flagd-core'))!;
       goals.push(
         goal(`[${sc.name}] ours vs flagd-core speed-up (median of per-round ratios)`, median(flagd.map((x, k) => x.wallNs / ours[k]!.wallNs)), GOAL_VS_FLAGD, 'x', 'atLeast'),

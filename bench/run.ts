@@ -15,7 +15,9 @@
  *   contains       `contains` lookups against 1,000,000 listed IDs (vs a bare node:http + Set)
  *   scheduler      one scheduler tick over 10,000 due rollouts
  *   local-eval     ns per local evaluation, 100,000 ids, 37.5% rollout (± 1,000 target IDs):
- *                  our evaluator and live client vs unleash-client and @openfeature/flagd-core
+ *                  our evaluator and live client (without and with usage reporting) vs
+ *                  unleash-client and @openfeature/flagd-core (BENCH_LOCAL_EVAL_QUICK=1: ours only,
+ *                  15 rounds, a few seconds)
  *   eval-hooks     ns per live-client evaluation with no hook, a no-op onEvaluation hook and batched
  *                  exposures (all new; 1,000 users repeated), and the ratios to no hook
  *                  (BENCH_EVAL_HOOKS_QUICK=1: 20,000 evaluations × 3 rounds, about 10 s)
