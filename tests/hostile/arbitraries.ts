@@ -172,12 +172,14 @@ function stringArb(checks: Check[]): fc.Arbitrary<string> {
     if (c.kind === 'max' && c.value !== undefined) max = Math.min(c.value, Math.max(min, 24));
     if (c.kind === 'regex') regex = c.regex;
     if (c.kind === 'uuid') special = fc.uuid();
+    if (c.kind === 'url') special = fc.webUrl({ validSchemes: ['https', 'http'] });
     if (c.kind === 'email') special = fc.emailAddress().filter((e) => e.length <= 200);
     if (c.kind === 'datetime') special = fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
   }
   if (special) return special;
   if (regex) {
-    const re = regex;
+    // fast-check cannot generate for a case-insensitive pattern: its lower-case matches are matches too.
+    const re = regex.flags.includes('i') ? new RegExp(regex.source, regex.flags.replace('i', '')) : regex;
     return fc.stringMatching(re, { size: 'small' }).filter((s) => s.length >= Math.max(min, 1) && s.length <= max);
   }
   return fc.string({ minLength: min, maxLength: Math.max(min, max), unit: 'grapheme' });
