@@ -8,7 +8,8 @@ import { claim, startTestServer, type ClaimedInstance, type TestServer } from '.
  * Accessibility of every dashboard page in a real browser: axe-core runs in each page once its
  * data has loaded and must find no serious or critical violation (colour contrast, names,
  * labels, ARIA). The flag page shows a rollout stopped at an approval gate; the audit page shows
- * an entry opened with its diff; the sign-in page is checked before and after a link is sent.
+ * an entry opened with its diff; the sign-in page is checked before and after a link is sent; the
+ * segment and config pages with their rule editors open, the webhooks page with a delivery log.
  */
 // The dashboard's CSP allows its own scripts only; the contexts bypass it to inject axe-core.
 const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -73,6 +74,17 @@ describe.skipIf(!chromiumInstalled)('dashboard accessibility in a browser', () =
     expect(await s.getFlagRollout({ path: { envId, key: 'new-checkout' } })).toMatchObject({ status: 'paused', pausedReason: 'approval_gate' });
     await s.createRollbackSecret({ path: { envId }, body: { name: 'alertmanager' } });
     await s.createApiKey({ path: { slug: owner.orgSlug }, body: { name: 'deploy bot' } });
+    await s.createSegment({
+      path: { id: projectId },
+      body: { key: 'beta-testers', name: 'Beta testers', rules: [{ conditions: [{ attribute: 'country', operator: 'in', values: ['NL'] }] }] },
+    });
+    await s.addSegmentIncluded({ path: { id: projectId, key: 'beta-testers' }, body: { targetIds: ['user-1', 'user-2'] } });
+    await s.updateFlag({ path: { id: projectId, key: 'new-checkout' }, body: { tags: ['team:checkout'], maintainer: 'checkout-team' } });
+    const hook = await s.createWebhookSubscription({
+      path: { id: projectId },
+      body: { name: 'Ops channel', url: 'https://hooks.example.com/gradual', events: ['rollout.paused', 'flag.archived'] },
+    });
+    await s.testWebhookSubscription({ path: { id: projectId, subscriptionId: hook.id } });
 
     app = `${t.server.url}/app`;
     projectUrl = `${app}/o/${owner.orgSlug}/p/${projectId}`;
@@ -154,6 +166,46 @@ describe.skipIf(!chromiumInstalled)('dashboard accessibility in a browser', () =
 
   it('admin: members and API keys', async () => {
     expect(await audit(`${app}/o/${owner.orgSlug}/admin`, (p) => p.getByText('deploy bot').first().waitFor())).toEqual([]);
+  });
+
+  it('segments', async () => {
+    expect(await audit(`${projectUrl}/segments`, (p) => p.getByText('beta-testers').first().waitFor())).toEqual([]);
+  });
+
+  it('segment, with its rule editor open', async () => {
+    const violations = await audit(`${projectUrl}/segments/beta-testers`, async (p) => {
+      await p.getByTestId('included-count').getByText('2').waitFor();
+      await p.getByRole('button', { name: 'Edit rules' }).click();
+      await p.getByRole('group', { name: 'Rule 1', exact: true }).waitFor();
+    });
+    expect(violations).toEqual([]);
+  });
+
+  it('config rules editor with a segment picker, details and usage', async () => {
+    const violations = await audit(`${envUrl}/configs/checkout.limits`, async (p) => {
+      await p.getByTestId('usage-table').waitFor();
+      await p.getByRole('button', { name: 'Edit rules' }).click();
+      await p.getByRole('button', { name: 'Add rule' }).click();
+      const rule = p.getByRole('group', { name: 'Rule 1', exact: true });
+      await rule.getByRole('button', { name: 'Add condition' }).click();
+      await rule.getByLabel('Operator').selectOption('in_segment');
+      await rule.getByLabel('Segments').waitFor();
+      await p.getByRole('button', { name: 'Edit details' }).click();
+    });
+    expect(violations).toEqual([]);
+  });
+
+  it('stale flags', async () => {
+    expect(await audit(`${projectUrl}/insights`, (p) => p.locator('tr[data-key="new-checkout"]').waitFor())).toEqual([]);
+  });
+
+  it('webhooks, with a delivery log open', async () => {
+    const violations = await audit(`${projectUrl}/webhooks`, async (p) => {
+      await p.getByText('Ops channel').first().waitFor();
+      await p.getByRole('button', { name: 'Delivery log' }).click();
+      await p.getByTestId('deliveries').waitFor();
+    });
+    expect(violations).toEqual([]);
   });
 
   it('rollback webhook', async () => {

@@ -165,7 +165,7 @@ export function IdList(props: {
                 </button>
               </>
             ) : (
-              <button className="btn btn-danger-outline" disabled={action.busy} onClick={() => setConfirmReplace(true)} aria-label={name ? `Replace whole ${name.toLowerCase()} list…` : undefined}>
+              <button className="btn btn-danger-outline" disabled={action.busy} onClick={() => setConfirmReplace(true)} aria-label={name ? `Replace whole list… (${name.toLowerCase()})` : undefined}>
                 Replace whole list…
               </button>
             )}
