@@ -267,6 +267,13 @@ describe('outbound webhooks', () => {
       404,
       'not_found'
     );
+    // A subscription is found only under its own project.
+    const other = await api.createProject({ path: { slug: 'acme' }, body: { key: 'other', name: 'Other' } });
+    const sub = await subscribe('/elsewhere');
+    await expectApiError(api.getWebhookSubscription({ path: { id: other.id, subscriptionId: sub.id } }), 404, 'not_found');
+    await expectApiError(api.testWebhookSubscription({ path: { id: other.id, subscriptionId: sub.id } }), 404, 'not_found');
+    await expectApiError(api.deleteWebhookSubscription({ path: { id: other.id, subscriptionId: sub.id } }), 404, 'not_found');
+    await api.deleteWebhookSubscription({ path: { id: projectId, subscriptionId: sub.id } });
   });
 
   it('sends signed rollout events in order, with their data, as the rollout moves; Slack gets its one-line summary', async () => {
