@@ -9,7 +9,7 @@ export interface Recorded {
   body: unknown;
 }
 
-type Answer = { status: number; body?: unknown };
+type Answer = { status: number; body?: unknown; headers?: Record<string, string> };
 type Handler = (req: Recorded) => Answer | Promise<Answer>;
 
 /**
@@ -33,15 +33,15 @@ export function fakeApi(handler: Handler): { client: GradualClient; requests: Re
     const answer = await handler(recorded);
     return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), {
       status: answer.status,
-      headers: { 'content-type': 'application/json', 'x-request-id': 'req-test' },
+      headers: { 'content-type': 'application/json', 'x-request-id': 'req-test', ...answer.headers },
     });
   };
   return { client: createClient({ baseUrl: 'http://dashboard.test', fetch }), requests };
 }
 
 /** The error envelope the server writes. */
-export function envelope(code: string, message: string, fields?: Record<string, string>) {
-  return { code, message, ...(fields ? { fields } : {}), requestId: 'req-test' };
+export function envelope(code: string, message: string, fields?: Record<string, string>, details?: Record<string, unknown>) {
+  return { code, message, ...(fields ? { fields } : {}), ...(details ? { details } : {}), requestId: 'req-test' };
 }
 
 /** The validation message shown for a form control: the text of what aria-describedby names. */
