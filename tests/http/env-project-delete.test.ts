@@ -153,6 +153,19 @@ describe('environment and project delete', () => {
     expect((await api().createEnvironment({ path: { id: project.id }, body: { key: 'prod', name: 'Prod again' } })).key).toBe('prod');
   });
 
+  it('ends the streams of an environment deleted by another instance at the next credentials check', async () => {
+    const project = await api().createProject({ path: { slug: 'acme' }, body: { key: 'elsewhere', name: 'Elsewhere' } });
+    const env = await api().createEnvironment({ path: { id: project.id }, body: { key: 'prod', name: 'Prod' } });
+    await api().createFlag({ path: { id: project.id }, body: { key: 'f', name: 'F', defaultValue: false } });
+    const stream = await fetch(`${t.url}/api/v1/envs/${env.id}/ruleset/stream`, { headers: { cookie: `svc_session=${owner.sessionToken}` } });
+    const reader = stream.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toContain('retry:');
+    // Another instance's delete: the row goes without this instance hearing of it.
+    await rawQuery(db(), 'delete from environments where id = ?', [env.id]);
+    await t.server.deps.streams.recheck();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read());
+  });
+
   it('deletes a project and everything in it, revoking keys bound to its environments alone; the audit log keeps its history', async () => {
     const { project, prod, staging, flagId, lists } = await populatedProject('shop');
     const other = await api().createProject({ path: { slug: 'acme' }, body: { key: 'other', name: 'Other' } });

@@ -40,12 +40,19 @@ export type StreamGrant = { kind: 'key'; keyId: string; expiresAt: Date | null }
 export interface OpenCredentials {
   keyIds: string[];
   sessions: Array<{ sessionId: string; orgId: string }>;
+  /** The environments of the open environment streams. */
+  envIds?: string[];
 }
 
-/** Which of them still hold: key ids, and sessionInOrg(sessionId, orgId) pairs. */
+/**
+ * Which of them still hold: key ids, and sessionInOrg(sessionId, orgId) pairs; and which of the
+ * environments still exist (absent: not checked), so that streams of an environment deleted on
+ * another instance end too.
+ */
 export interface StillValid {
   keyIds: Set<string>;
   sessions: Set<string>;
+  envIds?: Set<string>;
 }
 
 export type CredentialCheck = (open: OpenCredentials, now: Date) => Promise<StillValid>;
@@ -411,18 +418,22 @@ export class LiveStreams {
     if (entries.length === 0) return;
     const keyIds = new Set<string>();
     const sessions = new Map<string, { sessionId: string; orgId: string }>();
+    const envIds = new Set<string>();
+    for (const { envId } of entries) if (envId !== null) envIds.add(envId);
     for (const { grant } of entries) {
       if (grant.kind === 'key') keyIds.add(grant.keyId);
       else sessions.set(sessionInOrg(grant.sessionId, grant.orgId), { sessionId: grant.sessionId, orgId: grant.orgId });
     }
     let valid: StillValid;
     try {
-      valid = await this.options.check({ keyIds: [...keyIds], sessions: [...sessions.values()] }, now);
+      valid = await this.options.check({ keyIds: [...keyIds], sessions: [...sessions.values()], envIds: [...envIds] }, now);
     } catch (err) {
       this.options.onCheckFailed?.(err);
       return;
     }
     const checked = new Set(entries);
+    const existing = valid.envIds;
+    if (existing) for (const envId of envIds) if (!existing.has(envId)) this.endEnvironment(envId);
     const holds = (grant: StreamGrant) => (grant.kind === 'key' ? valid.keyIds.has(grant.keyId) : valid.sessions.has(sessionInOrg(grant.sessionId, grant.orgId)));
     // Streams opened while the statement ran are judged by the next check.
     this.end((entry) => checked.has(entry) && !holds(entry.grant));
