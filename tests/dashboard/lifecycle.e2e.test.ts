@@ -15,7 +15,8 @@ import { claim, startTestServer, type ClaimedInstance, type TestServer } from '.
  * key typed; a flag with a live rollout cannot be archived and says why; the stale-flags view
  * moves a flag from new to not evaluated as the clock moves; a webhook subscription is created,
  * its secret shown once, a test event sent and seen delivered in the log (and verified by the
- * receiver with that secret); an environment is deleted from its danger zone.
+ * receiver with that secret); an environment and then the project are deleted from their danger
+ * zones.
  */
 reportMissingBrowser('dashboard lifecycle in a browser');
 
@@ -231,7 +232,7 @@ describe.skipIf(!chromiumInstalled)('dashboard lifecycle in a browser', () => {
     expect(problems.httpErrors).toContain(409);
   });
 
-  it('archives a flag, hides it unless "Show archived", restores nothing, and deletes it with its key typed', async () => {
+  it('archives a flag, hides it unless "Show archived", and deletes it with its key typed', async () => {
     await page.goto(`${envUrl}/flags/old-banner`);
     await button('Archive flag').click();
     await see('This flag is archived');
@@ -332,6 +333,16 @@ describe.skipIf(!chromiumInstalled)('dashboard lifecycle in a browser', () => {
     await page.waitForURL(projectUrl);
     await page.getByRole('link', { name: /Production/ }).first().waitFor();
     expect(await page.getByRole('link', { name: /Staging/ }).count()).toBe(0);
+  });
+
+  it('deletes the project from its danger zone with its key typed, then shows the organization’s projects', async () => {
+    await page.goto(projectUrl);
+    await button('Delete project…').click();
+    await page.getByLabel('Type web to confirm').fill('web');
+    await button('Delete project for good').click();
+    await page.waitForURL(`${t.server.url}/app/o/${owner.orgSlug}`);
+    await see('No projects yet');
+    expect(await owner.session.listProjects({ path: { slug: owner.orgSlug } })).toEqual([]);
   });
 
   it('logged no page errors', () => {
