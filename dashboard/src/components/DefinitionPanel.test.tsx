@@ -104,6 +104,19 @@ describe('DefinitionPanel', () => {
     expect(del.headers.get('if-match')).toBe('"v1"');
   });
 
+  it('restores an archived flag with If-Match and shows it live again', async () => {
+    const { requests } = renderPanel((req) => ({ status: 200, body: { ...FLAG, archivedAt: null, updatedAt: req.path.endsWith('/restore') ? '2026-11-22T10:00:00.000Z' : FLAG.updatedAt } }), {
+      ...FLAG,
+      archivedAt: '2026-11-21T10:00:00.000Z',
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Restore flag' }));
+    await screen.findByRole('button', { name: 'Archive flag' });
+    expect(screen.getByText('Live')).toBeTruthy();
+    const restore = requests.find((r) => r.method === 'POST')!;
+    expect(restore.path).toBe(`/api/v1/projects/${PROJECT}/flags/new-checkout/restore`);
+    expect(restore.headers.get('if-match')).toBe('"v1"');
+  });
+
   it('clears an emptied description or maintainer with null and leaves unchanged fields out', () => {
     const before = { ...FLAG, description: 'Old', maintainer: 'ann@example.com' };
     expect(definitionChanges(before, { name: 'New checkout', description: ' ', tags: 'team:checkout', maintainer: '' })).toEqual({ description: null, maintainer: null });
