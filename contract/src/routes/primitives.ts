@@ -13,7 +13,7 @@ import {
   PrimitiveListQuery,
   UpdatePrimitiveRequest,
 } from '../schemas/primitives.js';
-import { c, ConditionalGetHeaders, ConditionalMutationHeaders, MutationHeaders, type RouteMetadata } from './common.js';
+import { c, ConditionalGetHeaders, ConditionalMutationHeaders, type RouteMetadata } from './common.js';
 
 /**
  * Flags and configs share every per-environment endpoint; the config family is
