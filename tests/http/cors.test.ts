@@ -78,7 +78,7 @@ describe('CORS on the evaluation endpoints', () => {
   });
 
   it('grants a preflight to an origin an active client key allows, naming it (never *)', async () => {
-    for (const path of [`/api/v1/envs/${envId}/evaluate`, '/api/v1/ofrep/v1/evaluate/flags', '/api/v1/ofrep/v1/evaluate/flags/banner']) {
+    for (const path of [`/api/v1/envs/${envId}/evaluate`, `/api/v1/envs/${envId}/usage`, '/api/v1/ofrep/v1/evaluate/flags', '/api/v1/ofrep/v1/evaluate/flags/banner']) {
       const res = await preflight(path, APP);
       expect(res.status).toBe(204);
       expect(corsHeadersOf(res)).toEqual({

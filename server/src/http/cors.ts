@@ -31,8 +31,12 @@ import { readTicket, ticketSignedBy } from '../features/evaluation/ofrep.js';
  * another site's page.
  */
 
-/** `POST /api/v1/envs/{envId}/evaluate` and everything under `/api/v1/ofrep/v1/` (Express routes ignore case and a trailing slash). */
-const EVALUATION_PATH = /^\/api\/v1\/(?:envs\/[^/]+\/evaluate\/?|ofrep\/v1\/.*)$/i;
+/**
+ * `POST /api/v1/envs/{envId}/evaluate`, `POST /api/v1/envs/{envId}/usage` (a page reporting the
+ * evaluations it made) and everything under `/api/v1/ofrep/v1/` (Express routes ignore case and a
+ * trailing slash).
+ */
+const EVALUATION_PATH = /^\/api\/v1\/(?:envs\/[^/]+\/(?:evaluate|usage)\/?|ofrep\/v1\/.*)$/i;
 /** The OFREP event stream, authenticated by its `ticket` query parameter. */
 const EVENT_STREAM_PATH = /^\/api\/v1\/ofrep\/v1\/events\/?$/i;
 
