@@ -63,12 +63,15 @@ const TWO_POW_32 = 4294967296;
 export interface CompiledPrimitive {
   readonly kind: PrimitiveKind;
   readonly key: string;
+  /** Its position in its compiled ruleset (0 for one compiled alone): a slot index for per-primitive tallies. */
+  readonly ordinal: number;
   evaluate(ctx: EvaluationContext): EvaluationResult;
 }
 
 class CompiledPrimitiveImpl implements CompiledPrimitive {
   readonly kind: PrimitiveKind;
   readonly key: string;
+  readonly ordinal: number;
   private readonly base: unknown;
   private readonly rules: readonly CompiledRule[];
   /** `rule-1`, `rule-2`, … for `rules`. */
@@ -109,9 +112,10 @@ class CompiledPrimitiveImpl implements CompiledPrimitive {
    */
   private readonly targetBits: Int32Array;
 
-  constructor(p: RulesetPrimitive, segments: SegmentLookup) {
+  constructor(p: RulesetPrimitive, segments: SegmentLookup, ordinal: number) {
     this.kind = p.kind;
     this.key = p.key;
+    this.ordinal = ordinal;
     this.base = p.value;
     const archived = p.archived === true;
     this.rules = archived ? [] : (p.rules ?? []).map((rule) => compileRule(rule, segments));
@@ -213,7 +217,7 @@ class CompiledPrimitiveImpl implements CompiledPrimitive {
  * any segment).
  */
 export function compilePrimitive(p: RulesetPrimitive, segments?: readonly RulesetSegment[]): CompiledPrimitive {
-  return new CompiledPrimitiveImpl(p, compileSegments(segments));
+  return new CompiledPrimitiveImpl(p, compileSegments(segments), 0);
 }
 
 /**
@@ -222,7 +226,7 @@ export function compilePrimitive(p: RulesetPrimitive, segments?: readonly Rulese
  * {@link compileRuleset} or {@link compilePrimitive}, which run the same code.
  */
 export function evaluatePrimitive(p: RulesetPrimitive, ctx: EvaluationContext, segments?: readonly RulesetSegment[]): EvaluationResult {
-  return new CompiledPrimitiveImpl(p, compileSegments(segments)).evaluate(ctx);
+  return new CompiledPrimitiveImpl(p, compileSegments(segments), 0).evaluate(ctx);
 }
 
 /** A ruleset prepared for repeated evaluation. */
@@ -258,7 +262,7 @@ class CompiledRulesetImpl implements CompiledRuleset {
     for (const p of ruleset.primitives) {
       // Keys are unique within an environment; should a key repeat, the first wins.
       if (this.byKey.has(p.key)) continue;
-      this.byKey.set(p.key, new CompiledPrimitiveImpl(p, segments));
+      this.byKey.set(p.key, new CompiledPrimitiveImpl(p, segments, keys.length));
       keys.push(p.key);
     }
     this.keys = keys;

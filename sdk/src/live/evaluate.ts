@@ -1,5 +1,5 @@
 /** One evaluation against the held ruleset (or none), with the fallback and OpenFeature-named error codes. */
-import type { EvaluationContext } from '../evaluation/index.js';
+import type { CompiledPrimitive, CompiledRuleset, EvaluationContext, EvaluationVariant } from '../evaluation/index.js';
 import { withTargetingKey } from '../evaluation/targeting-key.js';
 import type { HeldRuleset } from './cache.js';
 import type { EvaluateOptions, EvaluationValueType, FlagEvaluation } from './types.js';
@@ -15,7 +15,16 @@ function matchesType(value: unknown, type: EvaluationValueType): boolean {
   return type === 'json' ? value !== undefined : typeof value === type;
 }
 
-export function evaluateHeld(held: HeldRuleset | null, key: string, context: EvaluationContext, options: EvaluateOptions): FlagEvaluation {
+/** Told of every evaluation that served a value from the ruleset (usage counting), with what served it. */
+export type ServedListener = (compiled: CompiledRuleset, primitive: CompiledPrimitive, variant: EvaluationVariant) => void;
+
+export function evaluateHeld(
+  held: HeldRuleset | null,
+  key: string,
+  context: EvaluationContext,
+  options: EvaluateOptions,
+  served?: ServedListener,
+): FlagEvaluation {
   const fallback = options.fallback;
   if (!held) {
     return {
@@ -63,5 +72,6 @@ export function evaluateHeld(held: HeldRuleset | null, key: string, context: Eva
       version,
     };
   }
+  if (served !== undefined) served(held.compiled, primitive, r.variant);
   return { key, value: r.value, reason: r.reason, variant: r.variant, kind: r.kind, bucket: r.bucket, rolloutPercent: r.rolloutPercent, version };
 }

@@ -22,7 +22,7 @@ import { TypedEmitter } from './emitter.js';
 import { ExposureQueue } from './exposures.js';
 import { Poller } from './poller.js';
 import { RulesetStream } from './stream.js';
-import { evaluateHeld } from './evaluate.js';
+import { evaluateHeld, type ServedListener } from './evaluate.js';
 import { Readiness } from './readiness.js';
 import { settingsOf } from './settings.js';
 import { TimerSet } from './timers.js';
@@ -62,6 +62,8 @@ class LiveFlagClient implements FlagClient {
   private readonly stream: RulesetStream | null = null;
   private readonly exposures: ExposureQueue | null = null;
   private readonly usage: UsageReporter | null = null;
+  /** Counts what `evaluate` served (usage reporting on), from the compiled primitive's slot. */
+  private readonly served: ServedListener | undefined;
   private readonly hooks: EvaluationHook[] = [];
   private closing: Promise<void> | null = null;
 
@@ -141,6 +143,7 @@ class LiveFlagClient implements FlagClient {
         envId: () => this.cache.held?.ruleset.envId ?? null,
         warn: (message) => this.logger?.warn(message),
       });
+      this.served = this.usage.countServed;
     }
 
     if (options.bootstrap !== undefined) {
@@ -252,8 +255,7 @@ class LiveFlagClient implements FlagClient {
   evaluate<T>(key: string, context: EvaluationContext | undefined, options: EvaluateOptions<T> & { fallback: T }): FlagEvaluation<T>;
   evaluate(key: string, context?: EvaluationContext, options?: EvaluateOptions): FlagEvaluation<unknown>;
   evaluate(key: string, context: EvaluationContext = {}, options: EvaluateOptions = {}): FlagEvaluation<unknown> {
-    const result = this.resolve(key, context, options);
-    if (this.usage !== null && result.variant !== null && result.kind !== null) this.usage.count(result.kind, key, result.variant);
+    const result = evaluateHeld(this.cache.held, key, context, options, this.served);
     if (this.hooks.length > 0) this.runHooks(key, context, result);
     return result;
   }

@@ -15,7 +15,7 @@
 import { reportUsage } from '../generated/sdk.gen.js';
 import type { Client as FetchClient } from '../generated/client/index.js';
 import type { UsageEntry, UsageReport } from '../generated/types.gen.js';
-import type { PrimitiveKind } from '../evaluation/index.js';
+import type { CompiledPrimitive, CompiledRuleset, PrimitiveKind } from '../evaluation/index.js';
 import { GradualApiError } from '../errors.js';
 import type { TimerHandle, TimerSet } from './timers.js';
 import { abortable, httpError, noResponse } from './transport.js';
@@ -66,6 +66,9 @@ export interface UsageReporterOptions {
 export class UsageReporter {
   private flags = new Map<string, KeyCounts>();
   private configs = new Map<string, KeyCounts>();
+  /** The held ruleset `slots` belong to, and per primitive ordinal its counts in `flags`/`configs`. */
+  private slotsOf: CompiledRuleset | null = null;
+  private slots: Array<KeyCounts | undefined> = [];
   private entries = 0;
   private dropped = 0;
   private windowStart = Date.now();
@@ -78,6 +81,32 @@ export class UsageReporter {
   }
 
   /** Counts one evaluation. */
+  /**
+   * Counts one served evaluation of `primitive` (held ruleset `compiled`). The counts of each
+   * primitive seen in this window are remembered by its ordinal, so a repeat costs an array
+   * read and the variant scan, without looking its key up; the slots are forgotten when the
+   * ruleset changes and when a window closes (its counts then live in new maps).
+   */
+  readonly countServed = (compiled: CompiledRuleset, primitive: CompiledPrimitive, variant: string): void => {
+    if (compiled !== this.slotsOf) {
+      this.slotsOf = compiled;
+      this.slots = new Array<KeyCounts | undefined>(compiled.keys.length).fill(undefined);
+    }
+    const counted = this.slots[primitive.ordinal];
+    if (counted !== undefined) {
+      const variants = counted.variants;
+      for (let i = 0; i < variants.length; i++) {
+        if (variants[i] === variant) {
+          const counts = counted.counts;
+          counts[i] = (counts[i] as number) + 1;
+          return;
+        }
+      }
+    }
+    this.count(primitive.kind, primitive.key, variant);
+    this.slots[primitive.ordinal] = (primitive.kind === 'flag' ? this.flags : this.configs).get(primitive.key);
+  };
+
   count(kind: PrimitiveKind, key: string, variant: string): void {
     const byKey = kind === 'flag' ? this.flags : this.configs;
     const counted = byKey.get(key);
@@ -154,6 +183,7 @@ export class UsageReporter {
     const { flags, configs, dropped } = this;
     this.flags = new Map();
     this.configs = new Map();
+    this.slots.fill(undefined);
     this.entries = 0;
     this.dropped = 0;
     const windowStart = Math.max(this.windowStart, now - WINDOW_MAX_MS);
