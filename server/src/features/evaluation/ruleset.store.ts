@@ -4,7 +4,7 @@ import { LIVE_STATUSES, type Ruleset } from '@gradual/contract';
 import { EnvironmentEntity, PrimitiveEntity, PrimitiveStateEntity, RolloutEntity, SegmentEntity, type Environment } from '../../db/entities/index.js';
 import { rawQuery } from '../common/sql.js';
 import { readLists } from '../common/target-lists.store.js';
-import { reachableSegments, segmentKeysOf, type RuleConditions } from '../segments/segment-refs.js';
+import { reachableSegments, segmentKeysOf, type RuleConditions } from '../../domain/segments/references.js';
 
 /** A ruleset as read, with what the server keeps beside it: which primitives client keys may evaluate. */
 export interface RulesetRead {

@@ -9,7 +9,7 @@ import type { AuditEntry } from '../audit/audit.store.js';
 import { checkIfMatch } from '../common/etag.js';
 import { findProject, iso, keyInUse, mapUniqueViolation } from '../common/lookup.js';
 import { changeEnvironments, type EnvChangeBus, type EnvChangeSet } from '../environments/env-changes.js';
-import { findCycle, SEGMENT_OPERATORS, segmentKeysOf, segmentRefsOf, segmentsReaching, type RuleConditions } from './segment-refs.js';
+import { findCycle, SEGMENT_OPERATORS, segmentKeysOf, segmentRefsOf, segmentsReaching, type RuleConditions } from '../../domain/segments/references.js';
 import * as store from './segments.store.js';
 
 export const toSegmentDto = (s: Segment): SegmentDto => ({

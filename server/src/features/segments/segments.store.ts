@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SegmentTargetList } from '@gradual/contract';
 import { preparedQuery, rawQuery } from '../common/sql.js';
-import type { SegmentGraph } from './segment-refs.js';
+import type { SegmentGraph } from '../../domain/segments/references.js';
 
 /*
  * The segments slice's queries beyond MikroORM's entity API: the reference graph, who references

@@ -1,5 +1,5 @@
-/*
- * Segment references, pure: which segment keys a list of rules names (`in_segment` /
+/**
+ * Segment references: which segment keys a list of rules names (`in_segment` /
  * `not_in_segment` conditions, whose values are segment keys), and the project's reference graph
  * (segment key → keys its rules name): cycles, what a set of keys reaches, what reaches a key.
  */
