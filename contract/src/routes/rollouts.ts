@@ -18,6 +18,8 @@ const etag = { etag: true } satisfies RouteMetadata;
 
 /** Mutations an approval-required API key makes are diverted to a proposal (202, Location: /api/v1/proposals/{id}). */
 const diverted = ` An approval-required API key gets \`202\` with the stored proposal instead (\`Location: ${API_PREFIX}/proposals/{id}\`); nothing changes until an admin applies it.`;
+/** Every rollout write (not the rollback) of an archived flag or config is refused. */
+const archived = ' An archived flag or config answers `409 primitive_archived` (restore it first).';
 
 /**
  * The rollout family of one primitive kind. Flags and configs get the same
@@ -31,7 +33,7 @@ function rolloutRoutes<S extends 'flags' | 'configs'>(segment: S, noun: string) 
       method: 'POST',
       path: `${base}/${verb}` as const,
       summary,
-      description: description + diverted,
+      description: description + diverted + archived,
       body: c.noBody(),
       headers: MutationHeaders,
       responses: { 200: Rollout, 202: Proposal, ...errors },
@@ -53,28 +55,29 @@ function rolloutRoutes<S extends 'flags' | 'configs'>(segment: S, noun: string) 
       description:
         'Idempotent: a body that changes nothing returns the rollout unchanged (no audit row, no version bump). A PUT after a completed or cancelled rollout starts a new one. The seed is locked once percent is above 0 (`rollout_seed_locked`). ' +
         `Reaching 100% (by this PUT, advance, resume or a scheduled step) completes the rollout in the same transaction: its \`newValue\` overwrites the ${noun}'s base value in the environment (audited as \`${noun}.update_value\`), and evaluation ignores the rollout from then on. A rollout without \`newValue\` (gating the rules) leaves the base value as it is and stops gating the rules.` +
-        diverted,
+        diverted +
+        archived,
       body: PutRolloutRequest,
       headers: ConditionalMutationHeaders,
-      responses: { 200: Rollout, 202: Proposal, ...errorResponses(400, 401, 403, 404, 412) },
+      responses: { 200: Rollout, 202: Proposal, ...errorResponses(400, 401, 403, 404, 409, 412) },
     },
     delete: {
       method: 'DELETE',
       path: base,
       summary: `Cancel the ${noun}'s rollout (same as POST cancel)`,
-      description: `Cancels the ${noun}'s rollout, as POST cancel does.` + diverted,
+      description: `Cancels the ${noun}'s rollout, as POST cancel does.` + diverted + archived,
       body: c.noBody(),
       headers: MutationHeaders,
-      responses: { 204: c.noBody(), 202: Proposal, ...errorResponses(401, 403, 404) },
+      responses: { 204: c.noBody(), 202: Proposal, ...errorResponses(401, 403, 404, 409) },
     },
-    pause: state('pause', `Pause the ${noun}'s rollout`, 'Admission continues at the held percent. Idempotent.', errorResponses(401, 403, 404)),
+    pause: state('pause', `Pause the ${noun}'s rollout`, 'Admission continues at the held percent. Idempotent.', errorResponses(401, 403, 404, 409)),
     resume: state(
       'resume',
       `Resume the ${noun}'s paused rollout`,
       'From a user pause: the hold restarts. From an approval gate: the gated step is entered (`rollout.approval_resolved`). From an automatic rollback: back to the percent it was rolled back from. `409 rollout_not_paused` otherwise.',
       errorResponses(401, 403, 404, 409),
     ),
-    cancel: state('cancel', `Cancel the ${noun}'s rollout`, 'Admission stops and the row is kept. Idempotent.', errorResponses(401, 403, 404)),
+    cancel: state('cancel', `Cancel the ${noun}'s rollout`, 'Admission stops and the row is kept. Idempotent.', errorResponses(401, 403, 404, 409)),
     advance: state(
       'advance',
       `Advance the ${noun}'s rollout to its next ramp step`,
@@ -98,28 +101,28 @@ function rolloutRoutes<S extends 'flags' | 'configs'>(segment: S, noun: string) 
       method: 'POST',
       path: `${base}/target-ids/add` as const,
       summary: `Add IDs to the ${noun} rollout's allow-list`,
-      description: 'Up to 100,000 IDs per request; duplicates are ignored and `added` counts only new IDs.' + diverted,
+      description: 'Up to 100,000 IDs per request; duplicates are ignored and `added` counts only new IDs.' + diverted + archived,
       body: TargetIdsRequest,
       headers: MutationHeaders,
-      responses: { 200: TargetIdsAdded, 202: Proposal, ...errorResponses(400, 401, 403, 404, 413) },
+      responses: { 200: TargetIdsAdded, 202: Proposal, ...errorResponses(400, 401, 403, 404, 409, 413) },
     },
     removeTargetIds: {
       method: 'POST',
       path: `${base}/target-ids/remove` as const,
       summary: `Remove IDs from the ${noun} rollout's allow-list`,
-      description: 'Up to 100,000 IDs per request; absent IDs are skipped.' + diverted,
+      description: 'Up to 100,000 IDs per request; absent IDs are skipped.' + diverted + archived,
       body: TargetIdsRequest,
       headers: MutationHeaders,
-      responses: { 200: TargetIdsRemoved, 202: Proposal, ...errorResponses(400, 401, 403, 404, 413) },
+      responses: { 200: TargetIdsRemoved, 202: Proposal, ...errorResponses(400, 401, 403, 404, 409, 413) },
     },
     replaceTargetIds: {
       method: 'POST',
       path: `${base}/target-ids/replace` as const,
       summary: `Replace the ${noun} rollout's whole allow-list atomically`,
-      description: 'Up to 1,000,000 IDs (request bodies of the target-ID endpoints may reach 64 MiB).' + diverted,
+      description: 'Up to 1,000,000 IDs (request bodies of the target-ID endpoints may reach 64 MiB).' + diverted + archived,
       body: ReplaceTargetIdsRequest,
       headers: MutationHeaders,
-      responses: { 200: TargetIdsCount, 202: Proposal, ...errorResponses(400, 401, 403, 404, 413) },
+      responses: { 200: TargetIdsCount, 202: Proposal, ...errorResponses(400, 401, 403, 404, 409, 413) },
     },
     listTargetIds: {
       method: 'GET',

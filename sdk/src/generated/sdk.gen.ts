@@ -958,7 +958,7 @@ export const setConfigRules = <ThrowOnError extends boolean = false>(options: Op
 /**
  * Cancel the flag's rollout (same as POST cancel)
  *
- * Cancels the flag's rollout, as POST cancel does. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
+ * Cancels the flag's rollout, as POST cancel does. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it. An archived flag or config answers `409 primitive_archived` (restore it first).
  */
 export const deleteFlagRollout = <ThrowOnError extends boolean = false>(options: Options<DeleteFlagRolloutData, ThrowOnError>) => (options.client ?? client).delete<DeleteFlagRolloutResponses, DeleteFlagRolloutErrors, ThrowOnError>({
     security: [
@@ -996,7 +996,7 @@ export const getFlagRollout = <ThrowOnError extends boolean = false>(options: Op
 /**
  * Start or edit the flag's rollout
  *
- * Idempotent: a body that changes nothing returns the rollout unchanged (no audit row, no version bump). A PUT after a completed or cancelled rollout starts a new one. The seed is locked once percent is above 0 (`rollout_seed_locked`). Reaching 100% (by this PUT, advance, resume or a scheduled step) completes the rollout in the same transaction: its `newValue` overwrites the flag's base value in the environment (audited as `flag.update_value`), and evaluation ignores the rollout from then on. A rollout without `newValue` (gating the rules) leaves the base value as it is and stops gating the rules. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
+ * Idempotent: a body that changes nothing returns the rollout unchanged (no audit row, no version bump). A PUT after a completed or cancelled rollout starts a new one. The seed is locked once percent is above 0 (`rollout_seed_locked`). Reaching 100% (by this PUT, advance, resume or a scheduled step) completes the rollout in the same transaction: its `newValue` overwrites the flag's base value in the environment (audited as `flag.update_value`), and evaluation ignores the rollout from then on. A rollout without `newValue` (gating the rules) leaves the base value as it is and stops gating the rules. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it. An archived flag or config answers `409 primitive_archived` (restore it first).
  */
 export const putFlagRollout = <ThrowOnError extends boolean = false>(options: Options<PutFlagRolloutData, ThrowOnError>) => (options.client ?? client).put<PutFlagRolloutResponses, PutFlagRolloutErrors, ThrowOnError>({
     security: [
@@ -1019,7 +1019,7 @@ export const putFlagRollout = <ThrowOnError extends boolean = false>(options: Op
 /**
  * Pause the flag's rollout
  *
- * Admission continues at the held percent. Idempotent. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
+ * Admission continues at the held percent. Idempotent. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it. An archived flag or config answers `409 primitive_archived` (restore it first).
  */
 export const pauseFlagRollout = <ThrowOnError extends boolean = false>(options: Options<PauseFlagRolloutData, ThrowOnError>) => (options.client ?? client).post<PauseFlagRolloutResponses, PauseFlagRolloutErrors, ThrowOnError>({
     security: [
@@ -1038,7 +1038,7 @@ export const pauseFlagRollout = <ThrowOnError extends boolean = false>(options: 
 /**
  * Resume the flag's paused rollout
  *
- * From a user pause: the hold restarts. From an approval gate: the gated step is entered (`rollout.approval_resolved`). From an automatic rollback: back to the percent it was rolled back from. `409 rollout_not_paused` otherwise. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
+ * From a user pause: the hold restarts. From an approval gate: the gated step is entered (`rollout.approval_resolved`). From an automatic rollback: back to the percent it was rolled back from. `409 rollout_not_paused` otherwise. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it. An archived flag or config answers `409 primitive_archived` (restore it first).
  */
 export const resumeFlagRollout = <ThrowOnError extends boolean = false>(options: Options<ResumeFlagRolloutData, ThrowOnError>) => (options.client ?? client).post<ResumeFlagRolloutResponses, ResumeFlagRolloutErrors, ThrowOnError>({
     security: [
@@ -1057,7 +1057,7 @@ export const resumeFlagRollout = <ThrowOnError extends boolean = false>(options:
 /**
  * Cancel the flag's rollout
  *
- * Admission stops and the row is kept. Idempotent. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
+ * Admission stops and the row is kept. Idempotent. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it. An archived flag or config answers `409 primitive_archived` (restore it first).
  */
 export const cancelFlagRollout = <ThrowOnError extends boolean = false>(options: Options<CancelFlagRolloutData, ThrowOnError>) => (options.client ?? client).post<CancelFlagRolloutResponses, CancelFlagRolloutErrors, ThrowOnError>({
     security: [
@@ -1076,7 +1076,7 @@ export const cancelFlagRollout = <ThrowOnError extends boolean = false>(options:
 /**
  * Advance the flag's rollout to its next ramp step
  *
- * Ignores holds, blackout days and approval gates (operator override). `409 rollout_already_at_final_step` when there is no next step. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
+ * Ignores holds, blackout days and approval gates (operator override). `409 rollout_already_at_final_step` when there is no next step. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it. An archived flag or config answers `409 primitive_archived` (restore it first).
  */
 export const advanceFlagRollout = <ThrowOnError extends boolean = false>(options: Options<AdvanceFlagRolloutData, ThrowOnError>) => (options.client ?? client).post<AdvanceFlagRolloutResponses, AdvanceFlagRolloutErrors, ThrowOnError>({
     security: [
@@ -1114,7 +1114,7 @@ export const rollbackFlagRollout = <ThrowOnError extends boolean = false>(option
 /**
  * Add IDs to the flag rollout's allow-list
  *
- * Up to 100,000 IDs per request; duplicates are ignored and `added` counts only new IDs. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
+ * Up to 100,000 IDs per request; duplicates are ignored and `added` counts only new IDs. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it. An archived flag or config answers `409 primitive_archived` (restore it first).
  */
 export const addFlagTargetIds = <ThrowOnError extends boolean = false>(options: Options<AddFlagTargetIdsData, ThrowOnError>) => (options.client ?? client).post<AddFlagTargetIdsResponses, AddFlagTargetIdsErrors, ThrowOnError>({
     security: [
@@ -1137,7 +1137,7 @@ export const addFlagTargetIds = <ThrowOnError extends boolean = false>(options: 
 /**
  * Remove IDs from the flag rollout's allow-list
  *
- * Up to 100,000 IDs per request; absent IDs are skipped. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
+ * Up to 100,000 IDs per request; absent IDs are skipped. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it. An archived flag or config answers `409 primitive_archived` (restore it first).
  */
 export const removeFlagTargetIds = <ThrowOnError extends boolean = false>(options: Options<RemoveFlagTargetIdsData, ThrowOnError>) => (options.client ?? client).post<RemoveFlagTargetIdsResponses, RemoveFlagTargetIdsErrors, ThrowOnError>({
     security: [
@@ -1160,7 +1160,7 @@ export const removeFlagTargetIds = <ThrowOnError extends boolean = false>(option
 /**
  * Replace the flag rollout's whole allow-list atomically
  *
- * Up to 1,000,000 IDs (request bodies of the target-ID endpoints may reach 64 MiB). An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
+ * Up to 1,000,000 IDs (request bodies of the target-ID endpoints may reach 64 MiB). An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it. An archived flag or config answers `409 primitive_archived` (restore it first).
  */
 export const replaceFlagTargetIds = <ThrowOnError extends boolean = false>(options: Options<ReplaceFlagTargetIdsData, ThrowOnError>) => (options.client ?? client).post<ReplaceFlagTargetIdsResponses, ReplaceFlagTargetIdsErrors, ThrowOnError>({
     security: [
@@ -1221,7 +1221,7 @@ export const checkFlagTargetId = <ThrowOnError extends boolean = false>(options:
 /**
  * Cancel the config's rollout (same as POST cancel)
  *
- * Cancels the config's rollout, as POST cancel does. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
+ * Cancels the config's rollout, as POST cancel does. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it. An archived flag or config answers `409 primitive_archived` (restore it first).
  */
 export const deleteConfigRollout = <ThrowOnError extends boolean = false>(options: Options<DeleteConfigRolloutData, ThrowOnError>) => (options.client ?? client).delete<DeleteConfigRolloutResponses, DeleteConfigRolloutErrors, ThrowOnError>({
     security: [
@@ -1259,7 +1259,7 @@ export const getConfigRollout = <ThrowOnError extends boolean = false>(options: 
 /**
  * Start or edit the config's rollout
  *
- * Idempotent: a body that changes nothing returns the rollout unchanged (no audit row, no version bump). A PUT after a completed or cancelled rollout starts a new one. The seed is locked once percent is above 0 (`rollout_seed_locked`). Reaching 100% (by this PUT, advance, resume or a scheduled step) completes the rollout in the same transaction: its `newValue` overwrites the config's base value in the environment (audited as `config.update_value`), and evaluation ignores the rollout from then on. A rollout without `newValue` (gating the rules) leaves the base value as it is and stops gating the rules. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
+ * Idempotent: a body that changes nothing returns the rollout unchanged (no audit row, no version bump). A PUT after a completed or cancelled rollout starts a new one. The seed is locked once percent is above 0 (`rollout_seed_locked`). Reaching 100% (by this PUT, advance, resume or a scheduled step) completes the rollout in the same transaction: its `newValue` overwrites the config's base value in the environment (audited as `config.update_value`), and evaluation ignores the rollout from then on. A rollout without `newValue` (gating the rules) leaves the base value as it is and stops gating the rules. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it. An archived flag or config answers `409 primitive_archived` (restore it first).
  */
 export const putConfigRollout = <ThrowOnError extends boolean = false>(options: Options<PutConfigRolloutData, ThrowOnError>) => (options.client ?? client).put<PutConfigRolloutResponses, PutConfigRolloutErrors, ThrowOnError>({
     security: [
@@ -1282,7 +1282,7 @@ export const putConfigRollout = <ThrowOnError extends boolean = false>(options: 
 /**
  * Pause the config's rollout
  *
- * Admission continues at the held percent. Idempotent. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
+ * Admission continues at the held percent. Idempotent. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it. An archived flag or config answers `409 primitive_archived` (restore it first).
  */
 export const pauseConfigRollout = <ThrowOnError extends boolean = false>(options: Options<PauseConfigRolloutData, ThrowOnError>) => (options.client ?? client).post<PauseConfigRolloutResponses, PauseConfigRolloutErrors, ThrowOnError>({
     security: [
@@ -1301,7 +1301,7 @@ export const pauseConfigRollout = <ThrowOnError extends boolean = false>(options
 /**
  * Resume the config's paused rollout
  *
- * From a user pause: the hold restarts. From an approval gate: the gated step is entered (`rollout.approval_resolved`). From an automatic rollback: back to the percent it was rolled back from. `409 rollout_not_paused` otherwise. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
+ * From a user pause: the hold restarts. From an approval gate: the gated step is entered (`rollout.approval_resolved`). From an automatic rollback: back to the percent it was rolled back from. `409 rollout_not_paused` otherwise. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it. An archived flag or config answers `409 primitive_archived` (restore it first).
  */
 export const resumeConfigRollout = <ThrowOnError extends boolean = false>(options: Options<ResumeConfigRolloutData, ThrowOnError>) => (options.client ?? client).post<ResumeConfigRolloutResponses, ResumeConfigRolloutErrors, ThrowOnError>({
     security: [
@@ -1320,7 +1320,7 @@ export const resumeConfigRollout = <ThrowOnError extends boolean = false>(option
 /**
  * Cancel the config's rollout
  *
- * Admission stops and the row is kept. Idempotent. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
+ * Admission stops and the row is kept. Idempotent. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it. An archived flag or config answers `409 primitive_archived` (restore it first).
  */
 export const cancelConfigRollout = <ThrowOnError extends boolean = false>(options: Options<CancelConfigRolloutData, ThrowOnError>) => (options.client ?? client).post<CancelConfigRolloutResponses, CancelConfigRolloutErrors, ThrowOnError>({
     security: [
@@ -1339,7 +1339,7 @@ export const cancelConfigRollout = <ThrowOnError extends boolean = false>(option
 /**
  * Advance the config's rollout to its next ramp step
  *
- * Ignores holds, blackout days and approval gates (operator override). `409 rollout_already_at_final_step` when there is no next step. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
+ * Ignores holds, blackout days and approval gates (operator override). `409 rollout_already_at_final_step` when there is no next step. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it. An archived flag or config answers `409 primitive_archived` (restore it first).
  */
 export const advanceConfigRollout = <ThrowOnError extends boolean = false>(options: Options<AdvanceConfigRolloutData, ThrowOnError>) => (options.client ?? client).post<AdvanceConfigRolloutResponses, AdvanceConfigRolloutErrors, ThrowOnError>({
     security: [
@@ -1377,7 +1377,7 @@ export const rollbackConfigRollout = <ThrowOnError extends boolean = false>(opti
 /**
  * Add IDs to the config rollout's allow-list
  *
- * Up to 100,000 IDs per request; duplicates are ignored and `added` counts only new IDs. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
+ * Up to 100,000 IDs per request; duplicates are ignored and `added` counts only new IDs. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it. An archived flag or config answers `409 primitive_archived` (restore it first).
  */
 export const addConfigTargetIds = <ThrowOnError extends boolean = false>(options: Options<AddConfigTargetIdsData, ThrowOnError>) => (options.client ?? client).post<AddConfigTargetIdsResponses, AddConfigTargetIdsErrors, ThrowOnError>({
     security: [
@@ -1400,7 +1400,7 @@ export const addConfigTargetIds = <ThrowOnError extends boolean = false>(options
 /**
  * Remove IDs from the config rollout's allow-list
  *
- * Up to 100,000 IDs per request; absent IDs are skipped. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
+ * Up to 100,000 IDs per request; absent IDs are skipped. An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it. An archived flag or config answers `409 primitive_archived` (restore it first).
  */
 export const removeConfigTargetIds = <ThrowOnError extends boolean = false>(options: Options<RemoveConfigTargetIdsData, ThrowOnError>) => (options.client ?? client).post<RemoveConfigTargetIdsResponses, RemoveConfigTargetIdsErrors, ThrowOnError>({
     security: [
@@ -1423,7 +1423,7 @@ export const removeConfigTargetIds = <ThrowOnError extends boolean = false>(opti
 /**
  * Replace the config rollout's whole allow-list atomically
  *
- * Up to 1,000,000 IDs (request bodies of the target-ID endpoints may reach 64 MiB). An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it.
+ * Up to 1,000,000 IDs (request bodies of the target-ID endpoints may reach 64 MiB). An approval-required API key gets `202` with the stored proposal instead (`Location: /api/v1/proposals/{id}`); nothing changes until an admin applies it. An archived flag or config answers `409 primitive_archived` (restore it first).
  */
 export const replaceConfigTargetIds = <ThrowOnError extends boolean = false>(options: Options<ReplaceConfigTargetIdsData, ThrowOnError>) => (options.client ?? client).post<ReplaceConfigTargetIdsResponses, ReplaceConfigTargetIdsErrors, ThrowOnError>({
     security: [

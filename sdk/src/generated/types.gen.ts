@@ -4303,6 +4303,10 @@ export type DeleteFlagRolloutErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+    /**
      * Rate limited (see Retry-After)
      */
     429: ErrorEnvelope;
@@ -4417,6 +4421,10 @@ export type PutFlagRolloutErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+    /**
      * If-Match precondition failed
      */
     412: ErrorEnvelope;
@@ -4485,6 +4493,10 @@ export type PauseFlagRolloutErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
     /**
      * Rate limited (see Retry-After)
      */
@@ -4603,6 +4615,10 @@ export type CancelFlagRolloutErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
     /**
      * Rate limited (see Retry-After)
      */
@@ -4782,6 +4798,10 @@ export type AddFlagTargetIdsErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+    /**
      * Request body too large
      */
     413: ErrorEnvelope;
@@ -4850,6 +4870,10 @@ export type RemoveFlagTargetIdsErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+    /**
      * Request body too large
      */
     413: ErrorEnvelope;
@@ -4917,6 +4941,10 @@ export type ReplaceFlagTargetIdsErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
     /**
      * Request body too large
      */
@@ -5090,6 +5118,10 @@ export type DeleteConfigRolloutErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+    /**
      * Rate limited (see Retry-After)
      */
     429: ErrorEnvelope;
@@ -5204,6 +5236,10 @@ export type PutConfigRolloutErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+    /**
      * If-Match precondition failed
      */
     412: ErrorEnvelope;
@@ -5272,6 +5308,10 @@ export type PauseConfigRolloutErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
     /**
      * Rate limited (see Retry-After)
      */
@@ -5390,6 +5430,10 @@ export type CancelConfigRolloutErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
     /**
      * Rate limited (see Retry-After)
      */
@@ -5569,6 +5613,10 @@ export type AddConfigTargetIdsErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+    /**
      * Request body too large
      */
     413: ErrorEnvelope;
@@ -5637,6 +5685,10 @@ export type RemoveConfigTargetIdsErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+    /**
      * Request body too large
      */
     413: ErrorEnvelope;
@@ -5704,6 +5756,10 @@ export type ReplaceConfigTargetIdsErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
     /**
      * Request body too large
      */
