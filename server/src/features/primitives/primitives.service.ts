@@ -203,6 +203,18 @@ async function definitionForWrite(em: EntityManager, caller: Caller, kind: Primi
 }
 
 /**
+ * The definition locked for a write in the change set's transaction, and as it was (its ETag's
+ * source): `If-Match` is checked against it; one deleted meanwhile is `not_found`.
+ */
+async function lockDefinition<K extends PrimitiveKind>(tx: EntityManager, kind: K, id: string, key: string, ifMatch: string | undefined) {
+  const primitive = await tx.findOne(PrimitiveEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  if (!primitive) throw new DomainError('not_found', `No ${kind} "${key}" in this project.`);
+  const before = toDefinitionDto(kind, primitive);
+  checkIfMatch(ifMatch, before);
+  return { primitive, before };
+}
+
+/**
  * Changes a definition's name, description, tags, maintainer or client visibility: the change
  * and its audit row (`flag.updated` / `config.updated`, the changed fields before and after)
  * commit together. `ifMatch` is checked against the definition's ETag (getPrimitive's). A change
@@ -224,9 +236,7 @@ export async function updatePrimitive<K extends PrimitiveKind>(
   const now = caller.now;
   const primitive = await changeEnvironments(em, bus, now, async (changes) => {
     const { tx } = changes;
-    const primitive = await tx.findOneOrFail(PrimitiveEntity, { id: found.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-    const before = toDefinitionDto(kind, primitive);
-    checkIfMatch(ifMatch, before);
+    const { primitive, before } = await lockDefinition(tx, kind, found.id, key, ifMatch);
     if (input.name !== undefined) primitive.name = input.name;
     if (input.description !== undefined) primitive.description = input.description;
     if (input.clientVisible !== undefined) primitive.clientVisible = input.clientVisible;
@@ -323,8 +333,7 @@ export async function setArchived<K extends PrimitiveKind>(
   const now = caller.now;
   const primitive = await changeEnvironments(em, bus, now, async (changes) => {
     const { tx } = changes;
-    const primitive = await tx.findOneOrFail(PrimitiveEntity, { id: found.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-    checkIfMatch(ifMatch, toDefinitionDto(kind, primitive));
+    const { primitive } = await lockDefinition(tx, kind, found.id, key, ifMatch);
     if (!!primitive.archivedAt === archive) return primitive;
     if (archive) await checkUnreferenced(tx, primitive, 'archived', now);
     const before = primitive.archivedAt ? iso(primitive.archivedAt) : null;
@@ -375,10 +384,7 @@ export async function deletePrimitive(
   const now = caller.now;
   await changeEnvironments(em, bus, now, async (changes) => {
     const { tx } = changes;
-    const primitive = await tx.findOne(PrimitiveEntity, { id: found.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-    if (!primitive) throw new DomainError('not_found', `No ${kind} "${key}" in this project.`);
-    const before = toDefinitionDto(kind, primitive);
-    checkIfMatch(ifMatch, before);
+    const { primitive, before } = await lockDefinition(tx, kind, found.id, key, ifMatch);
     if (!primitive.archivedAt) throw new DomainError('primitive_not_archived', `Archive the ${kind} "${primitive.key}" before deleting it.`);
     await checkUnreferenced(tx, primitive, 'deleted', now);
     const rollouts = await tx.find(RolloutEntity, { primitiveId: primitive.id }, { fields: ['id'] });
