@@ -1,8 +1,10 @@
+import { generateSchema } from '@anatine/zod-openapi';
 import { generateOpenApi } from '@ts-rest/open-api';
 import type { AppRoute } from '@ts-rest/core';
 import { errorCatalog } from './errors.js';
 import { contract } from './index.js';
 import { API_PREFIX, type RouteMetadata } from './routes/common.js';
+import { liveEventSchemas } from './schemas/events.js';
 
 const statusText: Record<string, string> = {
   '200': 'OK',
@@ -156,6 +158,10 @@ function mapOperation(operation: Operation, route: AppRoute): Operation {
       (requestBody.content as Json)['*/*'] = { schema: { type: 'string', description: 'Any other payload, taken as is.' } };
     }
   }
+  const ok = responses['200'];
+  if (meta.sseEvents && ok) {
+    ok['x-sse-events'] = Object.fromEntries(Object.entries(meta.sseEvents).map(([event, schema]) => [event, { $ref: `#/components/schemas/${schema}` }]));
+  }
   // Answers the server gives before any handler runs, so no route lists them itself:
   const auth = meta.auth ?? 'any';
   // a JSON body over the size limit (1 MiB; 64 MiB for target IDs), or in a charset or content
@@ -221,6 +227,31 @@ function nullableRefs(node: unknown, schemas: Record<string, Json>): void {
   for (const v of Object.values(obj)) nullableRefs(v, schemas);
 }
 
+/**
+ * Schemas no route body names: the data of the event streams' events (their responses are
+ * `text/event-stream` strings). They go into `components.schemas` like the routes' titled schemas,
+ * nested titled schemas as `$ref`s, so the SDK generates their types and consumers parse events
+ * against the contract.
+ */
+function standaloneSchemas(schemas: Record<string, Json>): void {
+  const hoist = (node: unknown, top: boolean): unknown => {
+    if (Array.isArray(node)) return node.map((n) => hoist(n, false));
+    if (!node || typeof node !== 'object') return node;
+    const obj = Object.fromEntries(Object.entries(node as Json).map(([k, v]) => [k, hoist(v, false)]));
+    if (top || typeof obj.title !== 'string') return obj;
+    const existing = schemas[obj.title];
+    if (existing && JSON.stringify(existing) !== JSON.stringify(obj)) throw new Error(`schema title ${obj.title} names two different schemas`);
+    schemas[obj.title] = obj;
+    return { $ref: `#/components/schemas/${obj.title}` };
+  };
+  for (const [name, schema] of Object.entries(liveEventSchemas)) {
+    const generated = hoist(generateSchema(schema), true) as Json;
+    const existing = schemas[name];
+    if (existing && JSON.stringify(existing) !== JSON.stringify(generated)) throw new Error(`schema title ${name} names two different schemas`);
+    schemas[name] = generated;
+  }
+}
+
 export function buildOpenApiDocument(): Json {
   const doc = generateOpenApi(
     contract,
@@ -266,6 +297,7 @@ export function buildOpenApiDocument(): Json {
     },
     { setOperationId: true, operationMapper: mapOperation },
   );
+  standaloneSchemas((doc.components as { schemas: Record<string, Json> }).schemas);
   const normalized = normalizeSchemas(doc) as Json;
   nullableRefs(normalized, (normalized.components as { schemas: Record<string, Json> }).schemas);
   const { openapi, info, servers, tags, paths, components, ...rest } = normalized;

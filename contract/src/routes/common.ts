@@ -31,6 +31,11 @@ export interface RouteMetadata {
   rawBody?: boolean;
   /** Answers with a redirect (documented with its `Location` header). */
   redirect?: boolean;
+  /**
+   * A server-sent event stream: each event name with the component schema of its data, documented
+   * on the 200 answer as `x-sse-events` (OpenAPI 3.0 cannot describe the events themselves).
+   */
+  sseEvents?: Record<string, 'LiveChangeEvent' | 'LiveOrgChangeEvent'>;
 }
 
 /** Optional headers every mutation accepts. */

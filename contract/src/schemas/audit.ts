@@ -118,6 +118,11 @@ export const AuditListQuery = z.object({
   resourceType: z.string().max(64).optional(),
   resourceKey: z.string().max(RECORDED_KEY_MAX_LENGTH).optional(),
   envId: Id.optional(),
+  /**
+   * With `envId`: also the rows of the environment's project that name no environment (a flag's or
+   * config's creation, details, archive and restore), as a flag's history in one environment shows.
+   */
+  includeProjectRows: z.enum(['true', 'false']).optional(),
   actorId: z.string().uuid().optional(),
   cursor: z.string().max(512).optional(),
   limit: z.coerce.number().int().min(1).max(200).optional(),

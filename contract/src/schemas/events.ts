@@ -1,24 +1,52 @@
 import { z } from 'zod';
+import { named } from '../openapi-meta.js';
 
 /** One audited change inside a committed write, as a live-change event lists it. */
-export const LiveChange = z
-  .object({
-    resourceType: z.string(),
-    resourceKey: z.string().nullable(),
-    action: z.string(),
-  })
-  .strict();
+export const LiveChange = named(
+  'LiveChange',
+  z
+    .object({
+      resourceType: z.string(),
+      resourceKey: z.string().nullable(),
+      action: z.string(),
+    })
+    .strict(),
+);
 export type LiveChange = z.infer<typeof LiveChange>;
 
 /**
  * The data of a `change` event on an environment's or organization's event stream: one committed
  * write, the environment version it produced, and the audited changes in it that the caller may read.
  */
-export const LiveChangeEvent = z
-  .object({
-    envId: z.string().uuid(),
-    version: z.number().int(),
-    changes: z.array(LiveChange),
-  })
-  .strict();
+export const LiveChangeEvent = named(
+  'LiveChangeEvent',
+  z
+    .object({
+      envId: z.string().uuid(),
+      version: z.number().int(),
+      changes: z.array(LiveChange),
+    })
+    .strict(),
+  'The data of a `change` event of `GET /envs/{envId}/events` and `GET /orgs/{slug}/events`: a committed write in an environment, the version it produced, and the audited changes in it the caller may read.',
+);
 export type LiveChangeEvent = z.infer<typeof LiveChangeEvent>;
+
+/**
+ * The data of an `org-change` event on an organization's event stream: a committed write that is
+ * in no environment (a flag's or config's definition, a segment, a plan, a webhook subscription, a
+ * project, members and API keys), with the project it belongs to when it belongs to one.
+ */
+export const LiveOrgChangeEvent = named(
+  'LiveOrgChangeEvent',
+  z
+    .object({
+      projectId: z.string().uuid().nullable(),
+      changes: z.array(LiveChange),
+    })
+    .strict(),
+  'The data of an `org-change` event of `GET /orgs/{slug}/events`: a committed write outside any environment (definitions of flags and configs, segments, plans, webhook subscriptions, projects, members, API keys). `projectId` is null for organization-level rows.',
+);
+export type LiveOrgChangeEvent = z.infer<typeof LiveOrgChangeEvent>;
+
+/** Payloads of the event streams, published as components of the OpenAPI document (their bodies are `text/event-stream`). */
+export const liveEventSchemas = { LiveChange, LiveChangeEvent, LiveOrgChangeEvent } as const;

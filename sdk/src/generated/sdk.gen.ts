@@ -1871,7 +1871,7 @@ export const revokeApiKey = <ThrowOnError extends boolean = false>(options: Opti
 /**
  * List audit events, newest first
  *
- * Filters combine with AND. `nextCursor` is null on the last page. An API key restricted to environments lists only the rows of those environments (no organization- or project-level rows); one restricted to resources only the rows of the flags and configs its globs match.
+ * Filters combine with AND, except `includeProjectRows=true`, which widens `envId` to the environment or no environment of its project (a flag’s history in one environment: its rollouts and values there, and its creation, details, archive and restore). `includeProjectRows` without `envId` is `400 invalid_request`. `nextCursor` is null on the last page. An API key restricted to environments lists only the rows of those environments (no organization- or project-level rows); one restricted to resources only the rows of the flags and configs its globs match.
  */
 export const listAuditEvents = <ThrowOnError extends boolean = false>(options: Options<ListAuditEventsData, ThrowOnError>) => (options.client ?? client).get<ListAuditEventsResponses, ListAuditEventsErrors, ThrowOnError>({
     security: [
@@ -1981,7 +1981,7 @@ export const cancelProposal = <ThrowOnError extends boolean = false>(options: Op
 /**
  * Server-sent events announcing each committed change in an environment
  *
- * An event `ready` with data `{"envId", "version"}` on connect, then an event `change` (id: the version) with data `{"envId", "version", "changes": [{"resourceType", "resourceKey", "action"}]}` after every committed write in the environment, from any source (API, scheduler, approval gates, rollback webhooks) and any server instance; a comment heartbeat every 15 s. `changes` lists the audited changes the caller may read (an API key restricted to resources sees only theirs; the list may be empty). Same access as reading the environment; shares the ruleset stream’s caps and credential re-checks.
+ * An event `ready` with data `{"envId", "version"}` on connect, then an event `change` (id: the version) with data `{"envId", "version", "changes": [{"resourceType", "resourceKey", "action"}]}` after every committed write in the environment, from any source (API, scheduler, approval gates, rollback webhooks) and any server instance; a comment heartbeat every 15 s. `changes` lists the audited changes the caller may read, including the project-level ones of the same write that moved the environment (a flag created, archived or restored names the flag); an API key restricted to resources sees only theirs, and the list may be empty. The data is the `LiveChangeEvent` schema. Same access as reading the environment; shares the ruleset stream’s caps and credential re-checks.
  */
 export const streamEnvironmentEvents = <ThrowOnError extends boolean = false>(options: Options<StreamEnvironmentEventsData, ThrowOnError>) => (options.client ?? client).get<StreamEnvironmentEventsResponses, StreamEnvironmentEventsErrors, ThrowOnError>({
     security: [
@@ -1998,9 +1998,9 @@ export const streamEnvironmentEvents = <ThrowOnError extends boolean = false>(op
 });
 
 /**
- * Server-sent events announcing committed environment changes across an organization
+ * Server-sent events announcing committed changes across an organization
  *
- * An event `ready` with data `{"orgId"}` on connect, then an event `change` with the same data as the environment stream for every committed write in one of the organization’s environments that carries an audited change the caller may read (an API key restricted to environments or resources sees only those). Same access as the audit log.
+ * An event `ready` with data `{"orgId"}` on connect, then an event `change` with the same data as the environment stream (`LiveChangeEvent`) for every committed write in one of the organization’s environments that carries an audited change the caller may read, and an event `org-change` (`LiveOrgChangeEvent`: `{"projectId", "changes"}`) for every committed write outside any environment (a flag’s or config’s definition, segments, plans, webhook subscriptions, projects, members, API keys) that carries one. An API key restricted to environments sees only the `change` events of those; one restricted to resources only the changes of the flags and configs its globs match. Every server instance announces the writes of every other. Same access as the audit log.
  */
 export const streamOrgEvents = <ThrowOnError extends boolean = false>(options: Options<StreamOrgEventsData, ThrowOnError>) => (options.client ?? client).get<StreamOrgEventsResponses, StreamOrgEventsErrors, ThrowOnError>({
     security: [

@@ -1495,6 +1495,36 @@ export type PrimitiveInsight = {
     }>;
 };
 
+/**
+ * LiveChange
+ */
+export type LiveChange = {
+    resourceType: string;
+    resourceKey: string | null;
+    action: string;
+};
+
+/**
+ * LiveChangeEvent
+ *
+ * The data of a `change` event of `GET /envs/{envId}/events` and `GET /orgs/{slug}/events`: a committed write in an environment, the version it produced, and the audited changes in it the caller may read.
+ */
+export type LiveChangeEvent = {
+    envId: string;
+    version: number;
+    changes: Array<LiveChange>;
+};
+
+/**
+ * LiveOrgChangeEvent
+ *
+ * The data of an `org-change` event of `GET /orgs/{slug}/events`: a committed write outside any environment (definitions of flags and configs, segments, plans, webhook subscriptions, projects, members, API keys). `projectId` is null for organization-level rows.
+ */
+export type LiveOrgChangeEvent = {
+    projectId: string | null;
+    changes: Array<LiveChange>;
+};
+
 export type RequestMagicLinkData = {
     /**
      * Request body
@@ -7025,6 +7055,7 @@ export type ListAuditEventsData = {
         resourceType?: string;
         resourceKey?: string;
         envId?: string;
+        includeProjectRows?: 'true' | 'false';
         actorId?: string;
         cursor?: string;
         limit?: number;
