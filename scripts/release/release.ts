@@ -7,12 +7,14 @@
  *   (gitignored); prints one tarball path per line. `--out <dir>` packs elsewhere, `--no-build`
  *   packs what is built, `--json` prints `[{ name, version, tarball, files }]`.
  * - `lint` (`npm run lint:package`): `pack`, then publint `--strict` on every tarball and
- *   arethetypeswrong on the SDK's. arethetypeswrong runs with the `node16` profile: Node 10
- *   resolution ignores `exports`, so no subpath can resolve there, and the package needs Node 20.19.
- *   The CLI is a command (`bin`) with no importable entry point and no types: arethetypeswrong has
- *   nothing to check in it.
+ *   arethetypeswrong on the SDK's; `npm publish --dry-run` in every published package's directory
+ *   (below); and `size --check` on the build just made. arethetypeswrong runs with the `node16`
+ *   profile: Node 10 resolution ignores `exports`, so no subpath can resolve there, and the package
+ *   needs Node 20.19. The CLI is a command (`bin`) with no importable entry point and no types:
+ *   arethetypeswrong has nothing to check in it.
  * - `size` (`npm run size`): the SDK's bundle sizes for a browser application (below), from the
- *   built workspace; `--write` puts the table into docs/benchmarks.md.
+ *   built workspace; `--write` puts the table into docs/benchmarks.md, `--check` fails when the
+ *   table there is not what is measured (bundleTableDrift()).
  * - `docs-check` (`npm run docs:sdk:check`): fails when docs/reference/sdk/ is not what TypeDoc
  *   generates from the SDK's source (`npm run docs:sdk` regenerates it).
  *
@@ -100,7 +102,7 @@ export async function lintPackages(options: { build?: boolean } = {}): Promise<b
     { what: `publint --strict ${p.name}`, cmd: bin('publint'), args: ['run', p.tarball, '--strict'] },
     ...(p.name === '@gradual/sdk' ? [{ what: `attw --profile node16 ${p.name}`, cmd: bin('attw'), args: [p.tarball, '--profile', 'node16', '--format', 'table-flipped'] }] : []),
   ]);
-  const results = await Promise.all(
+  const results: { what: string; ok: boolean; output: string }[] = await Promise.all(
     checks.map((c) =>
       run(c.cmd, c.args, { cwd: root, maxBuffer: MAX_BUFFER }).then(
         (r) => ({ ...c, ok: true, output: r.stdout + r.stderr }),
@@ -108,6 +110,10 @@ export async function lintPackages(options: { build?: boolean } = {}): Promise<b
       ),
     ),
   );
+  // One at a time: each is a short npm process, and the bundle sizes read the build the pack made.
+  for (const dir of publishedPackages()) results.push(await publishDryRun(dir));
+  const drift = await bundleTableDrift(await measureBundles());
+  results.push({ what: 'bundle sizes in docs/benchmarks.md', ok: drift.length === 0, output: drift.length === 0 ? '' : bundleDriftMessage(drift) });
   for (const r of results) {
     console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.what}`);
     if (!r.ok) console.log(r.output.trimEnd().replace(/^/gm, '     '));
@@ -115,6 +121,35 @@ export async function lintPackages(options: { build?: boolean } = {}): Promise<b
   if (packed.some((p) => p.name === '@gradual/cli')) console.log('skip attw @gradual/cli: a command (bin) with no importable entry point or types');
   else console.log('skip @gradual/cli: no build (cli/tsup.config.ts)');
   return results.every((r) => r.ok);
+}
+
+/**
+ * npm's own warning for a dry run without registry credentials: expected everywhere but on the
+ * machine that publishes, and no fault of the package.
+ */
+const NOT_LOGGED_IN = /^npm warn publish This command requires you to be logged in to .* \(dry-run\)$/;
+
+/**
+ * `npm publish --dry-run` in a published package's directory: npm's checks of the manifest (the
+ * fields it would auto-correct, `publishConfig`, a prerelease without a tag) and of the packed
+ * contents, without uploading. It fails on a non-zero exit or on any `npm warn` line but the
+ * "not logged in" one.
+ *
+ * npm also asks the registry which versions are published, to refuse one that already is; when the
+ * registry cannot answer, npm goes on as if none were. `--fetch-retries=0` and `--fetch-timeout`
+ * bound what that costs offline (npm's defaults retry for about a minute); online, a version
+ * already on the registry fails the check.
+ */
+export async function publishDryRun(dir: string): Promise<{ what: string; ok: boolean; output: string }> {
+  const what = `npm publish --dry-run ${dir}/`;
+  const args = ['publish', '--dry-run', '--fetch-retries=0', '--fetch-timeout=10000'];
+  try {
+    const { stdout, stderr } = await run('npm', args, { cwd: join(root, dir), env: cleanEnv(), maxBuffer: MAX_BUFFER });
+    const warnings = stderr.split('\n').filter((line) => /^npm warn/i.test(line) && !NOT_LOGGED_IN.test(line));
+    return { what, ok: warnings.length === 0, output: warnings.length === 0 ? stdout + stderr : warnings.join('\n') };
+  } catch (err) {
+    return { what, ok: false, output: outputOf(err) };
+  }
 }
 
 // ── bundle sizes ────────────────────────────────────────────────────────────
@@ -179,16 +214,61 @@ export function bundleTable(sizes: BundleSize[]): string {
   return ['| entry point | minified | minified + gzip |', '|---|---|---|', ...sizes.map((s) => `| ${s.label} | ${kB(s.minified)} | ${kB(s.gzip)} |`)].join('\n');
 }
 
+const BENCHMARKS_DOC = join(root, 'docs/benchmarks.md');
+const [TABLE_START, TABLE_END] = ['<!-- bundle-sizes:start -->', '<!-- bundle-sizes:end -->'];
+
+/** docs/benchmarks.md and where the text between its bundle-sizes markers starts and ends. */
+async function readBundleSection(): Promise<{ doc: string; from: number; to: number }> {
+  const doc = await readFile(BENCHMARKS_DOC, 'utf8');
+  const from = doc.indexOf(TABLE_START);
+  const to = doc.indexOf(TABLE_END);
+  if (from < 0 || to < from) throw new Error(`docs/benchmarks.md: no ${TABLE_START} … ${TABLE_END} section`);
+  return { doc, from: from + TABLE_START.length, to };
+}
+
 /** Puts `table` into docs/benchmarks.md, between the bundle-sizes markers. */
 async function writeBundleTable(table: string): Promise<void> {
-  const [start, end] = ['<!-- bundle-sizes:start -->', '<!-- bundle-sizes:end -->'];
-  const file = join(root, 'docs/benchmarks.md');
-  const doc = await readFile(file, 'utf8');
-  const from = doc.indexOf(start);
-  const to = doc.indexOf(end);
-  if (from < 0 || to < from) throw new Error(`docs/benchmarks.md: no ${start} … ${end} section`);
-  await writeFile(file, `${doc.slice(0, from + start.length)}\n${table}\n${doc.slice(to)}`);
+  const { doc, from, to } = await readBundleSection();
+  await writeFile(BENCHMARKS_DOC, `${doc.slice(0, from)}\n${table}\n${doc.slice(to)}`);
 }
+
+/**
+ * How far a figure of the committed table may be from a fresh measurement, in bytes: one step of
+ * the table's last digit (0.1 kB). The minified bundles are the same wherever they are built
+ * (esbuild's version is pinned), but the gzip figures depend on the zlib of the Node.js that
+ * measures them, which can differ by some bytes and so move a figure across a rounding boundary.
+ * Any real change of the SDK's weight beyond that fails the check.
+ */
+export const BUNDLE_SIZE_TOLERANCE_BYTES = 100;
+
+/**
+ * The rows of docs/benchmarks.md's bundle-size table that disagree with `sizes` by more than
+ * BUNDLE_SIZE_TOLERANCE_BYTES (or are missing, or name no measured entry); none when it is fresh.
+ * `table` defaults to the committed document's.
+ */
+export async function bundleTableDrift(sizes: BundleSize[], table?: string): Promise<string[]> {
+  const { doc, from, to } = table === undefined ? await readBundleSection() : { doc: table, from: 0, to: table.length };
+  const text = doc.slice(from, to);
+  const rows = new Map<string, { minified: number; gzip: number }>();
+  for (const line of text.split('\n')) {
+    const cells = /^\|\s*(.+?)\s*\|\s*([\d.]+) kB\s*\|\s*([\d.]+) kB\s*\|$/.exec(line.trim());
+    if (cells) rows.set(cells[1]!, { minified: Math.round(Number(cells[2]) * 1000), gzip: Math.round(Number(cells[3]) * 1000) });
+  }
+  const drift: string[] = [];
+  for (const s of sizes) {
+    const row = rows.get(s.label);
+    rows.delete(s.label);
+    if (!row) drift.push(`missing: ${s.label} (measured ${kB(s.minified)} / ${kB(s.gzip)})`);
+    else if (Math.abs(row.minified - s.minified) > BUNDLE_SIZE_TOLERANCE_BYTES || Math.abs(row.gzip - s.gzip) > BUNDLE_SIZE_TOLERANCE_BYTES) {
+      drift.push(`stale:   ${s.label}: the table says ${kB(row.minified)} / ${kB(row.gzip)}, measured ${kB(s.minified)} / ${kB(s.gzip)} (${s.minified} / ${s.gzip} bytes)`);
+    }
+  }
+  for (const label of rows.keys()) drift.push(`extra:   ${label}`);
+  return drift;
+}
+
+const bundleDriftMessage = (drift: string[]) =>
+  `docs/benchmarks.md's bundle sizes are not what the built SDK measures (tolerance ${BUNDLE_SIZE_TOLERANCE_BYTES} bytes); run \`npm run build -w sdk && npm run size -- --write\` and commit it.\n${drift.map((d) => `  ${d}`).join('\n')}`;
 
 // ── API reference ───────────────────────────────────────────────────────────
 
@@ -243,8 +323,17 @@ async function main(args: string[]): Promise<number> {
     case 'lint':
       return (await lintPackages({ build })) ? 0 : 1;
     case 'size': {
-      const table = bundleTable(await measureBundles());
+      const sizes = await measureBundles();
+      const table = bundleTable(sizes);
       console.log(table);
+      if (rest.includes('--check')) {
+        const drift = await bundleTableDrift(sizes);
+        if (drift.length > 0) {
+          console.error(bundleDriftMessage(drift));
+          return 1;
+        }
+        console.log('docs/benchmarks.md agrees');
+      }
       if (rest.includes('--write')) {
         await writeBundleTable(table);
         console.log('written to docs/benchmarks.md');
@@ -261,7 +350,7 @@ async function main(args: string[]): Promise<number> {
       return 0;
     }
     default:
-      console.error('usage: node --import tsx scripts/release/release.ts pack [--out <dir>] [--json] [--no-build] | lint [--no-build] | size [--write] | docs-check');
+      console.error('usage: node --import tsx scripts/release/release.ts pack [--out <dir>] [--json] [--no-build] | lint [--no-build] | size [--write] [--check] | docs-check');
       return 2;
   }
 }
