@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import type { Command } from 'commander';
+import { buildProgram } from '../../cli/src/program.js';
 import { claim, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
 
 /**
@@ -337,6 +339,51 @@ configs:
     expect([bad, absent, unknown].map(failure)).toEqual(['invalid_file', 'invalid_file', 'not_found'].map((error) => ({ code: 1, error })));
     expect(bad.stderr).toContain('ids.txt:2: ID of 257 characters');
     expect((await owner.session.getFlagRollout({ path: { envId: prodId, key: 'dark-mode' } })).targetIdsCount).toBe(2498);
+  });
+
+  /** Every runnable command of the program as its path (`flags get`), by commander's own tree. */
+  const leafCommands = (cmd: Command, prefix: string[] = []): string[] =>
+    cmd.commands.flatMap((sub) => (sub.commands.length > 0 ? leafCommands(sub, [...prefix, sub.name()]) : [[...prefix, sub.name()].join(' ')]));
+
+  it('prints JSON and only JSON with --json from every command that can succeed (mcp speaks JSON-RPC on stdio instead)', async () => {
+    const ids = join(dir, 'sweep-ids.txt');
+    await writeFile(ids, 'sweep-1\nsweep-2\nsweep-3\n');
+    const manifestFile = join(dir, 'sweep.yaml');
+    await writeFile(manifestFile, (await gradual(['export'])).stdout);
+    const where = ['json-sweep', '--env', 'prod'];
+    // In order: each run leaves the state the next one needs; logout then login leaves the config as it was.
+    const runs: [command: string, args: string[]][] = [
+      ['whoami', []],
+      ['flags create', ['json-sweep', '--name', 'JSON sweep']],
+      ['flags list', []],
+      ['flags list', ['--env', 'prod']],
+      ['flags get', ['json-sweep']],
+      ['flags get', where],
+      ['rollout start', [...where, '--plan', 'ramp', '--value', 'true']],
+      ['rollout status', where],
+      ['rollout pause', [...where, '--reason', 'sweep']],
+      ['rollout resume', where],
+      ['rollout advance', where],
+      ['rollout wait', [...where, '--until', '50', '--interval', '100ms', '--timeout', '10s']],
+      ['targets add', [...where, '--file', ids]],
+      ['targets remove', [...where, '--file', '-']],
+      ['rollout cancel', [...where, '--reason', 'sweep']],
+      ['export', []],
+      ['apply', ['-f', manifestFile, '--dry-run']],
+      ['apply', ['-f', manifestFile]],
+      ['logout', []],
+      ['login', ['--url', t.url, '--token', token]],
+    ];
+    const covered = new Set(runs.map(([command]) => command));
+    expect(leafCommands(buildProgram()).filter((command) => command !== 'mcp').sort()).toEqual([...covered].sort());
+
+    for (const [command, args] of runs) {
+      const run = await gradual([...command.split(' '), ...args, '--json'], { stdin: 'sweep-2\n' });
+      expect(run.code, `${command}: ${run.stderr}`).toBe(0);
+      expect(() => JSON.parse(run.stdout) as unknown, `${command} --json printed:\n${run.stdout}`).not.toThrow();
+      expect(run.stderr, `${command} --json wrote to stderr`).toBe('');
+    }
+    expect(JSON.parse(await readFile(configFile, 'utf8'))).toEqual({ url: t.url, token, org: 'acme' });
   });
 
   it('logs out', async () => {
