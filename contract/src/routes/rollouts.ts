@@ -3,6 +3,7 @@ import {
   PutRolloutRequest,
   ReplaceTargetIdsRequest,
   Rollout,
+  RolloutRamp,
   TargetIdContains,
   TargetIdListQuery,
   TargetIdPage,
@@ -47,6 +48,14 @@ function rolloutRoutes<S extends 'flags' | 'configs'>(segment: S, noun: string) 
       headers: ConditionalGetHeaders,
       responses: { 200: Rollout, 304: c.noBody(), ...errorResponses(401, 403, 404) },
       metadata: etag,
+    },
+    ramp: {
+      method: 'GET',
+      path: `${base}/ramp` as const,
+      summary: `Get the ramp of the ${noun}'s rollout: what happened and what the plan has in store`,
+      description:
+        'The current rollout (as GET rollout finds it) on a time line as of now: `done` segments and marks from its recorded transitions (the audit rows of its state changes, with their actual times), `planned` ones projected from its plan snapshot the way the scheduler runs it (exact holds, blackout days in the plan’s time zone, a stop before each step that requires approval). Not cached: the projection moves with the clock. Needs read access, as GET rollout; `404` when there is no rollout.',
+      responses: { 200: RolloutRamp, ...errorResponses(401, 403, 404) },
     },
     put: {
       method: 'PUT',
@@ -146,6 +155,7 @@ const config = rolloutRoutes('configs', 'config');
 
 export const flagRolloutsContract = c.router({
   getFlagRollout: flag.get,
+  getFlagRolloutRamp: flag.ramp,
   putFlagRollout: flag.put,
   deleteFlagRollout: flag.delete,
   pauseFlagRollout: flag.pause,
@@ -162,6 +172,7 @@ export const flagRolloutsContract = c.router({
 
 export const configRolloutsContract = c.router({
   getConfigRollout: config.get,
+  getConfigRolloutRamp: config.ramp,
   putConfigRollout: config.put,
   deleteConfigRollout: config.delete,
   pauseConfigRollout: config.pause,

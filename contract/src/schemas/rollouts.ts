@@ -92,6 +92,90 @@ export const Rollout = named(
 );
 export type Rollout = z.infer<typeof Rollout>;
 
+/** What a rollout was doing (or is planned to do) over a stretch of its ramp. */
+export const RAMP_PHASES = ['active', 'paused', 'approval_gate', 'rolled_back', 'completed', 'cancelled'] as const;
+export const RolloutRampPhase = named(
+  'RolloutRampPhase',
+  z.enum(RAMP_PHASES),
+  '`active`: ramping; `paused`: paused by a person; `approval_gate`: held before a step that requires approval; `rolled_back`: paused at 0% by a rollback; `completed`, `cancelled`: ended (a cancelled rollout admits 0%).',
+);
+export type RolloutRampPhase = z.infer<typeof RolloutRampPhase>;
+
+/** Recorded (from the rollout's audit rows) or projected (from its plan). */
+export const RolloutRampKind = named('RolloutRampKind', z.enum(['done', 'planned']));
+export type RolloutRampKind = z.infer<typeof RolloutRampKind>;
+
+/** What a planned change waits for besides the clock. */
+export const RAMP_WAITS = ['schedule', 'approval', 'resume', 'advance'] as const;
+export const RolloutRampWait = named(
+  'RolloutRampWait',
+  z.enum(RAMP_WAITS),
+  '`schedule`: the scheduler alone; `approval`: someone approving a gated step first; `resume`: someone resuming the paused rollout first; `advance`: an operator advancing a manual plan.',
+);
+export type RolloutRampWait = z.infer<typeof RolloutRampWait>;
+
+/** Why the ramp changed at a mark. */
+export const RAMP_MARK_CAUSES = [
+  'created',
+  'edited',
+  'paused',
+  'resumed',
+  'advanced',
+  'approval_gate',
+  'approved',
+  'rolled_back',
+  'completed',
+  'cancelled',
+  'current',
+  'step',
+] as const;
+export const RolloutRampMarkCause = named(
+  'RolloutRampMarkCause',
+  z.enum(RAMP_MARK_CAUSES),
+  'A done mark: the recorded change (`created`, `edited`, `paused`, `resumed`, `advanced`, `approval_gate` (the scheduler stopped before a gated step), `approved`, `rolled_back` (by an alert or an operator), `completed`, `cancelled`), or `current` when the audit log does not show how the rollout reached its present state. A planned mark: `step` (a step is entered), `completed` (the step that reaches 100%), `approval_gate` (the scheduler will stop before a gated step) or `resumed` (a resume returns to the percent rolled back from).',
+);
+export type RolloutRampMarkCause = z.infer<typeof RolloutRampMarkCause>;
+
+export const RolloutRampSegment = named(
+  'RolloutRampSegment',
+  z.object({
+    from: Timestamp,
+    to: Timestamp,
+    percent: z.number().describe('Traffic admitted over [from, to).'),
+    phase: RolloutRampPhase,
+    kind: RolloutRampKind,
+  }),
+  'A stretch of the staircase: `percent` admitted from `from` (inclusive) to `to`.',
+);
+export type RolloutRampSegment = z.infer<typeof RolloutRampSegment>;
+
+export const RolloutRampMark = named(
+  'RolloutRampMark',
+  z.object({
+    at: Timestamp,
+    percent: z.number().describe('Traffic admitted after the change.'),
+    kind: RolloutRampKind,
+    cause: RolloutRampMarkCause,
+    step: z.number().int().nullable().describe('The ramp step (0-based) the rollout is at after the change; null off a plan.'),
+    waitsFor: RolloutRampWait.nullable().describe('A planned mark: what it waits for; null for a done mark.'),
+    gate: z.boolean().describe('A planned stop before a step that requires approval.'),
+  }),
+  'A point where the ramp changed (done) or is expected to change (planned). A planned change that waits for a person is placed at the earliest time it could happen.',
+);
+export type RolloutRampMark = z.infer<typeof RolloutRampMark>;
+
+export const RolloutRamp = named(
+  'RolloutRamp',
+  z.object({
+    segments: z.array(RolloutRampSegment),
+    marks: z.array(RolloutRampMark),
+    start: Timestamp.describe('The rollout’s creation: the left edge of the ramp.'),
+    end: Timestamp.describe('A little after the last planned change (or now): the right edge of the ramp.'),
+  }),
+  'The rollout’s ramp on a time line, as of the request: the past from its recorded transitions (its audit rows: the actual times, percents, pauses, approval gates, rollbacks and resumes; `done`), the future projected from its plan snapshot by the scheduler’s own rules (exact holds, blackout days as local dates in the plan’s time zone, stops at approval gates; `planned`). Done segments end at the request’s time; planned ones start there.',
+);
+export type RolloutRamp = z.infer<typeof RolloutRamp>;
+
 const PlanKey = z.string().min(1).max(64).regex(/^[A-Za-z0-9._-]+$/, 'only letters, digits, ".", "_" and "-"');
 
 export const PutRolloutRequest = named(

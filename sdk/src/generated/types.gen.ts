@@ -604,6 +604,90 @@ export type ConfigState = {
 };
 
 /**
+ * RolloutRampPhase
+ *
+ * `active`: ramping; `paused`: paused by a person; `approval_gate`: held before a step that requires approval; `rolled_back`: paused at 0% by a rollback; `completed`, `cancelled`: ended (a cancelled rollout admits 0%).
+ */
+export type RolloutRampPhase = 'active' | 'paused' | 'approval_gate' | 'rolled_back' | 'completed' | 'cancelled';
+
+/**
+ * RolloutRampKind
+ */
+export type RolloutRampKind = 'done' | 'planned';
+
+/**
+ * RolloutRampSegment
+ *
+ * A stretch of the staircase: `percent` admitted from `from` (inclusive) to `to`.
+ */
+export type RolloutRampSegment = {
+    from: string;
+    to: string;
+    /**
+     * Traffic admitted over [from, to).
+     */
+    percent: number;
+    phase: RolloutRampPhase;
+    kind: RolloutRampKind;
+};
+
+/**
+ * RolloutRampMarkCause
+ *
+ * A done mark: the recorded change (`created`, `edited`, `paused`, `resumed`, `advanced`, `approval_gate` (the scheduler stopped before a gated step), `approved`, `rolled_back` (by an alert or an operator), `completed`, `cancelled`), or `current` when the audit log does not show how the rollout reached its present state. A planned mark: `step` (a step is entered), `completed` (the step that reaches 100%), `approval_gate` (the scheduler will stop before a gated step) or `resumed` (a resume returns to the percent rolled back from).
+ */
+export type RolloutRampMarkCause = 'created' | 'edited' | 'paused' | 'resumed' | 'advanced' | 'approval_gate' | 'approved' | 'rolled_back' | 'completed' | 'cancelled' | 'current' | 'step';
+
+/**
+ * RolloutRampWait
+ *
+ * A planned mark: what it waits for; null for a done mark.
+ */
+export type RolloutRampWait = 'schedule' | 'approval' | 'resume' | 'advance';
+
+/**
+ * RolloutRampMark
+ *
+ * A point where the ramp changed (done) or is expected to change (planned). A planned change that waits for a person is placed at the earliest time it could happen.
+ */
+export type RolloutRampMark = {
+    at: string;
+    /**
+     * Traffic admitted after the change.
+     */
+    percent: number;
+    kind: RolloutRampKind;
+    cause: RolloutRampMarkCause;
+    /**
+     * The ramp step (0-based) the rollout is at after the change; null off a plan.
+     */
+    step: number | null;
+    waitsFor: RolloutRampWait | null;
+    /**
+     * A planned stop before a step that requires approval.
+     */
+    gate: boolean;
+};
+
+/**
+ * RolloutRamp
+ *
+ * The rollout’s ramp on a time line, as of the request: the past from its recorded transitions (its audit rows: the actual times, percents, pauses, approval gates, rollbacks and resumes; `done`), the future projected from its plan snapshot by the scheduler’s own rules (exact holds, blackout days as local dates in the plan’s time zone, stops at approval gates; `planned`). Done segments end at the request’s time; planned ones start there.
+ */
+export type RolloutRamp = {
+    segments: Array<RolloutRampSegment>;
+    marks: Array<RolloutRampMark>;
+    /**
+     * The rollout’s creation: the left edge of the ramp.
+     */
+    start: string;
+    /**
+     * A little after the last planned change (or now): the right edge of the ramp.
+     */
+    end: string;
+};
+
+/**
  * PutRolloutRequest
  *
  * Creates the rollout, or edits the live one. `planKey: null` detaches the plan; omitting it keeps the attachment. Omitting `newValue` on a primitive with rules makes the rollout gate those rules.
@@ -4487,6 +4571,56 @@ export type PutFlagRolloutResponses = {
 
 export type PutFlagRolloutResponse = PutFlagRolloutResponses[keyof PutFlagRolloutResponses];
 
+export type GetFlagRolloutRampData = {
+    body?: never;
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/flags/{key}/rollout/ramp';
+};
+
+export type GetFlagRolloutRampErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type GetFlagRolloutRampError = GetFlagRolloutRampErrors[keyof GetFlagRolloutRampErrors];
+
+export type GetFlagRolloutRampResponses = {
+    /**
+     * OK
+     */
+    200: RolloutRamp;
+};
+
+export type GetFlagRolloutRampResponse = GetFlagRolloutRampResponses[keyof GetFlagRolloutRampResponses];
+
 export type PauseFlagRolloutData = {
     body?: never;
     headers?: {
@@ -5301,6 +5435,56 @@ export type PutConfigRolloutResponses = {
 };
 
 export type PutConfigRolloutResponse = PutConfigRolloutResponses[keyof PutConfigRolloutResponses];
+
+export type GetConfigRolloutRampData = {
+    body?: never;
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/configs/{key}/rollout/ramp';
+};
+
+export type GetConfigRolloutRampErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type GetConfigRolloutRampError = GetConfigRolloutRampErrors[keyof GetConfigRolloutRampErrors];
+
+export type GetConfigRolloutRampResponses = {
+    /**
+     * OK
+     */
+    200: RolloutRamp;
+};
+
+export type GetConfigRolloutRampResponse = GetConfigRolloutRampResponses[keyof GetConfigRolloutRampResponses];
 
 export type PauseConfigRolloutData = {
     body?: never;
