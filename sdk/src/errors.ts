@@ -59,6 +59,10 @@ const headerNumber = (response: Response | undefined, name: string): number | un
  *   threw. Or the SDK refused to send it: a path parameter of the operation's URL (e.g.
  *   `{targetId}`) was missing or not a non-empty string or number; `code` is `invalid_request`
  *   and `fields` names each such parameter.
+ * - `status` 304: a plain call (not `withResponse`) sent a conditional GET (`If-None-Match`) and
+ *   was answered `304 Not Modified`, which has no body to resolve with. `code` is
+ *   `invalid_request` (the codes are the API's catalog, with no client-only ones) and the message
+ *   names the `withResponse` method that resolves the 304 with `notModified: true`.
  * - `instanceof GradualApiError` and `isGradualApiError` hold for errors of any copy of the SDK
  *   (ESM and CommonJS builds loaded together).
  */

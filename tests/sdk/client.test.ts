@@ -63,6 +63,8 @@ describe('conditional GETs', () => {
 
     const err = await apiError(owner.session.getRuleset({ path: { envId }, headers: { 'if-none-match': tag } }));
     expect(err.status).toBe(304);
+    expect(err.code).toBe('invalid_request');
+    expect(err.response?.status).toBe(304);
     expect(err.message).toContain('withResponse.getRuleset()');
   });
 });
