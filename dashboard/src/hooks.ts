@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 
 export interface Resource<T> {
   data: T | undefined;
@@ -10,37 +10,56 @@ export interface Resource<T> {
   setData: (next: T | ((prev: T | undefined) => T)) => void;
 }
 
+interface ResourceState<T> {
+  /** The deps the data belongs to, and a number that moves on whenever one of them changes. */
+  deps: readonly unknown[];
+  key: number;
+  data: T | undefined;
+  error: unknown;
+  loading: boolean;
+}
+
+const sameDeps = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((v, i) => Object.is(v, b[i]));
+
 /**
- * Loads `load()` when the component mounts and whenever `deps` change. Only the latest load's
- * answer is kept: one that arrives after the deps moved on (a newer load started) is dropped.
+ * Loads `load()` when the component mounts and whenever `deps` change (compared one by one, as
+ * React compares an effect's list). Only the latest load's answer is kept: one that arrives
+ * after the deps moved on (a newer load started) is dropped.
  */
 export function useResource<T>(load: () => Promise<T>, deps: readonly unknown[]): Resource<T> {
-  const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({
-    data: undefined,
-    error: undefined,
-    loading: true,
-  });
-  const generation = useRef(0);
-  const loadRef = useRef(load);
-  loadRef.current = load;
+  const [state, setState] = useState<ResourceState<T>>(() => ({ deps, key: 0, data: undefined, error: undefined, loading: true }));
+  if (!sameDeps(state.deps, deps)) {
+    // New deps: the old data is not theirs. Set while rendering, so no frame shows it with them.
+    setState({ deps, key: state.key + 1, data: undefined, error: undefined, loading: true });
+  }
+  const { key } = state;
 
+  // The latest `load` and deps key, for the effect below and for reload: a new closure every
+  // render is not a reason to load again, only new deps are.
+  const latest = useRef({ load, key });
+  useLayoutEffect(() => {
+    latest.current = { load, key };
+  });
+
+  const generation = useRef(0);
   const run = useCallback(async () => {
     const mine = ++generation.current;
-    setState((s) => ({ ...s, loading: true }));
+    const { load: current, key: forKey } = latest.current;
+    // An answer counts only if no newer load started and the deps are still the ones it was for.
+    const settle = (next: (s: ResourceState<T>) => ResourceState<T>) =>
+      setState((s) => (mine === generation.current && s.key === forKey ? next(s) : s));
+    setState((s) => (s.loading ? s : { ...s, loading: true }));
     try {
-      const data = await loadRef.current();
-      if (mine === generation.current) setState({ data, error: undefined, loading: false });
+      const data = await current();
+      settle((s) => ({ ...s, data, error: undefined, loading: false }));
     } catch (error) {
-      if (mine === generation.current) setState((s) => ({ data: s.data, error, loading: false }));
+      settle((s) => ({ ...s, error, loading: false }));
     }
   }, []);
 
   useEffect(() => {
-    setState({ data: undefined, error: undefined, loading: true });
     void run();
-    // `deps` is the caller's list (checked at the call site, where `load` is written).
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, deps);
+  }, [key, run]);
 
   const setData = useCallback((next: T | ((prev: T | undefined) => T)) => {
     setState((s) => ({
@@ -50,7 +69,7 @@ export function useResource<T>(load: () => Promise<T>, deps: readonly unknown[])
     }));
   }, []);
 
-  return { ...state, reload: run, setData };
+  return { data: state.data, error: state.error, loading: state.loading, reload: run, setData };
 }
 
 /** Runs an action, tracking busy state and its error. */
