@@ -200,4 +200,14 @@ describe('FlagMatrix', () => {
     expect(requests.find((r) => r.method === 'PATCH')?.body).toEqual({ clientVisible: true });
     expect(changed).toEqual(['flag']);
   });
+
+  it('shows a definition changed elsewhere when the page passes it again', () => {
+    setApi(answerStates().client);
+    const { rerender } = render(<FlagMatrix slug="acme" projectId={PROJECT} envs={[]} flags={[FLAG]} configs={[]} />);
+    const box = () => screen.getByRole<HTMLInputElement>('checkbox', { name: 'Client-visible' });
+    expect(box().checked).toBe(false);
+    rerender(<FlagMatrix slug="acme" projectId={PROJECT} envs={[]} flags={[{ ...FLAG, clientVisible: true, archivedAt: '2026-11-23T10:00:00.000Z' }]} configs={[]} />);
+    expect(box().checked).toBe(true);
+    expect(screen.getByText('Archived')).toBeTruthy();
+  });
 });

@@ -68,7 +68,8 @@ export function FlagMatrix(props: {
   // Reload when a definition is added: its states appear in every environment.
   const definitions = [...flags.map((f) => f.id), ...configs.map((c) => c.id)].join(',');
   const states = useResource(() => loadStates(envs), [envIds, definitions]);
-  useLiveReload({ orgSlug: slug }, states.reload, (e) => envs.some((env) => env.id === e.envId));
+  // Values, rules and rollouts: the page that passes the definitions follows their own writes.
+  useLiveReload({ orgSlug: slug }, states.reload, { change: (e) => envs.some((env) => env.id === e.envId), orgChange: () => false });
 
   const rows: Row[] = [
     ...flags.map((f) => ({ kind: 'flag' as const, key: f.key, name: f.name, detail: `${f.valueType} flag`, defaultValue: f.defaultValue, clientVisible: f.clientVisible, tags: f.tags, archivedAt: f.archivedAt })),
@@ -150,7 +151,8 @@ function MatrixRow(props: {
             ))}
           </ul>
         )}
-        <ClientVisibleToggle row={r} projectId={projectId} onChanged={onChanged} />
+        {/* Keyed by the value shown, so a change made elsewhere replaces the checkbox's own state. */}
+        <ClientVisibleToggle key={String(r.clientVisible)} row={r} projectId={projectId} onChanged={onChanged} />
       </td>
       <td>
         <code className="value">{formatJson(r.defaultValue)}</code>

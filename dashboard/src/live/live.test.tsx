@@ -2,7 +2,7 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LiveIndicator } from './LiveIndicator';
-import { backoffMs, mentions, useLiveReload, type LiveSource } from './live';
+import { backoffMs, mentions, orgResources, parseLiveChangeEvent, parseLiveOrgChangeEvent, projectResources, useLiveReload, type LiveCause, type LiveFilter, type LiveSource } from './live';
 
 /** A stand-in for the browser's EventSource: the test opens, fails and feeds each instance. */
 class FakeEventSource {
@@ -34,12 +34,15 @@ class FakeEventSource {
   }
 }
 
-function Page({ source, reload, keyName }: { source: LiveSource; reload: () => void; keyName?: string }) {
-  useLiveReload(source, reload, keyName ? (e) => mentions(e, keyName) : undefined);
+function Page({ source, reload, keyName, filter }: { source: LiveSource; reload: (cause: LiveCause) => void; keyName?: string; filter?: LiveFilter }) {
+  useLiveReload(source, reload, filter ?? (keyName ? { change: (e) => mentions(e, keyName) } : undefined));
   return <LiveIndicator />;
 }
 
 const ENV = '00000000-0000-4000-8000-00000000000e';
+const PROJECT = '00000000-0000-4000-8000-0000000000a1';
+const OTHER_PROJECT = '00000000-0000-4000-8000-0000000000a2';
+const orgChange = (projectId: string | null, resourceKey: string) => ({ projectId, changes: [{ resourceType: 'flag', resourceKey, action: 'flag.updated' }] });
 const change = (resourceKey: string) => ({ envId: ENV, version: 3, changes: [{ resourceType: 'rollout', resourceKey, action: 'rollout.advanced' }] });
 
 beforeEach(() => {
@@ -106,7 +109,86 @@ describe('useLiveReload', () => {
     expect(screen.queryByTestId('live-indicator')).toBeNull();
   });
 
+  it('follows org-change events with their own filter and says what caused the reload', () => {
+    const reload = vi.fn();
+    const filter = projectResources(PROJECT, ['flag'], { key: 'checkout', envIds: [ENV] });
+    render(<Page source={{ orgSlug: 'acme' }} reload={reload} filter={filter} />);
+    const [es] = FakeEventSource.made;
+    act(() => es!.emit('ready', { orgId: 'o' }));
+
+    act(() => {
+      es!.emit('org-change', orgChange(OTHER_PROJECT, 'checkout')); // another project's flag of the same key
+      es!.emit('org-change', orgChange(PROJECT, 'search'));
+      es!.emit('org-change', { projectId: PROJECT }); // not an org-change event: ignored
+      es!.emit('change', { ...change('checkout'), envId: '00000000-0000-4000-8000-0000000000ff' }); // another environment
+    });
+    act(() => void vi.advanceTimersByTime(150));
+    expect(reload).not.toHaveBeenCalled();
+
+    act(() => es!.emit('org-change', orgChange(PROJECT, 'checkout')));
+    act(() => void vi.advanceTimersByTime(150));
+    expect(reload).toHaveBeenCalledTimes(1);
+    expect(reload).toHaveBeenLastCalledWith({ change: false, orgChange: true });
+
+    act(() => {
+      es!.emit('org-change', orgChange(PROJECT, 'checkout'));
+      es!.emit('change', { envId: ENV, version: 4, changes: [{ resourceType: 'flag', resourceKey: 'checkout', action: 'flag.created' }] });
+    });
+    act(() => void vi.advanceTimersByTime(150));
+    expect(reload).toHaveBeenCalledTimes(2);
+    expect(reload).toHaveBeenLastCalledWith({ change: true, orgChange: true });
+  });
+
+  it('shares one connection between the subscriptions of a source, closing it with the last', () => {
+    const members = vi.fn();
+    const keys = vi.fn();
+    const { unmount } = render(
+      <>
+        <Page source={{ orgSlug: 'acme' }} reload={members} filter={orgResources('member')} />
+        <Page source={{ orgSlug: 'acme' }} reload={keys} filter={orgResources('api_token')} />
+      </>,
+    );
+    expect(FakeEventSource.made).toHaveLength(1);
+    const [es] = FakeEventSource.made;
+    act(() => es!.emit('ready', { orgId: 'o' }));
+    act(() => es!.emit('org-change', { projectId: null, changes: [{ resourceType: 'member', resourceKey: 'a@example.com', action: 'member.role_changed' }] }));
+    act(() => void vi.advanceTimersByTime(150));
+    expect(members).toHaveBeenCalledTimes(1);
+    expect(keys).not.toHaveBeenCalled();
+    expect(screen.getAllByTestId('live-indicator').map((n) => n.textContent)).toEqual(['Live', 'Live']);
+    unmount();
+    expect(es!.closed).toBe(true);
+  });
+
   it('backs off from 1 s doubling to 30 s', () => {
     expect([0, 1, 2, 3, 4, 5, 10].map(backoffMs)).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000]);
+  });
+});
+
+describe('event data', () => {
+  it('reads a change and an org-change as the SDK types them, and nothing else', () => {
+    const data = { envId: ENV, version: 3, changes: [{ resourceType: 'rollout', resourceKey: null, action: 'rollout.advanced' }] };
+    expect(parseLiveChangeEvent(data)).toEqual(data);
+    expect(parseLiveChangeEvent({ ...data, extra: 1 })).toEqual(data);
+    expect(parseLiveChangeEvent({ ...data, version: '3' })).toBeNull();
+    expect(parseLiveChangeEvent({ ...data, changes: [{ resourceType: 'rollout', action: 'x' }] })).toBeNull();
+    expect(parseLiveChangeEvent(null)).toBeNull();
+    const org = { projectId: null, changes: [{ resourceType: 'member', resourceKey: 'a@example.com', action: 'member.removed' }] };
+    expect(parseLiveOrgChangeEvent(org)).toEqual(org);
+    expect(parseLiveOrgChangeEvent({ projectId: PROJECT, changes: [] })).toEqual({ projectId: PROJECT, changes: [] });
+    expect(parseLiveOrgChangeEvent({ changes: [] })).toBeNull();
+    expect(parseLiveOrgChangeEvent({ projectId: 7, changes: [] })).toBeNull();
+    expect(parseLiveOrgChangeEvent([])).toBeNull();
+  });
+
+  it('matches a resource by key and type, and an empty list as unknown', () => {
+    const e = { changes: [{ resourceType: 'config', resourceKey: 'checkout', action: 'config.updated' }] };
+    expect(mentions(e, 'checkout')).toBe(true);
+    expect(mentions(e, 'checkout', ['flag', 'rollout'])).toBe(false);
+    expect(mentions({ changes: [] }, 'checkout', ['flag'])).toBe(true);
+    const segments = projectResources(PROJECT, ['segment']);
+    expect(segments.orgChange({ projectId: PROJECT, changes: [{ resourceType: 'segment', resourceKey: 'beta', action: 'segment.created' }] })).toBe(true);
+    expect(segments.orgChange({ projectId: PROJECT, ...e })).toBe(false);
+    expect(segments.orgChange({ projectId: null, changes: [{ resourceType: 'segment', resourceKey: 'beta', action: 'segment.created' }] })).toBe(false);
   });
 });

@@ -4,6 +4,7 @@ import { api, fieldErrors } from '../api';
 import { Empty, ErrorNote, Field, Loading, PageHeader, Section, TextField } from '../components/ui';
 import { formatTime } from '../format';
 import { useAction, useResource } from '../hooks';
+import { orgResources, useLiveReload } from '../live/live';
 import { canAdmin, useOrg, useSession } from '../session';
 import { ApiKeys } from './AdminApiKeys';
 
@@ -27,6 +28,7 @@ function Members({ slug }: { slug: string }) {
   const { session, reload } = useSession();
   const org = useOrg(slug);
   const members = useResource(() => api().listMembers({ path: { slug } }), [slug]);
+  useLiveReload({ orgSlug: slug }, members.reload, orgResources('member'));
   const action = useAction();
   const admin = canAdmin(org);
 
@@ -113,6 +115,7 @@ function Members({ slug }: { slug: string }) {
 function Invitations({ slug }: { slug: string }) {
   const org = useOrg(slug);
   const invitations = useResource(() => api().listInvitations({ path: { slug } }), [slug]);
+  useLiveReload({ orgSlug: slug }, invitations.reload, orgResources('invitation', 'member'));
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('member');
   const [sent, setSent] = useState<string>();

@@ -4,6 +4,7 @@ import { api, fieldErrors } from '../api';
 import { CopyButton, Empty, ErrorNote, Field, Section, TextField } from '../components/ui';
 import { formatTime } from '../format';
 import { useAction, useResource } from '../hooks';
+import { orgResources, useLiveReload } from '../live/live';
 
 const TTLS: [string, number | undefined][] = [
   ['never', undefined],
@@ -28,6 +29,7 @@ async function orgEnvironments(slug: string): Promise<{ id: string; label: strin
 /** The org's API keys: mint one (its token shown once), list them, revoke one. Admins only. */
 export function ApiKeys({ slug }: { slug: string }) {
   const keys = useResource(() => api().listApiKeys({ path: { slug } }), [slug]);
+  useLiveReload({ orgSlug: slug }, keys.reload, orgResources('api_token', 'environment'));
   const [name, setName] = useState('');
   const [kind, setKind] = useState<ApiKeyKind>('api');
   const [readOnly, setReadOnly] = useState(false);

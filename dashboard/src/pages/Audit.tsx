@@ -9,7 +9,7 @@ import { useAction, useResource } from '../hooks';
 import { useLiveReload } from '../live/live';
 import { setQuery, useLocation } from '../router';
 
-const RESOURCE_TYPES = ['flag', 'config', 'rollout', 'rollout_plan', 'environment', 'project', 'member', 'invitation', 'api_token', 'proposal'];
+const RESOURCE_TYPES = ['flag', 'config', 'rollout', 'rollout_plan', 'segment', 'environment', 'project', 'webhook', 'rollback_secret', 'member', 'invitation', 'api_token', 'proposal'];
 
 /** The org's audit log: filters in the URL (deep links), newest first, a readable diff per entry. */
 export function AuditPage({ slug }: { slug: string }) {
@@ -19,11 +19,14 @@ export function AuditPage({ slug }: { slug: string }) {
     resourceKey: search.get('resourceKey') ?? '',
     envId: search.get('envId') ?? '',
     actorId: search.get('actorId') ?? '',
+    // With an environment: also its project's rows that name no environment (a flag's history links here so).
+    includeProjectRows: search.get('envId') && search.get('includeProjectRows') === 'true' ? 'true' : '',
   };
   const [keyDraft, setKeyDraft] = useState(filters.resourceKey);
   const query = Object.fromEntries(Object.entries(filters).filter(([, v]) => v));
   const page = useResource(() => api().listAuditEvents({ path: { slug }, query: { ...query, limit: 50 } }), [slug, JSON.stringify(query)]);
   const more = useAction();
+  // Every announced write, in environments (`change`) and outside them (`org-change`): the list is filtered by the server.
   useLiveReload({ orgSlug: slug }, page.reload);
 
   const loadMore = async () => {
@@ -60,8 +63,8 @@ export function AuditPage({ slug }: { slug: string }) {
         </label>
         {(filters.actorId || filters.envId) && (
           <span className="chip">
-            {filters.actorId ? `actor ${filters.actorId.slice(0, 8)}…` : ''} {filters.envId ? `environment ${filters.envId.slice(0, 8)}…` : ''}
-            <button type="button" className="link-button" onClick={() => setQuery({ actorId: undefined, envId: undefined })} aria-label="Clear actor and environment filters">
+            {filters.actorId ? `actor ${filters.actorId.slice(0, 8)}…` : ''} {filters.envId ? `environment ${filters.envId.slice(0, 8)}…${filters.includeProjectRows ? ' and its project' : ''}` : ''}
+            <button type="button" className="link-button" onClick={() => setQuery({ actorId: undefined, envId: undefined, includeProjectRows: undefined })} aria-label="Clear actor and environment filters">
               <Icon name="close" />
             </button>
           </span>
@@ -73,7 +76,7 @@ export function AuditPage({ slug }: { slug: string }) {
             className="btn btn-small"
             onClick={() => {
               setKeyDraft('');
-              setQuery({ resourceType: undefined, resourceKey: undefined, actorId: undefined, envId: undefined });
+              setQuery({ resourceType: undefined, resourceKey: undefined, actorId: undefined, envId: undefined, includeProjectRows: undefined });
             }}
           >
             Clear

@@ -4,6 +4,7 @@ import { primitivePath } from '../components/FlagMatrix';
 import { Empty, ErrorNote, Loading, PageHeader } from '../components/ui';
 import { formatTime } from '../format';
 import { useResource } from '../hooks';
+import { projectResources, useLiveReload } from '../live/live';
 import { Link, seg, setQuery, useLocation } from '../router';
 import { Crumbs } from '../Shell';
 
@@ -59,6 +60,12 @@ export function InsightsPage({ slug, projectId }: { slug: string; projectId: str
   const insights = useResource(
     () => api().listInsights({ path: { id: projectId }, query: { status, staleAfterDays, readyAfterDays } }),
     [projectId, status, staleAfterDays, readyAfterDays],
+  );
+  // Flags and configs created, archived or restored, and their rollouts (a finished rollout makes a flag ready to remove).
+  useLiveReload(
+    { orgSlug: slug },
+    () => Promise.all([insights.reload(), envs.reload()]),
+    projectResources(projectId, ['flag', 'config', 'rollout', 'environment'], { envIds: envs.data?.map((e) => e.id) }),
   );
   const base = `/o/${slug}/p/${seg(projectId)}`;
   const first = envs.data?.[0];

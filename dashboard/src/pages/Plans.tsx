@@ -5,6 +5,7 @@ import { PlanForm } from '../components/PlanForm';
 import { Empty, ErrorNote, Loading, PageHeader, Section } from '../components/ui';
 import { DAY_NAMES, formatDuration, formatPercent } from '../format';
 import { useAction, useResource } from '../hooks';
+import { projectResources, useLiveReload } from '../live/live';
 import { seg } from '../router';
 import { Crumbs } from '../Shell';
 
@@ -12,6 +13,7 @@ import { Crumbs } from '../Shell';
 export function PlansPage({ slug, projectId }: { slug: string; projectId: string }) {
   const project = useResource(() => api().getProject({ path: { id: projectId } }), [projectId]);
   const plans = useResource(() => api().listRolloutPlans({ path: { id: projectId } }), [projectId]);
+  useLiveReload({ orgSlug: slug }, plans.reload, projectResources(projectId, ['rollout_plan']));
   /** The key of the plan being edited, or 'new' for the create form. */
   const [editing, setEditing] = useState<string>();
   const [confirmDelete, setConfirmDelete] = useState<string>();

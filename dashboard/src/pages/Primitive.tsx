@@ -31,7 +31,11 @@ export function PrimitivePage(props: { slug: string; projectId: string; envId: s
   const plans = useResource(() => api().listRolloutPlans({ path: { id: projectId } }), [projectId]);
   const state = useResource<FlagState | ConfigState>(() => ops.getState(), [ops]);
   const fires = useResource(() => ops.fires(), [ops, state.data?.rollout?.updatedAt]);
-  useLiveReload({ envId }, () => Promise.all([state.reload(), env.reload()]), (e) => mentions(e, primitiveKey));
+  // The organization's stream: this environment's changes of it, and its definition's writes (name, tags, archive) elsewhere.
+  useLiveReload({ orgSlug: slug }, () => Promise.all([state.reload(), env.reload(), def.reload()]), {
+    change: (e) => e.envId === envId && mentions(e, primitiveKey),
+    orgChange: (e) => e.projectId === projectId && mentions(e, primitiveKey),
+  });
 
   const base = `/o/${slug}/p/${seg(projectId)}`;
   const envBase = `${base}/e/${seg(envId)}`;
@@ -169,7 +173,7 @@ export function PrimitivePage(props: { slug: string; projectId: string; envId: s
       </Section>
 
       <Section title="History" id="history-h">
-        <FlagHistory slug={slug} envId={envId} kind={kind} primitiveKey={primitiveKey} refresh={`${s.updatedAt}|${rollout?.updatedAt ?? ''}`} />
+        <FlagHistory slug={slug} envId={envId} kind={kind} primitiveKey={primitiveKey} refresh={`${s.updatedAt}|${rollout?.updatedAt ?? ''}|${def.data?.definition.updatedAt ?? ''}|${archivedAt ?? ''}`} />
       </Section>
     </>
   );

@@ -6,6 +6,7 @@ import { FlagMatrix } from '../components/FlagMatrix';
 import { Empty, ErrorNote, Field, Loading, PageHeader, Section, TextField } from '../components/ui';
 import { parseJsonInput } from '../format';
 import { useAction, useResource } from '../hooks';
+import { touches, useLiveReload } from '../live/live';
 import { Link, navigate, seg, setQuery, useLocation } from '../router';
 import { Crumbs } from '../Shell';
 import { slugify } from './Claim';
@@ -23,6 +24,11 @@ export function ProjectPage({ slug, projectId }: { slug: string; projectId: stri
   const tags = [...new Set([...(flags.data ?? []), ...(configs.data ?? [])].flatMap((d) => d.tags)), ...(tag ? [tag] : [])].sort();
   const [creating, setCreating] = useState<'env' | 'flag' | 'config'>();
   const base = `/o/${slug}/p/${seg(projectId)}`;
+  // Definitions and environments made, edited or archived elsewhere (the matrix follows the states itself).
+  useLiveReload({ orgSlug: slug }, () => Promise.all([project.reload(), envs.reload(), flags.reload(), configs.reload()]), {
+    change: (e) => touches(e, 'environment') || (envs.data?.some((env) => env.id === e.envId) === true && touches(e, 'flag', 'config')),
+    orgChange: (e) => e.projectId === projectId,
+  });
 
   if (project.error) return <ErrorNote error={project.error} />;
   if (!project.data) return <Loading />;

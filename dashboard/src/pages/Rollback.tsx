@@ -4,6 +4,7 @@ import { api, fieldErrors } from '../api';
 import { CopyButton, Empty, ErrorNote, Loading, PageHeader, Section, TextField } from '../components/ui';
 import { formatTime } from '../format';
 import { useAction, useResource } from '../hooks';
+import { useLiveReload } from '../live/live';
 import { Link, seg, useLocation } from '../router';
 import { canAdmin, useOrg } from '../session';
 import { Crumbs } from '../Shell';
@@ -54,6 +55,8 @@ export function RollbackPage({ slug, projectId, envId }: { slug: string; project
         : api().listRollbackFires({ path: { envId }, query: { cursor, limit: 25 } }),
     [envId, secretFilter, cursor],
   );
+  // Every write in the environment: secrets minted or revoked, and rollbacks (a fire that rolls back commits a rollout change).
+  useLiveReload({ envId }, () => Promise.all([secrets.reload(), fires.reload()]));
   const [minted, setMinted] = useState<MintedRollbackWebhookSecret>();
   const [name, setName] = useState('');
   const [confirmRevoke, setConfirmRevoke] = useState<string>();

@@ -8,6 +8,7 @@ import { IdList } from '../components/TargetIds';
 import { ErrorNote, Field, Loading, PageHeader, Section, TextField } from '../components/ui';
 import { formatTime } from '../format';
 import { useAction, useResource } from '../hooks';
+import { projectResources, useLiveReload } from '../live/live';
 import { Link, navigate, seg } from '../router';
 import { segmentApi } from '../segment-api';
 import { Crumbs } from '../Shell';
@@ -33,6 +34,12 @@ export function SegmentPage({ slug, projectId, segmentKey }: { slug: string; pro
   const segments = useResource(() => api().listSegments({ path: { id: projectId } }), [projectId]);
   const loaded = useResource(() => ops.get(), [ops]);
   const referrers = useResource(() => ops.referrers(), [ops, loaded.data?.segment.updatedAt]);
+  // Writes of the project's segments (this one, or one its rules name) and of flags' and configs' rules (which refer to it or stop).
+  useLiveReload(
+    { orgSlug: slug },
+    () => Promise.all([loaded.reload(), segments.reload(), referrers.reload()]),
+    projectResources(projectId, ['segment', 'flag', 'config'], { envIds: envs.data?.map((e) => e.id) }),
+  );
   const base = `/o/${slug}/p/${seg(projectId)}`;
   const field = project.data?.targetIdField ?? 'userId';
   const linkFor = (r: string) => referrerPath(slug, projectId, envs.data, r);

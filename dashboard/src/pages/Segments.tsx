@@ -3,6 +3,7 @@ import { api, fieldErrors } from '../api';
 import { Empty, ErrorNote, Field, Loading, PageHeader, TextField } from '../components/ui';
 import { formatTime } from '../format';
 import { useAction, useResource } from '../hooks';
+import { projectResources, useLiveReload } from '../live/live';
 import { Link, navigate, seg } from '../router';
 import { Crumbs } from '../Shell';
 import { slugify } from './Claim';
@@ -11,6 +12,7 @@ import { slugify } from './Claim';
 export function SegmentsPage({ slug, projectId }: { slug: string; projectId: string }) {
   const project = useResource(() => api().getProject({ path: { id: projectId } }), [projectId]);
   const segments = useResource(() => api().listSegments({ path: { id: projectId } }), [projectId]);
+  useLiveReload({ orgSlug: slug }, segments.reload, projectResources(projectId, ['segment']));
   const [creating, setCreating] = useState(false);
   const base = `/o/${slug}/p/${seg(projectId)}`;
 

@@ -4,6 +4,7 @@ import { api, fieldErrors } from '../api';
 import { CopyButton, Empty, ErrorNote, Field, Loading, PageHeader, Section, TextField } from '../components/ui';
 import { formatTime } from '../format';
 import { useAction, useResource } from '../hooks';
+import { projectResources, useLiveReload } from '../live/live';
 import { seg } from '../router';
 import { Crumbs } from '../Shell';
 
@@ -45,6 +46,7 @@ interface FormValues {
 export function WebhooksPage({ slug, projectId }: { slug: string; projectId: string }) {
   const project = useResource(() => api().getProject({ path: { id: projectId } }), [projectId]);
   const subs = useResource(() => api().listWebhookSubscriptions({ path: { id: projectId } }), [projectId]);
+  useLiveReload({ orgSlug: slug }, subs.reload, projectResources(projectId, ['webhook']));
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedWebhookSubscription>();
   const base = `/o/${slug}/p/${seg(projectId)}`;
