@@ -40,38 +40,43 @@ describe('FlagHistory', () => {
     const sameKeyConfig = event('config.update_value', 'config', '2026-11-23T09:00:00.000Z');
     const value = event('flag.update_value', 'flag', '2026-11-22T10:00:00.000Z', { actorType: 'system', actorId: null, actorEmail: undefined });
     const created = event('flag.created', 'flag', '2026-11-20T10:00:00.000Z', { envId: null, version: null });
+    const archived = event('flag.archived', 'flag', '2026-11-23T09:30:00.000Z', { envId: null, version: null });
+    const otherRestored = event('config.restored', 'config', '2026-11-23T09:20:00.000Z', { envId: null, version: null });
     const { client, requests } = fakeApi(({ method, path, query }) => {
       if (method !== 'GET' || path !== '/api/v1/orgs/acme/audit') return { status: 404, body: envelope('not_found', 'no route') };
       return query.get('cursor') === 'page-2'
         ? { status: 200, body: { events: [created], nextCursor: null } }
-        : { status: 200, body: { events: [newest, sameKeyConfig, value], nextCursor: 'page-2' } };
+        : { status: 200, body: { events: [newest, archived, sameKeyConfig, otherRestored, value], nextCursor: 'page-2' } };
     });
     setApi(client);
 
     render(<FlagHistory slug="acme" envId={ENV} kind="flag" primitiveKey="new-checkout" />);
     const table = await screen.findByRole('table');
     const rows = within(table).getAllByRole('row').slice(1);
-    expect(rows.map((r) => r.getAttribute('data-action'))).toEqual(['rollout.created', 'flag.update_value']);
+    expect(rows.map((r) => r.getAttribute('data-action'))).toEqual(['rollout.created', 'flag.archived', 'flag.update_value']);
     expect(rows[0]!.textContent).toContain('olive@example.com');
     expect(rows[0]!.textContent).toContain('“ship it”');
     expect(rows[0]!.lastElementChild?.textContent).toBe('9');
-    expect(rows[1]!.textContent).toContain('scheduler');
+    expect(rows[2]!.textContent).toContain('scheduler');
+    expect(rows[1]!.lastElementChild?.textContent).toBe('—'); // a project-level row has no environment version
 
     const first = requests[0]!.query;
     expect(first.get('resourceKey')).toBe('new-checkout');
     expect(first.get('envId')).toBe(ENV);
+    expect(first.get('includeProjectRows')).toBe('true'); // creation, details, archive and restore name no environment
     expect(first.get('limit')).toBe(String(HISTORY_PAGE_SIZE));
     expect(first.has('resourceType')).toBe(false);
 
     fireEvent.click(screen.getByRole('button', { name: 'Older entries' }));
-    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(4));
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(5));
     expect(requests[1]!.query.get('cursor')).toBe('page-2');
     expect(requests[1]!.query.get('resourceKey')).toBe('new-checkout');
-    expect(within(table).getAllByRole('row')[3]!.getAttribute('data-action')).toBe('flag.created');
+    expect(requests[1]!.query.get('includeProjectRows')).toBe('true');
+    expect(within(table).getAllByRole('row')[4]!.getAttribute('data-action')).toBe('flag.created');
     expect(screen.queryByRole('button', { name: 'Older entries' })).toBeNull();
 
     const full = screen.getByRole('link', { name: 'Details in the audit log' });
-    expect(full.getAttribute('href')).toBe(`/app/o/acme/audit?resourceKey=new-checkout&envId=${ENV}`);
+    expect(full.getAttribute('href')).toBe(`/app/o/acme/audit?resourceKey=new-checkout&envId=${ENV}&includeProjectRows=true`);
   });
 
   it('loads again when the state on the page changes', async () => {

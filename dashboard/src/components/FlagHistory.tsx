@@ -8,10 +8,9 @@ import { Empty, ErrorNote, Loading } from './ui';
 
 export const HISTORY_PAGE_SIZE = 20;
 
-
 /**
  * A flag's and a config's audit rows share the key, so a listing by key and environment can hold
- * both; the other kind's own rows (value, rules, created) are left out.
+ * both; the other kind's own rows (value, rules, created, details, archive, restore) are left out.
  */
 function ofKind(kind: 'flag' | 'config', events: AuditEventSummary[]): AuditEventSummary[] {
   const other = kind === 'flag' ? 'config' : 'flag';
@@ -19,12 +18,14 @@ function ofKind(kind: 'flag' | 'config', events: AuditEventSummary[]): AuditEven
 }
 
 /**
- * The audit log of one flag or config in one environment, newest first, a page at a time.
- * `refresh` changes whenever the state on screen changes (a new entry to show).
+ * The audit log of one flag or config in one environment, newest first, a page at a time: its
+ * value, rules and rollouts there, and the project-level rows that name no environment (its
+ * creation, details edits, archive and restore; `includeProjectRows`). `refresh` changes whenever
+ * the state or definition on screen changes (a new entry to show).
  */
 export function FlagHistory(props: { slug: string; envId: string; kind: 'flag' | 'config'; primitiveKey: string; refresh?: unknown }) {
   const { slug, envId, kind, primitiveKey, refresh } = props;
-  const query = { resourceKey: primitiveKey, envId, limit: HISTORY_PAGE_SIZE };
+  const query = { resourceKey: primitiveKey, envId, includeProjectRows: 'true' as const, limit: HISTORY_PAGE_SIZE };
   const page = useResource(
     async (): Promise<AuditEventPage> => {
       const first = await api().listAuditEvents({ path: { slug }, query });
@@ -41,7 +42,7 @@ export function FlagHistory(props: { slug: string; envId: string; kind: 'flag' |
     if (next) page.setData((p) => ({ events: [...(p?.events ?? []), ...ofKind(kind, next.events)], nextCursor: next.nextCursor }));
   };
 
-  const auditLink = `/o/${slug}/audit?${new URLSearchParams({ resourceKey: primitiveKey, envId }).toString()}`;
+  const auditLink = `/o/${slug}/audit?${new URLSearchParams({ resourceKey: primitiveKey, envId, includeProjectRows: 'true' }).toString()}`;
 
   return (
     <div data-testid="flag-history">
