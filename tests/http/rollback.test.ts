@@ -91,7 +91,7 @@ describe.each<Kind>(['flag', 'config'])('automatic rollback of a %s rollout', (k
     expect(rollout.lastAutoRollback).toMatchObject({ secretId: secret.id, secretName: 'alertmanager', parsedMonitorUrl: expect.stringMatching(/^http:\/\/prometheus\.example\.com:9090\/graph/) });
     expect((await owner.session.getEnvironment({ path: { envId } })).version).toBe(version + 1);
     const [row] = (await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { resourceType: 'rollout', resourceKey: 'checkout', limit: 1 } })).events;
-    expect(row).toMatchObject({ action: 'rollout.auto_rollback', actorType: 'rollback_webhook', actorId: secret.id, actorName: 'alertmanager', reason: 'rollout:auto_rollback', version: version + 1 });
+    expect(row).toMatchObject({ action: 'rollout.auto_rollback', actorType: 'rollback_webhook', actorId: secret.id, actorName: 'alertmanager', reason: `Alert via the rollback secret “alertmanager”: ${rollout.lastAutoRollback!.parsedMonitorUrl}`, version: version + 1 });
     const [record] = await fires({ limit: 1 });
     expect(record).toMatchObject({
       outcome: 'transitioned',

@@ -26,13 +26,12 @@ import { commitTransition } from '../rollouts/commit-transition.js';
 import { toRolloutDto, toState } from '../rollouts/rollout.mapper.js';
 import { findCurrentRollout } from '../rollouts/rollouts.store.js';
 import { isUuid } from '../common/lookup.js';
-import { parseMonitorUrl } from './alert-url.js';
+import { autoRollbackReason, parseMonitorUrl } from './alert-url.js';
 
 export const MAX_FIRE_BODY_BYTES = 16_384;
 export const FIRES_PER_ROLLOUT_PER_MINUTE = 60;
 export const FIRES_PER_SECRET_PER_MINUTE = 300;
 const LAST_FIRED_RESOLUTION_MS = 60_000;
-export const AUTO_ROLLBACK_REASON = 'rollout:auto_rollback';
 
 export interface FireRequest {
   envId: string;
@@ -107,7 +106,7 @@ function readPayload(body: Buffer, contentType: string | undefined): { ok: boole
  * address with too many is refused (429 rollback_rate_limited) before any lookup or record,
  * unless its secret succeeded on this instance within the hour.
  * A transitioned fire commits the rollout, the env version bump, the audit row
- * (actor rollback_webhook, reason rollout:auto_rollback) and its fire record
+ * (actor rollback_webhook, a reason naming the secret and the alert's link) and its fire record
  * together, then reaches live SDK streams like any other write.
  */
 export async function fireRollback(deps: FireDeps, req: FireRequest): Promise<FireResponse> {
@@ -199,7 +198,7 @@ export async function fireRollback(deps: FireDeps, req: FireRequest): Promise<Fi
       outcome = 'transitioned';
       const before = toRolloutDto(row);
       row.lastAutoRollback = { firedAt: req.now.toISOString(), secretId: secret.id, secretName: secret.name, parsedMonitorUrl: monitorUrl };
-      await commitTransition({ changes, actor, caller: { reason: AUTO_ROLLBACK_REASON, now: req.now } }, row, primitive, transition, before);
+      await commitTransition({ changes, actor, caller: { reason: autoRollbackReason(secret.name, monitorUrl), now: req.now } }, row, primitive, transition, before);
     } else {
       outcome = currentStatus === 'paused' ? 'noop_already_rolled_back' : 'noop_terminal_state';
     }
