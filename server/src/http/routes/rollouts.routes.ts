@@ -7,6 +7,7 @@ import type { AppDeps } from '../../deps.js';
 import { mustPropose, storedRequest } from '../../features/proposals/divertible.js';
 import { propose } from '../../features/proposals/proposals.service.js';
 import { rolloutOperations, type OpKind, type OpResults, type RolloutOp } from '../../features/rollouts/operations.js';
+import { getRolloutRamp } from '../../features/rollouts/ramp.service.js';
 import { commandRollout, getRollout } from '../../features/rollouts/rollouts.service.js';
 import { containsTargetId, listTargetIds } from '../../features/rollouts/target-ids.service.js';
 import { admit, type AdmissionRequest } from '../admission.js';
@@ -63,6 +64,10 @@ function handlers(deps: AppDeps, answers: AnswerCache, kind: PrimitiveKind) {
       const body = await getRollout(req.em, await admit(req, res, deps), kind, params.envId, params.key);
       return notModified(req, res, body) ? { status: 304 as const, body: undefined } : { status: 200 as const, body };
     },
+    ramp: async ({ req, res, params }: Input<'getFlagRolloutRamp', 'getConfigRolloutRamp'>) => ({
+      status: 200 as const,
+      body: await getRolloutRamp(req.em, await admit(req, res, deps), kind, params.envId, params.key),
+    }),
     put: (input: Input<'putFlagRollout', 'putConfigRollout'>) =>
       divert<'rollout.put'>(deps, kind, input, { kind: 'rollout.put', body: input.body, ifMatch: input.headers['if-match'] }),
     delete: (input: Target) => divert<'rollout.delete'>(deps, kind, input, { kind: 'rollout.delete' }),
@@ -108,6 +113,7 @@ export const flagRolloutsRoutes = (deps: AppDeps, answers: AnswerCache) => {
   const h = handlers(deps, answers, 'flag');
   return s.router(contract.flagRollouts, {
     getFlagRollout: h.get,
+    getFlagRolloutRamp: h.ramp,
     putFlagRollout: h.put,
     deleteFlagRollout: h.delete,
     pauseFlagRollout: h.pause,
@@ -127,6 +133,7 @@ export const configRolloutsRoutes = (deps: AppDeps, answers: AnswerCache) => {
   const h = handlers(deps, answers, 'config');
   return s.router(contract.configRollouts, {
     getConfigRollout: h.get,
+    getConfigRolloutRamp: h.ramp,
     putConfigRollout: h.put,
     deleteConfigRollout: h.delete,
     pauseConfigRollout: h.pause,
