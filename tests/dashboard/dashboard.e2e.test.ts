@@ -211,7 +211,9 @@ describe.skipIf(!chromiumInstalled)('dashboard in a browser', () => {
     await page.waitForURL(`${app}/o/acme/audit?resourceType=rollout`);
     const rolledBack = page.locator('li[data-action="rollout.auto_rollback"]');
     await rolledBack.waitFor();
-    expect(await rolledBack.textContent()).toContain('rollout:auto_rollback');
+    // The reason in words: the secret that fired and the alert's link, not a code.
+    expect(await rolledBack.textContent()).toContain('“Alert via the rollback secret “grafana”: https://grafana.example.test/alerting/checkout-errors”');
+    expect(await rolledBack.textContent()).not.toContain('rollout:auto_rollback');
     await rolledBack.getByRole('button').click();
     const percentRow = rolledBack.locator('table.diff tr', { hasText: /^percent/ });
     await percentRow.waitFor();
@@ -298,6 +300,58 @@ describe.skipIf(!chromiumInstalled)('dashboard in a browser', () => {
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(page, '13-phone-flag');
     await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('stops at an approval gate of a plan made in the page, offers approval (not advance), and approves into the next step', async () => {
+    await page.goto(projectUrl);
+    await button('New flag').click();
+    await field('Key').fill('gated-search');
+    await field('Name').fill('Gated search');
+    await button('Create flag').click();
+    await page.getByRole('cell', { name: 'gated-search' }).waitFor();
+
+    // The default ramp (1% for an hour, 10%, 50%, 100%) with sign-off before 10% and a blackout
+    // day three days from now (UTC), which the hour the test clock moves never reaches.
+    await page.getByRole('link', { name: 'Rollout plans' }).click();
+    await button('New plan').click();
+    await field('Key').fill('signed-off');
+    await field('Name').fill('Ramp with sign-off');
+    await field('Cadence').selectOption('auto');
+    const blackoutDay = DAYS[(new Date().getUTCDay() + 3) % 7]!;
+    await page.getByLabel(blackoutDay, { exact: true }).check();
+    await field('Step 2 approval').check();
+    await button('Create plan').click();
+    const plan = page.locator('section', { hasText: 'Ramp with sign-off' }).last();
+    await plan.getByText(`no steps on ${blackoutDay} (UTC)`).waitFor();
+    expect(await plan.locator('ol.ramp li', { hasText: '10%' }).getByText('approval').count()).toBe(1);
+
+    await page.goto(`${envUrl}/flags/gated-search`);
+    await button('Start a rollout').click();
+    await field('Percent').fill('1');
+    await field('Plan').selectOption('signed-off');
+    await field('Candidate value (JSON)').fill('true');
+    await button('Start rollout').click();
+    await see('Rolling out');
+    await page.getByLabel('1% admitted').first().waitFor();
+    await page.getByTestId('live-indicator').filter({ hasText: 'Live' }).waitFor();
+
+    // The hour's hold is over: the scheduler stops before the step that needs approval, and the
+    // open page shows it without a reload.
+    await t.advanceClock(3601);
+    const gate = page.getByTestId('approval-gate');
+    await gate.waitFor();
+    await see('Paused · awaiting approval');
+    expect(await gate.textContent()).toContain('The next step (10%) needs someone to approve it.');
+    await page.getByLabel('1% admitted').first().waitFor();
+    expect(await button('Approve and continue').count()).toBe(1);
+    expect(await button('Advance to next step').count()).toBe(0);
+    expect(await button('Resume').count()).toBe(0);
+    await screenshot(page, '14-approval-gate');
+
+    await button('Approve and continue').click();
+    await page.getByLabel('10% admitted').first().waitFor();
+    await see('Rolling out');
+    await gate.waitFor({ state: 'detached' });
   });
 
   it('logged no console errors; the only HTTP errors were the API’s expected 4xx answers', () => {
