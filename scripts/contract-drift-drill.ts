@@ -23,6 +23,7 @@
  *   npm run contract:drill -- --only put-rollout-percent,flag-description
  *   npm run contract:drill -- --keep       # keep the temporary copy
  *   npm run contract:drill -- --errors 20  # compiler errors shown per consumer (default 3)
+ *   npm run contract:drill -- --jobs 1     # one mutation at a time (default 2, each in its own copy)
  *   npm run contract:drill -- --with-tests # also typecheck tests/ and bench/ (informational; slower)
  *
  * By default the root program is typechecked without tests/ and bench/: they are
@@ -212,10 +213,12 @@ interface Options {
   keep: boolean;
   errorsShown: number;
   withTests: boolean;
+  /** Mutations checked at once, each in a copy of its own. */
+  jobs: number;
 }
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { ref: undefined, only: undefined, keep: false, errorsShown: 3, withTests: false };
+  const options: Options = { ref: undefined, only: undefined, keep: false, errorsShown: 3, withTests: false, jobs: 2 };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -228,6 +231,7 @@ function parseArgs(argv: string[]): Options {
     else if (arg === '--keep') options.keep = true;
     else if (arg === '--with-tests') options.withTests = true;
     else if (arg === '--errors') options.errorsShown = Number(value());
+    else if (arg === '--jobs') options.jobs = Math.max(1, Math.floor(Number(value())) || 1);
     else throw new Error(`unknown argument ${arg}`);
   }
   if (options.only) {
@@ -529,23 +533,29 @@ async function main(): Promise<number> {
     });
   }
 
-  const repo = join(tmp, 'repo');
   const pristine = join(tmp, 'pristine');
+  /** A copy of the repository whose node_modules resolve the copy's own workspaces; null when that fails. */
+  const prepareCopy = (repo: string): number | null => {
+    if (options.ref) copyCommit(options.ref, repo);
+    else copyWorkingTree(repo);
+    let redirected = wireNodeModules(join(root, 'node_modules'), join(repo, 'node_modules'), repo);
+    for (const ws of workspaceDirs(repo)) {
+      const original = join(root, ws, 'node_modules');
+      if (existsSync(original)) redirected += wireNodeModules(original, join(repo, ws, 'node_modules'), repo);
+    }
+    // The copy's own workspaces must be what `@gradual/contract` resolves to.
+    const contractLink = join(repo, 'node_modules', '@gradual', 'contract');
+    const resolvedContract = existsSync(contractLink) ? realpathSync(contractLink) : '(missing)';
+    if (resolvedContract !== realpathSync(join(repo, 'contract'))) {
+      console.error(`node_modules/@gradual/contract resolves to ${resolvedContract}, not the copy's contract/`);
+      return null;
+    }
+    return redirected;
+  };
 
-  if (options.ref) copyCommit(options.ref, repo);
-  else copyWorkingTree(repo);
-  let redirected = wireNodeModules(join(root, 'node_modules'), join(repo, 'node_modules'), repo);
-  for (const ws of workspaceDirs(repo)) {
-    const original = join(root, ws, 'node_modules');
-    if (existsSync(original)) redirected += wireNodeModules(original, join(repo, ws, 'node_modules'), repo);
-  }
-  // The copy's own workspaces must be what `@gradual/contract` resolves to.
-  const contractLink = join(repo, 'node_modules', '@gradual', 'contract');
-  const resolvedContract = existsSync(contractLink) ? realpathSync(contractLink) : '(missing)';
-  if (resolvedContract !== realpathSync(join(repo, 'contract'))) {
-    console.error(`node_modules/@gradual/contract resolves to ${resolvedContract}, not the copy's contract/`);
-    return 1;
-  }
+  const repo = join(tmp, 'repo');
+  const redirected = prepareCopy(repo);
+  if (redirected === null) return 1;
   console.log(`contract drift drill: copy of ${options.ref ? `${options.ref} (git archive)` : 'the working tree'} in ${repo}`);
   console.log(`node_modules wired: ${redirected} workspace link(s) point into the copy (${elapsed()})`);
 
@@ -569,48 +579,74 @@ async function main(): Promise<number> {
   // What every mutation starts from: the contract sources and the regenerated outputs.
   const restorable = ['contract/src', 'openapi.yaml', 'sdk/src/generated'];
   for (const p of restorable) cpSync(join(repo, p), join(pristine, p), { recursive: true });
-  const restore = () => {
+  const restore = (copy: string) => {
     for (const p of restorable) {
-      rmSync(join(repo, p), { recursive: true, force: true });
-      cpSync(join(pristine, p), join(repo, p), { recursive: true });
+      rmSync(join(copy, p), { recursive: true, force: true });
+      cpSync(join(pristine, p), join(copy, p), { recursive: true });
     }
   };
 
-  const outcomes: Outcome[] = [];
-  for (const mutation of MUTATIONS.filter((m) => !options.only || options.only.has(m.name))) {
+  const mutations = MUTATIONS.filter((m) => !options.only || options.only.has(m.name));
+  // More copies, one per job: mutations are typechecked side by side (tsc is single-threaded).
+  const copies = [repo];
+  for (let k = 1; k < Math.min(options.jobs, mutations.length); k++) {
+    const copy = join(tmp, `repo-${k}`);
+    if (prepareCopy(copy) === null) return 1;
+    restore(copy);
+    rootProjectOf(copy, options);
+    copies.push(copy);
+  }
+
+  const check = async (copy: string, mutation: Mutation): Promise<Outcome> => {
     const t0 = performance.now();
     let error: string | undefined;
-    let check: Typecheck | undefined;
+    let result: Typecheck | undefined;
     try {
-      applyEdits(repo, mutation);
-      const gen = await regenerate(repo);
+      applyEdits(copy, mutation);
+      const gen = await regenerate(copy);
       if (!gen.ok) error = `npm run openapi failed:\n${gen.output.trim().slice(0, 3000)}`;
-      else check = await typecheck(repo, rootProject);
+      else result = await typecheck(copy, rootProject);
     } catch (err) {
       error = err instanceof Error ? err.message : String(err);
     } finally {
-      restore();
+      restore(copy);
     }
-    const outcome: Outcome = { mutation, error, check, seconds: (performance.now() - t0) / 1000 };
-    outcomes.push(outcome);
+    return { mutation, error, check: result, seconds: (performance.now() - t0) / 1000 };
+  };
+
+  const print = (outcome: Outcome) => {
+    const { mutation, error, check: result } = outcome;
     console.log(`\n● ${mutation.name} (${mutation.kind}): ${mutation.summary} (${outcome.seconds.toFixed(0)}s, at ${elapsed()})`);
     if (error) console.log(`  ERROR ${error}`);
-    if (check?.broken) console.log(`  ERROR ${check.broken}`);
+    if (result?.broken) console.log(`  ERROR ${result.broken}`);
     for (const c of CONSUMERS) {
-      const mine = check?.errors.filter((e) => e.area === c) ?? [];
+      const mine = result?.errors.filter((e) => e.area === c) ?? [];
       const why = mutation.mustFail[c];
-      const verdict = !check ? 'not run' : why ? (mine.length ? 'failed, as it must' : 'STILL COMPILES') : mine.length ? 'failed (not required)' : 'compiles';
+      const verdict = !result ? 'not run' : why ? (mine.length ? 'failed, as it must' : 'STILL COMPILES') : mine.length ? 'failed (not required)' : 'compiles';
       console.log(`  ${pad(c, 9)} ${verdict}${why ? ` — uses it: ${why}` : ''}`);
       for (const e of mine.slice(0, options.errorsShown)) console.log(`      ${e.line}`);
       if (mine.length > options.errorsShown) console.log(`      … ${mine.length - options.errorsShown} more`);
     }
     for (const area of ['tests', 'contract', 'generated', 'other'] as const) {
-      const mine = check?.errors.filter((e) => e.area === area) ?? [];
+      const mine = result?.errors.filter((e) => e.area === area) ?? [];
       const informational = area === 'tests' || area === 'other';
       if (mine.length) console.log(`  ${pad(area, 9)} ${mine.length} error(s)${informational ? ' (informational)' : ''}`);
       for (const e of mine.slice(0, informational ? 0 : options.errorsShown)) console.log(`      ${e.line}`);
     }
-  }
+  };
+
+  // Each copy takes the next mutation until none is left; outcomes keep the drill's order.
+  const outcomes: Outcome[] = [];
+  let next = 0;
+  await Promise.all(
+    copies.map(async (copy) => {
+      for (let i = next++; i < mutations.length; i = next++) {
+        const outcome = await check(copy, mutations[i]!);
+        outcomes[i] = outcome;
+        print(outcome);
+      }
+    }),
+  );
 
   report(outcomes, options.withTests);
   const required = new Set(outcomes.flatMap((o) => CONSUMERS.filter((c) => o.mutation.mustFail[c])));

@@ -55,7 +55,7 @@ describe('CORS on the evaluation endpoints', () => {
     send(`/api/v1/envs/${envId}/evaluate`, { headers: { ...(origin ? { origin } : {}), ...headers }, body: { context: { userId: 'u-1' } } });
 
   beforeAll(async () => {
-    t = await startTestServer({ CORS_ALLOWED_ORIGINS: `${DEFAULT}, http://localhost:5173` });
+    t = await startTestServer({ CORS_ALLOWED_ORIGINS: `${DEFAULT}, http://localhost:5173` }, { direct: true });
     owner = await claim(t);
     const s = owner.session;
     const slug = owner.orgSlug;

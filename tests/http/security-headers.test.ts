@@ -68,7 +68,7 @@ describe('security headers', () => {
 
   beforeAll(async () => {
     await ensureDashboardBuilt();
-    t = await startTestServer();
+    t = await startTestServer({}, { direct: true });
     owner = await claim(t);
     const projectId = (await owner.session.createProject({ path: { slug: 'acme' }, body: { key: 'web', name: 'Web' } })).id;
     envId = (await owner.session.createEnvironment({ path: { id: projectId }, body: { key: 'prod', name: 'Prod' } })).id;
@@ -149,7 +149,7 @@ describe('security headers', () => {
 describe('security headers behind https (PUBLIC_URL)', () => {
   let t: TestServer;
   beforeAll(async () => {
-    t = await startTestServer({ PUBLIC_URL: 'https://flags.example.com' });
+    t = await startTestServer({ PUBLIC_URL: 'https://flags.example.com' }, { direct: true });
   });
   afterAll(() => t?.close());
 
@@ -178,7 +178,7 @@ describe.skipIf(!chromiumInstalled)('pages under their CSP in a browser', () => 
 
   beforeAll(async () => {
     await ensureDashboardBuilt();
-    t = await startTestServer();
+    t = await startTestServer({}, { direct: true });
     browser = await launchBrowser();
   }, 180_000);
   afterAll(async () => {

@@ -19,7 +19,7 @@ describe('large target-ID edits', () => {
   let other: GradualClient;
 
   beforeAll(async () => {
-    t = await startTestServer();
+    t = await startTestServer({}, { direct: true });
     owner = await claim(t);
     const s = owner.session;
     const project = await s.createProject({ path: { slug: 'acme' }, body: { key: 'web', name: 'Web' } });

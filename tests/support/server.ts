@@ -31,11 +31,20 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+export interface StartOptions {
+  logger?: Logger;
+  /**
+   * Requests go to the server itself even with `GRADUAL_TEST_VIA_PRISM=1`: for tests of what a
+   * proxy in front would change (Prism answers CORS preflights itself and adds headers) or time.
+   */
+  direct?: boolean;
+}
+
 /**
  * A real server on a real, fresh database, listening on a random port, with
  * the settable test clock. Tests talk to it only through the generated SDK.
  */
-export async function startTestServer(env: Record<string, string> = {}, opts: { logger?: Logger } = {}): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, opts: StartOptions = {}): Promise<TestServer> {
   const database = await createTestDatabase();
   const config = loadConfig({
     PORT: '0',
@@ -49,7 +58,7 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
   });
   const server = await startServer({ config, db: database.db, logger: opts.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
   let prism: PrismProxy | undefined;
-  if (process.env.GRADUAL_TEST_VIA_PRISM === '1') {
+  if (process.env.GRADUAL_TEST_VIA_PRISM === '1' && !opts.direct) {
     prism = await startPrismProxy(server.url).catch(async (err: unknown) => {
       await server.close();
       await database.cleanup();
