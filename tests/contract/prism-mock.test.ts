@@ -125,6 +125,9 @@ describe('the SDK against prism mock', () => {
     const rollout = await mutate('putFlagRollout', (c) => c.putFlagRollout({ path: { envId, key: 'new-checkout' }, body: { percent: 12.5, newValue: true } }));
     expect(rollout.id).toBeTruthy();
     await call('getFlagRollout', (c) => c.getFlagRollout({ path: { envId, key: 'new-checkout' } }));
+    const ramp = await call('getFlagRolloutRamp', (c) => c.getFlagRolloutRamp({ path: { envId, key: 'new-checkout' } }));
+    expect(Array.isArray(ramp.marks)).toBe(true);
+    await call('getConfigRolloutRamp', (c) => c.getConfigRolloutRamp({ path: { envId, key: 'checkout.limits' } }));
     await mutate('pauseFlagRollout', (c) => c.pauseFlagRollout({ path: { envId, key: 'new-checkout' } }));
     await mutate('addFlagTargetIds', (c) => c.addFlagTargetIds({ path: { envId, key: 'new-checkout' }, body: { targetIds: ['user-1', 'user-2'] } }));
     const page = await call('listFlagTargetIds', (c) => c.listFlagTargetIds({ path: { envId, key: 'new-checkout' }, query: { limit: 10 } }));
