@@ -32,6 +32,7 @@ import { describeChanges } from './features/evaluation/change-events.store.js';
 import { RateLimits } from './rate-limits/rate-limits.js';
 import { createMailer } from './mail/mailer.js';
 import { WebhookWorker } from './features/webhooks/worker.js';
+import { orgChangeAnnouncer } from './features/audit/org-changes.js';
 import { webhookOutboxSubscriber } from './features/audit/webhook-outbox.js';
 import { UsageAggregator } from './features/usage/usage-aggregator.js';
 
@@ -123,6 +124,9 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
   if (!testClock) scheduler.start(config.schedulerIntervalMs);
   // Audit rows written through the unit of work queue their webhooks in the same flush (features/audit/webhook-outbox.ts).
   db.orm.em.getEventManager().registerSubscriber(webhookOutboxSubscriber);
+  // …and their changes outside any environment are announced on the bus once committed (features/audit/org-changes.ts).
+  const orgChanges = orgChangeAnnouncer(bus);
+  db.orm.em.getEventManager().registerSubscriber(orgChanges);
   // Outbound webhooks are sent on an interval; under the test clock, on each clock move (after the scheduler's tick).
   const webhooks = new WebhookWorker({ db, clock, logger, settings: config.webhooks });
   if (!testClock) webhooks.start(config.webhooks.workerIntervalMs);
@@ -176,6 +180,7 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
     (closing ??= (async () => {
       const drained = new Promise<void>((resolve) => http.close(() => resolve()));
       streams.shutdown(); // long-lived SSE responses would otherwise hold the server open
+      orgChanges.detach();
       http.closeIdleConnections();
       // Keep-alive sockets that never send another request would hold close() forever:
       // give in-flight requests a grace period, then cut whatever is left.

@@ -131,4 +131,37 @@ describe('audit log', () => {
     const banner = (await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { resourceKey: 'banner', limit: 1 } })).events[0]!;
     await expectApiError(api.getAuditEvent({ path: { id: banner.id } }), 404, 'not_found');
   });
+
+  it('with includeProjectRows lists a flag’s history in one environment: its rows there and its project’s rows of no environment', async () => {
+    const project = (await owner.session.listProjects({ path: { slug: 'acme' } }))[0]!;
+    await owner.session.createFlag({ path: { id: project.id }, body: { key: 'history', name: 'History', defaultValue: false } });
+    await owner.session.setFlagValue({ path: { envId: prod, key: 'history' }, body: { value: true } });
+    await owner.session.setFlagValue({ path: { envId: staging, key: 'history' }, body: { value: true } });
+    await owner.session.updateFlag({ path: { id: project.id, key: 'history' }, body: { name: 'History 2' } });
+    const query = { envId: prod, resourceKey: 'history', includeProjectRows: 'true' as const };
+    const rows = (await owner.session.listAuditEvents({ path: { slug: 'acme' }, query })).events;
+    expect(rows.map((e) => [e.action, e.envId])).toEqual([
+      ['flag.updated', null],
+      ['flag.update_value', prod],
+      ['flag.created', null],
+    ]);
+    // Without it, envId stays the environment's rows only; with 'false' too.
+    const only = (await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { ...query, includeProjectRows: 'false' } })).events;
+    expect(only.map((e) => e.action)).toEqual(['flag.update_value']);
+    // Organization-level rows (no project) are not a project's.
+    const all = (await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { envId: prod, includeProjectRows: 'true', limit: 200 } })).events;
+    expect(all.some((e) => e.action === 'org.created' || e.action === 'api_token.created')).toBe(false);
+    expect(all.every((e) => e.envId === prod || (e.envId === null && e.action !== 'member.added'))).toBe(true);
+    expect(all.some((e) => e.envId === staging)).toBe(false);
+
+    const err = await expectApiError(owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { includeProjectRows: 'true' } }), 400, 'invalid_request');
+    expect(Object.keys(err.fields ?? {})).toEqual(['includeProjectRows']);
+
+    // A key restricted to environments still sees only its environments' rows; one restricted to resources only its own.
+    const byEnv = t.asToken((await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'prod history', environments: [prod] } })).token);
+    expect((await byEnv.listAuditEvents({ path: { slug: 'acme' }, query })).events.map((e) => e.action)).toEqual(['flag.update_value']);
+    const byRes = t.asToken((await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'history reader', resources: ['hist*'] } })).token);
+    const mine = (await byRes.listAuditEvents({ path: { slug: 'acme' }, query: { envId: prod, includeProjectRows: 'true', limit: 200 } })).events;
+    expect(mine.map((e) => e.action)).toEqual(['flag.updated', 'flag.update_value', 'flag.created']);
+  });
 });

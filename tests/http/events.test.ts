@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import type { LiveOrgChangeEvent } from '@gradual/sdk';
 import { claim, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
+import { loadConfig } from '../../server/src/config.js';
+import { openDatabase } from '../../server/src/db/database.js';
+import { startServer } from '../../server/src/server.js';
 
 interface Change {
   envId: string;
@@ -51,7 +56,15 @@ async function openEvents(url: string, headers: Record<string, string>) {
   const quiet = async (ms: number) => {
     await expect(next(ms)).rejects.toThrow(/no event/);
   };
-  return { ok: true as const, status: 200, next, nextChange, quiet, close: () => void reader.cancel().catch(() => {}) };
+  /** The next `org-change` event, within `timeoutMs` (events of other names before it are skipped). */
+  const nextOrgChange = async (timeoutMs = 1000) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const e = await next(Math.max(1, deadline - Date.now()));
+      if (e.event === 'org-change') return e.data as LiveOrgChangeEvent;
+    }
+  };
+  return { ok: true as const, status: 200, next, nextChange, nextOrgChange, quiet, close: () => void reader.cancel().catch(() => {}) };
 }
 
 describe('event streams', () => {
@@ -178,5 +191,96 @@ describe('event streams', () => {
       env.close();
       full.close();
     }
+  });
+
+  describe('org-change', () => {
+    const opened = async (url: string, headers: Record<string, string>) => {
+      const stream = await openEvents(url, headers);
+      if (!stream.ok) throw new Error(`status ${stream.status}`);
+      expect((await stream.next()).event).toBe('ready');
+      return stream;
+    };
+
+    it('announces each write outside any environment on the organization stream', async () => {
+      const org = await opened(`${t.url}${orgUrl}`, cookie());
+      try {
+        const change = (resourceType: string, resourceKey: string | null, action: string) => ({ projectId, changes: [{ resourceType, resourceKey, action }] });
+        await owner.session.createFlag({ path: { id: projectId }, body: { key: 'oc-new', name: 'New', defaultValue: false } });
+        expect(await org.nextOrgChange()).toEqual(change('flag', 'oc-new', 'flag.created'));
+        await owner.session.updateFlag({ path: { id: projectId, key: 'oc-new' }, body: { name: 'Renamed' } });
+        expect(await org.nextOrgChange()).toEqual(change('flag', 'oc-new', 'flag.updated'));
+        await owner.session.archiveFlag({ path: { id: projectId, key: 'oc-new' } });
+        expect(await org.nextOrgChange()).toEqual(change('flag', 'oc-new', 'flag.archived'));
+        await owner.session.createSegment({ path: { id: projectId }, body: { key: 'oc-beta', name: 'Beta' } });
+        expect(await org.nextOrgChange()).toEqual(change('segment', 'oc-beta', 'segment.created'));
+        await owner.session.createRolloutPlan({ path: { id: projectId }, body: { key: 'oc-plan', name: 'Plan', cadence: 'auto', rampSteps: [{ percent: 50, holdForSeconds: 60 }, { percent: 100, holdForSeconds: 0 }] } });
+        expect(await org.nextOrgChange()).toMatchObject({ projectId, changes: [{ resourceType: 'rollout_plan', action: 'rollout_plan.created' }] });
+        await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'oc key', actions: ['read'] } });
+        expect(await org.nextOrgChange()).toMatchObject({ projectId: null, changes: [{ action: 'api_token.created' }] });
+        await owner.session.createInvitation({ path: { slug: 'acme' }, body: { email: 'oc-teammate@example.com', role: 'member' } });
+        expect(await org.nextOrgChange()).toMatchObject({ projectId: null, changes: [{ action: 'invitation.created' }] });
+      } finally {
+        org.close();
+      }
+    });
+
+    it('lists the flag a write created or archived on the change of every environment it moved', async () => {
+      const env = await opened(envUrl(prod), cookie());
+      try {
+        await owner.session.createFlag({ path: { id: projectId }, body: { key: 'oc-env', name: 'Env', defaultValue: false } });
+        expect((await env.nextChange()).changes).toContainEqual({ resourceType: 'flag', resourceKey: 'oc-env', action: 'flag.created' });
+        await owner.session.archiveFlag({ path: { id: projectId, key: 'oc-env' } });
+        expect((await env.nextChange()).changes).toContainEqual({ resourceType: 'flag', resourceKey: 'oc-env', action: 'flag.archived' });
+        await owner.session.restoreFlag({ path: { id: projectId, key: 'oc-env' } });
+        expect((await env.nextChange()).changes).toContainEqual({ resourceType: 'flag', resourceKey: 'oc-env', action: 'flag.restored' });
+      } finally {
+        env.close();
+      }
+    });
+
+    it('gives a key restricted to environments none, and one restricted to resources only its own', async () => {
+      const envKey = (await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'oc staging', actions: ['read'], environments: [staging] } })).token;
+      const resKey = (await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'oc mine', actions: ['read'], resources: ['oc-mine-*'] } })).token;
+      const byEnv = await opened(`${t.url}${orgUrl}`, { authorization: `Bearer ${envKey}` });
+      const byRes = await opened(`${t.url}${orgUrl}`, { authorization: `Bearer ${resKey}` });
+      const envStream = await opened(envUrl(staging), { authorization: `Bearer ${envKey}` });
+      try {
+        await owner.session.createFlag({ path: { id: projectId }, body: { key: 'oc-other', name: 'Other', defaultValue: false } });
+        await owner.session.createSegment({ path: { id: projectId }, body: { key: 'oc-mine-segment', name: 'Not a flag' } });
+        await owner.session.createFlag({ path: { id: projectId }, body: { key: 'oc-mine-1', name: 'Mine', defaultValue: false } });
+        expect(await byRes.nextOrgChange()).toEqual({ projectId, changes: [{ resourceType: 'flag', resourceKey: 'oc-mine-1', action: 'flag.created' }] });
+        await byRes.quiet(300);
+        await byEnv.quiet(10);
+        // The environment stream of a key restricted to environments: the versions, without the project-level rows.
+        for (let i = 0; i < 2; i++) expect(await envStream.nextChange()).toMatchObject({ envId: staging, changes: [] });
+      } finally {
+        byEnv.close();
+        byRes.close();
+        envStream.close();
+      }
+    });
+
+    it.runIf(!!process.env.DATABASE_URL)('reaches an organization stream on another instance (PostgreSQL LISTEN/NOTIFY)', async () => {
+      const db = await openDatabase({ ...t.databaseOptions, migrate: false });
+      const second = await startServer({ config: loadConfig({ PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'test', LOG_LEVEL: 'silent' }), db, logger: pino({ level: 'silent' }) });
+      try {
+        const org = await opened(`${second.url}${orgUrl}`, cookie());
+        const env = await opened(`${second.url}/api/v1/envs/${prod}/events`, cookie());
+        try {
+          await owner.session.createFlag({ path: { id: projectId }, body: { key: 'oc-remote', name: 'Remote', defaultValue: false } }); // through the first instance
+          expect(await org.nextOrgChange()).toEqual({ projectId, changes: [{ resourceType: 'flag', resourceKey: 'oc-remote', action: 'flag.created' }] });
+          expect((await env.nextChange()).changes).toContainEqual({ resourceType: 'flag', resourceKey: 'oc-remote', action: 'flag.created' });
+          await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'oc remote key', actions: ['read'] } });
+          expect(await org.nextOrgChange()).toMatchObject({ projectId: null, changes: [{ action: 'api_token.created' }] });
+          await org.quiet(300); // each change once
+        } finally {
+          org.close();
+          env.close();
+        }
+      } finally {
+        await second.close();
+        await db.close();
+      }
+    });
   });
 });

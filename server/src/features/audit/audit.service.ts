@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AUDIT_ACTIONS, type AuditAction } from '@gradual/contract';
-import { ApiKeyEntity, AuditEventEntity, RollbackSecretEntity, UserEntity, type AuditEvent } from '../../db/entities/index.js';
+import { ApiKeyEntity, AuditEventEntity, EnvironmentEntity, RollbackSecretEntity, UserEntity, type AuditEvent } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
 import { authorize, tokenScope, type Caller } from '../access/authorize.js';
 import { findOrgBySlug, isUuid, iso } from '../common/lookup.js';
@@ -59,11 +59,22 @@ function toSummary(e: AuditEvent, names: ActorNames) {
   };
 }
 
-/** An API key restricted to environments or resources lists only the rows inside them (auditRowInScope). */
-export async function listAuditEvents(em: EntityManager, caller: Caller, slug: string, filter: Omit<AuditFilter, 'limit' | 'scope'> & { limit?: number | undefined }) {
+type AuditListFilter = Omit<AuditFilter, 'limit' | 'scope' | 'projectRowsOf'> & { limit?: number | undefined; includeProjectRows?: 'true' | 'false' | undefined };
+
+/**
+ * An API key restricted to environments or resources lists only the rows inside them
+ * (auditRowInScope). `includeProjectRows` widens `envId` to the rows of no environment of the
+ * environment's project (none when the environment is not the organization's).
+ */
+export async function listAuditEvents(em: EntityManager, caller: Caller, slug: string, query: AuditListFilter) {
+  const { includeProjectRows, ...filter } = query;
+  if (includeProjectRows === 'true' && !filter.envId) {
+    throw new DomainError('invalid_request', 'includeProjectRows widens envId; give envId too.', { fields: { includeProjectRows: 'requires envId' } });
+  }
   const org = await findOrgBySlug(em, slug);
   await authorize(em, caller, org.id, { action: 'read' });
-  const page = await listAudit(em, org.id, { ...filter, limit: filter.limit ?? DEFAULT_AUDIT_LIMIT, scope: tokenScope(caller) });
+  const env = includeProjectRows === 'true' && filter.envId && isUuid(filter.envId) ? await em.findOne(EnvironmentEntity, { id: filter.envId, orgId: org.id }) : null;
+  const page = await listAudit(em, org.id, { ...filter, ...(env ? { projectRowsOf: env.projectId } : {}), limit: filter.limit ?? DEFAULT_AUDIT_LIMIT, scope: tokenScope(caller) });
   const names = await actorNames(em, org.id, page.events);
   return { events: page.events.map((e) => toSummary(e, names)), nextCursor: page.nextCursor };
 }

@@ -82,6 +82,8 @@ export interface AuditFilter {
   resourceType?: string;
   resourceKey?: string;
   envId?: string;
+  /** With envId: also the rows of this project that name no environment (a flag's history in one environment). */
+  projectRowsOf?: string;
   actorId?: string;
   cursor?: string;
   limit: number;
@@ -134,12 +136,13 @@ export async function listAudit(em: EntityManager, orgId: string, f: AuditFilter
   const where: Record<string, unknown> = { orgId };
   if (f.resourceType) where.resourceType = f.resourceType;
   if (f.resourceKey) where.resourceKey = f.resourceKey;
-  if (f.envId) where.envId = f.envId;
+  if (f.envId && !f.projectRowsOf) where.envId = f.envId;
   if (f.actorId) where.actorId = f.actorId;
   const cursor = f.cursor ? decodeCursor(f.cursor) : null;
   const scoped = f.scope ? auditScopeConditions(f.scope) : [];
   if (!scoped) return { events: [], nextCursor: null };
   const and: Array<Record<string, unknown>> = [...scoped];
+  if (f.envId && f.projectRowsOf) and.push({ $or: [{ envId: f.envId }, { envId: null, projectId: f.projectRowsOf }] });
   if (cursor) and.push({ $or: [{ createdAt: { $lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { $lt: cursor.id } }] });
   if (and.length) where.$and = and;
   const rows = await em.find(AuditEventEntity, where, {

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AuditEventEntity, RolloutEntity, type AuditEvent, type Rollout } from '../../db/entities/index.js';
 import type { Actor, Caller } from '../access/authorize.js';
 import { auditRow, type AuditEntry } from '../audit/audit.store.js';
+import { orgChangesOf, projectChangesOf, type LiveChangeRow, type OrgChange, type OrgChangePublisher } from '../audit/org-changes.js';
 import { deliveryInsertParameter, deliveryInsertStatement, enqueueWebhookEvents, planWebhookDeliveries } from '../audit/webhook-outbox.js';
 import { BoundRows, builtOnce, hotQuery, numbered, rawQuery } from '../common/sql.js';
 
@@ -24,17 +25,24 @@ import { BoundRows, builtOnce, hotQuery, numbered, rawQuery } from '../common/sq
 export interface EnvChange {
   envId: string;
   version: number;
+  /**
+   * The project-level audited changes (no environment) of the write that produced this version
+   * (a flag created, archived or restored), which the environment's event streams list with its own.
+   */
+  projectChanges?: LiveChangeRow[];
 }
 
 /**
- * Committed environment writes, for live consumers (the ruleset stream).
+ * Committed writes, for live consumers (the ruleset and event streams): environment versions,
+ * and the audited changes of writes outside any environment (OrgChange, features/audit/org-changes.ts).
  * Services publish only after their transaction commits. This in-process
  * implementation serves the embedded mode; a PostgreSQL LISTEN/NOTIFY one
  * implements the same interface for several instances.
  */
-export interface EnvChangeBus {
+export interface EnvChangeBus extends OrgChangePublisher {
   publish(change: EnvChange): void;
   subscribe(listener: (change: EnvChange) => void): () => void;
+  subscribeOrg(listener: (change: OrgChange) => void): () => void;
 }
 
 export class InProcessEnvChangeBus implements EnvChangeBus {
@@ -48,11 +56,28 @@ export class InProcessEnvChangeBus implements EnvChangeBus {
     this.emitter.on('change', listener);
     return () => this.emitter.off('change', listener);
   }
+
+  publishOrg(change: OrgChange): void {
+    this.emitter.emit('org-change', change);
+  }
+
+  subscribeOrg(listener: (change: OrgChange) => void): () => void {
+    this.emitter.on('org-change', listener);
+    return () => this.emitter.off('org-change', listener);
+  }
+}
+
+/** Publishes a committed change set: its environments' versions (with the project-level changes of the write), then its changes outside any environment. */
+function publishCommitted(bus: EnvChangeBus, changes: EnvChangeSet): void {
+  const projectChanges = projectChangesOf(changes.written);
+  for (const change of changes.changes()) bus.publish(projectChanges.length ? { ...change, projectChanges } : change);
+  for (const change of orgChangesOf(changes.written)) bus.publishOrg(change);
 }
 
 /**
  * Runs `work` in a transaction of `em` (a savepoint when `em` is in one already) with a change
- * set; writes the set before the commit and publishes the versions it produced on `bus` after.
+ * set; writes the set before the commit and publishes the versions it produced, and the audited
+ * changes outside any environment, on `bus` after.
  */
 export async function changeEnvironments<T>(em: EntityManager, bus: EnvChangeBus, now: Date, work: (changes: EnvChangeSet) => Promise<T>): Promise<T> {
   let changes!: EnvChangeSet;
@@ -62,7 +87,7 @@ export async function changeEnvironments<T>(em: EntityManager, bus: EnvChangeBus
     await changes.write();
     return result;
   });
-  for (const change of changes.changes()) bus.publish(change);
+  publishCommitted(bus, changes);
   return result;
 }
 
@@ -99,6 +124,8 @@ export class EnvChangeSet {
   private readonly inserted = new Set<Rollout>();
   private readonly updated = new Set<Rollout>();
   private readonly auditRows: AuditEvent[] = [];
+  /** The audit rows written so far, for the announcements after the commit. */
+  readonly written: AuditEvent[] = [];
 
   constructor(
     readonly tx: EntityManager,
@@ -151,6 +178,7 @@ export class EnvChangeSet {
     for (const { id, version } of rows) this.versions.set(id, version);
     if (rows.length !== toBump.length) throw new Error('an environment vanished during a write');
     for (const row of audit) if (row.envId && row.version === null) row.version = this.versions.get(row.envId) ?? null;
+    this.written.push(...audit);
     await enqueueWebhookEvents(this.tx, audit); // the outbound webhooks these rows call for, in the same transaction
   }
 

@@ -1,16 +1,16 @@
 import type { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { InProcessEnvChangeBus } from '../environments/env-changes.js';
-import { LiveStreams, type ChangeRow, type DescribeChanges, type StreamLimits } from './live-streams.js';
+import { LiveStreams, type ChangeRow, type DescribeChanges, type EnvChangeRow, type StreamLimits } from './live-streams.js';
 
 const limits: StreamLimits = { perKey: 10, perSession: 10, perIp: 10, total: 10, recheckIntervalMs: 60_000 };
-const row = (version: number, resourceKey: string, envId = 'env-a', orgId = 'org-1'): ChangeRow => ({ orgId, envId, version, resourceType: 'rollout', resourceKey, action: 'rollout.advanced' });
+const row = (version: number, resourceKey: string, envId = 'env-a', orgId = 'org-1'): EnvChangeRow => ({ orgId, envId, version, resourceType: 'rollout', resourceKey, action: 'rollout.advanced' });
 const grant = { kind: 'key' as const, keyId: 'k', expiresAt: null };
 
 /** The events written to a stream so far, as [event name, data]. */
 function events(stream: PassThrough): Array<[string, unknown]> {
   const text = String(stream.read() ?? '');
-  return [...text.matchAll(/event: (\w+)\n(?:id: \d+\n)?data: (.*)\n\n/g)].map((m) => [m[1]!, JSON.parse(m[2]!)]);
+  return [...text.matchAll(/event: ([\w-]+)\n(?:id: \d+\n)?data: (.*)\n\n/g)].map((m) => [m[1]!, JSON.parse(m[2]!)]);
 }
 
 function setUp(describe: DescribeChanges) {
@@ -27,7 +27,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
 
 describe('event streams', () => {
   it('write the changes of each version in order, even when the later read answers first', async () => {
-    const answers = new Map<number, (rows: ChangeRow[]) => void>();
+    const answers = new Map<number, (rows: EnvChangeRow[]) => void>();
     const { bus, live, open } = setUp((_env, _after, upTo) => new Promise((resolve) => answers.set(upTo, resolve)));
     const stream = open({ envId: 'env-a', version: 4 });
     expect(events(stream)).toEqual([['ready', { envId: 'env-a', version: 4 }]]);
@@ -84,6 +84,40 @@ describe('event streams', () => {
     expect(events(env)).toEqual([['change', { envId: 'env-a', version: 2, changes: [] }]]);
     expect(events(org)).toEqual([]);
     expect(failures).toHaveLength(1);
+    live.shutdown();
+  });
+
+  it('write org-change events to the organization streams, each with the changes it may read', () => {
+    const { bus, live, open } = setUp(() => Promise.resolve([]));
+    const org = open({ orgId: 'org-1' });
+    const onlySearch = open({ orgId: 'org-1' }, (r) => r.resourceKey === 'search');
+    const envOnly = open({ orgId: 'org-1' }, (r) => r.envId !== null);
+    const env = open({ envId: 'env-a', version: 1 });
+    for (const s of [org, onlySearch, envOnly, env]) events(s);
+    const created = { resourceType: 'flag', resourceKey: 'search', action: 'flag.created' };
+    const plan = { resourceType: 'plan', resourceKey: 'slow', action: 'plan.created' };
+    bus.publishOrg({ orgId: 'org-1', projectId: 'p-1', changes: [created, plan] });
+    bus.publishOrg({ orgId: 'org-2', projectId: null, changes: [plan] });
+    expect(events(org)).toEqual([['org-change', { projectId: 'p-1', changes: [created, plan] }]]);
+    expect(events(onlySearch)).toEqual([['org-change', { projectId: 'p-1', changes: [created] }]]);
+    expect(events(envOnly)).toEqual([]);
+    expect(events(env)).toEqual([]);
+    live.shutdown();
+  });
+
+  it('list the project-level changes of the write on the environment streams, not as the organization streams’ change', async () => {
+    const { bus, live, open } = setUp((envId, after, upTo) => Promise.resolve(upTo === 2 ? [row(2, 'search', envId)] : []));
+    const env = open({ envId: 'env-a', version: 1 });
+    const scoped = open({ envId: 'env-a', version: 1 }, (r) => r.envId !== null);
+    const org = open({ orgId: 'org-1' });
+    for (const s of [env, scoped, org]) events(s);
+    const created = { resourceType: 'flag', resourceKey: 'search', action: 'flag.created' };
+    bus.publish({ envId: 'env-a', version: 2, projectChanges: [created] });
+    await settle();
+    const own = { resourceType: 'rollout', resourceKey: 'search', action: 'rollout.advanced' };
+    expect(events(env)).toEqual([['change', { envId: 'env-a', version: 2, changes: [own, created] }]]);
+    expect(events(scoped)).toEqual([['change', { envId: 'env-a', version: 2, changes: [own] }]]);
+    expect(events(org)).toEqual([['change', { envId: 'env-a', version: 2, changes: [own] }]]);
     live.shutdown();
   });
 });

@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { DomainError } from '../../domain/errors.js';
+import type { OrgChange } from '../audit/org-changes.js';
 import type { EnvChange, EnvChangeBus } from '../environments/env-changes.js';
 
 export const HEARTBEAT_MS = 15_000;
@@ -62,21 +63,27 @@ export function sessionInOrg(sessionId: string, orgId: string): string {
   return `${sessionId}:${orgId}`;
 }
 
-/** One audited change of a committed environment write, as the event streams describe it. */
+/**
+ * One audited change of a committed write, as the event streams describe it: of an environment
+ * (its version), or of no environment (envId and version null: a project's or the organization's).
+ */
 export interface ChangeRow {
   orgId: string;
-  envId: string;
-  version: number;
+  envId: string | null;
+  version: number | null;
   resourceType: string;
   resourceKey: string | null;
   action: string;
 }
 
+/** A ChangeRow of an environment's version. */
+export type EnvChangeRow = ChangeRow & { envId: string; version: number };
+
 /**
  * The audited changes of environment `envId` with versions in (after, upTo], in version order
  * (read after the commit that announced upTo, so they are all there).
  */
-export type DescribeChanges = (envId: string, after: number, upTo: number) => Promise<ChangeRow[]>;
+export type DescribeChanges = (envId: string, after: number, upTo: number) => Promise<EnvChangeRow[]>;
 
 /**
  * How a ruleset stream writes each version: `ruleset` (event `ruleset` with `{version}`, the
@@ -149,7 +156,7 @@ export class LiveStreams {
   private readonly held = { key: new Map<string, number>(), session: new Map<string, number>(), ip: new Map<string, number>() };
   private reserved = 0;
   private stopping = false;
-  private readonly unsubscribe: () => void;
+  private readonly unsubscribe: Array<() => void>;
   private poller: NodeJS.Timeout | null = null;
   private lastCheckMs = 0;
   private running: Promise<void> | null = null;
@@ -159,7 +166,7 @@ export class LiveStreams {
     bus: EnvChangeBus,
     private readonly options: LiveStreamsOptions,
   ) {
-    this.unsubscribe = bus.subscribe((change) => this.announce(change));
+    this.unsubscribe = [bus.subscribe((change) => this.announce(change)), bus.subscribeOrg((change) => this.announceOrg(change))];
   }
 
   /** Open streams on this instance. */
@@ -324,7 +331,7 @@ export class LiveStreams {
     this.stopping = true;
     this.closeAll();
     this.stopRechecks();
-    this.unsubscribe();
+    for (const unsubscribe of this.unsubscribe) unsubscribe();
   }
 
   private announce(change: EnvChange): void {
@@ -342,8 +349,21 @@ export class LiveStreams {
   }
 
   /**
+   * Writes the `org-change` event of a committed write outside any environment to the
+   * organization's event streams, each with the changes it may read (none: no event).
+   */
+  private announceOrg(change: OrgChange): void {
+    for (const entry of this.byOrg.get(change.orgId) ?? []) {
+      const visible = change.changes.filter((c) => entry.visible!({ ...c, orgId: change.orgId, envId: null, version: null }));
+      if (visible.length) entry.stream.write(`event: org-change\ndata: ${JSON.stringify({ projectId: change.projectId, changes: visible })}\n\n`);
+    }
+  }
+
+  /**
    * Writes the `change` events of one announced version: reads what changed (once for all
    * event streams of this instance), then writes each stream the changes it may read. An
+   * environment's streams also list the project-level changes of the same write (the
+   * organization's streams have them as `org-change`). An
    * organization's streams learn the environment's owner from the rows, so a write without an
    * audited change reaches environment streams only. Announcements of one environment are
    * written in order.
@@ -353,7 +373,7 @@ export class LiveStreams {
     const after = Math.min(change.version - 1, ...events.map((e) => e.after));
     const previous = this.describing.get(change.envId) ?? Promise.resolve();
     const next = previous.then(async () => {
-      let rows: ChangeRow[] = [];
+      let rows: EnvChangeRow[] = [];
       if (describe) {
         try {
           rows = await describe(change.envId, after, change.version);
@@ -361,10 +381,13 @@ export class LiveStreams {
           this.options.onDescribeFailed?.(err); // the environment streams still announce the version
         }
       }
-      for (const { entry, after: from } of events) {
-        if (this.open.has(entry)) sendChange(entry, change.envId, change.version, rows.filter((r) => r.version > from && entry.visible!(r)));
-      }
       const orgId = rows[0]?.orgId;
+      const projectRows: ChangeRow[] = (change.projectChanges ?? []).map((c) => ({ ...c, orgId: orgId ?? '', envId: null, version: null }));
+      for (const { entry, after: from } of events) {
+        if (!this.open.has(entry)) continue;
+        const own = rows.filter((r) => r.version > from && entry.visible!(r));
+        sendChange(entry, change.envId, change.version, [...own, ...projectRows.filter((r) => entry.visible!(r))]);
+      }
       const orgStreams = orgId ? this.byOrg.get(orgId) : undefined;
       for (const entry of orgStreams ?? []) {
         const from = entry.lastByEnv!.get(change.envId) ?? after;

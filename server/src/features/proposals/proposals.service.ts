@@ -6,6 +6,7 @@ import { ApiKeyEntity, ProposalEntity, type PrimitiveKind, type Proposal } from 
 import { DomainError } from '../../domain/errors.js';
 import { authorize, scopeConditions, systemActor, tokenScope, type Actor, type Caller } from '../access/authorize.js';
 import { recordAudit } from '../audit/audit.store.js';
+import type { OrgChange } from '../audit/org-changes.js';
 import type { EnvChange, EnvChangeBus } from '../environments/env-changes.js';
 import { findOrgBySlug, isUuid, iso } from '../common/lookup.js';
 import { rawQuery } from '../common/sql.js';
@@ -181,14 +182,26 @@ const drift = (liveVersion: number, proposedVersion: number) =>
     details: { liveVersion, proposedVersion },
   });
 
-/** Env changes of a transaction, published only once it committed. */
+/** Env and org changes of a transaction, published only once it committed. */
 class CollectingBus implements EnvChangeBus {
   readonly changes: EnvChange[] = [];
+  readonly orgChanges: OrgChange[] = [];
   publish(change: EnvChange): void {
     this.changes.push(change);
   }
+  publishOrg(change: OrgChange): void {
+    this.orgChanges.push(change);
+  }
   subscribe(): () => void {
     throw new Error('CollectingBus only collects');
+  }
+  subscribeOrg(): () => void {
+    throw new Error('CollectingBus only collects');
+  }
+  /** Publishes what was collected on `bus`. */
+  publishTo(bus: EnvChangeBus): void {
+    for (const change of this.changes) bus.publish(change);
+    for (const change of this.orgChanges) bus.publishOrg(change);
   }
 }
 
@@ -242,7 +255,7 @@ export async function applyProposal(em: EntityManager, caller: Caller, bus: EnvC
     });
     return { ...dto, ...(result.status === 200 ? { result: result.body } : {}) };
   });
-  for (const change of collected.changes) bus.publish(change);
+  collected.publishTo(bus);
   return out;
 }
 
