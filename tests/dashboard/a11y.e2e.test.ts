@@ -2,14 +2,18 @@ import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumInstalled, ensureDashboardBuilt, launchBrowser, reportMissingBrowser } from '../support/browser.js';
-import { claim, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
+import { startMailSink, startServerWithMail, type MailSink } from '../support/mail.js';
+import { claim, type ClaimedInstance, type TestServer } from '../support/server.js';
 
 /**
  * Accessibility of every dashboard page in a real browser: axe-core runs in each page once its
  * data has loaded and must find no serious or critical violation (colour contrast, names,
- * labels, ARIA). The flag page shows a rollout stopped at an approval gate; the audit page shows
- * an entry opened with its diff; the sign-in page is checked before and after a link is sent; the
- * segment and config pages with their rule editors open, the webhooks page with a delivery log.
+ * labels, ARIA). The flag page shows a rollout stopped at an approval gate, and another flag's
+ * page the banner of an alert rollback; the audit page shows an entry opened with its diff; the
+ * sign-in page is checked before and after a link is sent, the first-install claim form blank and
+ * with its errors, the invitation page with a mailed link and a broken one, and the not-found page
+ * outside and inside an organization; the segment and config pages with their rule editors open,
+ * the webhooks page with a delivery log.
  */
 // The dashboard's CSP allows its own scripts only; the contexts bypass it to inject axe-core.
 const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -40,16 +44,37 @@ async function seriousViolations(page: Page): Promise<string[]> {
 
 describe.skipIf(!chromiumInstalled)('dashboard accessibility in a browser', () => {
   let t: TestServer;
+  let sink: MailSink;
   let owner: ClaimedInstance;
   let browser: Browser;
   let signedIn: BrowserContext;
   let app = '';
   let projectUrl = '';
   let envUrl = '';
+  let inviteLink = '';
+  /** The claim page's violations, blank and with the server's field errors: checked before the instance is claimed. */
+  const claimPage: { blank: string[]; errors: string[] } = { blank: [], errors: [] };
 
   beforeAll(async () => {
     await ensureDashboardBuilt();
-    t = await startTestServer();
+    sink = await startMailSink();
+    t = await startServerWithMail(sink);
+    app = `${t.server.url}/app`;
+    browser = await launchBrowser();
+
+    const fresh = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+    const claimForm = await fresh.newPage();
+    claimForm.setDefaultTimeout(10_000);
+    await claimForm.goto(`${app}/`);
+    await claimForm.waitForURL(`${app}/claim`);
+    await claimForm.getByLabel('Your email', { exact: true }).waitFor();
+    claimPage.blank = await seriousViolations(claimForm);
+    await claimForm.getByLabel('Your email', { exact: true }).fill('not an address');
+    await claimForm.getByRole('button', { name: 'Claim and sign in' }).click();
+    await claimForm.locator('[aria-invalid="true"]').first().waitFor();
+    claimPage.errors = await seriousViolations(claimForm);
+    await fresh.close();
+
     owner = await claim(t);
     const s = owner.session;
     const projectId = (await s.createProject({ path: { slug: owner.orgSlug }, body: { key: 'web', name: 'Web shop' } })).id;
@@ -70,6 +95,17 @@ describe.skipIf(!chromiumInstalled)('dashboard accessibility in a browser', () =
       },
     });
     await s.putFlagRollout({ path: { envId, key: 'new-checkout' }, body: { percent: 5, newValue: true, planKey: 'signed-off' }, headers: { 'x-audit-reason': 'first customers' } });
+    // An alert rolls another flag back (before the clock moves: the banner shows for an hour after
+    // the fire by the browser's clock).
+    await s.createFlag({ path: { id: projectId }, body: { key: 'dark-mode', name: 'Dark mode', valueType: 'boolean', defaultValue: false } });
+    await s.putFlagRollout({ path: { envId, key: 'dark-mode' }, body: { percent: 25, newValue: true } });
+    const grafana = await s.createRollbackSecret({ path: { envId }, body: { name: 'grafana' } });
+    const fired = await fetch(`${t.server.url}/api/v1/webhooks/rollback/envs/${envId}/flags/dark-mode`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${grafana.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ alerts: [{ generatorURL: 'https://grafana.example.test/alerting/dark-mode-errors' }] }),
+    });
+    expect(fired.status).toBe(200);
     await t.advanceClock(3601);
     expect(await s.getFlagRollout({ path: { envId, key: 'new-checkout' } })).toMatchObject({ status: 'paused', pausedReason: 'approval_gate' });
     await s.createRollbackSecret({ path: { envId }, body: { name: 'alertmanager' } });
@@ -85,11 +121,11 @@ describe.skipIf(!chromiumInstalled)('dashboard accessibility in a browser', () =
       body: { name: 'Ops channel', url: 'https://hooks.example.com/gradual', events: ['rollout.paused', 'flag.archived'] },
     });
     await s.testWebhookSubscription({ path: { id: projectId, subscriptionId: hook.id } });
+    await s.createInvitation({ path: { slug: owner.orgSlug }, body: { email: 'teammate@example.com', role: 'member' } });
+    inviteLink = (await sink.next('teammate@example.com')).link;
 
-    app = `${t.server.url}/app`;
     projectUrl = `${app}/o/${owner.orgSlug}/p/${projectId}`;
     envUrl = `${projectUrl}/e/${envId}`;
-    browser = await launchBrowser();
     signedIn = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
     await signedIn.addCookies([{ name: 'svc_session', value: owner.sessionToken, url: t.server.url }]);
   }, 60_000);
@@ -97,6 +133,7 @@ describe.skipIf(!chromiumInstalled)('dashboard accessibility in a browser', () =
   afterAll(async () => {
     await browser?.close();
     await t?.close();
+    await sink?.close();
   });
 
   /** Opens a page signed in, waits until its data has loaded, optionally acts, and runs axe. */
@@ -126,6 +163,38 @@ describe.skipIf(!chromiumInstalled)('dashboard accessibility in a browser', () =
     await page.getByRole('button', { name: 'Use another address' }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await context.close();
+  });
+
+  it('claim: the first-install form, blank and with the server’s field errors', () => {
+    expect(claimPage.blank).toEqual([]);
+    expect(claimPage.errors).toEqual([]);
+  });
+
+  it('invitation: a mailed link’s preview and form, and a broken link', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    await page.goto(inviteLink);
+    await page.getByTestId('invite-preview').waitFor();
+    await page.getByLabel('Your name', { exact: true }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.goto(`${app}/invite/not-a-real-token`);
+    await page.getByTestId('invite-error').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('not found, outside and inside an organization', async () => {
+    expect(await audit(`${app}/nowhere`, (p) => p.getByRole('heading', { name: 'Page not found' }).waitFor())).toEqual([]);
+    expect(await audit(`${app}/o/${owner.orgSlug}/nowhere`, (p) => p.getByRole('heading', { name: 'Page not found' }).waitFor())).toEqual([]);
+  });
+
+  it('flag after an alert rollback, with the rollback banner', async () => {
+    const violations = await audit(`${envUrl}/flags/dark-mode`, async (p) => {
+      await p.getByTestId('rollback-banner').getByRole('link', { name: 'Open the alert' }).waitFor();
+      await p.getByText('Paused · rolled back').first().waitFor();
+    });
+    expect(violations).toEqual([]);
   });
 
   it('projects', async () => {
