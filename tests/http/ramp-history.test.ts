@@ -101,6 +101,7 @@ describe('the rollout ramp route', () => {
 
     const rolledBack = await s.getFlagRolloutRamp({ path: path() });
     expect(rolledBack.start).toBe(started.createdAt);
+    expect(rolledBack.now).toBe('2026-11-18T14:00:00.000Z');
     expect(done(rolledBack).map((m) => [m.at, m.cause])).toEqual(await auditPast(s, started.id));
     expect(doneSegments(rolledBack)).toEqual([
       ['2026-11-18T12:00:00.000Z', '2026-11-18T13:00:00.000Z', 25, 'active'],

@@ -169,6 +169,7 @@ export const RolloutRamp = named(
   z.object({
     segments: z.array(RolloutRampSegment),
     marks: z.array(RolloutRampMark),
+    now: Timestamp.describe('The instant the ramp was computed at (the server’s clock): done segments end here, planned ones start here.'),
     start: Timestamp.describe('The rollout’s creation: the left edge of the ramp.'),
     end: Timestamp.describe('A little after the last planned change (or now): the right edge of the ramp.'),
   }),

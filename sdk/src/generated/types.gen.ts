@@ -678,6 +678,10 @@ export type RolloutRamp = {
     segments: Array<RolloutRampSegment>;
     marks: Array<RolloutRampMark>;
     /**
+     * The instant the ramp was computed at (the server’s clock): done segments end here, planned ones start here.
+     */
+    now: string;
+    /**
      * The rollout’s creation: the left edge of the ramp.
      */
     start: string;

@@ -55,6 +55,8 @@ export interface RampMark {
 export interface Ramp {
   segments: RampSegment[];
   marks: RampMark[];
+  /** The instant the ramp is drawn at: done segments end here, planned ones start here. */
+  now: Date;
   /** The rollout's creation. */
   start: Date;
   /** A little after the last planned change (or now). */
@@ -208,7 +210,7 @@ export function buildRamp(rollout: RampRollout, history: readonly RecordedTransi
     phase = m.gate ? 'approval_gate' : m.percent >= 100 ? 'completed' : 'active';
   }
   if (planned.length > 0 || phaseOf(current) === 'active') segments.push({ from: new Date(from), to: new Date(end), percent, phase, kind: 'planned' });
-  return { segments, marks: [...marks, ...planned], start: new Date(created), end: new Date(end) };
+  return { segments, marks: [...marks, ...planned], now: new Date(nowMs), start: new Date(created), end: new Date(end) };
 }
 
 /**

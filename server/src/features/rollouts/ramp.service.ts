@@ -26,6 +26,7 @@ function toRampDto(ramp: Ramp): RolloutRamp {
   return {
     segments: ramp.segments.map((s) => ({ from: iso(s.from), to: iso(s.to), percent: s.percent, phase: s.phase, kind: s.kind })),
     marks: ramp.marks.map((m) => ({ at: iso(m.at), percent: m.percent, kind: m.kind, cause: m.cause, step: m.step, waitsFor: m.waitsFor, gate: m.gate })),
+    now: iso(ramp.now),
     start: iso(ramp.start),
     end: iso(ramp.end),
   };
