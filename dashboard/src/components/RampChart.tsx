@@ -1,10 +1,8 @@
-import type { Rollout } from '@gradual/sdk';
+import { useEffect, useRef } from 'react';
+import type { Rollout, RolloutRamp, RolloutRampMark, RolloutRampMarkCause, RolloutRampPhase, RolloutRampWait } from '@gradual/sdk';
 import { api } from '../api';
 import { DAY_NAMES, formatPercent, formatTime } from '../format';
 import { useResource } from '../hooks';
-import { buildRamp, type Ramp, type RampMark, type RampRollout, type RampSegment, type RampWait, type RecordedTransition } from '../ramp-history';
-import { loadRampHistory } from '../ramp-history-load';
-import { match, useLocation } from '../router';
 
 const weekdayFormatters = new Map<string, Intl.DateTimeFormat>();
 /** 0 = Sunday … 6 = Saturday, in the given IANA time zone. */
@@ -40,30 +38,20 @@ export function blackoutSpans(days: readonly number[], timeZone: string, from: n
 }
 
 // ---------------------------------------------------------------------------
-// The history, from the organization's audit log
-
-/** The organization of the page (`/o/:slug/…`): its audit log holds the history. */
-function useOrgSlug(): string | undefined {
-  const { path } = useLocation();
-  const m = /^\/o\/[^/]+/.exec(path);
-  return m ? match('/o/:slug', m[0])?.slug : undefined;
-}
-
-// ---------------------------------------------------------------------------
 // Drawing
 
 const W = 960;
 const H = 240;
 const PAD = { left: 44, right: 16, top: 16, bottom: 36 };
 
-const WAITS: Record<RampWait, string> = {
+const WAITS: Record<RolloutRampWait, string> = {
   schedule: '',
   approval: 'after approval',
   resume: 'after a resume',
   advance: 'when advanced',
 };
 
-const PHASE_NAMES: Record<RampSegment['phase'], string> = {
+const PHASE_NAMES: Record<RolloutRampPhase, string> = {
   active: 'ramping',
   paused: 'paused',
   approval_gate: 'waiting for approval',
@@ -71,6 +59,31 @@ const PHASE_NAMES: Record<RampSegment['phase'], string> = {
   completed: 'completed',
   cancelled: 'cancelled',
 };
+
+/** What a recorded change was, in words. */
+const DONE_CAUSES: Record<RolloutRampMarkCause, string> = {
+  created: 'started',
+  edited: 'edited',
+  paused: 'paused',
+  resumed: 'resumed',
+  advanced: 'advanced',
+  approval_gate: 'approval gate',
+  approved: 'approved',
+  rolled_back: 'rolled back',
+  completed: 'completed',
+  cancelled: 'cancelled',
+  current: 'at this percent',
+  step: 'step',
+};
+
+/** A mark's change in words: "rolled back", "step 2", "completes". */
+export function markLabel(m: Pick<RolloutRampMark, 'kind' | 'cause' | 'step'>): string {
+  if (m.kind === 'done') return DONE_CAUSES[m.cause];
+  if (m.cause === 'step') return m.step === null ? 'step' : `step ${m.step + 1}`;
+  if (m.cause === 'completed') return 'completes';
+  if (m.cause === 'resumed') return 'resumes';
+  return DONE_CAUSES[m.cause];
+}
 
 /** A hold in full: 5400 → "1 h 30 min", 90 → "1 min 30 s"; nothing rounded away. */
 export function formatHold(seconds: number): string {
@@ -91,20 +104,67 @@ export function formatHold(seconds: number): string {
   return parts.join(' ');
 }
 
-/** The fields of a rollout the chart draws and reads its history with. */
-export type ChartRollout = RampRollout & Pick<Rollout, 'id' | 'environmentId' | 'primitiveKey'>;
+/** The fields of a rollout the chart reads its ramp with and draws beside it. */
+export type ChartRollout = Pick<
+  Rollout,
+  | 'id'
+  | 'environmentId'
+  | 'primitiveKind'
+  | 'primitiveKey'
+  | 'status'
+  | 'percent'
+  | 'rampStepIdx'
+  | 'planRampStepsSnapshot'
+  | 'planBlackoutDaysOfWeek'
+  | 'planBlackoutTimezone'
+  | 'createdAt'
+  | 'updatedAt'
+>;
+
+/** A segment of the ramp with its times in ms. */
+interface Segment {
+  from: number;
+  to: number;
+  percent: number;
+  phase: RolloutRampPhase;
+  kind: 'done' | 'planned';
+}
+
+/** A mark of the ramp with its time in ms and its change in words. */
+interface Mark extends Omit<RolloutRampMark, 'at'> {
+  at: number;
+  label: string;
+}
+
+interface Ramp {
+  segments: Segment[];
+  marks: Mark[];
+  now: number;
+  start: number;
+  end: number;
+}
+
+function fromApi(r: RolloutRamp): Ramp {
+  return {
+    segments: r.segments.map((s) => ({ ...s, from: Date.parse(s.from), to: Date.parse(s.to) })),
+    marks: r.marks.map((m) => ({ ...m, at: Date.parse(m.at), label: markLabel(m) })),
+    now: Date.parse(r.now),
+    start: Date.parse(r.start),
+    end: Date.parse(r.end),
+  };
+}
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** When a mark happened or is expected, in words: "done …" or "planned ≈ …, after approval". */
-export function markWhen(m: RampMark): string {
+export function markWhen(m: Pick<Mark, 'at' | 'kind' | 'waitsFor'>): string {
   if (m.kind === 'done') return formatTime(iso(m.at));
   const wait = m.waitsFor ? WAITS[m.waitsFor] : '';
   return wait ? `≥ ${formatTime(iso(m.at))}, ${wait}` : `≈ ${formatTime(iso(m.at))}`;
 }
 
 /** A staircase path through consecutive segments (a vertical step joins them). */
-function stairs(segments: readonly RampSegment[], x: (t: number) => number, y: (p: number) => number): string {
+function stairs(segments: readonly Segment[], x: (t: number) => number, y: (p: number) => number): string {
   let d = '';
   segments.forEach((s, i) => {
     d += `${i === 0 ? 'M' : 'L'} ${x(s.from)} ${y(s.percent)} L ${x(s.to)} ${y(s.percent)} `;
@@ -112,22 +172,45 @@ function stairs(segments: readonly RampSegment[], x: (t: number) => number, y: (
   return d.trim();
 }
 
-/**
- * The ramp of a rollout as inline SVG and tables: what happened (solid line, "done"), from its
- * recorded transitions, and what the plan has in store (dashed line, "planned"). Without
- * `history` it reads the history from the page's organization's audit log.
- */
-export function RampChart({ rollout, now, history }: { rollout: ChartRollout; now: number; history?: readonly RecordedTransition[] }) {
-  const slug = useOrgSlug();
-  const loaded = useResource(
-    () => (history || !slug ? Promise.resolve([]) : loadRampHistory(api(), slug, rollout)),
-    [history === undefined, slug, rollout.id, rollout.updatedAt],
-  );
-  const ramp = buildRamp(rollout, history ?? loaded.data ?? [], now);
-  return <RampView rollout={rollout} now={now} ramp={ramp} historyError={history ? undefined : loaded.error} />;
+const MINUTE = 60_000;
+
+/** The rollout's ramp from the API (GET …/rollout/ramp): the server builds it from the recorded transitions and the plan. */
+function loadRamp(r: ChartRollout): Promise<RolloutRamp> {
+  const path = { envId: r.environmentId, key: r.primitiveKey };
+  return r.primitiveKind === 'flag' ? api().getFlagRolloutRamp({ path }) : api().getConfigRolloutRamp({ path });
 }
 
-function RampView({ rollout, now, ramp, historyError }: { rollout: ChartRollout; now: number; ramp: Ramp; historyError: unknown }) {
+/**
+ * The ramp of a rollout as inline SVG and tables: what happened (solid line, "done"), from its
+ * recorded transitions, and what the plan has in store (dashed line, "planned"), both as the
+ * server computes them (GET …/rollout/ramp). Read again, keeping the drawn ramp meanwhile,
+ * whenever the rollout changes (a live update, an action on this page) and once a minute as
+ * `now` moves on.
+ */
+export function RampChart({ rollout, now }: { rollout: ChartRollout; now: number }) {
+  const ramp = useResource(() => loadRamp(rollout), [rollout.id, rollout.primitiveKind, rollout.environmentId, rollout.primitiveKey]);
+  const version = `${rollout.updatedAt}|${rollout.status}|${rollout.percent}|${Math.floor(now / MINUTE)}`;
+  const seen = useRef(version);
+  const { reload } = ramp;
+  useEffect(() => {
+    if (seen.current === version) return;
+    seen.current = version;
+    void reload();
+  }, [version, reload]);
+  if (!ramp.data) {
+    return (
+      <figure className="ramp-chart">
+        <p className="small muted" role={ramp.error ? 'alert' : undefined}>
+          {ramp.error ? 'The ramp could not be read.' : 'Loading the ramp…'}
+        </p>
+      </figure>
+    );
+  }
+  return <RampView rollout={rollout} ramp={fromApi(ramp.data)} stale={ramp.error !== undefined} />;
+}
+
+function RampView({ rollout, ramp, stale }: { rollout: ChartRollout; ramp: Ramp; stale: boolean }) {
+  const now = ramp.now;
   const steps = rollout.planRampStepsSnapshot ?? [];
   const from = ramp.start - (ramp.end - ramp.start) * 0.02;
   const to = ramp.end;
@@ -141,16 +224,16 @@ function RampView({ rollout, now, ramp, historyError }: { rollout: ChartRollout;
   const doneMarks = ramp.marks.filter((m) => m.kind === 'done');
   const plannedMarks = ramp.marks.filter((m) => m.kind === 'planned');
   const ticks = timeTicks(from, to);
-  const describe = (m: RampMark) => `${formatPercent(m.percent)} ${m.label} ${m.kind === 'done' ? formatTime(iso(m.at)) : markWhen(m)}`;
+  const describe = (m: Mark) => `${formatPercent(m.percent)} ${m.label} ${m.kind === 'done' ? formatTime(iso(m.at)) : markWhen(m)}`;
   const summary =
     `Ramp since ${formatTime(rollout.createdAt)}. Done: ${doneMarks.map(describe).join('; ')}. ` +
     `Now at ${formatPercent(rollout.percent)}, ${PHASE_NAMES[done[done.length - 1]?.phase ?? 'active']}.` +
     (plannedMarks.length ? ` Planned: ${plannedMarks.map(describe).join('; ')}.` : '') +
     (days.length ? ` Blackout days: ${days.map((d) => DAY_NAMES[d]).join(', ')} (${tz}).` : '');
   // The last time each step was entered, and when it is planned next.
-  const entered = new Map<number, RampMark>();
-  const next = new Map<number, RampMark>();
-  let previous: RampMark | undefined;
+  const entered = new Map<number, Mark>();
+  const next = new Map<number, Mark>();
+  let previous: Mark | undefined;
   for (const m of doneMarks) {
     // A step is entered when the admitted percent reaches it (a rollback or a pause does not enter one).
     const entersStep = m.step !== null && m.percent === steps[m.step]?.percent && !(previous && previous.step === m.step && previous.percent === m.percent);
@@ -227,7 +310,7 @@ function RampView({ rollout, now, ramp, historyError }: { rollout: ChartRollout;
             <span className="key key-blackout" /> blackout {days.map((d) => DAY_NAMES[d]).join(', ')} ({tz})
           </>
         )}
-        {historyError !== undefined && <span className="small muted"> · the recorded history could not be read; the past shows the rollout's current state only</span>}
+        {stale && <span className="small muted"> · the ramp could not be read again; it shows the last answer</span>}
       </figcaption>
       {steps.length > 0 && (
         <table className="steps-table">

@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import type { Rollout } from '@gradual/sdk';
+import type { Rollout, RolloutRamp } from '@gradual/sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setApi } from '../api';
 import { primitiveApi } from '../primitive-api';
-import { envelope, fakeApi } from '../test/fake-api';
+import { envelope, fakeApi, type Recorded } from '../test/fake-api';
 import { RolloutPanel } from './RolloutPanel';
 
 afterEach(() => {
@@ -60,22 +60,44 @@ const ROLLED_BACK: Rollout = {
 const OPERATIONS = ['Approve and continue', 'Pause', 'Resume', 'Advance to next step', 'Cancel rollout', 'Roll back now'];
 const shownOperations = () => OPERATIONS.filter((name) => screen.queryByRole('button', { name }) !== null);
 
+/** The ramp the chart under the panel reads (GET …/rollout/ramp): the rollout's start, nothing planned. */
+const RAMP: RolloutRamp = {
+  segments: [{ from: GATED.createdAt, to: '2026-11-22T11:00:00.000Z', percent: 10, phase: 'active', kind: 'done' }],
+  marks: [{ at: GATED.createdAt, percent: 10, kind: 'done', cause: 'created', step: 0, waitsFor: null, gate: false }],
+  now: '2026-11-22T11:00:00.000Z',
+  start: GATED.createdAt,
+  end: '2026-11-22T12:00:00.000Z',
+};
+
+/** Renders the panel; `requests` are the operations it sent (the chart's ramp reads are answered apart, in `rampReads`). */
 function renderPanel(rollout: Rollout, answer: { status: number; body?: unknown }) {
-  const { client, requests } = fakeApi(() => answer);
+  const rampReads: Recorded[] = [];
+  const requests: Recorded[] = [];
+  const { client } = fakeApi((req) => {
+    if (req.method === 'GET' && req.path.endsWith('/rollout/ramp')) {
+      rampReads.push(req);
+      return { status: 200, body: RAMP };
+    }
+    requests.push(req);
+    return answer;
+  });
   setApi(client);
   const onChange = vi.fn();
-  render(
+  const panel = (r: Rollout) => (
     <RolloutPanel
-      rollout={rollout}
+      rollout={r}
       ops={primitiveApi('flag', ENV, 'new-checkout')}
       plans={[]}
       hasRules={false}
       defaultSeed="new-checkout:production"
       defaultBucketField="userId"
       onChange={onChange}
-    />,
+    />
   );
-  return { requests, onChange };
+  const { rerender } = render(panel(rollout));
+  /** The page showing the panel with the rollout as it is now (after an action or a live update). */
+  const show = (r: Rollout) => rerender(panel(r));
+  return { requests, rampReads, onChange, show };
 }
 
 describe('RolloutPanel', () => {
@@ -117,6 +139,19 @@ describe('RolloutPanel', () => {
   ])('renders exactly the allowed actions: %s', (_name, rollout, buttons) => {
     renderPanel(rollout, { status: 200, body: rollout });
     expect(shownOperations()).toEqual(buttons);
+  });
+
+  it('draws the ramp from the ramp route and reads it again when the rollout changes', async () => {
+    const active: Rollout = { ...GATED, status: 'active', percent: 50, pausedReason: null, pausedAtPercent: null, rampStepIdx: 1, allowedActions: ACTIVE_ACTIONS, updatedAt: '2026-11-22T11:00:00.000Z' };
+    const { rampReads, show } = renderPanel(GATED, { status: 200, body: active });
+    await screen.findByRole('table', { name: 'Timeline' });
+    expect(rampReads.map((r) => r.path)).toEqual([`/api/v1/envs/${ENV}/flags/new-checkout/rollout/ramp`]);
+    show({ ...GATED });
+    expect(rampReads).toHaveLength(1);
+    // Approved elsewhere: the page shows the rollout's new state, and the chart reads its ramp again.
+    show(active);
+    await waitFor(() => expect(rampReads).toHaveLength(2));
+    expect(screen.getByRole('table', { name: 'Timeline' })).toBeTruthy();
   });
 
   it('says where a rolled-back rollout resumes to', () => {
