@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { Flag } from '@gradual/sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setApi } from '../api';
@@ -57,6 +57,33 @@ function renderPanel(write: (req: Recorded) => Answer, start: Flag = FLAG) {
 }
 
 describe('DefinitionPanel', () => {
+  it('keeps what the form was opened on when the page reloads the definition meanwhile: the save answers 412 instead of undoing the other change', async () => {
+    let current: Flag = FLAG;
+    let version = 1;
+    const { client, requests } = fakeApi((req) =>
+      req.method === 'GET' ? { status: 200, body: current, headers: { etag: `"v${version}"` } } : { status: 412, body: envelope('precondition_failed', 'ETag mismatch') },
+    );
+    setApi(client);
+    let reload = () => Promise.resolve();
+    function Page() {
+      const ops = definitionApi('flag', PROJECT, 'new-checkout');
+      const def = useResource(() => ops.get(), []);
+      reload = def.reload;
+      return <DefinitionPanel kind="flag" primitiveKey="new-checkout" ops={ops} def={def} onChanged={() => {}} onDeleted={() => {}} />;
+    }
+    render(<Page />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit details' }));
+    current = { ...FLAG, name: 'Checkout v2' }; // renamed elsewhere; a live page reloads it
+    version = 2;
+    await act(() => reload());
+    fireEvent.change(screen.getByLabelText('Maintainer'), { target: { value: 'ann@example.com' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save details' }));
+    await screen.findByText(/Someone else changed this flag since you opened it/);
+    const patch = requests.find((r) => r.method === 'PATCH')!;
+    expect(patch.headers.get('if-match')).toBe('"v1"');
+    expect(patch.body).toEqual({ maintainer: 'ann@example.com' });
+  });
+
   it('sends only the changed fields with If-Match; a 412 asks for a reload, and the reloaded ETag saves', async () => {
     const { requests, bump } = renderPanel((req) =>
       req.headers.get('if-match') === '"v2"' ? { status: 200, body: { ...FLAG, tags: ['team:checkout', 'beta'], maintainer: 'ann@example.com' } } : { status: 412, body: envelope('precondition_failed', 'ETag mismatch') },

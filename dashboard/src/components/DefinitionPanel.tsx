@@ -57,7 +57,9 @@ export function DefinitionPanel(props: {
   onDeleted: () => void;
 }) {
   const { kind, ops, def } = props;
-  const [editing, setEditing] = useState(false);
+  // What the form was opened on, ETag included: the page reloads the definition when anyone changes
+  // it, and a save over someone else's change must answer 412 rather than undo it.
+  const [editing, setEditing] = useState<Definition>();
   const [form, setForm] = useState({ name: '', description: '', tags: '', maintainer: '' });
   const save = useAction();
   const lifecycle = useAction();
@@ -83,11 +85,12 @@ export function DefinitionPanel(props: {
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const changes = definitionChanges(d, form);
-    if (Object.keys(changes).length === 0) return setEditing(false);
-    const updated = await save.run(() => ops.update(changes, etag));
+    if (!editing) return;
+    const changes = definitionChanges(editing.definition, form);
+    if (Object.keys(changes).length === 0) return setEditing(undefined);
+    const updated = await save.run(() => ops.update(changes, editing.etag));
     if (updated) {
-      setEditing(false);
+      setEditing(undefined);
       await applied(updated);
     }
   };
@@ -126,7 +129,7 @@ export function DefinitionPanel(props: {
             onClick={() => {
               setForm({ name: d.name, description: d.description ?? '', tags: d.tags.join(', '), maintainer: d.maintainer ?? '' });
               save.setError(undefined);
-              setEditing(true);
+              setEditing(def.data);
             }}
           >
             Edit details
@@ -155,7 +158,7 @@ export function DefinitionPanel(props: {
                 type="button"
                 className="link-button"
                 onClick={() => {
-                  setEditing(false);
+                  setEditing(undefined);
                   void reload();
                 }}
               >
@@ -170,7 +173,7 @@ export function DefinitionPanel(props: {
             <button className="btn btn-primary" disabled={save.busy}>
               Save details
             </button>
-            <button type="button" className="btn" onClick={() => setEditing(false)}>
+            <button type="button" className="btn" onClick={() => setEditing(undefined)}>
               Cancel
             </button>
           </div>

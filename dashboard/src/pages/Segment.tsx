@@ -55,8 +55,12 @@ export function SegmentPage({ slug, projectId, segmentKey }: { slug: string; pro
   }
   if (!loaded.data) return <Loading />;
   const { segment: s, etag } = loaded.data;
-  // A list change moves the segment's ETag too: read it again rather than patching the counts.
-  const listChanged = () => void loaded.reload();
+  // The write answers the list's new count: shown at once. A list change moves the segment's ETag
+  // too, so the segment is read again as well.
+  const listChanged = (list: 'includedCount' | 'excludedCount') => (count: number) => {
+    loaded.setData((prev = { segment: s, etag }) => ({ ...prev, segment: { ...prev.segment, [list]: count } }));
+    void loaded.reload();
+  };
 
   return (
     <>
@@ -74,8 +78,9 @@ export function SegmentPage({ slug, projectId, segmentKey }: { slug: string; pro
           <SegmentDetails
             name={s.name}
             description={s.description}
-            save={async (body) => {
-              await ops.update(body, etag);
+            etag={etag}
+            save={async (body, editedEtag) => {
+              await ops.update(body, editedEtag);
               await loaded.reload();
             }}
           />
@@ -118,7 +123,7 @@ export function SegmentPage({ slug, projectId, segmentKey }: { slug: string; pro
           field={field}
           name="Included"
           countTestId="included-count"
-          onCount={listChanged}
+          onCount={listChanged('includedCount')}
           intro={<>Always in the segment, whatever its rules. The list has </>}
         />
       </Section>
@@ -129,7 +134,7 @@ export function SegmentPage({ slug, projectId, segmentKey }: { slug: string; pro
           field={field}
           name="Excluded"
           countTestId="excluded-count"
-          onCount={listChanged}
+          onCount={listChanged('excludedCount')}
           intro={<>Never in the segment by its rules (an included ID is in it all the same). The list has </>}
         />
       </Section>
@@ -148,8 +153,18 @@ export function SegmentPage({ slug, projectId, segmentKey }: { slug: string; pro
   );
 }
 
-function SegmentDetails(props: { name: string; description: string | null; save: (body: { name?: string; description?: string | null }) => Promise<void> }) {
-  const [editing, setEditing] = useState(false);
+/**
+ * The segment's name and description. The form keeps what it was opened on, ETag included: the page
+ * reloads the segment when anyone changes it, and a save over someone else's change answers 412
+ * rather than undoing it.
+ */
+function SegmentDetails(props: {
+  name: string;
+  description: string | null;
+  etag: string | undefined;
+  save: (body: { name?: string; description?: string | null }, etag: string | undefined) => Promise<void>;
+}) {
+  const [editing, setEditing] = useState<{ name: string; description: string | null; etag: string | undefined }>();
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const action = useAction();
@@ -169,7 +184,7 @@ function SegmentDetails(props: { name: string; description: string | null; save:
             setName(props.name);
             setDescription(props.description ?? '');
             action.setError(undefined);
-            setEditing(true);
+            setEditing({ name: props.name, description: props.description, etag: props.etag });
           }}
         >
           Edit details
@@ -180,15 +195,15 @@ function SegmentDetails(props: { name: string; description: string | null; save:
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const body: { name?: string; description?: string | null } = {};
-    if (name.trim() !== props.name) body.name = name.trim();
+    if (name.trim() !== editing.name) body.name = name.trim();
     const d = description.trim();
-    if (d !== (props.description ?? '')) body.description = d === '' ? null : d;
-    if (Object.keys(body).length === 0) return setEditing(false);
+    if (d !== (editing.description ?? '')) body.description = d === '' ? null : d;
+    if (Object.keys(body).length === 0) return setEditing(undefined);
     const done = await action.run(async () => {
-      await props.save(body);
+      await props.save(body, editing.etag);
       return true;
     });
-    if (done) setEditing(false);
+    if (done) setEditing(undefined);
   };
   const stale = isGradualApiError(action.error) && action.error.status === 412;
   return (
@@ -199,7 +214,7 @@ function SegmentDetails(props: { name: string; description: string | null; save:
       </Field>
       {stale ? (
         <div className="note note-error" role="alert">
-          Someone else changed this segment since you opened it. Reload the page and make your change again.
+          Someone else changed this segment since you opened it. Cancel to see their change, then make yours again.
         </div>
       ) : (
         Object.keys(fields).length === 0 && <ErrorNote error={action.error} />
@@ -208,7 +223,7 @@ function SegmentDetails(props: { name: string; description: string | null; save:
         <button className="btn btn-primary" disabled={action.busy}>
           Save details
         </button>
-        <button type="button" className="btn" onClick={() => setEditing(false)}>
+        <button type="button" className="btn" onClick={() => setEditing(undefined)}>
           Cancel
         </button>
       </div>
