@@ -2,13 +2,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { authorize, tokenScope, type Caller } from '../access/authorize.js';
 import { auditRowInScope } from '../audit/audit.store.js';
 import { findEnvironment, findOrgBySlug } from '../common/lookup.js';
-import type { ChangeRow, EventStreamTarget, StreamGrant } from './live-streams.js';
+import type { ChangeScope, EventStreamTarget, StreamGrant } from './live-streams.js';
 
 /** What an event stream is opened with: what it follows, the credential it lasts as long as, and which changes it carries. */
 export interface EventStreamAccess {
   target: EventStreamTarget;
   grant: StreamGrant;
-  visible: (row: ChangeRow) => boolean;
+  visible: (row: ChangeScope) => boolean;
 }
 
 /** An environment's event stream: the access of reading the environment; changes as the audit log scopes them. */
@@ -32,7 +32,7 @@ function grantOf(caller: Caller, orgId: string): StreamGrant {
     : { kind: 'session', sessionId: principal.sessionId, orgId };
 }
 
-function visibleTo(caller: Caller): (row: ChangeRow) => boolean {
+function visibleTo(caller: Caller): (row: ChangeScope) => boolean {
   const scope = tokenScope(caller);
   return (row) => auditRowInScope(scope, row);
 }

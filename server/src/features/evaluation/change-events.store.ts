@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { preparedQuery } from '../common/sql.js';
-import type { DescribeChanges, EnvChangeRow } from './live-streams.js';
+import type { ChangeRow, DescribeChanges } from './live-streams.js';
 
 /** The audited changes of an environment's versions in (after, upTo], by the (env_id, version) index. */
 const CHANGES = `
@@ -11,5 +11,5 @@ const CHANGES = `
 
 /** What the event streams announce for a committed write (LiveStreams' describe): its audit rows, read after the commit. */
 export function describeChanges(em: () => EntityManager): DescribeChanges {
-  return (envId, after, upTo) => preparedQuery<EnvChangeRow>(em(), 'env_change_events', CHANGES, [envId, after, upTo]);
+  return (envId, after, upTo) => preparedQuery<ChangeRow>(em(), 'env_change_events', CHANGES, [envId, after, upTo]);
 }

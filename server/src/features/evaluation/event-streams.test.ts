@@ -1,10 +1,10 @@
 import type { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { InProcessEnvChangeBus } from '../environments/env-changes.js';
-import { LiveStreams, type ChangeRow, type DescribeChanges, type EnvChangeRow, type StreamLimits } from './live-streams.js';
+import { LiveStreams, type ChangeScope, type ChangeRow, type DescribeChanges, type StreamLimits } from './live-streams.js';
 
 const limits: StreamLimits = { perKey: 10, perSession: 10, perIp: 10, total: 10, recheckIntervalMs: 60_000 };
-const row = (version: number, resourceKey: string, envId = 'env-a', orgId = 'org-1'): EnvChangeRow => ({ orgId, envId, version, resourceType: 'rollout', resourceKey, action: 'rollout.advanced' });
+const row = (version: number, resourceKey: string, envId = 'env-a', orgId = 'org-1'): ChangeRow => ({ orgId, envId, version, resourceType: 'rollout', resourceKey, action: 'rollout.advanced' });
 const grant = { kind: 'key' as const, keyId: 'k', expiresAt: null };
 
 /** The events written to a stream so far, as [event name, data]. */
@@ -18,7 +18,7 @@ function setUp(describe: DescribeChanges) {
   const failures: unknown[] = [];
   const live = new LiveStreams(bus, { limits, now: () => new Date(0), check: () => Promise.resolve({ keyIds: new Set(['k']), sessions: new Set() }), describe, onDescribeFailed: (err) => failures.push(err) });
   const requester = { ip: '10.0.0.1', credential: { kind: 'key' as const, hash: 'h' } };
-  const open = (target: Parameters<LiveStreams['openEventStream']>[1], visible: (r: ChangeRow) => boolean = () => true) =>
+  const open = (target: Parameters<LiveStreams['openEventStream']>[1], visible: (r: ChangeScope) => boolean = () => true) =>
     live.openEventStream(live.reserve(requester), target, grant, visible, () => {});
   return { bus, live, open, failures };
 }
@@ -27,7 +27,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
 
 describe('event streams', () => {
   it('write the changes of each version in order, even when the later read answers first', async () => {
-    const answers = new Map<number, (rows: EnvChangeRow[]) => void>();
+    const answers = new Map<number, (rows: ChangeRow[]) => void>();
     const { bus, live, open } = setUp((_env, _after, upTo) => new Promise((resolve) => answers.set(upTo, resolve)));
     const stream = open({ envId: 'env-a', version: 4 });
     expect(events(stream)).toEqual([['ready', { envId: 'env-a', version: 4 }]]);
@@ -50,7 +50,7 @@ describe('event streams', () => {
 
   it('give each stream the rows it may read; an organization stream only events with one', async () => {
     const { bus, live, open } = setUp((envId, after, upTo) => Promise.resolve([row(upTo, 'checkout', envId), row(upTo, 'search', envId)].filter((r) => r.version > after)));
-    const onlySearch = (r: ChangeRow) => r.resourceKey === 'search';
+    const onlySearch = (r: ChangeScope) => r.resourceKey === 'search';
     const env = open({ envId: 'env-a', version: 1 }, onlySearch);
     const org = open({ orgId: 'org-1' }, onlySearch);
     const nothing = open({ orgId: 'org-1' }, () => false);

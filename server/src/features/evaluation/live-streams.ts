@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { DomainError } from '../../domain/errors.js';
-import type { OrgChange } from '../audit/org-changes.js';
+import type { LiveChangeRow, OrgChange } from '../audit/org-changes.js';
 import type { EnvChange, EnvChangeBus } from '../environments/env-changes.js';
 
 export const HEARTBEAT_MS = 15_000;
@@ -63,27 +63,27 @@ export function sessionInOrg(sessionId: string, orgId: string): string {
   return `${sessionId}:${orgId}`;
 }
 
-/**
- * One audited change of a committed write, as the event streams describe it: of an environment
- * (its version), or of no environment (envId and version null: a project's or the organization's).
- */
+/** One audited change of a committed environment write, as the event streams describe it. */
 export interface ChangeRow {
   orgId: string;
-  envId: string | null;
-  version: number | null;
+  envId: string;
+  version: number;
   resourceType: string;
   resourceKey: string | null;
   action: string;
 }
 
-/** A ChangeRow of an environment's version. */
-export type EnvChangeRow = ChangeRow & { envId: string; version: number };
+/**
+ * What decides whether a caller may read a change (the audit log's scoping): an environment's
+ * row, or one of no environment (a project's or the organization's).
+ */
+export type ChangeScope = Pick<ChangeRow, 'resourceType' | 'resourceKey'> & { envId: string | null };
 
 /**
  * The audited changes of environment `envId` with versions in (after, upTo], in version order
  * (read after the commit that announced upTo, so they are all there).
  */
-export type DescribeChanges = (envId: string, after: number, upTo: number) => Promise<EnvChangeRow[]>;
+export type DescribeChanges = (envId: string, after: number, upTo: number) => Promise<ChangeRow[]>;
 
 /**
  * How a ruleset stream writes each version: `ruleset` (event `ruleset` with `{version}`, the
@@ -124,7 +124,7 @@ interface OpenStream {
   /** The last version announced (environment streams). */
   last: number;
   /** Event streams: which changes the caller may read; null for a ruleset stream. */
-  visible: ((row: ChangeRow) => boolean) | null;
+  visible: ((row: ChangeScope) => boolean) | null;
   /** Ruleset streams: how each version is written. */
   format: RulesetStreamFormat;
   /** Organization event streams: the last version announced per environment. */
@@ -238,7 +238,7 @@ export class LiveStreams {
    * gave: of one environment (every write, its changes filtered by `visible`), or of every
    * environment of an organization (the writes with a change `visible` lets through).
    */
-  openEventStream(slot: StreamSlot, target: EventStreamTarget, grant: StreamGrant, visible: (row: ChangeRow) => boolean, onClose: (close: () => void) => void): PassThrough {
+  openEventStream(slot: StreamSlot, target: EventStreamTarget, grant: StreamGrant, visible: (row: ChangeScope) => boolean, onClose: (close: () => void) => void): PassThrough {
     const fields =
       'envId' in target
         ? { envId: target.envId, orgId: null, last: target.version, visible, lastByEnv: null, format: 'ruleset' as const }
@@ -354,7 +354,7 @@ export class LiveStreams {
    */
   private announceOrg(change: OrgChange): void {
     for (const entry of this.byOrg.get(change.orgId) ?? []) {
-      const visible = change.changes.filter((c) => entry.visible!({ ...c, orgId: change.orgId, envId: null, version: null }));
+      const visible = change.changes.filter((c) => entry.visible!({ ...c, envId: null }));
       if (visible.length) entry.stream.write(`event: org-change\ndata: ${JSON.stringify({ projectId: change.projectId, changes: visible })}\n\n`);
     }
   }
@@ -373,7 +373,7 @@ export class LiveStreams {
     const after = Math.min(change.version - 1, ...events.map((e) => e.after));
     const previous = this.describing.get(change.envId) ?? Promise.resolve();
     const next = previous.then(async () => {
-      let rows: EnvChangeRow[] = [];
+      let rows: ChangeRow[] = [];
       if (describe) {
         try {
           rows = await describe(change.envId, after, change.version);
@@ -382,11 +382,11 @@ export class LiveStreams {
         }
       }
       const orgId = rows[0]?.orgId;
-      const projectRows: ChangeRow[] = (change.projectChanges ?? []).map((c) => ({ ...c, orgId: orgId ?? '', envId: null, version: null }));
+      const projectChanges = change.projectChanges ?? [];
       for (const { entry, after: from } of events) {
         if (!this.open.has(entry)) continue;
         const own = rows.filter((r) => r.version > from && entry.visible!(r));
-        sendChange(entry, change.envId, change.version, [...own, ...projectRows.filter((r) => entry.visible!(r))]);
+        sendChange(entry, change.envId, change.version, [...own, ...projectChanges.filter((c) => entry.visible!({ ...c, envId: null }))]);
       }
       const orgStreams = orgId ? this.byOrg.get(orgId) : undefined;
       for (const entry of orgStreams ?? []) {
@@ -469,7 +469,7 @@ function send(entry: OpenStream, version: number): void {
   else entry.stream.write(`event: ruleset\nid: ${version}\ndata: ${JSON.stringify({ version })}\n\n`);
 }
 
-function sendChange(entry: OpenStream, envId: string, version: number, rows: ChangeRow[]): void {
+function sendChange(entry: OpenStream, envId: string, version: number, rows: readonly LiveChangeRow[]): void {
   const changes = rows.map(({ resourceType, resourceKey, action }) => ({ resourceType, resourceKey, action }));
   const id = entry.envId !== null ? `id: ${version}\n` : '';
   entry.stream.write(`event: change\n${id}data: ${JSON.stringify({ envId, version, changes })}\n\n`);
