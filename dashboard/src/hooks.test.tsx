@@ -83,6 +83,26 @@ describe('useResource', () => {
     await waitFor(() => expect(broken.current).toMatchObject({ data: undefined, error: failing, loading: false }));
   });
 
+  it('keeps a mutation’s answer over a load that was under way when it arrived', async () => {
+    const answers = [deferred<string>(), deferred<string>()];
+    let calls = 0;
+    const { result } = renderHook(() => useResource(() => answers[calls++]!.promise, []));
+    await act(async () => {
+      answers[0]!.resolve('before');
+      await answers[0]!.promise;
+    });
+    let reloaded!: Promise<void>;
+    act(() => {
+      reloaded = result.current.reload(); // e.g. a live event of an earlier write
+    });
+    act(() => result.current.setData('after the mutation'));
+    await act(async () => {
+      answers[1]!.resolve('before the mutation');
+      await reloaded;
+    });
+    expect(result.current).toMatchObject({ data: 'after the mutation', loading: false });
+  });
+
   it('replaces the data with setData, from a value or from the previous data', async () => {
     const { result } = renderHook(() => useResource(() => Promise.resolve(1), []));
     await waitFor(() => expect(result.current.data).toBe(1));

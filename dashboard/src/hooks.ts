@@ -6,7 +6,10 @@ export interface Resource<T> {
   loading: boolean;
   /** Loads again (keeps the current data on screen meanwhile). */
   reload: () => Promise<void>;
-  /** Replaces the data with a mutation's answer, without a round trip. */
+  /**
+   * Replaces the data with a mutation's answer, without a round trip. A load already under way
+   * when it is called does not overwrite it (it may have read the state from before the mutation).
+   */
   setData: (next: T | ((prev: T | undefined) => T)) => void;
 }
 
@@ -42,12 +45,20 @@ export function useResource<T>(load: () => Promise<T>, deps: readonly unknown[])
   });
 
   const generation = useRef(0);
+  // How many times setData replaced the data: a load that started before one of them may answer
+  // with the state from before that mutation.
+  const writes = useRef(0);
   const run = useCallback(async () => {
     const mine = ++generation.current;
+    const writesBefore = writes.current;
     const { load: current, key: forKey } = latest.current;
-    // An answer counts only if no newer load started and the deps are still the ones it was for.
+    // An answer counts only if no newer load started, the deps are still the ones it was for, and
+    // no mutation's answer replaced the data meanwhile (then it is done loading, with that data).
     const settle = (next: (s: ResourceState<T>) => ResourceState<T>) =>
-      setState((s) => (mine === generation.current && s.key === forKey ? next(s) : s));
+      setState((s) => {
+        if (mine !== generation.current || s.key !== forKey) return s;
+        return writes.current === writesBefore ? next(s) : { ...s, loading: false };
+      });
     setState((s) => (s.loading ? s : { ...s, loading: true }));
     try {
       const data = await current();
@@ -62,6 +73,7 @@ export function useResource<T>(load: () => Promise<T>, deps: readonly unknown[])
   }, [key, run]);
 
   const setData = useCallback((next: T | ((prev: T | undefined) => T)) => {
+    writes.current++;
     setState((s) => ({
       ...s,
       error: undefined,
