@@ -93,6 +93,23 @@ describe('FlagHistory', () => {
     await screen.findByText('Rollout paused');
   });
 
+  it('keeps the entries on screen while it reads them again', async () => {
+    let answer = (): unknown => ({ events: [event('rollout.paused', 'rollout', '2026-11-23T11:00:00.000Z')], nextCursor: null });
+    let release = () => {};
+    setApi(
+      fakeApi(async () => ({ status: 200, body: await answer() })).client,
+    );
+    const { rerender } = render(<FlagHistory slug="acme" envId={ENV} kind="flag" primitiveKey="new-checkout" refresh="v1" />);
+    await screen.findByText('Rollout paused');
+    const gate = new Promise<void>((r) => (release = r));
+    answer = () => gate.then(() => ({ events: [event('rollout.resumed', 'rollout', '2026-11-23T12:00:00.000Z'), event('rollout.paused', 'rollout', '2026-11-23T11:00:00.000Z')], nextCursor: null }));
+    rerender(<FlagHistory slug="acme" envId={ENV} kind="flag" primitiveKey="new-checkout" refresh="v2" />);
+    expect(screen.getByText('Rollout paused')).toBeTruthy();
+    expect(screen.queryByText('Loading…')).toBeNull();
+    release();
+    await screen.findByText('Rollout resumed');
+  });
+
   it('offers older entries when a page held only the other kind’s rows of the same key', async () => {
     setApi(
       fakeApi(({ query }) =>

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import type { AuditEventPage, AuditEventSummary } from '@gradual/sdk';
 import { api } from '../api';
 import { auditActionName, auditActorName } from '../audit-names';
@@ -31,8 +32,16 @@ export function FlagHistory(props: { slug: string; envId: string; kind: 'flag' |
       const first = await api().listAuditEvents({ path: { slug }, query });
       return { events: ofKind(kind, first.events), nextCursor: first.nextCursor };
     },
-    [slug, envId, kind, primitiveKey, refresh],
+    [slug, envId, kind, primitiveKey],
   );
+  // A new entry to show: read the first page again, keeping the table on screen meanwhile.
+  const { reload } = page;
+  const shownFor = useRef(refresh);
+  useEffect(() => {
+    if (Object.is(shownFor.current, refresh)) return;
+    shownFor.current = refresh;
+    void reload();
+  }, [refresh, reload]);
   const more = useAction();
 
   const loadOlder = async () => {

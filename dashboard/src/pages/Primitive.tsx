@@ -30,9 +30,10 @@ export function PrimitivePage(props: { slug: string; projectId: string; envId: s
   const env = useResource(() => api().getEnvironment({ path: { envId } }), [envId]);
   const plans = useResource(() => api().listRolloutPlans({ path: { id: projectId } }), [projectId]);
   const state = useResource<FlagState | ConfigState>(() => ops.getState(), [ops]);
-  const fires = useResource(() => ops.fires(), [ops, state.data?.rollout?.updatedAt]);
-  // The organization's stream: this environment's changes of it, and its definition's writes (name, tags, archive) elsewhere.
-  useLiveReload({ orgSlug: slug }, () => Promise.all([state.reload(), env.reload(), def.reload()]), {
+  const fires = useResource(() => ops.fires(), [ops]);
+  // The organization's stream: this environment's changes of it (a rollback fire that rolled back
+  // is one), and its definition's writes (name, tags, archive) elsewhere. Read again in place.
+  useLiveReload({ orgSlug: slug }, () => Promise.all([state.reload(), env.reload(), def.reload(), fires.reload()]), {
     change: (e) => e.envId === envId && mentions(e, primitiveKey),
     orgChange: (e) => e.projectId === projectId && mentions(e, primitiveKey),
   });
