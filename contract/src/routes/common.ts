@@ -1,4 +1,4 @@
-import { initContract } from '@ts-rest/core';
+import { initContract, isAppRouteNoBody, type AppRoute } from '@ts-rest/core';
 import { z } from 'zod';
 
 export const c = initContract();
@@ -75,4 +75,31 @@ export function serializable<T extends z.ZodTypeAny>(schema: T) {
     typeName: z.ZodFirstPartyTypeKind.ZodEffects,
     effect: { type: 'refinement', refinement: () => undefined },
   });
+}
+
+/** A route's metadata (every member optional; the contract's routes set only these). */
+export function metadataOf(route: AppRoute): RouteMetadata {
+  const metadata = route.metadata;
+  return typeof metadata === 'object' && metadata !== null ? metadata : {};
+}
+
+/** Whether a route takes a request body (a mutation whose body is not `c.noBody()`). */
+export function takesBody(route: AppRoute): boolean {
+  return route.method !== 'GET' && 'body' in route && !isAppRouteNoBody(route.body);
+}
+
+/**
+ * Error statuses the server answers on a route before or around its handler, which the OpenAPI
+ * document adds to the route's own list (with the error envelope): `413`/`415` for a JSON body over
+ * the size limit or in another charset or encoding, `429` from the caller's rate limit, `403`
+ * (`scope_denied`) for an API key on a sign-in-only route. Server errors (5xx) are listed nowhere.
+ */
+export function implicitErrorStatuses(route: AppRoute): number[] {
+  const meta = metadataOf(route);
+  const auth = meta.auth ?? 'any';
+  const statuses: number[] = [];
+  if (takesBody(route) && !meta.rawBody) statuses.push(413, 415);
+  if (auth === 'any' || auth === 'session' || auth === 'apiKey') statuses.push(429);
+  if (auth === 'session') statuses.push(403);
+  return statuses;
 }

@@ -16,9 +16,20 @@ describe('responseProblem: a body is what the contract says, exactly', () => {
     ['a declared error status with the envelope', 404, { code: 'not_found', message: 'No org.', requestId: 'r1' }, null],
     ['an undeclared error status with the envelope', 429, { code: 'token_rate_limit', message: 'Slow down.', requestId: 'r1' }, null],
     ['an error status without the envelope', 500, { error: 'boom' }, 'code: Required; message: Required; requestId: Required'],
+    ['an error status neither the route nor openapi.yaml lists', 409, { code: 'conflict', message: 'No.', requestId: 'r1' }, 'status 409 is not in the contract'],
+    ['a body-less route has no 413', 413, { code: 'invalid_request', message: 'Too big.', requestId: 'r1' }, 'status 413 is not in the contract'],
     ['an undeclared success status', 201, org, 'status 201 is not in the contract'],
   ])('%s', (_name, status, body, problem) => {
     expect(responseProblem(getOrg, status, body)).toBe(problem);
+  });
+
+  it('the statuses openapi.yaml adds to a route: 413 and 415 with a JSON body, 429 with credentials, 403 when sign-in only', () => {
+    const envelope = { code: 'invalid_request', message: 'No.', requestId: 'r1' };
+    const createProject = contract.projects.createProject;
+    expect(responseProblem(createProject, 413, envelope)).toBeNull();
+    expect(responseProblem(createProject, 415, envelope)).toBeNull();
+    expect(responseProblem(createProject, 429, envelope)).toBeNull();
+    expect(responseProblem(contract.auth.claimInstall, 429, envelope)).toBe('status 429 is not in the contract');
   });
 
   it('no body where the contract has none', () => {

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { isAppRoute, isAppRouteNoBody, isAppRouteOtherResponse, isZodType, type AppRoute, type AppRouter } from '@ts-rest/core';
-import { contract, ErrorEnvelope } from '@gradual/contract';
+import { contract, ErrorEnvelope, implicitErrorStatuses } from '@gradual/contract';
 import type { RequestHandler } from 'express';
 
 /** Every route of the contract by `METHOD path` (the contract route's path, as Express matched it). */
@@ -18,13 +18,14 @@ const onTheWire = (body: unknown): unknown => (body === undefined ? undefined : 
 /**
  * Why `body`, answered with `status` by `route`, is not what the contract says (null when it is).
  * The schema must accept the body and give it back unchanged: a member the contract does not
- * know (zod would strip it) is drift as much as a missing or mistyped one. Statuses a route does
- * not list itself (413, 415, 429 and 5xx, which the server answers before or after any handler)
- * carry the error envelope, as openapi.yaml documents.
+ * know (zod would strip it) is drift as much as a missing or mistyped one. A status must be the
+ * route's own or one openapi.yaml adds to every such route (implicitErrorStatuses: 413, 415, 429,
+ * a sign-in-only route's 403), carrying the error envelope; server errors (5xx) carry it too.
  */
 export function responseProblem(route: AppRoute, status: number, body: unknown): string | null {
   const declared = route.responses[status];
-  const schema = declared === undefined ? (status >= 400 ? ErrorEnvelope : undefined) : declared;
+  const implicit = status >= 500 || implicitErrorStatuses(route).includes(status);
+  const schema = declared === undefined ? (implicit ? ErrorEnvelope : undefined) : declared;
   if (schema === undefined) return `status ${status} is not in the contract`;
   if (isAppRouteNoBody(schema)) return body === undefined ? null : `status ${status} has no body in the contract`;
   const bodySchema = isAppRouteOtherResponse(schema) ? schema.body : schema;
