@@ -30,7 +30,9 @@ interface Run {
   stderr: string;
 }
 
-describe('gradual CLI', () => {
+// Each test runs the CLI as a process a dozen times or more (about half a second each when two
+// test files share the two cores), so a test may take longer than the default 30 s.
+describe('gradual CLI', { timeout: 120_000 }, () => {
   let t: TestServer;
   let owner: ClaimedInstance;
   let dir: string;
