@@ -50,6 +50,19 @@ describe('RulesEditor', () => {
     await screen.findByRole('button', { name: 'Edit rules' });
   });
 
+  it('saves against the version it was opened on, not a newer one the page has read since', async () => {
+    const save = vi.fn((_rules: Rule[], _reason: string, _openedOn: string | undefined) => Promise.resolve());
+    const editor = (etag: string) => (
+      <RulesEditor mode="segment" rules={[]} segments={SEGMENTS} defaultAttribute="accountId" etag={etag} save={save} />
+    );
+    const { rerender } = render(editor('"v1"'));
+    fireEvent.click(screen.getByRole('button', { name: 'Edit rules' }));
+    rerender(editor('"v2"'));
+    fireEvent.click(screen.getByRole('button', { name: 'Save rules' }));
+    await waitFor(() => expect(save).toHaveBeenCalledTimes(1));
+    expect(save.mock.calls[0]![2]).toBe('"v1"');
+  });
+
   it('leaves a segment out of its own picker', () => {
     renderEditor({ mode: 'segment', selfKey: 'staff' });
     fireEvent.click(screen.getByRole('button', { name: 'Add rule' }));

@@ -31,7 +31,12 @@ export interface RulesEditorProps {
   selfKey?: string;
   /** The attribute a segment condition tests by default: the project's target-ID field. */
   defaultAttribute: string;
-  save: (rules: Rule[], reason: string) => Promise<void>;
+  /**
+   * The version of what the rules belong to (a segment's ETag). The editor keeps the one it was
+   * opened on and saves against it, so an edit made elsewhere meanwhile is refused (412), not undone.
+   */
+  etag?: string;
+  save: (rules: Rule[], reason: string, openedOn: string | undefined) => Promise<void>;
 }
 
 /** The rules in words, one list item per rule. */
@@ -87,6 +92,7 @@ export function RulesList({ rules, mode, segmentHref }: { rules: Rule[]; mode: '
 export function RulesEditor(props: RulesEditorProps & { segmentHref?: (key: string) => string }) {
   const { mode, rules } = props;
   const [drafts, setDrafts] = useState<RuleDraft[] | null>(null);
+  const [openedOn, setOpenedOn] = useState<string | undefined>();
   const [reason, setReason] = useState('');
   const [local, setLocal] = useState<Record<string, string>>({});
   const action = useAction();
@@ -100,6 +106,7 @@ export function RulesEditor(props: RulesEditorProps & { segmentHref?: (key: stri
           className="btn btn-small"
           onClick={() => {
             setDrafts(rules.map(toDraft));
+            setOpenedOn(props.etag);
             setLocal({});
             action.setError(undefined);
           }}
@@ -127,7 +134,7 @@ export function RulesEditor(props: RulesEditorProps & { segmentHref?: (key: stri
     if (!result.ok) return setLocal(result.errors);
     setLocal({});
     const done = await action.run(async () => {
-      await props.save(result.rules, reason);
+      await props.save(result.rules, reason, openedOn);
       return true;
     });
     if (done) setDrafts(null);

@@ -109,8 +109,9 @@ export function SegmentPage({ slug, projectId, segmentKey }: { slug: string; pro
           segmentHref={(key) => `${base}/segments/${seg(key)}`}
           selfKey={s.key}
           defaultAttribute={field}
-          save={async (rules) => {
-            await ops.update({ rules }, etag);
+          etag={etag}
+          save={async (rules, _reason, openedOn) => {
+            await ops.update({ rules }, openedOn);
             await loaded.reload();
           }}
         />
