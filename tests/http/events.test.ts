@@ -64,7 +64,19 @@ async function openEvents(url: string, headers: Record<string, string>) {
       if (e.event === 'org-change') return e.data as LiveOrgChangeEvent;
     }
   };
-  return { ok: true as const, status: 200, next, nextChange, nextOrgChange, quiet, close: () => void reader.cancel().catch(() => {}) };
+  /** Every event until none arrives for `quietMs`. */
+  const drain = async (quietMs = 300) => {
+    const seen: Array<{ event: string; data: unknown }> = [];
+    for (;;) {
+      try {
+        seen.push(await next(quietMs));
+      } catch (err) {
+        if (err instanceof Error && /no event/.test(err.message)) return seen;
+        throw err;
+      }
+    }
+  };
+  return { ok: true as const, status: 200, next, nextChange, nextOrgChange, quiet, drain, close: () => void reader.cancel().catch(() => {}) };
 }
 
 describe('event streams', () => {
@@ -204,7 +216,7 @@ describe('event streams', () => {
     it('announces each write outside any environment on the organization stream', async () => {
       const org = await opened(`${t.url}${orgUrl}`, cookie());
       try {
-        const change = (resourceType: string, resourceKey: string | null, action: string) => ({ projectId, changes: [{ resourceType, resourceKey, action }] });
+        const change = (resourceType: string, resourceKey: string | null, action: string) => ({ projectId, envId: null, changes: [{ resourceType, resourceKey, action }] });
         await owner.session.createFlag({ path: { id: projectId }, body: { key: 'oc-new', name: 'New', defaultValue: false } });
         expect(await org.nextOrgChange()).toEqual(change('flag', 'oc-new', 'flag.created'));
         await owner.session.updateFlag({ path: { id: projectId, key: 'oc-new' }, body: { name: 'Renamed' } });
@@ -214,7 +226,7 @@ describe('event streams', () => {
         await owner.session.createSegment({ path: { id: projectId }, body: { key: 'oc-beta', name: 'Beta' } });
         expect(await org.nextOrgChange()).toEqual(change('segment', 'oc-beta', 'segment.created'));
         await owner.session.createRolloutPlan({ path: { id: projectId }, body: { key: 'oc-plan', name: 'Plan', cadence: 'auto', rampSteps: [{ percent: 50, holdForSeconds: 60 }, { percent: 100, holdForSeconds: 0 }] } });
-        expect(await org.nextOrgChange()).toMatchObject({ projectId, changes: [{ resourceType: 'rollout_plan', action: 'rollout_plan.created' }] });
+        expect(await org.nextOrgChange()).toMatchObject({ projectId, envId: null, changes: [{ resourceType: 'rollout_plan', action: 'rollout_plan.created' }] });
         await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'oc key', actions: ['read'] } });
         expect(await org.nextOrgChange()).toMatchObject({ projectId: null, changes: [{ action: 'api_token.created' }] });
         await owner.session.createInvitation({ path: { slug: 'acme' }, body: { email: 'oc-teammate@example.com', role: 'member' } });
@@ -238,7 +250,7 @@ describe('event streams', () => {
       }
     });
 
-    it('gives a key restricted to environments none, and one restricted to resources only its own', async () => {
+    it('gives a key restricted to environments none of the rows outside them, and one restricted to resources only its own', async () => {
       const envKey = (await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'oc staging', actions: ['read'], environments: [staging] } })).token;
       const resKey = (await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'oc mine', actions: ['read'], resources: ['oc-mine-*'] } })).token;
       const byEnv = await opened(`${t.url}${orgUrl}`, { authorization: `Bearer ${envKey}` });
@@ -248,7 +260,7 @@ describe('event streams', () => {
         await owner.session.createFlag({ path: { id: projectId }, body: { key: 'oc-other', name: 'Other', defaultValue: false } });
         await owner.session.createSegment({ path: { id: projectId }, body: { key: 'oc-mine-segment', name: 'Not a flag' } });
         await owner.session.createFlag({ path: { id: projectId }, body: { key: 'oc-mine-1', name: 'Mine', defaultValue: false } });
-        expect(await byRes.nextOrgChange()).toEqual({ projectId, changes: [{ resourceType: 'flag', resourceKey: 'oc-mine-1', action: 'flag.created' }] });
+        expect(await byRes.nextOrgChange()).toEqual({ projectId, envId: null, changes: [{ resourceType: 'flag', resourceKey: 'oc-mine-1', action: 'flag.created' }] });
         await byRes.quiet(300);
         await byEnv.quiet(10);
         // The environment stream of a key restricted to environments: the versions, without the project-level rows.
@@ -260,6 +272,90 @@ describe('event streams', () => {
       }
     });
 
+    it('announces the writes of an environment that move no version, with the environment', async () => {
+      const org = await opened(`${t.url}${orgUrl}`, cookie());
+      try {
+        const row = (resourceType: string, resourceKey: string, action: string) => ({ resourceType, resourceKey, action });
+        // An environment created in a project without flags stays at version 0.
+        const emptyId = (await owner.session.createProject({ path: { slug: 'acme' }, body: { key: 'oc-empty', name: 'Empty' } })).id;
+        expect(await org.nextOrgChange()).toMatchObject({ envId: null, changes: [{ action: 'project.created' }] });
+        const dev = await owner.session.createEnvironment({ path: { id: emptyId }, body: { key: 'oc-dev', name: 'Dev' } });
+        expect(dev.version).toBe(0);
+        expect(await org.nextOrgChange()).toEqual({ projectId: emptyId, envId: dev.id, changes: [row('environment', 'oc-dev', 'environment.created')] });
+
+        const secret = await owner.session.createRollbackSecret({ path: { envId: prod }, body: { name: 'oc-alerts' } });
+        expect(await org.nextOrgChange()).toEqual({ projectId, envId: prod, changes: [row('rollback_secret', 'oc-alerts', 'rollback_secret.created')] });
+        await owner.session.revokeRollbackSecret({ path: { envId: prod, id: secret.id } });
+        expect(await org.nextOrgChange()).toEqual({ projectId, envId: prod, changes: [row('rollback_secret', 'oc-alerts', 'rollback_secret.revoked')] });
+
+        const { token } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'oc approval', requiresApproval: true } });
+        expect(await org.nextOrgChange()).toMatchObject({ envId: null, changes: [{ action: 'api_token.created' }] });
+        const asked = await t.asToken(token).putFlagRollout({ path: { envId: prod, key: 'search' }, body: { percent: 60, newValue: true } });
+        if (asked.kind !== 'proposed') throw new Error('expected a proposal');
+        expect(await org.nextOrgChange()).toEqual({ projectId, envId: prod, changes: [row('proposal', 'search', 'proposal.created')] });
+        await owner.session.cancelProposal({ path: { id: asked.proposal.id } });
+        expect(await org.nextOrgChange()).toEqual({ projectId, envId: prod, changes: [row('proposal', 'search', 'proposal.cancelled')] });
+
+        await owner.session.deleteEnvironment({ path: { envId: dev.id }, body: { confirm: 'oc-dev' } });
+        expect(await org.nextOrgChange()).toEqual({ projectId: emptyId, envId: dev.id, changes: [row('environment', 'oc-dev', 'environment.deleted')] });
+        await org.quiet(300);
+      } finally {
+        org.close();
+      }
+    });
+
+    it('announces each change of a write once: a moved version’s as `change`, the rest as `org-change`', async () => {
+      const org = await opened(`${t.url}${orgUrl}`, cookie());
+      const named = (events: Array<{ event: string; data: unknown }>, name: string) => events.filter((e) => e.event === name).map((e) => e.data);
+      try {
+        // A flag created: its row as an org-change; the environments' changes do not repeat it.
+        await owner.session.createFlag({ path: { id: projectId }, body: { key: 'oc-once', name: 'Once', defaultValue: false } });
+        let heard = await org.drain();
+        expect(named(heard, 'org-change')).toEqual([{ projectId, envId: null, changes: [{ resourceType: 'flag', resourceKey: 'oc-once', action: 'flag.created' }] }]);
+        for (const c of named(heard, 'change') as Change[]) expect(c.changes.map((x) => x.action)).not.toContain('flag.created');
+
+        // A rollout: one change, no org-change.
+        const before = (await owner.session.getEnvironment({ path: { envId: prod } })).version;
+        await owner.session.putFlagRollout({ path: { envId: prod, key: 'oc-once' }, body: { percent: 10, newValue: true } });
+        heard = await org.drain();
+        expect(heard).toEqual([{ event: 'change', data: { envId: prod, version: before + 1, changes: [{ resourceType: 'rollout', resourceKey: 'oc-once', action: 'rollout.created' }] } }]);
+
+        // A proposal applied: its row carries the version it produced, so it comes with the rollout's.
+        const { token } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'oc approval once', requiresApproval: true } });
+        const asked = await t.asToken(token).putFlagRollout({ path: { envId: prod, key: 'oc-once' }, body: { percent: 20, newValue: true } });
+        if (asked.kind !== 'proposed') throw new Error('expected a proposal');
+        expect(named(await org.drain(), 'org-change')).toHaveLength(2); // the key's creation, the proposal
+        await owner.session.applyProposal({ path: { id: asked.proposal.id } });
+        heard = await org.drain();
+        expect(heard).toHaveLength(1);
+        expect(heard[0]).toMatchObject({ event: 'change', data: { envId: prod, version: before + 2 } });
+        expect((heard[0]!.data as Change).changes.map((c) => c.action).sort()).toEqual(['proposal.applied', 'rollout.updated']);
+
+        // An environment created with the project's flags in it moves to version 1: its row is that version's.
+        const qa = await owner.session.createEnvironment({ path: { id: projectId }, body: { key: 'oc-qa', name: 'QA' } });
+        heard = await org.drain();
+        expect(heard).toEqual([{ event: 'change', data: { envId: qa.id, version: 1, changes: [{ resourceType: 'environment', resourceKey: 'oc-qa', action: 'environment.created' }] } }]);
+        await owner.session.deleteEnvironment({ path: { envId: qa.id }, body: { confirm: 'oc-qa' } });
+        expect(named(await org.drain(), 'org-change')).toEqual([{ projectId, envId: qa.id, changes: [{ resourceType: 'environment', resourceKey: 'oc-qa', action: 'environment.deleted' }] }]);
+      } finally {
+        org.close();
+      }
+    });
+
+    it('gives a key restricted to environments the org-changes of those environments only', async () => {
+      const { token } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'oc staging secrets', actions: ['read'], environments: [staging] } });
+      const byEnv = await opened(`${t.url}${orgUrl}`, { authorization: `Bearer ${token}` });
+      try {
+        await owner.session.createRollbackSecret({ path: { envId: prod }, body: { name: 'oc-prod-alerts' } });
+        await owner.session.createRollbackSecret({ path: { envId: staging }, body: { name: 'oc-staging-alerts' } });
+        expect(await byEnv.drain()).toEqual([
+          { event: 'org-change', data: { projectId, envId: staging, changes: [{ resourceType: 'rollback_secret', resourceKey: 'oc-staging-alerts', action: 'rollback_secret.created' }] } },
+        ]);
+      } finally {
+        byEnv.close();
+      }
+    });
+
     it.runIf(!!process.env.DATABASE_URL)('reaches an organization stream on another instance (PostgreSQL LISTEN/NOTIFY)', async () => {
       const db = await openDatabase({ ...t.databaseOptions, migrate: false });
       const second = await startServer({ config: loadConfig({ PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'test', LOG_LEVEL: 'silent' }), db, logger: pino({ level: 'silent' }) });
@@ -268,10 +364,12 @@ describe('event streams', () => {
         const env = await opened(`${second.url}/api/v1/envs/${prod}/events`, cookie());
         try {
           await owner.session.createFlag({ path: { id: projectId }, body: { key: 'oc-remote', name: 'Remote', defaultValue: false } }); // through the first instance
-          expect(await org.nextOrgChange()).toEqual({ projectId, changes: [{ resourceType: 'flag', resourceKey: 'oc-remote', action: 'flag.created' }] });
+          expect(await org.nextOrgChange()).toEqual({ projectId, envId: null, changes: [{ resourceType: 'flag', resourceKey: 'oc-remote', action: 'flag.created' }] });
           expect((await env.nextChange()).changes).toContainEqual({ resourceType: 'flag', resourceKey: 'oc-remote', action: 'flag.created' });
           await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'oc remote key', actions: ['read'] } });
-          expect(await org.nextOrgChange()).toMatchObject({ projectId: null, changes: [{ action: 'api_token.created' }] });
+          expect(await org.nextOrgChange()).toMatchObject({ projectId: null, envId: null, changes: [{ action: 'api_token.created' }] });
+          await owner.session.createRollbackSecret({ path: { envId: prod }, body: { name: 'oc-remote-alerts' } });
+          expect(await org.nextOrgChange()).toEqual({ projectId, envId: prod, changes: [{ resourceType: 'rollback_secret', resourceKey: 'oc-remote-alerts', action: 'rollback_secret.created' }] });
           await org.quiet(300); // each change once
         } finally {
           org.close();

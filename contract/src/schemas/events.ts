@@ -32,19 +32,23 @@ export const LiveChangeEvent = named(
 export type LiveChangeEvent = z.infer<typeof LiveChangeEvent>;
 
 /**
- * The data of an `org-change` event on an organization's event stream: a committed write that is
- * in no environment (a flag's or config's definition, a segment, a plan, a webhook subscription, a
- * project, members and API keys), with the project it belongs to when it belongs to one.
+ * The data of an `org-change` event on an organization's event stream: the audited changes of a
+ * committed write that move no environment's version, of one project and environment. Either
+ * they are in no environment (a flag's or config's definition, a segment, a plan, a webhook
+ * subscription, a project, members and API keys; `envId` null), or they name an environment and
+ * leave its version as it is (an environment created or deleted, a rollback secret minted or
+ * revoked, a proposal made, cancelled or expired; `envId` set, `projectId` the environment's project).
  */
 export const LiveOrgChangeEvent = named(
   'LiveOrgChangeEvent',
   z
     .object({
       projectId: z.string().uuid().nullable(),
+      envId: z.string().uuid().nullable(),
       changes: z.array(LiveChange),
     })
     .strict(),
-  'The data of an `org-change` event of `GET /orgs/{slug}/events`: a committed write outside any environment (definitions of flags and configs, segments, plans, webhook subscriptions, projects, members, API keys). `projectId` is null for organization-level rows.',
+  'The data of an `org-change` event of `GET /orgs/{slug}/events`: the audited changes of a committed write that move no environment’s version, of one project and environment. With `envId` null, changes outside any environment (definitions of flags and configs, segments, plans, webhook subscriptions, projects, members, API keys); `projectId` is null for organization-level rows. With `envId` set, the rows of that environment that leave its version as it is (an environment created or deleted, rollback secrets minted or revoked, proposals made, cancelled or expired); `projectId` is the environment’s project.',
 );
 export type LiveOrgChangeEvent = z.infer<typeof LiveOrgChangeEvent>;
 

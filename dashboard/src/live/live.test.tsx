@@ -3,7 +3,7 @@ import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeEventSource } from '../test/fake-event-source';
 import { LiveIndicator } from './LiveIndicator';
-import { backoffMs, mentions, orgResources, parseLiveChangeEvent, parseLiveOrgChangeEvent, projectResources, useLiveReload, type LiveCause, type LiveFilter, type LiveSource } from './live';
+import { backoffMs, environmentWrites, mentions, orgResources, parseLiveChangeEvent, parseLiveOrgChangeEvent, projectResources, useLiveReload, type LiveCause, type LiveFilter, type LiveSource } from './live';
 
 function Page({ source, reload, keyName, filter }: { source: LiveSource; reload: (cause: LiveCause) => void; keyName?: string; filter?: LiveFilter }) {
   useLiveReload(source, reload, filter ?? (keyName ? { change: (e) => mentions(e, keyName) } : undefined));
@@ -11,9 +11,10 @@ function Page({ source, reload, keyName, filter }: { source: LiveSource; reload:
 }
 
 const ENV = '00000000-0000-4000-8000-00000000000e';
+const OTHER_ENV = '00000000-0000-4000-8000-00000000000f';
 const PROJECT = '00000000-0000-4000-8000-0000000000a1';
 const OTHER_PROJECT = '00000000-0000-4000-8000-0000000000a2';
-const orgChange = (projectId: string | null, resourceKey: string) => ({ projectId, changes: [{ resourceType: 'flag', resourceKey, action: 'flag.updated' }] });
+const orgChange = (projectId: string | null, resourceKey: string) => ({ projectId, envId: null, changes: [{ resourceType: 'flag', resourceKey, action: 'flag.updated' }] });
 const change = (resourceKey: string) => ({ envId: ENV, version: 3, changes: [{ resourceType: 'rollout', resourceKey, action: 'rollout.advanced' }] });
 
 beforeEach(() => {
@@ -144,11 +145,14 @@ describe('event data', () => {
     expect(parseLiveChangeEvent({ ...data, version: '3' })).toBeNull();
     expect(parseLiveChangeEvent({ ...data, changes: [{ resourceType: 'rollout', action: 'x' }] })).toBeNull();
     expect(parseLiveChangeEvent(null)).toBeNull();
-    const org = { projectId: null, changes: [{ resourceType: 'member', resourceKey: 'a@example.com', action: 'member.removed' }] };
+    const org = { projectId: null, envId: null, changes: [{ resourceType: 'member', resourceKey: 'a@example.com', action: 'member.removed' }] };
     expect(parseLiveOrgChangeEvent(org)).toEqual(org);
-    expect(parseLiveOrgChangeEvent({ projectId: PROJECT, changes: [] })).toEqual({ projectId: PROJECT, changes: [] });
+    const secret = { projectId: PROJECT, envId: ENV, changes: [{ resourceType: 'rollback_secret', resourceKey: 'alerts', action: 'rollback_secret.created' }] };
+    expect(parseLiveOrgChangeEvent(secret)).toEqual(secret);
+    expect(parseLiveOrgChangeEvent({ projectId: PROJECT, changes: [] })).toEqual({ projectId: PROJECT, envId: null, changes: [] }); // an older server's
     expect(parseLiveOrgChangeEvent({ changes: [] })).toBeNull();
     expect(parseLiveOrgChangeEvent({ projectId: 7, changes: [] })).toBeNull();
+    expect(parseLiveOrgChangeEvent({ projectId: PROJECT, envId: 7, changes: [] })).toBeNull();
     expect(parseLiveOrgChangeEvent([])).toBeNull();
   });
 
@@ -158,8 +162,23 @@ describe('event data', () => {
     expect(mentions(e, 'checkout', ['flag', 'rollout'])).toBe(false);
     expect(mentions({ changes: [] }, 'checkout', ['flag'])).toBe(true);
     const segments = projectResources(PROJECT, ['segment']);
-    expect(segments.orgChange({ projectId: PROJECT, changes: [{ resourceType: 'segment', resourceKey: 'beta', action: 'segment.created' }] })).toBe(true);
-    expect(segments.orgChange({ projectId: PROJECT, ...e })).toBe(false);
-    expect(segments.orgChange({ projectId: null, changes: [{ resourceType: 'segment', resourceKey: 'beta', action: 'segment.created' }] })).toBe(false);
+    expect(segments.orgChange({ projectId: PROJECT, envId: null, changes: [{ resourceType: 'segment', resourceKey: 'beta', action: 'segment.created' }] })).toBe(true);
+    expect(segments.orgChange({ projectId: PROJECT, envId: null, ...e })).toBe(false);
+    expect(segments.orgChange({ projectId: null, envId: null, changes: [{ resourceType: 'segment', resourceKey: 'beta', action: 'segment.created' }] })).toBe(false);
+    const proposal = { projectId: PROJECT, changes: [{ resourceType: 'proposal', resourceKey: 'checkout', action: 'proposal.created' }] };
+    const inEnv = projectResources(PROJECT, ['flag', 'proposal'], { key: 'checkout', envIds: [ENV] });
+    expect(inEnv.orgChange({ ...proposal, envId: ENV })).toBe(true);
+    expect(inEnv.orgChange({ ...proposal, envId: OTHER_ENV })).toBe(false);
+    expect(inEnv.orgChange({ ...proposal, envId: null })).toBe(true);
+  });
+
+  it('follows every write of one environment, with its version moved or not', () => {
+    const writes = environmentWrites(ENV);
+    const secret = { projectId: PROJECT, changes: [{ resourceType: 'rollback_secret', resourceKey: 'alerts', action: 'rollback_secret.created' }] };
+    expect(writes.orgChange({ ...secret, envId: ENV })).toBe(true);
+    expect(writes.orgChange({ ...secret, envId: OTHER_ENV })).toBe(false);
+    expect(writes.orgChange({ ...secret, envId: null })).toBe(false);
+    expect(writes.change(change('checkout'))).toBe(true);
+    expect(writes.change({ ...change('checkout'), envId: OTHER_ENV })).toBe(false);
   });
 });

@@ -7,9 +7,11 @@ export type { LiveChange, LiveChangeEvent, LiveOrgChangeEvent };
 export type LiveSource = { envId: string } | { orgSlug: string };
 
 /**
- * Which announced writes concern a page. `change`: a write in an environment (both streams);
- * `orgChange`: a write outside any environment (a definition, segment, plan, webhook subscription,
- * project, member or API key; the organization's stream only). A member left out accepts every
+ * Which announced writes concern a page. `change`: a write that moved an environment's version
+ * (both streams); `orgChange`: the changes of a write that move no version (the organization's
+ * stream only): outside any environment (`envId` null: a definition, segment, plan, webhook
+ * subscription, project, member or API key), or of one environment that keep its version (an
+ * environment created or deleted, rollback secrets, proposals). A member left out accepts every
  * event of its kind.
  */
 export interface LiveFilter {
@@ -63,13 +65,17 @@ export function parseLiveChangeEvent(data: unknown): LiveChangeEvent | null {
   return { envId, version, changes };
 }
 
-/** The data of an `org-change` event, built field by field as the SDK's `LiveOrgChangeEvent` (null when it is not one). */
+/**
+ * The data of an `org-change` event, built field by field as the SDK's `LiveOrgChangeEvent` (null
+ * when it is not one). Without `envId` (a server from before it was sent) it is of no environment.
+ */
 export function parseLiveOrgChangeEvent(data: unknown): LiveOrgChangeEvent | null {
   if (!isRecord(data)) return null;
   const { projectId } = data;
+  const envId = data.envId ?? null;
   const changes = parseChanges(data.changes);
-  if ((projectId !== null && typeof projectId !== 'string') || !changes) return null;
-  return { projectId, changes };
+  if ((projectId !== null && typeof projectId !== 'string') || (envId !== null && typeof envId !== 'string') || !changes) return null;
+  return { projectId, envId, changes };
 }
 
 function parseJson(text: unknown): unknown {
@@ -248,15 +254,25 @@ export function touches(event: { changes: readonly LiveChange[] }, ...resourceTy
 /**
  * The writes of a project's resources of `resourceTypes` (of one `key` when given): those outside
  * any environment, and environment writes that list them (a write that also moves rulesets, such
- * as a flag's creation), in `envIds` when given and in any environment otherwise.
+ * as a flag's creation, or one that keeps the version, such as a proposal), in `envIds` when given
+ * and in any environment otherwise.
  */
 export function projectResources(projectId: string, resourceTypes: readonly string[], options: { key?: string; envIds?: readonly string[] } = {}): Required<LiveFilter> {
   const { key, envIds } = options;
   const match = (e: { changes: readonly LiveChange[] }) => (key === undefined ? touches(e, ...resourceTypes) : mentions(e, key, resourceTypes));
   return {
     change: (e) => (!envIds || envIds.includes(e.envId)) && match(e),
-    orgChange: (e) => e.projectId === projectId && match(e),
+    orgChange: (e) => e.projectId === projectId && (!envIds || e.envId === null || envIds.includes(e.envId)) && match(e),
   };
+}
+
+/**
+ * Every write of one environment, on the organization's stream: those that moved its version
+ * (`change`) and those that kept it (`org-change` with its `envId`: rollback secrets, proposals,
+ * the environment created or deleted).
+ */
+export function environmentWrites(envId: string): Required<LiveFilter> {
+  return { change: (e) => e.envId === envId, orgChange: (e) => e.envId === envId };
 }
 
 /** The writes of resources of `resourceTypes` anywhere in the organization (members, invitations, API keys). */

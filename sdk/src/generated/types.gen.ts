@@ -1606,10 +1606,11 @@ export type LiveChangeEvent = {
 /**
  * LiveOrgChangeEvent
  *
- * The data of an `org-change` event of `GET /orgs/{slug}/events`: a committed write outside any environment (definitions of flags and configs, segments, plans, webhook subscriptions, projects, members, API keys). `projectId` is null for organization-level rows.
+ * The data of an `org-change` event of `GET /orgs/{slug}/events`: the audited changes of a committed write that move no environment’s version, of one project and environment. With `envId` null, changes outside any environment (definitions of flags and configs, segments, plans, webhook subscriptions, projects, members, API keys); `projectId` is null for organization-level rows. With `envId` set, the rows of that environment that leave its version as it is (an environment created or deleted, rollback secrets minted or revoked, proposals made, cancelled or expired); `projectId` is the environment’s project.
  */
 export type LiveOrgChangeEvent = {
     projectId: string | null;
+    envId: string | null;
     changes: Array<LiveChange>;
 };
 

@@ -3,8 +3,12 @@ import type { Knex } from '@mikro-orm/postgresql';
 import { AuditEventEntity, type AuditEvent } from '../../db/entities/index.js';
 
 /*
- * What the event streams announce of the audit rows that name no environment (a flag's or
- * config's definition, segments, plans, webhook subscriptions, projects, members, API keys).
+ * What the event streams announce of the audit rows that move no environment's version, as
+ * the organization stream's `org-change`: the rows of no environment (a flag's or config's
+ * definition, segments, plans, webhook subscriptions, projects, members, API keys), and the rows
+ * of an environment that leave its version as it is (an environment created or deleted, rollback
+ * secrets, proposals made, cancelled or expired). The rows that moved a version are the
+ * `change` events' (read by (env_id, version) after the version is announced), never both.
  * Every committed write's rows are announced after its commit, from the rows themselves, on
  * both ways rows are written:
  *   - recordAudit (the unit of work): orgChangeAnnouncer collects the rows each flush inserts
@@ -21,10 +25,14 @@ export interface LiveChangeRow {
   action: string;
 }
 
-/** A committed write's audited changes outside any environment, of one project (null: the organization's own rows). */
+/**
+ * A committed write's audited changes that move no environment's version, of one project (null:
+ * the organization's own rows) and environment (null: rows of no environment).
+ */
 export interface OrgChange {
   orgId: string;
   projectId: string | null;
+  envId: string | null;
   changes: LiveChangeRow[];
 }
 
@@ -33,22 +41,33 @@ export interface OrgChangePublisher {
   publishOrg(change: OrgChange): void;
 }
 
-type Row = Pick<AuditEvent, 'orgId' | 'projectId' | 'envId' | 'resourceType' | 'resourceKey' | 'action'>;
+type Row = Pick<AuditEvent, 'orgId' | 'projectId' | 'envId' | 'resourceType' | 'resourceKey' | 'action'> & { version?: number | null };
 
 const liveChange = ({ resourceType, resourceKey, action }: Row): LiveChangeRow => ({ resourceType, resourceKey: resourceKey ?? null, action });
 
-/** The rows of no environment, one OrgChange per (organization, project), in the order written. */
+/**
+ * Whether a row is announced as its environment's new version (a `change` event reads it). An
+ * environment's version starts at 0 and every write that moves it leaves it at 1 or more, so a
+ * row naming an environment and such a version is that write's (changes set it to the version
+ * they produced); a row without one, or with 0 (an environment created empty), moved nothing.
+ */
+export function movedVersion(row: Row): boolean {
+  return !!row.envId && row.version != null && row.version > 0;
+}
+
+/** The rows that move no environment's version, one OrgChange per (organization, project, environment), in the order written. */
 export function orgChangesOf(rows: readonly Row[]): OrgChange[] {
-  const byProject = new Map<string, OrgChange>();
+  const grouped = new Map<string, OrgChange>();
   for (const row of rows) {
-    if (row.envId) continue;
+    if (movedVersion(row)) continue;
     const projectId = row.projectId ?? null;
-    const key = `${row.orgId}:${projectId ?? ''}`;
-    let change = byProject.get(key);
-    if (!change) byProject.set(key, (change = { orgId: row.orgId, projectId, changes: [] }));
+    const envId = row.envId ?? null;
+    const key = `${row.orgId}:${projectId ?? ''}:${envId ?? ''}`;
+    let change = grouped.get(key);
+    if (!change) grouped.set(key, (change = { orgId: row.orgId, projectId, envId, changes: [] }));
     change.changes.push(liveChange(row));
   }
-  return [...byProject.values()];
+  return [...grouped.values()];
 }
 
 /** The project-level rows (a project, no environment) among `rows`: what the environments moved by the same write announce besides their own. */
@@ -64,8 +83,8 @@ function outermost(trx: Knex.Transaction): Knex.Transaction {
 }
 
 /**
- * recordAudit's half of the announcements: the rows of no environment a flush inserts are
- * announced on `publisher` after the commit (at once for a flush that is its own transaction,
+ * recordAudit's half of the announcements: the rows a flush inserts that move no environment's
+ * version are announced on `publisher` after the commit (at once for a flush that is its own transaction,
  * else when the outermost transaction commits; never when it rolls back). Registered once per
  * ORM and server (server.ts); `detach` stops it when the server closes.
  */
@@ -81,7 +100,7 @@ export function orgChangeAnnouncer(publisher: OrgChangePublisher): EventSubscrib
         .getChangeSets()
         .filter((cs) => cs.type === ChangeSetType.CREATE && cs.meta.className === AuditEventEntity.meta.className)
         .map((cs) => cs.entity as AuditEvent)
-        .filter((row) => !row.envId);
+        .filter((row) => !movedVersion(row));
       if (!rows.length) return;
       const trx = em.getTransactionContext<Knex.Transaction>();
       if (!trx) return announce(rows); // the flush was its own transaction, committed by now

@@ -34,7 +34,7 @@ export interface EnvChange {
 
 /**
  * Committed writes, for live consumers (the ruleset and event streams): environment versions,
- * and the audited changes of writes outside any environment (OrgChange, features/audit/org-changes.ts).
+ * and the audited changes that move no environment's version (OrgChange, features/audit/org-changes.ts).
  * Services publish only after their transaction commits. This in-process
  * implementation serves the embedded mode; a PostgreSQL LISTEN/NOTIFY one
  * implements the same interface for several instances.
@@ -67,7 +67,11 @@ export class InProcessEnvChangeBus implements EnvChangeBus {
   }
 }
 
-/** Publishes a committed change set: its environments' versions (with the project-level changes of the write), then its changes outside any environment. */
+/**
+ * Publishes a committed change set: its environments' versions (with the project-level changes of
+ * the write), then its changes that moved no version (outside any environment, or of an environment
+ * it did not move), so that each row is announced once.
+ */
 function publishCommitted(bus: EnvChangeBus, changes: EnvChangeSet): void {
   const projectChanges = projectChangesOf(changes.written);
   for (const change of changes.changes()) bus.publish(projectChanges.length ? { ...change, projectChanges } : change);
@@ -77,7 +81,7 @@ function publishCommitted(bus: EnvChangeBus, changes: EnvChangeSet): void {
 /**
  * Runs `work` in a transaction of `em` (a savepoint when `em` is in one already) with a change
  * set; writes the set before the commit and publishes the versions it produced, and the audited
- * changes outside any environment, on `bus` after.
+ * changes that moved no version, on `bus` after.
  */
 export async function changeEnvironments<T>(em: EntityManager, bus: EnvChangeBus, now: Date, work: (changes: EnvChangeSet) => Promise<T>): Promise<T> {
   let changes!: EnvChangeSet;

@@ -160,7 +160,7 @@ export class PgNotifyEnvChangeBus implements EnvChangeBus {
   /** Local subscribers hear at once; others by NOTIFY (in several notifications when the changes do not fit one). */
   publishOrg(change: OrgChange): void {
     this.emitter.emit('org-change', change);
-    const envelope = { origin: this.origin, orgId: change.orgId, projectId: change.projectId };
+    const envelope = { origin: this.origin, orgId: change.orgId, projectId: change.projectId, envId: change.envId };
     const room = PAYLOAD_MAX_BYTES - Buffer.byteLength(JSON.stringify({ ...envelope, changes: [] }));
     for (const changes of fitChanges(change.changes, room)) this.notify(ORG_CHANGE_CHANNEL, { ...envelope, changes });
   }

@@ -91,16 +91,28 @@ describe('event streams', () => {
     const { bus, live, open } = setUp(() => Promise.resolve([]));
     const org = open({ orgId: 'org-1' });
     const onlySearch = open({ orgId: 'org-1' }, (r) => r.resourceKey === 'search');
-    const envOnly = open({ orgId: 'org-1' }, (r) => r.envId !== null);
+    const envOnly = open({ orgId: 'org-1' }, (r) => r.envId === 'env-a');
     const env = open({ envId: 'env-a', version: 1 });
     for (const s of [org, onlySearch, envOnly, env]) events(s);
     const created = { resourceType: 'flag', resourceKey: 'search', action: 'flag.created' };
     const plan = { resourceType: 'plan', resourceKey: 'slow', action: 'plan.created' };
-    bus.publishOrg({ orgId: 'org-1', projectId: 'p-1', changes: [created, plan] });
-    bus.publishOrg({ orgId: 'org-2', projectId: null, changes: [plan] });
-    expect(events(org)).toEqual([['org-change', { projectId: 'p-1', changes: [created, plan] }]]);
-    expect(events(onlySearch)).toEqual([['org-change', { projectId: 'p-1', changes: [created] }]]);
-    expect(events(envOnly)).toEqual([]);
+    const secret = { resourceType: 'rollback_secret', resourceKey: 'alerts', action: 'rollback_secret.created' };
+    const proposal = { resourceType: 'proposal', resourceKey: 'search', action: 'proposal.created' };
+    bus.publishOrg({ orgId: 'org-1', projectId: 'p-1', envId: null, changes: [created, plan] });
+    bus.publishOrg({ orgId: 'org-2', projectId: null, envId: null, changes: [plan] });
+    bus.publishOrg({ orgId: 'org-1', projectId: 'p-1', envId: 'env-a', changes: [secret, proposal] });
+    bus.publishOrg({ orgId: 'org-1', projectId: 'p-1', envId: 'env-b', changes: [secret] });
+    expect(events(org)).toEqual([
+      ['org-change', { projectId: 'p-1', envId: null, changes: [created, plan] }],
+      ['org-change', { projectId: 'p-1', envId: 'env-a', changes: [secret, proposal] }],
+      ['org-change', { projectId: 'p-1', envId: 'env-b', changes: [secret] }],
+    ]);
+    expect(events(onlySearch)).toEqual([
+      ['org-change', { projectId: 'p-1', envId: null, changes: [created] }],
+      ['org-change', { projectId: 'p-1', envId: 'env-a', changes: [proposal] }],
+    ]);
+    // Visibility is judged on the changes' environment: a caller of env-a's rows gets env-a's only.
+    expect(events(envOnly)).toEqual([['org-change', { projectId: 'p-1', envId: 'env-a', changes: [secret, proposal] }]]);
     expect(events(env)).toEqual([]);
     live.shutdown();
   });

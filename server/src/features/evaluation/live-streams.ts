@@ -349,13 +349,16 @@ export class LiveStreams {
   }
 
   /**
-   * Writes the `org-change` event of a committed write outside any environment to the
-   * organization's event streams, each with the changes it may read (none: no event).
+   * Writes the `org-change` event of a committed write's changes that moved no environment's
+   * version (outside any environment, or of one environment) to the organization's event streams,
+   * each with the changes it may read (judged on their environment, as the audit log does; none:
+   * no event).
    */
   private announceOrg(change: OrgChange): void {
+    const { projectId, envId } = change;
     for (const entry of this.byOrg.get(change.orgId) ?? []) {
-      const visible = change.changes.filter((c) => entry.visible!({ ...c, envId: null }));
-      if (visible.length) entry.stream.write(`event: org-change\ndata: ${JSON.stringify({ projectId: change.projectId, changes: visible })}\n\n`);
+      const visible = change.changes.filter((c) => entry.visible!({ ...c, envId }));
+      if (visible.length) entry.stream.write(`event: org-change\ndata: ${JSON.stringify({ projectId, envId, changes: visible })}\n\n`);
     }
   }
 
