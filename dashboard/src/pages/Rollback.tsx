@@ -4,7 +4,7 @@ import { api, fieldErrors } from '../api';
 import { CopyButton, Empty, ErrorNote, Loading, PageHeader, Section, TextField } from '../components/ui';
 import { formatTime } from '../format';
 import { useAction, useResource } from '../hooks';
-import { useLiveReload } from '../live/live';
+import { environmentWrites, useLiveReload } from '../live/live';
 import { Link, seg, useLocation } from '../router';
 import { canAdmin, useOrg } from '../session';
 import { Crumbs } from '../Shell';
@@ -55,8 +55,10 @@ export function RollbackPage({ slug, projectId, envId }: { slug: string; project
         : api().listRollbackFires({ path: { envId }, query: { cursor, limit: 25 } }),
     [envId, secretFilter, cursor],
   );
-  // Every write in the environment: secrets minted or revoked, and rollbacks (a fire that rolls back commits a rollout change).
-  useLiveReload({ envId }, () => Promise.all([secrets.reload(), fires.reload()]));
+  // Every write in the environment, on the organization's stream: secrets minted or revoked (they
+  // keep the environment's version: `org-change` with its envId) and rollbacks (a fire that rolls
+  // back moves it: `change`).
+  useLiveReload({ orgSlug: slug }, () => Promise.all([secrets.reload(), fires.reload()]), environmentWrites(envId));
   const [minted, setMinted] = useState<MintedRollbackWebhookSecret>();
   const [name, setName] = useState('');
   const [confirmRevoke, setConfirmRevoke] = useState<string>();
