@@ -35,7 +35,13 @@ export function PrimitivePage(props: { slug: string; projectId: string; envId: s
   // is one), and its definition's writes (name, tags, archive) elsewhere. Read again in place.
   useLiveReload({ orgSlug: slug }, () => Promise.all([state.reload(), env.reload(), def.reload(), fires.reload()]), {
     change: (e) => e.envId === envId && mentions(e, primitiveKey),
-    orgChange: (e) => e.projectId === projectId && mentions(e, primitiveKey),
+    orgChange: (e) => e.projectId === projectId && e.envId === null && mentions(e, primitiveKey),
+  });
+  // Its proposals in this environment (made, cancelled, expired) change nothing on screen but its history.
+  const [proposalWrites, setProposalWrites] = useState(0);
+  useLiveReload({ orgSlug: slug }, () => setProposalWrites((n) => n + 1), {
+    change: () => false,
+    orgChange: (e) => e.envId === envId && mentions(e, primitiveKey, ['proposal']),
   });
 
   const base = `/o/${slug}/p/${seg(projectId)}`;
@@ -174,7 +180,7 @@ export function PrimitivePage(props: { slug: string; projectId: string; envId: s
       </Section>
 
       <Section title="History" id="history-h">
-        <FlagHistory slug={slug} envId={envId} kind={kind} primitiveKey={primitiveKey} refresh={`${s.updatedAt}|${rollout?.updatedAt ?? ''}|${def.data?.definition.updatedAt ?? ''}|${archivedAt ?? ''}`} />
+        <FlagHistory slug={slug} envId={envId} kind={kind} primitiveKey={primitiveKey} refresh={`${s.updatedAt}|${rollout?.updatedAt ?? ''}|${def.data?.definition.updatedAt ?? ''}|${archivedAt ?? ''}|${proposalWrites}`} />
       </Section>
     </>
   );

@@ -27,7 +27,8 @@ export function ProjectPage({ slug, projectId }: { slug: string; projectId: stri
   // Definitions and environments made, edited or archived elsewhere (the matrix follows the states itself).
   useLiveReload({ orgSlug: slug }, () => Promise.all([project.reload(), envs.reload(), flags.reload(), configs.reload()]), {
     change: (e) => touches(e, 'environment') || (envs.data?.some((env) => env.id === e.envId) === true && touches(e, 'flag', 'config')),
-    orgChange: (e) => e.projectId === projectId,
+    // Its definitions and its environments created or deleted; not its environments' secrets or proposals.
+    orgChange: (e) => e.projectId === projectId && (e.envId === null || touches(e, 'environment')),
   });
 
   if (project.error) return <ErrorNote error={project.error} />;
