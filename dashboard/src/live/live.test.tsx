@@ -170,6 +170,10 @@ describe('event data', () => {
     expect(inEnv.orgChange({ ...proposal, envId: ENV })).toBe(true);
     expect(inEnv.orgChange({ ...proposal, envId: OTHER_ENV })).toBe(false);
     expect(inEnv.orgChange({ ...proposal, envId: null })).toBe(true);
+    const created = { projectId: PROJECT, envId: OTHER_ENV, changes: [{ resourceType: 'environment', resourceKey: 'qa', action: 'environment.created' }] };
+    expect(projectResources(PROJECT, ['flag', 'environment'], { envIds: [ENV] }).orgChange(created)).toBe(true); // not known yet, but about itself
+    expect(projectResources(PROJECT, ['flag', 'environment'], { envIds: [ENV] }).change({ ...created, version: 1 })).toBe(true);
+    expect(inEnv.orgChange(created)).toBe(false);
   });
 
   it('follows every write of one environment, with its version moved or not', () => {

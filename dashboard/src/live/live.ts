@@ -255,14 +255,17 @@ export function touches(event: { changes: readonly LiveChange[] }, ...resourceTy
  * The writes of a project's resources of `resourceTypes` (of one `key` when given): those outside
  * any environment, and environment writes that list them (a write that also moves rulesets, such
  * as a flag's creation, or one that keeps the version, such as a proposal), in `envIds` when given
- * and in any environment otherwise.
+ * and in any environment otherwise. An environment's own creation or deletion is in `envIds` even
+ * before the page knows the environment.
  */
 export function projectResources(projectId: string, resourceTypes: readonly string[], options: { key?: string; envIds?: readonly string[] } = {}): Required<LiveFilter> {
   const { key, envIds } = options;
   const match = (e: { changes: readonly LiveChange[] }) => (key === undefined ? touches(e, ...resourceTypes) : mentions(e, key, resourceTypes));
+  const known = (e: { envId: string | null; changes: readonly LiveChange[] }) =>
+    !envIds || e.envId === null || envIds.includes(e.envId) || (resourceTypes.includes('environment') && e.changes.some((c) => c.resourceType === 'environment'));
   return {
-    change: (e) => (!envIds || envIds.includes(e.envId)) && match(e),
-    orgChange: (e) => e.projectId === projectId && (!envIds || e.envId === null || envIds.includes(e.envId)) && match(e),
+    change: (e) => known(e) && match(e),
+    orgChange: (e) => e.projectId === projectId && known(e) && match(e),
   };
 }
 
