@@ -356,6 +356,22 @@ describe('event streams', () => {
       }
     });
 
+    it('announces a proposal expired, as the read that finds it past its expiry records it', async () => {
+      const { token } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'oc approval expiring', requiresApproval: true } });
+      const asked = await t.asToken(token).putFlagRollout({ path: { envId: staging, key: 'search' }, body: { percent: 70, newValue: true } });
+      if (asked.kind !== 'proposed') throw new Error('expected a proposal');
+      const org = await opened(`${t.url}${orgUrl}`, cookie());
+      try {
+        await t.advanceClock(7 * 24 * 3600 + 1);
+        await owner.session.listProposals({ path: { slug: 'acme' } });
+        let heard = await org.nextOrgChange(3000);
+        while (!heard.changes.some((c) => c.action === 'proposal.expired')) heard = await org.nextOrgChange(3000);
+        expect(heard).toEqual({ projectId, envId: staging, changes: [{ resourceType: 'proposal', resourceKey: 'search', action: 'proposal.expired' }] });
+      } finally {
+        org.close();
+      }
+    });
+
     it.runIf(!!process.env.DATABASE_URL)('reaches an organization stream on another instance (PostgreSQL LISTEN/NOTIFY)', async () => {
       const db = await openDatabase({ ...t.databaseOptions, migrate: false });
       const second = await startServer({ config: loadConfig({ PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'test', LOG_LEVEL: 'silent' }), db, logger: pino({ level: 'silent' }) });
