@@ -158,8 +158,9 @@ export function DefinitionPanel(props: {
                 type="button"
                 className="link-button"
                 onClick={() => {
-                  setEditing(undefined);
-                  void reload();
+                  // The form closes once the fresh definition is in: opened again earlier, it
+                  // would hold the old ETag and be refused once more.
+                  void reload().then(() => setEditing(undefined));
                 }}
               >
                 Reload it
