@@ -1,4 +1,6 @@
-import * as operations from './generated/sdk.gen.js';
+// A plain object, not `import * as`: a namespace object would keep every operation in the bundle of
+// an application that uses only the live client (see sdk/scripts/generate.ts).
+import { operations } from './generated/operations.gen.js';
 import type { Options } from './generated/sdk.gen.js';
 import type { Client as FetchClient } from './generated/client/index.js';
 import type { Proposal } from './generated/types.gen.js';

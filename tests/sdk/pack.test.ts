@@ -341,6 +341,11 @@ describe.skipIf(!!process.env.DATABASE_URL)('npm pack of @gradual/sdk and @gradu
     expect(size('live').code, 'the marker is in the live client').toContain(LIVE_CLIENT_MARKER);
     expect(size('rest').code.includes(LIVE_CLIENT_MARKER), 'createClient alone bundles the live client').toBe(false);
     expect(size('evaluation').code.includes(LIVE_CLIENT_MARKER)).toBe(false);
+    // The live client calls three operations (ruleset, its stream, usage): createClient's table of
+    // every operation stays out of its bundle. A route only the REST client calls shows that.
+    const restOnlyRoute = '/api/v1/projects/{id}/webhook-subscriptions';
+    expect(size('rest').code, 'the route is in the REST client').toContain(restOnlyRoute);
+    expect(size('live').code.includes(restOnlyRoute), 'createFlagClient bundles operations it does not call').toBe(false);
     expect(size('evaluation').gzip).toBeLessThan(size('live').gzip);
     console.log(`[pack] bundle sizes (esbuild, browser, minified; gzip -9):\n${bundleTable(sizes)}`);
   });
