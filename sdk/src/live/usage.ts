@@ -31,6 +31,18 @@ interface KeyCounts {
   counts: number[];
 }
 
+/** Adds one to `variant`'s count when `counted` has the variant; false when it has not yet. */
+function incremented(counted: KeyCounts, variant: string): boolean {
+  const { variants, counts } = counted;
+  for (let i = 0; i < variants.length; i++) {
+    if (variants[i] === variant) {
+      counts[i] = (counts[i] as number) + 1;
+      return true;
+    }
+  }
+  return false;
+}
+
 /** Sends one report; rejects with a `GradualApiError`. */
 export type UsageSender = (envId: string, report: UsageReport, signal: AbortSignal) => Promise<void>;
 
@@ -93,16 +105,7 @@ export class UsageReporter {
       this.slots = new Array<KeyCounts | undefined>(compiled.keys.length).fill(undefined);
     }
     const counted = this.slots[primitive.ordinal];
-    if (counted !== undefined) {
-      const variants = counted.variants;
-      for (let i = 0; i < variants.length; i++) {
-        if (variants[i] === variant) {
-          const counts = counted.counts;
-          counts[i] = (counts[i] as number) + 1;
-          return;
-        }
-      }
-    }
+    if (counted !== undefined && incremented(counted, variant)) return;
     this.count(primitive.kind, primitive.key, variant);
     this.slots[primitive.ordinal] = (primitive.kind === 'flag' ? this.flags : this.configs).get(primitive.key);
   };
@@ -110,16 +113,7 @@ export class UsageReporter {
   count(kind: PrimitiveKind, key: string, variant: string): void {
     const byKey = kind === 'flag' ? this.flags : this.configs;
     const counted = byKey.get(key);
-    if (counted !== undefined) {
-      const variants = counted.variants;
-      for (let i = 0; i < variants.length; i++) {
-        if (variants[i] === variant) {
-          const counts = counted.counts;
-          counts[i] = (counts[i] as number) + 1;
-          return;
-        }
-      }
-    }
+    if (counted !== undefined && incremented(counted, variant)) return;
     this.countNew(byKey, counted, key, variant);
   }
 
