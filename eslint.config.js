@@ -142,6 +142,11 @@ export default defineConfig(
     files: ['dashboard/src/**/*.{ts,tsx}'],
     extends: [reactHooks.configs.flat['recommended-latest']],
     languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      // useResource(load, deps) (dashboard/src/hooks.ts) loads again when its deps change, as an
+      // effect runs again: its deps are checked against what the loader reads, as an effect's are.
+      'react-hooks/exhaustive-deps': ['warn', { additionalHooks: '^useResource$' }],
+    },
   },
 
   {

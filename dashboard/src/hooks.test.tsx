@@ -2,7 +2,7 @@
 import { act, cleanup, renderHook, waitFor } from '@testing-library/react';
 import { useLayoutEffect } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { useResource } from './hooks';
+import { useReloadOn, useResource } from './hooks';
 
 afterEach(cleanup);
 
@@ -62,12 +62,12 @@ describe('useResource', () => {
     expect(result.current).toMatchObject({ data: 'b', loading: false });
   });
 
-  it('reloads with the latest loader, keeping the data on screen meanwhile, and keeps the data on an error', async () => {
+  it('reloads on request, keeping the data on screen meanwhile, and keeps the data on an error', async () => {
     let version = 1;
-    const { result, rerender } = renderHook(({ v }) => useResource(() => Promise.resolve(`v${v}`), []), { initialProps: { v: version } });
+    const { result, rerender } = renderHook(() => useResource(() => Promise.resolve(`v${version}`), []));
     await waitFor(() => expect(result.current.data).toBe('v1'));
     version = 2;
-    rerender({ v: version }); // a new closure, same deps: no load
+    rerender(); // a new closure, same deps: no load
     expect(result.current.data).toBe('v1');
 
     let reloaded!: Promise<void>;
@@ -110,5 +110,29 @@ describe('useResource', () => {
     expect(result.current.data).toBe(11);
     act(() => result.current.setData(5));
     expect(result.current.data).toBe(5);
+  });
+});
+
+describe('useReloadOn', () => {
+  it('reloads when the trigger changes, not on mount nor on a re-render with the same trigger, keeping the data meanwhile', async () => {
+    let version = 1;
+    const load = vi.fn(() => Promise.resolve(`v${version}`));
+    const { result, rerender } = renderHook(
+      ({ trigger }) => {
+        const resource = useResource(load, []);
+        useReloadOn(trigger, resource.reload);
+        return resource;
+      },
+      { initialProps: { trigger: 1 } },
+    );
+    await waitFor(() => expect(result.current.data).toBe('v1'));
+    rerender({ trigger: 1 });
+    expect(load).toHaveBeenCalledTimes(1);
+
+    version = 2;
+    rerender({ trigger: 2 });
+    expect(result.current).toMatchObject({ data: 'v1', loading: true });
+    await waitFor(() => expect(result.current).toMatchObject({ data: 'v2', loading: false }));
+    expect(load).toHaveBeenCalledTimes(2);
   });
 });

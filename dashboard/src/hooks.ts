@@ -84,6 +84,21 @@ export function useResource<T>(load: () => Promise<T>, deps: readonly unknown[])
   return { data: state.data, error: state.error, loading: state.loading, reload: run, setData };
 }
 
+/**
+ * Calls `reload` (a resource's) whenever `trigger` changes after the first render (compared with
+ * Object.is): for a value that says the data may be out of date without being part of what is
+ * loaded (a counter moved on by a write, the time the data's source was last updated). Unlike new
+ * deps, it keeps the data on screen while it loads again.
+ */
+export function useReloadOn(trigger: unknown, reload: () => unknown): void {
+  const seen = useRef(trigger);
+  useEffect(() => {
+    if (Object.is(seen.current, trigger)) return;
+    seen.current = trigger;
+    void reload();
+  }, [trigger, reload]);
+}
+
 /** Runs an action, tracking busy state and its error. */
 export function useAction() {
   const [busy, setBusy] = useState(false);

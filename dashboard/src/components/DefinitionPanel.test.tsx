@@ -47,8 +47,8 @@ function renderPanel(write: (req: Recorded) => Answer, start: Flag = FLAG) {
   });
   setApi(client);
   const onDeleted = vi.fn();
+  const ops = definitionApi('flag', PROJECT, 'new-checkout');
   function Page() {
-    const ops = definitionApi('flag', PROJECT, 'new-checkout');
     const def = useResource(() => ops.get(), []);
     return <DefinitionPanel kind="flag" primitiveKey="new-checkout" ops={ops} def={def} onChanged={() => {}} onDeleted={onDeleted} />;
   }
@@ -65,8 +65,8 @@ describe('DefinitionPanel', () => {
     );
     setApi(client);
     let reload = () => Promise.resolve();
+    const ops = definitionApi('flag', PROJECT, 'new-checkout');
     function Page() {
-      const ops = definitionApi('flag', PROJECT, 'new-checkout');
       const def = useResource(() => ops.get(), []);
       reload = def.reload;
       return <DefinitionPanel kind="flag" primitiveKey="new-checkout" ops={ops} def={def} onChanged={() => {}} onDeleted={() => {}} />;

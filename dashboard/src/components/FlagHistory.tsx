@@ -1,9 +1,8 @@
-import { useEffect, useRef } from 'react';
 import type { AuditEventPage, AuditEventSummary } from '@gradual/sdk';
 import { api } from '../api';
 import { auditActionName, auditActorName } from '../audit-names';
 import { formatTime } from '../format';
-import { useAction, useResource } from '../hooks';
+import { useAction, useReloadOn, useResource } from '../hooks';
 import { Link } from '../router';
 import { Empty, ErrorNote, Loading } from './ui';
 
@@ -18,6 +17,11 @@ function ofKind(kind: 'flag' | 'config', events: AuditEventSummary[]): AuditEven
   return events.filter((e) => e.resourceType !== other);
 }
 
+/** The listing's query: the rows of one key in one environment, and its project's rows that name no environment. */
+function historyQuery(primitiveKey: string, envId: string) {
+  return { resourceKey: primitiveKey, envId, includeProjectRows: 'true' as const, limit: HISTORY_PAGE_SIZE };
+}
+
 /**
  * The audit log of one flag or config in one environment, newest first, a page at a time: its
  * value, rules and rollouts there, and the project-level rows that name no environment (its
@@ -26,28 +30,21 @@ function ofKind(kind: 'flag' | 'config', events: AuditEventSummary[]): AuditEven
  */
 export function FlagHistory(props: { slug: string; envId: string; kind: 'flag' | 'config'; primitiveKey: string; refresh?: unknown }) {
   const { slug, envId, kind, primitiveKey, refresh } = props;
-  const query = { resourceKey: primitiveKey, envId, includeProjectRows: 'true' as const, limit: HISTORY_PAGE_SIZE };
   const page = useResource(
     async (): Promise<AuditEventPage> => {
-      const first = await api().listAuditEvents({ path: { slug }, query });
+      const first = await api().listAuditEvents({ path: { slug }, query: historyQuery(primitiveKey, envId) });
       return { events: ofKind(kind, first.events), nextCursor: first.nextCursor };
     },
     [slug, envId, kind, primitiveKey],
   );
   // A new entry to show: read the first page again, keeping the table on screen meanwhile.
-  const { reload } = page;
-  const shownFor = useRef(refresh);
-  useEffect(() => {
-    if (Object.is(shownFor.current, refresh)) return;
-    shownFor.current = refresh;
-    void reload();
-  }, [refresh, reload]);
+  useReloadOn(refresh, page.reload);
   const more = useAction();
 
   const loadOlder = async () => {
     const cursor = page.data?.nextCursor;
     if (!cursor) return;
-    const next = await more.run(() => api().listAuditEvents({ path: { slug }, query: { ...query, cursor } }));
+    const next = await more.run(() => api().listAuditEvents({ path: { slug }, query: { ...historyQuery(primitiveKey, envId), cursor } }));
     if (next) page.setData((p) => ({ events: [...(p?.events ?? []), ...ofKind(kind, next.events)], nextCursor: next.nextCursor }));
   };
 

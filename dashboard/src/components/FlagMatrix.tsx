@@ -3,7 +3,7 @@ import type { Config, ConfigState, Environment, Flag, FlagState, Rollout } from 
 import { isLiveStatus } from '@gradual/sdk/evaluation';
 import { api } from '../api';
 import { formatJson, formatPercent, formatTime } from '../format';
-import { useAction, useResource } from '../hooks';
+import { useAction, useReloadOn, useResource } from '../hooks';
 import { useLiveReload } from '../live/live';
 import { Link, seg } from '../router';
 import { Empty, ErrorNote, Loading, StatusBadge } from './ui';
@@ -25,14 +25,14 @@ interface Row {
 /** Each environment's flag and config states, keyed "kind:key" (one listing call per kind and environment). */
 type EnvStates = Map<string, State>;
 
-async function loadStates(envs: Environment[]): Promise<Map<string, EnvStates>> {
+async function loadStates(envIds: readonly string[]): Promise<Map<string, EnvStates>> {
   const perEnv = await Promise.all(
-    envs.map(async (e) => {
-      const [flags, configs] = await Promise.all([api().listFlagStates({ path: { envId: e.id } }), api().listConfigStates({ path: { envId: e.id } })]);
+    envIds.map(async (envId) => {
+      const [flags, configs] = await Promise.all([api().listFlagStates({ path: { envId } }), api().listConfigStates({ path: { envId } })]);
       const states: EnvStates = new Map();
       for (const f of flags) states.set(`flag:${f.key}`, f);
       for (const c of configs) states.set(`config:${c.key}`, c);
-      return [e.id, states] as const;
+      return [envId, states] as const;
     }),
   );
   return new Map(perEnv);
@@ -64,10 +64,11 @@ export function FlagMatrix(props: {
   onTag?: (tag: string) => void;
 }) {
   const { slug, projectId, envs, flags, configs, onDefinitionChanged, onTag } = props;
+  // The environments' ids as one string: the same environments in a new array are not new deps.
   const envIds = envs.map((e) => e.id).join(',');
+  const states = useResource(() => loadStates(envIds ? envIds.split(',') : []), [envIds]);
   // Reload when a definition is added: its states appear in every environment.
-  const definitions = [...flags.map((f) => f.id), ...configs.map((c) => c.id)].join(',');
-  const states = useResource(() => loadStates(envs), [envIds, definitions]);
+  useReloadOn([...flags.map((f) => f.id), ...configs.map((c) => c.id)].join(','), states.reload);
   // Values, rules and rollouts: the page that passes the definitions follows their own writes.
   useLiveReload({ orgSlug: slug }, states.reload, { change: (e) => envs.some((env) => env.id === e.envId), orgChange: () => false });
 

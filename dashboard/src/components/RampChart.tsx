@@ -1,8 +1,7 @@
-import { useEffect, useRef } from 'react';
 import type { Rollout, RolloutRamp, RolloutRampMark, RolloutRampMarkCause, RolloutRampPhase, RolloutRampWait } from '@gradual/sdk';
 import { api } from '../api';
 import { DAY_NAMES, formatPercent, formatTime } from '../format';
-import { useResource } from '../hooks';
+import { useReloadOn, useResource } from '../hooks';
 
 const weekdayFormatters = new Map<string, Intl.DateTimeFormat>();
 /** 0 = Sunday … 6 = Saturday, in the given IANA time zone. */
@@ -175,7 +174,7 @@ function stairs(segments: readonly Segment[], x: (t: number) => number, y: (p: n
 const MINUTE = 60_000;
 
 /** The rollout's ramp from the API (GET …/rollout/ramp): the server builds it from the recorded transitions and the plan. */
-function loadRamp(r: ChartRollout): Promise<RolloutRamp> {
+function loadRamp(r: Pick<ChartRollout, 'environmentId' | 'primitiveKind' | 'primitiveKey'>): Promise<RolloutRamp> {
   const path = { envId: r.environmentId, key: r.primitiveKey };
   return r.primitiveKind === 'flag' ? api().getFlagRolloutRamp({ path }) : api().getConfigRolloutRamp({ path });
 }
@@ -185,18 +184,17 @@ function loadRamp(r: ChartRollout): Promise<RolloutRamp> {
  * recorded transitions, and what the plan has in store (dashed line, "planned"), both as the
  * server computes them (GET …/rollout/ramp). Read again, keeping the drawn ramp meanwhile,
  * whenever the rollout changes (a live update, an action on this page) and once a minute as
- * `now` moves on.
+ * `now` moves on. Another rollout (one ended and the next started meanwhile) is drawn from scratch.
  */
 export function RampChart({ rollout, now }: { rollout: ChartRollout; now: number }) {
-  const ramp = useResource(() => loadRamp(rollout), [rollout.id, rollout.primitiveKind, rollout.environmentId, rollout.primitiveKey]);
-  const version = `${rollout.updatedAt}|${rollout.status}|${rollout.percent}|${Math.floor(now / MINUTE)}`;
-  const seen = useRef(version);
-  const { reload } = ramp;
-  useEffect(() => {
-    if (seen.current === version) return;
-    seen.current = version;
-    void reload();
-  }, [version, reload]);
+  return <RolloutRampChart key={rollout.id} rollout={rollout} now={now} />;
+}
+
+/** RampChart for one rollout. */
+function RolloutRampChart({ rollout, now }: { rollout: ChartRollout; now: number }) {
+  const { environmentId, primitiveKind, primitiveKey } = rollout;
+  const ramp = useResource(() => loadRamp({ environmentId, primitiveKind, primitiveKey }), [environmentId, primitiveKind, primitiveKey]);
+  useReloadOn(`${rollout.updatedAt}|${rollout.status}|${rollout.percent}|${Math.floor(now / MINUTE)}`, ramp.reload);
   if (!ramp.data) {
     return (
       <figure className="ramp-chart">

@@ -1,7 +1,7 @@
 import { useId, useMemo, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
 import type { TargetIdContains, TargetIdPage, TargetIdsAdded, TargetIdsCount, TargetIdsRemoved } from '@gradual/sdk';
 import { errorMessage } from '../api';
-import { useAction, useResource } from '../hooks';
+import { useAction, useReloadOn, useResource } from '../hooks';
 import type { PrimitiveApi } from '../primitive-api';
 
 const PAGE = 50;
@@ -85,7 +85,9 @@ export function IdList(props: {
   const probeAction = useAction();
   const ids = parseTargetIds(text, field);
   const cursor = cursors[cursors.length - 1];
-  const page = useResource(() => ops.list(cursor, PAGE), [cursor, count, ops]);
+  const page = useResource(() => ops.list(cursor, PAGE), [cursor, ops]);
+  // A new count: the list changed (a write here or elsewhere), read the page again.
+  useReloadOn(count, page.reload);
 
   const readFile = async (e: ChangeEvent<HTMLInputElement>) => {
     const file = e.target.files?.[0];

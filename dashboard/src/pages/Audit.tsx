@@ -11,10 +11,23 @@ import { setQuery, useLocation } from '../router';
 
 const RESOURCE_TYPES = ['flag', 'config', 'rollout', 'rollout_plan', 'segment', 'environment', 'project', 'webhook', 'rollback_secret', 'member', 'invitation', 'api_token', 'proposal'];
 
+interface AuditFilters {
+  resourceType: string;
+  resourceKey: string;
+  envId: string;
+  actorId: string;
+  includeProjectRows: string;
+}
+
+/** The listing's query: the filters that are set. */
+function auditQuery(filters: AuditFilters): Record<string, string> {
+  return Object.fromEntries(Object.entries(filters).filter(([, v]) => v));
+}
+
 /** The org's audit log: filters in the URL (deep links), newest first, a readable diff per entry. */
 export function AuditPage({ slug }: { slug: string }) {
   const { search } = useLocation();
-  const filters = {
+  const filters: AuditFilters = {
     resourceType: search.get('resourceType') ?? '',
     resourceKey: search.get('resourceKey') ?? '',
     envId: search.get('envId') ?? '',
@@ -23,8 +36,12 @@ export function AuditPage({ slug }: { slug: string }) {
     includeProjectRows: search.get('envId') && search.get('includeProjectRows') === 'true' ? 'true' : '',
   };
   const [keyDraft, setKeyDraft] = useState(filters.resourceKey);
-  const query = Object.fromEntries(Object.entries(filters).filter(([, v]) => v));
-  const page = useResource(() => api().listAuditEvents({ path: { slug }, query: { ...query, limit: 50 } }), [slug, JSON.stringify(query)]);
+  const query = auditQuery(filters);
+  const { resourceType, resourceKey, envId, actorId, includeProjectRows } = filters;
+  const page = useResource(
+    () => api().listAuditEvents({ path: { slug }, query: { ...auditQuery({ resourceType, resourceKey, envId, actorId, includeProjectRows }), limit: 50 } }),
+    [slug, resourceType, resourceKey, envId, actorId, includeProjectRows],
+  );
   const more = useAction();
   // Every announced write, in environments (`change`) and outside them (`org-change`): the list is filtered by the server.
   useLiveReload({ orgSlug: slug }, page.reload);

@@ -11,6 +11,11 @@ import { Link, navigate, seg, setQuery, useLocation } from '../router';
 import { Crumbs } from '../Shell';
 import { slugify } from './Claim';
 
+/** The definitions listing's query: archived ones shown or not, one tag only or all. */
+function listQuery(showArchived: boolean, tag: string) {
+  return { archived: showArchived ? ('include' as const) : ('exclude' as const), ...(tag ? { tag } : {}) };
+}
+
 /** A project: its environments, its flags and configs across every environment, and its plans. */
 export function ProjectPage({ slug, projectId }: { slug: string; projectId: string }) {
   const project = useResource(() => api().getProject({ path: { id: projectId } }), [projectId]);
@@ -18,9 +23,8 @@ export function ProjectPage({ slug, projectId }: { slug: string; projectId: stri
   const { search } = useLocation();
   const showArchived = search.get('archived') === 'show';
   const tag = search.get('tag') ?? '';
-  const query = { archived: showArchived ? ('include' as const) : ('exclude' as const), ...(tag ? { tag } : {}) };
-  const flags = useResource(() => api().listFlags({ path: { id: projectId }, query }), [projectId, showArchived, tag]);
-  const configs = useResource(() => api().listConfigs({ path: { id: projectId }, query }), [projectId, showArchived, tag]);
+  const flags = useResource(() => api().listFlags({ path: { id: projectId }, query: listQuery(showArchived, tag) }), [projectId, showArchived, tag]);
+  const configs = useResource(() => api().listConfigs({ path: { id: projectId }, query: listQuery(showArchived, tag) }), [projectId, showArchived, tag]);
   const tags = [...new Set([...(flags.data ?? []), ...(configs.data ?? [])].flatMap((d) => d.tags)), ...(tag ? [tag] : [])].sort();
   const [creating, setCreating] = useState<'env' | 'flag' | 'config'>();
   const base = `/o/${slug}/p/${seg(projectId)}`;

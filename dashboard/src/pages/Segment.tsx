@@ -7,7 +7,7 @@ import { RulesEditor } from '../components/RulesEditor';
 import { IdList } from '../components/TargetIds';
 import { ErrorNote, Field, Loading, PageHeader, Section, TextField } from '../components/ui';
 import { formatTime } from '../format';
-import { useAction, useResource } from '../hooks';
+import { useAction, useReloadOn, useResource } from '../hooks';
 import { projectResources, useLiveReload } from '../live/live';
 import { Link, navigate, seg } from '../router';
 import { segmentApi } from '../segment-api';
@@ -33,7 +33,9 @@ export function SegmentPage({ slug, projectId, segmentKey }: { slug: string; pro
   const envs = useResource(() => api().listEnvironments({ path: { id: projectId } }), [projectId]);
   const segments = useResource(() => api().listSegments({ path: { id: projectId } }), [projectId]);
   const loaded = useResource(() => ops.get(), [ops]);
-  const referrers = useResource(() => ops.referrers(), [ops, loaded.data?.segment.updatedAt]);
+  const referrers = useResource(() => ops.referrers(), [ops]);
+  // The segment changed (here or elsewhere): what refers to it may have too.
+  useReloadOn(loaded.data?.segment.updatedAt, referrers.reload);
   // Writes of the project's segments (this one, or one its rules name) and of flags' and configs' rules (which refer to it or stop).
   useLiveReload(
     { orgSlug: slug },

@@ -3,7 +3,7 @@ import type { CreatedWebhookSubscription, WebhookDelivery, WebhookEventType, Web
 import { api, fieldErrors } from '../api';
 import { CopyButton, Empty, ErrorNote, Field, Loading, PageHeader, Section, TextField } from '../components/ui';
 import { formatTime } from '../format';
-import { useAction, useResource } from '../hooks';
+import { useAction, useReloadOn, useResource } from '../hooks';
 import { projectResources, useLiveReload } from '../live/live';
 import { seg } from '../router';
 import { Crumbs } from '../Shell';
@@ -286,8 +286,10 @@ export function DeliveryLog({ projectId, subscriptionId, version }: { projectId:
   const cursor = cursors[cursors.length - 1];
   const page = useResource(
     () => api().listWebhookDeliveries({ path: { id: projectId, subscriptionId }, query: { cursor, limit: PAGE, ...(status ? { status } : {}) } }),
-    [projectId, subscriptionId, cursor, status, version],
+    [projectId, subscriptionId, cursor, status],
   );
+  // A test event was sent: its delivery is new.
+  useReloadOn(version, page.reload);
   return (
     <div className="delivery-log">
       <div className="toolbar">
