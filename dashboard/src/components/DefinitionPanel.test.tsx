@@ -6,6 +6,7 @@ import { setApi } from '../api';
 import { useResource } from '../hooks';
 import { definitionApi } from '../primitive-api';
 import { envelope, fakeApi, type Recorded } from '../test/fake-api';
+import { flagDefinition } from '../test/fixtures';
 import { definitionChanges, DefinitionPanel } from './DefinitionPanel';
 
 afterEach(() => {
@@ -14,21 +15,7 @@ afterEach(() => {
 });
 
 const PROJECT = '00000000-0000-4000-8000-000000000001';
-const FLAG: Flag = {
-  id: '00000000-0000-4000-8000-0000000000f1',
-  projectId: PROJECT,
-  key: 'new-checkout',
-  name: 'New checkout',
-  description: null,
-  valueType: 'boolean',
-  defaultValue: false,
-  clientVisible: false,
-  tags: ['team:checkout'],
-  maintainer: null,
-  archivedAt: null,
-  createdAt: '2026-11-20T10:00:00.000Z',
-  updatedAt: '2026-11-20T10:00:00.000Z',
-};
+const FLAG: Flag = flagDefinition({ projectId: PROJECT, tags: ['team:checkout'] });
 
 type Answer = { status: number; body?: unknown; headers?: Record<string, string> };
 

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setApi } from '../api';
 import { useLocation } from '../router';
 import { descriptionOf, envelope, fakeApi } from '../test/fake-api';
+import { flagDefinition } from '../test/fixtures';
 import { FlagMatrix } from './FlagMatrix';
 
 afterEach(() => {
@@ -16,21 +17,7 @@ beforeEach(() => window.history.replaceState(null, '', '/app/o/acme/p/p1'));
 const PROJECT = '00000000-0000-4000-8000-0000000000a1';
 const PROD: Environment = { id: '00000000-0000-4000-8000-0000000000e1', projectId: PROJECT, key: 'production', name: 'Production', version: 4, createdAt: '2026-11-20T10:00:00.000Z' };
 const STAGING: Environment = { id: '00000000-0000-4000-8000-0000000000e2', projectId: PROJECT, key: 'staging', name: 'Staging', version: 2, createdAt: '2026-11-20T10:00:00.000Z' };
-const FLAG: Flag = {
-  id: '00000000-0000-4000-8000-0000000000f1',
-  projectId: PROJECT,
-  key: 'new-checkout',
-  name: 'New checkout',
-  description: null,
-  valueType: 'boolean',
-  defaultValue: false,
-  clientVisible: false,
-  tags: [],
-  maintainer: null,
-  archivedAt: null,
-  createdAt: '2026-11-20T10:00:00.000Z',
-  updatedAt: '2026-11-20T10:00:00.000Z',
-};
+const FLAG: Flag = flagDefinition({ projectId: PROJECT });
 const CONFIG: Config = {
   id: '00000000-0000-4000-8000-0000000000c1',
   projectId: PROJECT,

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setApi } from '../api';
 import { envelope, fakeApi } from '../test/fake-api';
 import { FakeEventSource } from '../test/fake-event-source';
+import { flagDefinition } from '../test/fixtures';
 import { ProjectPage } from './Project';
 
 const PROJECT = '00000000-0000-4000-8000-0000000000a1';
@@ -14,22 +15,7 @@ const PROD: Environment = { id: '00000000-0000-4000-8000-0000000000e1', projectI
 const P: Project = { id: PROJECT, orgId: '00000000-0000-4000-8000-0000000000o1', key: 'web', name: 'Web shop', targetIdField: 'userId', createdAt: T, updatedAt: T };
 
 function flag(key: string, id: string, extra: Partial<Flag> = {}): Flag {
-  return {
-    id: `00000000-0000-4000-8000-0000000000${id}`,
-    projectId: PROJECT,
-    key,
-    name: key,
-    description: null,
-    valueType: 'boolean',
-    defaultValue: false,
-    clientVisible: false,
-    tags: [],
-    maintainer: null,
-    archivedAt: null,
-    createdAt: T,
-    updatedAt: T,
-    ...extra,
-  };
+  return flagDefinition({ id: `00000000-0000-4000-8000-0000000000${id}`, projectId: PROJECT, key, name: key, createdAt: T, updatedAt: T, ...extra });
 }
 
 beforeEach(() => {
