@@ -283,8 +283,16 @@ configs:
     expect(rolledBack.stdout).toContain('rolled back by alertmanager from 50% to 0%');
   });
 
-  it('resumes, pauses with a reason, times out (exit 2), and cancels (exit 4); bad rollout input fails', async () => {
+  it('resumes, rolls back now (wait exits 3) and resumes again, pauses with a reason, times out (exit 2), and cancels (exit 4); bad rollout input fails', async () => {
     const where = ['new-checkout', '--env', 'prod'];
+    expect(json(await gradual(['rollout', 'resume', ...where, '--json']))).toMatchObject({ status: 'active', percent: 50 });
+    // The kill switch: the same state change as an alert's rollback, with the reason in the audit log.
+    const rolledBack = await gradual(['rollout', 'rollback', ...where, '--reason', 'error budget burnt']);
+    expect(rolledBack.stdout).toBe('rolled back flag new-checkout: paused (auto_rollback, rolled back from 50%) at 0%\n');
+    const [rollbackRow] = (await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { resourceType: 'rollout', limit: 1 } })).events;
+    expect(rollbackRow).toMatchObject({ action: 'rollout.rolled_back', reason: 'error budget burnt' });
+    expect((await gradual(['rollout', 'wait', ...where, '--until', '100', '--interval', '100ms'])).code).toBe(3);
+    expect((await gradual(['rollout', 'rollback', ...where])).code).not.toBe(0);
     expect(json(await gradual(['rollout', 'resume', ...where, '--json']))).toMatchObject({ status: 'active', percent: 50 });
     const paused = await gradual(['rollout', 'pause', ...where, '--reason', 'checkout errors']);
     expect(paused.stdout).toBe('paused flag new-checkout: paused (user) at 50%\n');
@@ -369,6 +377,7 @@ configs:
       ['rollout wait', [...where, '--until', '50', '--interval', '100ms', '--timeout', '10s']],
       ['targets add', [...where, '--file', ids]],
       ['targets remove', [...where, '--file', '-']],
+      ['rollout rollback', [...where, '--reason', 'sweep']],
       ['rollout cancel', [...where, '--reason', 'sweep']],
       ['export', []],
       ['apply', ['-f', manifestFile, '--dry-run']],

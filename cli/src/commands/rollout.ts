@@ -42,6 +42,7 @@ function rolloutApi(client: GradualClient, kind: Kind) {
       resume: (t: Target & Headers) => client.resumeFlagRollout(t),
       cancel: (t: Target & Headers) => client.cancelFlagRollout(t),
       advance: (t: Target & Headers) => client.advanceFlagRollout(t),
+      rollback: (t: Target & Headers) => client.rollbackFlagRollout(t),
     };
   }
   return {
@@ -51,6 +52,7 @@ function rolloutApi(client: GradualClient, kind: Kind) {
     resume: (t: Target & Headers) => client.resumeConfigRollout(t),
     cancel: (t: Target & Headers) => client.cancelConfigRollout(t),
     advance: (t: Target & Headers) => client.advanceConfigRollout(t),
+    rollback: (t: Target & Headers) => client.rollbackConfigRollout(t),
   };
 }
 
@@ -168,6 +170,15 @@ export function registerRolloutCommands(program: Command): void {
       printApplied(ctx, await api[verb]({ ...target, ...reasonHeaders(options.reason) }), { advance: 'advanced', pause: 'paused', resume: 'resumed', cancel: 'cancelled' }[verb]);
     });
   }
+
+  where(rollout.command('rollback'))
+    .description('roll back now (kill switch): pause at 0% as an alert does, remembering the percent; resume returns to it. Never waits for an approver')
+    .requiredOption('--reason <text>', 'why (the audit reason, required)')
+    .action(async (key: string | undefined, options: ReasonOptions, cmd: Command) => {
+      const { ctx, target, api } = await locate(cmd, key, options);
+      const r = await api.rollback({ ...target, ...reasonHeaders(options.reason) });
+      ctx.out.result(r, () => `rolled back ${r.primitiveKind} ${r.primitiveKey}: ${describeStatus(r)}`);
+    });
 
   where(rollout.command('wait'))
     .description('poll the rollout until it reaches a percent or completes; exit 0 reached, 2 timed out, 3 rolled back, 4 cancelled, 1 error')
