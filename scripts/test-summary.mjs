@@ -17,7 +17,15 @@ for (const file of process.argv.slice(2)) {
       failures.push(`${run}: ${suite.name} (did not load: ${String(suite.message ?? '').split('\n')[0]})`);
     }
     for (const test of suite.assertionResults ?? []) {
-      if (test.status === 'failed') failures.push(`${run}: ${suite.name.replace(process.cwd() + '/', '')} > ${test.fullName}`);
+      if (test.status !== 'failed') continue;
+      // The first lines of the first failure message: the tail of a CI log is often all there is to read.
+      const why = String(test.failureMessages?.[0] ?? '')
+        .split('\n')
+        .filter((l) => l.trim() !== '' && !/^\s+at /.test(l))
+        .slice(0, 12)
+        .map((l) => `    ${l.slice(0, 400)}`)
+        .join('\n');
+      failures.push(`${run}: ${suite.name.replace(process.cwd() + '/', '')} > ${test.fullName}${why ? `\n${why}` : ''}`);
     }
   }
 }

@@ -56,6 +56,26 @@ function ofrepProblems(res: { status: number; json: unknown }, route: AppRoute):
   return parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`);
 }
 
+/** A dot segment as a URL parser reads it: `.`, `..`, or the same percent-encoded. */
+const isDotSegment = (segment: string) => /^(\.|%2e){1,2}$/i.test(segment);
+
+/**
+ * The route a request really reaches. A hostile dot segment never reaches the server as written:
+ * the client's URL parser resolves it (WHATWG URL), so `…/flags/.` is sent as `…/flags/`, which
+ * the server (not strict about a trailing slash) routes to the list of flags. The answer is judged
+ * against that route; null when no route of the contract has that path (the server's 404).
+ */
+function routeReached(entries: RouteEntry[], entry: RouteEntry, requestPath: string): RouteEntry | null {
+  const rawPath = requestPath.split('?')[0]!;
+  if (!rawPath.split('/').some(isDotSegment)) return entry;
+  const sent = new URL(rawPath, 'http://gradual.test').pathname.replace(/(.)\/$/, '$1');
+  const matching = entries.filter(
+    (e) => e.route.method === entry.route.method && new RegExp(`^${e.route.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z]+/g, '[^/]+')}$`).test(sent),
+  );
+  // A path with fewer parameters is the more specific route (`/flags/evaluate` before `/flags/:key`).
+  return matching.sort((x, y) => x.params.length - y.params.length)[0] ?? null;
+}
+
 const CONTENT_TYPES = [
   'application/json',
   'application/json; charset=utf-8',
@@ -187,13 +207,20 @@ describe('contract-driven fuzzing (every route)', () => {
           const caller = isOfrepEvaluation(entry.route) ? { token: ofrepToken } : callerFor(a, entry);
           const res = await send(t.url, c.request, caller);
           s.set(res.status, (s.get(res.status) ?? 0) + 1);
-          if (undocumentedStatus(res, entry.route)) {
+          const reached = routeReached(entries, entry, c.request.path);
+          if (reached === null) {
+            // No route: a 404, or what a hostile query or header earns before routing; never a 5xx.
+            const problems = res.status >= 400 && res.status < 500 ? envelopeProblems(res) : [`status ${res.status}, not a 4xx`];
+            if (problems.length > 0) throw new Error(`${c.mode} ${c.request.method} ${c.request.path.slice(0, 300)} reaches no route → ${res.status}: ${problems.join('; ')}\n${res.text.slice(0, 300)}`);
+            return;
+          }
+          if (undocumentedStatus(res, reached.route)) {
             if (!undocumented.has(entry.name)) undocumented.set(entry.name, new Set());
             undocumented.get(entry.name)!.add(res.status);
             // openapi.yaml is what Prism mocks and SDK users code against: every status must be in it.
-            throw new Error(`${c.mode} ${c.request.method} ${c.request.path.slice(0, 300)} → ${res.status}, which the contract does not list for ${entry.name}\n${res.text.slice(0, 300)}`);
+            throw new Error(`${c.mode} ${c.request.method} ${c.request.path.slice(0, 300)} → ${res.status}, which the contract does not list for ${reached.name}\n${res.text.slice(0, 300)}`);
           }
-          const problems = ofrepProblems(res, entry.route) ?? envelopeProblems(res, entry.route);
+          const problems = ofrepProblems(res, reached.route) ?? envelopeProblems(res, reached.route);
           if (problems.length > 0) {
             throw new Error(`${c.mode} ${c.request.method} ${c.request.path.slice(0, 300)} body=${String(c.request.body).slice(0, 300)} → ${res.status}: ${problems.join('; ')}\n${res.text.slice(0, 300)}`);
           }
