@@ -89,7 +89,7 @@ export async function resolveSettings(options: GlobalOptions, env: NodeJS.Proces
   const token = pick(options.token, env.GRADUAL_TOKEN, file?.token);
   const org = pick(options.org, env.GRADUAL_ORG, file?.org);
   if (!url || !token) {
-    const missing = [!url && 'the server URL', !token && 'a token'].filter(Boolean).join(' and ');
+    const missing = [!url && 'server URL', !token && 'token'].filter(Boolean).join(' and ');
     throw new CliError('not_logged_in', `no ${missing}: run \`gradual login --url <url> --org <slug>\`, set GRADUAL_URL and GRADUAL_TOKEN, or pass --url and --token`);
   }
   return { url: url.value, token: token.value, org: org?.value, sources: { url: url.source, token: token.source, org: org?.source } };

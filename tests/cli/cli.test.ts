@@ -351,6 +351,36 @@ configs:
     expect((await owner.session.getFlagRollout({ path: { envId: prodId, key: 'dark-mode' } })).targetIdsCount).toBe(2498);
   });
 
+  it('shows a progress bar on a terminal, and none when stderr is a pipe', async () => {
+    const ids = Array.from({ length: 1200 }, (_, i) => `bar-${i}`);
+    const file = join(dir, 'bar-ids.txt');
+    await writeFile(file, ids.join('\n'));
+    const args = ['targets', 'add', 'dark-mode', '--env', 'prod', '--file', file, '--chunk-size', '500'];
+    // script(1) runs the command on a pseudo-terminal and copies what it wrote to its own stdout.
+    const quote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
+    const onTerminal = await new Promise<Run>((resolve, reject) => {
+      const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GRADUAL_')));
+      const child = spawn('script', ['-qefc', [process.execPath, MAIN, ...args].map(quote).join(' '), '/dev/null'], {
+        cwd: ROOT,
+        env: { ...env, GRADUAL_CONFIG: configFile, GRADUAL_PROJECT: 'web', TERM: 'xterm' },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout, stderr: '' }));
+      child.stdin.end();
+    });
+    expect(onTerminal.code, onTerminal.stdout).toBe(0);
+    expect(onTerminal.stdout).toMatch(/add [█░]+ 1200\/1200 IDs/);
+    expect(onTerminal.stdout).toContain('added 1200 of 1200 IDs read (3 requests)');
+
+    const piped = await gradual(['targets', 'remove', 'dark-mode', '--env', 'prod', '--file', file]);
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stdout).toContain('removed 1200 of 1200 IDs read (1 request)');
+    expect(piped.stderr).not.toContain('IDs |');
+  });
+
   /** Every runnable command of the program as its path (`flags get`), by commander's own tree. */
   const leafCommands = (cmd: Command, prefix: string[] = []): string[] =>
     cmd.commands.flatMap((sub) => (sub.commands.length > 0 ? leafCommands(sub, [...prefix, sub.name()]) : [[...prefix, sub.name()].join(' ')]));

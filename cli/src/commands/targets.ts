@@ -72,9 +72,10 @@ export function registerTargetCommands(program: Command): void {
           return;
         }
         const verbed = verb === 'add' ? 'added' : 'removed';
+        const requests = Math.ceil(ids.length / chunkSize);
         ctx.out.result(
-          { [verbed]: changed, count: count ?? null, read: ids.length, requests: Math.ceil(ids.length / chunkSize) },
-          () => `${verbed} ${changed} of ${ids.length} IDs read (${Math.ceil(ids.length / chunkSize)} requests); the allow-list of ${subject.kind} ${subject.key} in ${env.key} holds ${count ?? 'an unchanged number of'} IDs`,
+          { [verbed]: changed, count: count ?? null, read: ids.length, requests },
+          () => `${verbed} ${changed} of ${ids.length} IDs read (${requests} ${requests === 1 ? 'request' : 'requests'}); the allow-list of ${subject.kind} ${subject.key} in ${env.key} holds ${count ?? 'an unchanged number of'} IDs`,
         );
       });
   }
