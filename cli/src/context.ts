@@ -19,10 +19,13 @@ export function outputFor(cmd: Command): Output {
   return createOutput(globalOptions(cmd).json === true);
 }
 
-/** The API client with the resolved URL and token. */
+/**
+ * The API client with the resolved URL and token. It retries what a pipeline should not fail on
+ * (a 429 for any request, a 5xx or lost answer for reads: the SDK's `retry`), twice at most.
+ */
 export async function connect(cmd: Command): Promise<Context> {
   const settings = await resolveSettings(globalOptions(cmd));
-  return { client: createClient({ baseUrl: settings.url, token: settings.token }), settings, out: outputFor(cmd) };
+  return { client: createClient({ baseUrl: settings.url, token: settings.token, retry: true }), settings, out: outputFor(cmd) };
 }
 
 /** The organization: the one set (option, GRADUAL_ORG, config file), else the token's own. */

@@ -6,8 +6,10 @@ import type { Client as FetchClient } from './generated/client/index.js';
 import type { Proposal } from './generated/types.gen.js';
 import { envelopeOf, GradualApiError } from './errors.js';
 import { createHttpClient, type ClientOptions } from './http-client.js';
+import { retryingFetch } from './retry.js';
 
 export type { ClientOptions } from './http-client.js';
+export type { RetryOptions } from './retry.js';
 
 type Operations = typeof operations;
 export type OperationName = {
@@ -115,7 +117,10 @@ export type GradualClient = GradualOperations & {
 type RawResult = { data?: unknown; error?: unknown; response?: Response };
 
 export function createClient(options: ClientOptions): GradualClient {
-  const http = createHttpClient(options);
+  const { retry } = options;
+  // Without a fetch of the caller's, the global one is looked up on each request (as the generated client does), so one replaced later, a mock, is used.
+  const fetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
+  const http = createHttpClient(retry ? { ...options, fetch: retryingFetch(fetch, retry === true ? {} : retry) } : options);
 
   const call = async (name: OperationName, args: Record<string, unknown> | undefined) => {
     const fn = operations[name] as (o: Record<string, unknown>) => Promise<RawResult>;

@@ -7,6 +7,7 @@
 import { createClient as createFetchClient, createConfig } from './generated/client/index.js';
 import type { Client as FetchClient } from './generated/client/index.js';
 import { GradualApiError } from './errors.js';
+import type { RetryOptions } from './retry.js';
 
 export interface ClientOptions {
   /** Origin of the Gradual server, e.g. `http://localhost:8080`. */
@@ -22,6 +23,12 @@ export interface ClientOptions {
   fetch?: typeof globalThis.fetch | undefined;
   /** Extra headers on every request. */
   headers?: Record<string, string> | undefined;
+  /**
+   * Retry transient failures (`true` for the defaults; off unless given): a 429 whatever the
+   * method, a 5xx or no answer for reads only, with jittered backoff that honours `Retry-After`
+   * (retry.ts `retryingFetch`). The REST client's only: the live client has retries of its own.
+   */
+  retry?: boolean | RetryOptions | undefined;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

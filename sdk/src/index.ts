@@ -1,5 +1,5 @@
 export { createClient } from './client.js';
-export type { ClientOptions, GradualClient, GradualOperations, GradualRawOperations, MutationResult, OperationName, OperationResult, ProposableOperation, ResponseResult } from './client.js';
+export type { ClientOptions, GradualClient, GradualOperations, GradualRawOperations, MutationResult, OperationName, OperationResult, ProposableOperation, ResponseResult, RetryOptions } from './client.js';
 export { API_PREFIX } from './api-prefix.js';
 export { GradualApiError, isGradualApiError } from './errors.js';
 export type { ErrorCode, RateLimit } from './errors.js';

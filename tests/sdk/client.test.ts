@@ -193,6 +193,48 @@ describe('rate limits', () => {
     expect(err.retryAfterSeconds).toBeLessThanOrEqual(30);
   });
 
+  it('retries a refused request with retry on, reads and writes alike, once the bucket has refilled', async () => {
+    const { token } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'patient', rateLimitPerMin: 1 } });
+    const seen: string[] = [];
+    // Sees every attempt; a 429 moves the server's clock a minute on, so the bucket is full for the retry.
+    const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init);
+      const response = await globalThis.fetch(request);
+      seen.push(`${request.method} ${response.status}`);
+      if (response.status === 429) await t.advanceClock(60);
+      return response;
+    };
+    const api = createClient({ baseUrl: t.url, token, fetch, retry: { maxMs: 20 } });
+    expect((await api.getEnvironment({ path: { envId } })).id).toBe(envId);
+    expect((await api.getEnvironment({ path: { envId } })).id).toBe(envId);
+    expect(seen).toEqual(['GET 200', 'GET 429', 'GET 200']);
+
+    seen.length = 0;
+    const result = await api.putFlagRollout({ path: { envId, key: 'search' }, body: { percent: 5, newValue: true } });
+    expect(result.kind).toBe('applied');
+    expect(seen).toEqual(['PUT 429', 'PUT 200']);
+  });
+
+  it('gives up after the retries it was given, with the last answer as the error', async () => {
+    const { token } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'hurried', rateLimitPerMin: 1 } });
+    let attempts = 0;
+    const fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+      attempts++;
+      return globalThis.fetch(input, init);
+    };
+    const api = createClient({ baseUrl: t.url, token, fetch, retry: { retries: 2, initialMs: 1, maxMs: 5 } });
+    await api.getEnvironment({ path: { envId } });
+    attempts = 0;
+    const err = await apiError(api.getEnvironment({ path: { envId } }));
+    expect(err.status).toBe(429);
+    expect(attempts).toBe(3);
+    // Without retry, the first 429 is the answer.
+    attempts = 0;
+    const once = createClient({ baseUrl: t.url, token, fetch });
+    expect((await apiError(once.getEnvironment({ path: { envId } }))).status).toBe(429);
+    expect(attempts).toBe(1);
+  });
+
   it('leaves rateLimit undefined on an answer without the headers', async () => {
     const err = await apiError(t.anonymous.getEnvironment({ path: { envId } }));
     expect(err.status).toBe(401);
