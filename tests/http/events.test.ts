@@ -304,6 +304,30 @@ describe('event streams', () => {
       }
     });
 
+    it('announces a rollback fire that moved no rollout (refused, already rolled back, no rollout) with its environment', async () => {
+      await owner.session.createFlag({ path: { id: projectId }, body: { key: 'oc-fire', name: 'Fire', defaultValue: false } });
+      await owner.session.putFlagRollout({ path: { envId: staging, key: 'oc-fire' }, body: { percent: 20, newValue: true } });
+      const secret = (await owner.session.createRollbackSecret({ path: { envId: staging }, body: { name: 'oc-fire-alerts' } })).token;
+      const org = await opened(`${t.url}${orgUrl}`, cookie());
+      const fire = (key: string, token: string) => fetch(`${t.url}/api/v1/webhooks/rollback/envs/${staging}/flags/${key}`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+      const fired = (resourceKey: string) => ({ projectId, envId: staging, changes: [{ resourceType: 'rollout', resourceKey, action: 'rollback.fired' }] });
+      try {
+        expect((await fire('oc-fire', 'rbk_wrong')).status).toBe(401);
+        expect(await org.nextOrgChange()).toEqual(fired('oc-fire'));
+        // The fire that rolls back moves the version: a `change`, and no org-change.
+        expect((await fire('oc-fire', secret)).status).toBe(200);
+        expect((await fire('oc-fire', secret)).status).toBe(200);
+        expect(await org.nextOrgChange()).toEqual(fired('oc-fire'));
+        expect((await fire('oc-none', secret)).status).toBe(404);
+        expect(await org.nextOrgChange()).toEqual(fired('oc-none'));
+        expect((await org.drain()).filter((e) => e.event === 'org-change')).toEqual([]);
+        const history = await owner.session.listRollbackFires({ path: { envId: staging } });
+        expect(history.fires.slice(0, 4).map((f) => f.outcome)).toEqual(['error_not_found', 'noop_already_rolled_back', 'transitioned', 'error_unauthorized']);
+      } finally {
+        org.close();
+      }
+    });
+
     it('announces each change of a write once: a moved version’s as `change`, the rest as `org-change`', async () => {
       const org = await opened(`${t.url}${orgUrl}`, cookie());
       const named = (events: Array<{ event: string; data: unknown }>, name: string) => events.filter((e) => e.event === name).map((e) => e.data);

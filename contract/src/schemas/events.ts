@@ -38,6 +38,8 @@ export type LiveChangeEvent = z.infer<typeof LiveChangeEvent>;
  * subscription, a project, members and API keys; `envId` null), or they name an environment and
  * leave its version as it is (an environment created or deleted, a rollback secret minted or
  * revoked, a proposal made, cancelled or expired; `envId` set, `projectId` the environment's project).
+ * A rollback fire that moved no rollout is announced the same way (`rollback.fired`), though it is
+ * in the environment's fire history and not in the audit log.
  */
 export const LiveOrgChangeEvent = named(
   'LiveOrgChangeEvent',
@@ -48,7 +50,7 @@ export const LiveOrgChangeEvent = named(
       changes: z.array(LiveChange),
     })
     .strict(),
-  'The data of an `org-change` event of `GET /orgs/{slug}/events`: the audited changes of a committed write that move no environment’s version, of one project and environment. With `envId` null, changes outside any environment (definitions of flags and configs, segments, plans, webhook subscriptions, projects, members, API keys); `projectId` is null for organization-level rows. With `envId` set, the rows of that environment that leave its version as it is (an environment created or deleted, rollback secrets minted or revoked, proposals made, cancelled or expired); `projectId` is the environment’s project.',
+  'The data of an `org-change` event of `GET /orgs/{slug}/events`: the audited changes of a committed write that move no environment’s version, of one project and environment. With `envId` null, changes outside any environment (definitions of flags and configs, segments, plans, webhook subscriptions, projects, members, API keys); `projectId` is null for organization-level rows. With `envId` set, the rows of that environment that leave its version as it is (an environment created or deleted, rollback secrets minted or revoked, proposals made, cancelled or expired); `projectId` is the environment’s project. A rollback fire that moved no rollout (refused, or the rollout already rolled back or ended) comes the same way as `{resourceType: \'rollout\', resourceKey: <flag or config key>, action: \'rollback.fired\'}`: it is in the environment’s fire history, not in the audit log.',
 );
 export type LiveOrgChangeEvent = z.infer<typeof LiveOrgChangeEvent>;
 

@@ -28,12 +28,12 @@ afterEach(() => {
 
 /** The rollback page over a fake API whose secret list the test changes, as a write elsewhere would. */
 function renderPage() {
-  const data = { secrets: [secret(1, 'grafana-prod')] };
+  const data: { secrets: Array<ReturnType<typeof secret>>; fires: unknown[] } = { secrets: [secret(1, 'grafana-prod')], fires: [] };
   const { client, requests } = fakeApi(({ path }) => {
     if (path === `/api/v1/projects/${PROJECT}`) return { status: 200, body: { id: PROJECT, orgId: ORG, key: 'web', name: 'Web', createdAt: T } };
     if (path === `/api/v1/envs/${ENV}`) return { status: 200, body: { id: ENV, projectId: PROJECT, key: 'prod', name: 'Prod', version: 4, createdAt: T } };
     if (path === `/api/v1/envs/${ENV}/rollback-webhook-secrets`) return { status: 200, body: data.secrets };
-    if (path === `/api/v1/envs/${ENV}/rollback-fires`) return { status: 200, body: { fires: [] } };
+    if (path === `/api/v1/envs/${ENV}/rollback-fires`) return { status: 200, body: { fires: data.fires } };
     return { status: 401, body: { error: { code: 'unauthorized', message: 'Sign in.', requestId: 'req-test' } } };
   });
   setApi(client);
@@ -53,7 +53,7 @@ const minted = (envId: string | null, name: string) => ({
 });
 
 describe('RollbackPage live', () => {
-  it('lists a secret minted elsewhere (an org-change of its environment) and reads again on a rollback, not on other environments’ writes', async () => {
+  it('lists a secret minted elsewhere (an org-change of its environment) and reads again on a rollback or any other fire, not on other environments’ writes', async () => {
     const { data, secretLists } = renderPage();
     await screen.findByText('grafana-prod');
     expect(FakeEventSource.made).toHaveLength(1);
@@ -85,5 +85,12 @@ describe('RollbackPage live', () => {
 
     act(() => es!.emit('change', { envId: ENV, version: 5, changes: [{ resourceType: 'rollout', resourceKey: 'checkout', action: 'rollout.rolled_back' }] }));
     await vi.waitFor(() => expect(secretLists()).toBe(before + 2));
+
+    // A fire that moved no rollout (here a wrong secret) has no audit row: its org-change brings it into the history.
+    data.fires = [
+      { id: '00000000-0000-4000-8000-0000000000f1', rolloutId: null, secretId: null, secretName: null, primitiveKind: 'flag', primitiveKey: 'checkout', outcome: 'error_unauthorized', sourceIp: '10.0.0.9', parsedMonitorUrl: null, payloadFingerprint: 'ab', firedAt: T },
+    ];
+    act(() => es!.emit('org-change', { projectId: PROJECT, envId: ENV, changes: [{ resourceType: 'rollout', resourceKey: 'checkout', action: 'rollback.fired' }] }));
+    await screen.findByText('Unauthorized');
   });
 });

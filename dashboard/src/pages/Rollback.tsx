@@ -56,8 +56,8 @@ export function RollbackPage({ slug, projectId, envId }: { slug: string; project
     [envId, secretFilter, cursor],
   );
   // Every write in the environment, on the organization's stream: secrets minted or revoked (they
-  // keep the environment's version: `org-change` with its envId) and rollbacks (a fire that rolls
-  // back moves it: `change`).
+  // keep the environment's version: `org-change` with its envId) and fires (one that rolls back
+  // moves it: `change`; any other is an `org-change` too).
   useLiveReload({ orgSlug: slug }, () => Promise.all([secrets.reload(), fires.reload()]), environmentWrites(envId));
   const [minted, setMinted] = useState<MintedRollbackWebhookSecret>();
   const [name, setName] = useState('');

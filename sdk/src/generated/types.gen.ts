@@ -1606,7 +1606,7 @@ export type LiveChangeEvent = {
 /**
  * LiveOrgChangeEvent
  *
- * The data of an `org-change` event of `GET /orgs/{slug}/events`: the audited changes of a committed write that move no environment’s version, of one project and environment. With `envId` null, changes outside any environment (definitions of flags and configs, segments, plans, webhook subscriptions, projects, members, API keys); `projectId` is null for organization-level rows. With `envId` set, the rows of that environment that leave its version as it is (an environment created or deleted, rollback secrets minted or revoked, proposals made, cancelled or expired); `projectId` is the environment’s project.
+ * The data of an `org-change` event of `GET /orgs/{slug}/events`: the audited changes of a committed write that move no environment’s version, of one project and environment. With `envId` null, changes outside any environment (definitions of flags and configs, segments, plans, webhook subscriptions, projects, members, API keys); `projectId` is null for organization-level rows. With `envId` set, the rows of that environment that leave its version as it is (an environment created or deleted, rollback secrets minted or revoked, proposals made, cancelled or expired); `projectId` is the environment’s project. A rollback fire that moved no rollout (refused, or the rollout already rolled back or ended) comes the same way as `{resourceType: 'rollout', resourceKey: <flag or config key>, action: 'rollback.fired'}`: it is in the environment’s fire history, not in the audit log.
  */
 export type LiveOrgChangeEvent = {
     projectId: string | null;

@@ -133,6 +133,15 @@ export async function fireRollback(deps: FireDeps, req: FireRequest): Promise<Fi
     payloadFingerprint: fingerprint,
     firedAt: req.now,
   };
+  /**
+   * A fire that moved no rollout leaves its record and no audit row: it is announced on the
+   * organization stream as an org-change of its environment (`rollback.fired`), so an open fire
+   * history shows it as it shows the fires that roll back.
+   */
+  const announce = () => {
+    if (!env) return;
+    deps.bus.publishOrg({ orgId: env.orgId, projectId: env.projectId, envId: env.id, changes: [{ resourceType: 'rollout', resourceKey: base.primitiveKey, action: 'rollback.fired' }] });
+  };
   const record = async (outcome: RollbackOutcome, extra: { secret?: RollbackSecret; rolloutId?: string; monitorUrl?: string | null } = {}) => {
     deps.metrics?.rollbackFires.inc({ outcome });
     if (!isUuid(req.envId)) return; // nothing to attach the record to
@@ -146,6 +155,7 @@ export async function fireRollback(deps: FireDeps, req: FireRequest): Promise<Fi
       parsedMonitorUrl: extra.monitorUrl ?? null,
     });
     await fork.flush();
+    announce();
   };
 
   const secret = await authenticate(em, credential, req.envId);
@@ -207,6 +217,7 @@ export async function fireRollback(deps: FireDeps, req: FireRequest): Promise<Fi
     return transition.changed ? { noop: false, currentStatus, newStatus: row.status } : { noop: true, currentStatus };
   });
   deps.metrics?.rollbackFires.inc({ outcome: settled });
+  if (settled !== 'transitioned') announce();
   return response;
 }
 
