@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { AUDIT_ACTION_NAMES, auditActionName, auditActorName } from './audit-names';
+import { AUDIT_ACTION_NAMES, auditActionName, auditActorName, auditReasonText, autoRollbackAlertUrl } from './audit-names';
 
 /** The actions the server may record, as the API states them (openapi.yaml, generated from the contract). */
 function documentedActions(): string[] {
@@ -48,5 +48,28 @@ describe('audit actor names', () => {
     expect(auditActorName({ actorType: 'rollback_webhook', actorId: id, actorName: 'alertmanager' })).toBe('rollback webhook “alertmanager”');
     expect(auditActorName({ actorType: 'rollback_webhook', actorId: id })).toBe('rollback webhook 0198f0c2');
     expect(auditActorName({ actorType: 'system', actorId: null })).toBe('scheduler');
+  });
+});
+
+describe('audit reasons', () => {
+  const alert = { reason: 'rollout:auto_rollback', actorType: 'rollback_webhook', actorName: 'grafana' } as const;
+  it('reads an alert rollback in words: the secret that fired and, from the row, the alert’s link', () => {
+    expect(auditReasonText(alert)).toBe('Alert via the rollback secret “grafana”');
+    expect(auditReasonText(alert, 'https://grafana.example.com/alerting/x')).toBe('Alert via the rollback secret “grafana”: https://grafana.example.com/alerting/x');
+    expect(auditReasonText(alert, null)).toBe('Alert via the rollback secret “grafana” (the alert carried no link)');
+    expect(auditReasonText({ ...alert, actorName: undefined })).toBe('Alert via the rollback secret');
+  });
+
+  it('shows any other reason as written', () => {
+    expect(auditReasonText({ reason: 'checking metrics', actorType: 'user', actorName: 'Olive' })).toBe('checking metrics');
+    expect(auditReasonText({ reason: 'rollout:auto_rollback', actorType: 'user' })).toBe('rollout:auto_rollback');
+    expect(auditReasonText({ reason: null, actorType: 'rollback_webhook' })).toBeNull();
+  });
+
+  it('finds the alert’s link in the rolled-back rollout of the row’s newValue', () => {
+    expect(autoRollbackAlertUrl({ lastAutoRollback: { secretName: 'grafana', parsedMonitorUrl: 'https://grafana.example.com/alerting/x' } })).toBe('https://grafana.example.com/alerting/x');
+    expect(autoRollbackAlertUrl({ lastAutoRollback: { secretName: 'grafana', parsedMonitorUrl: null } })).toBeNull();
+    expect(autoRollbackAlertUrl({ lastAutoRollback: null })).toBeUndefined();
+    expect(autoRollbackAlertUrl('v2')).toBeUndefined();
   });
 });

@@ -97,3 +97,31 @@ export function auditActorName(e: Pick<AuditEventSummary, 'actorType' | 'actorId
   if (e.actorName) return `${kind} “${e.actorName}”`;
   return e.actorId ? `${kind} ${e.actorId.slice(0, 8)}` : kind;
 }
+
+/** The reason the server records on the audit row of an alert's rollback (a rollback webhook fire). */
+export const AUTO_ROLLBACK_REASON = 'rollout:auto_rollback';
+
+/**
+ * A row's reason in words. An alert's rollback carries the code `rollout:auto_rollback`, read as
+ * the rollback secret that fired (the row's actor) and, when `alertUrl` is given, the alert's link
+ * (null: the alert carried none). Any other reason is shown as written.
+ */
+export function auditReasonText(e: Pick<AuditEventSummary, 'reason' | 'actorType' | 'actorName'>, alertUrl?: string | null): string | null {
+  if (e.reason !== AUTO_ROLLBACK_REASON || e.actorType !== 'rollback_webhook') return e.reason;
+  const via = `Alert via the rollback secret${e.actorName ? ` “${e.actorName}”` : ''}`;
+  if (alertUrl === undefined) return via;
+  return alertUrl ? `${via}: ${alertUrl}` : `${via} (the alert carried no link)`;
+}
+
+/**
+ * The alert's link of an alert's rollback, from its audit row's newValue (the rollout it paused,
+ * whose `lastAutoRollback` names the secret and the link): the link, null when the alert carried
+ * none, undefined when the value holds no rollback.
+ */
+export function autoRollbackAlertUrl(newValue: unknown): string | null | undefined {
+  if (typeof newValue !== 'object' || newValue === null || !('lastAutoRollback' in newValue)) return undefined;
+  const info = newValue.lastAutoRollback;
+  if (typeof info !== 'object' || info === null || !('parsedMonitorUrl' in info)) return undefined;
+  const url = info.parsedMonitorUrl;
+  return typeof url === 'string' ? url : null;
+}

@@ -211,10 +211,11 @@ describe.skipIf(!chromiumInstalled)('dashboard in a browser', () => {
     await page.waitForURL(`${app}/o/acme/audit?resourceType=rollout`);
     const rolledBack = page.locator('li[data-action="rollout.auto_rollback"]');
     await rolledBack.waitFor();
-    // The reason in words: the secret that fired and the alert's link, not a code.
-    expect(await rolledBack.textContent()).toContain('“Alert via the rollback secret “grafana”: https://grafana.example.test/alerting/checkout-errors”');
+    // The reason (rollout:auto_rollback) in words: the secret that fired; opened, the alert's link too.
+    expect(await rolledBack.textContent()).toContain('“Alert via the rollback secret “grafana””');
     expect(await rolledBack.textContent()).not.toContain('rollout:auto_rollback');
     await rolledBack.getByRole('button').click();
+    await rolledBack.getByText('Alert via the rollback secret “grafana”: https://grafana.example.test/alerting/checkout-errors', { exact: true }).waitFor();
     const percentRow = rolledBack.locator('table.diff tr', { hasText: /^percent/ });
     await percentRow.waitFor();
     expect(await percentRow.locator('td.before').textContent()).toBe('10');

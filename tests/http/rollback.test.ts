@@ -91,7 +91,7 @@ describe.each<Kind>(['flag', 'config'])('automatic rollback of a %s rollout', (k
     expect(rollout.lastAutoRollback).toMatchObject({ secretId: secret.id, secretName: 'alertmanager', parsedMonitorUrl: expect.stringMatching(/^http:\/\/prometheus\.example\.com:9090\/graph/) });
     expect((await owner.session.getEnvironment({ path: { envId } })).version).toBe(version + 1);
     const [row] = (await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { resourceType: 'rollout', resourceKey: 'checkout', limit: 1 } })).events;
-    expect(row).toMatchObject({ action: 'rollout.auto_rollback', actorType: 'rollback_webhook', actorId: secret.id, actorName: 'alertmanager', reason: `Alert via the rollback secret “alertmanager”: ${rollout.lastAutoRollback!.parsedMonitorUrl}`, version: version + 1 });
+    expect(row).toMatchObject({ action: 'rollout.auto_rollback', actorType: 'rollback_webhook', actorId: secret.id, actorName: 'alertmanager', reason: 'rollout:auto_rollback', version: version + 1 });
     const [record] = await fires({ limit: 1 });
     expect(record).toMatchObject({
       outcome: 'transitioned',
@@ -104,6 +104,20 @@ describe.each<Kind>(['flag', 'config'])('automatic rollback of a %s rollout', (k
     });
     expect(record!.sourceIp).toMatch(/127\.0\.0\.1/);
     expect((await owner.session.listRollbackSecrets({ path: { envId } })).find((s) => s.id === secret.id)?.lastFiredAt).not.toBeNull();
+  });
+
+  it('spec "Rollback fire audit rows" 1: a transitioned fire audits reason rollout:auto_rollback', async () => {
+    await create('audited');
+    await ops.put({ envId, key: 'audited' }, { percent: 10, newValue: candidate });
+    const alert = 'https://grafana.example.com/alerting/audited';
+    expect(await json(await fire('audited', { body: JSON.stringify({ alert_url: alert }) }))).toEqual({ noop: false, currentStatus: 'active', newStatus: 'paused' });
+    const [row] = (await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { resourceType: 'rollout', resourceKey: 'audited', limit: 1 } })).events;
+    expect(row).toMatchObject({ action: 'rollout.auto_rollback', actorType: 'rollback_webhook', actorId: secret.id, reason: 'rollout:auto_rollback' });
+    // What the alert was stays with the row: the rollout it paused names the secret and the alert's link.
+    const detail = await owner.session.getAuditEvent({ path: { id: row!.id } });
+    expect(detail.reason).toBe('rollout:auto_rollback');
+    expect(detail.newValue).toMatchObject({ pausedReason: 'auto_rollback', lastAutoRollback: { secretId: secret.id, secretName: 'alertmanager', parsedMonitorUrl: alert } });
+    expect((await fires({ limit: 1 }))[0]).toMatchObject({ outcome: 'transitioned', secretName: 'alertmanager', parsedMonitorUrl: alert });
   });
 
   it('answers a repeat with noop_already_rolled_back (no audit row), and resumes to the rolled-back percent', async () => {

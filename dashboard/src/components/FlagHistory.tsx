@@ -1,6 +1,6 @@
 import type { AuditEventPage, AuditEventSummary } from '@gradual/sdk';
 import { api } from '../api';
-import { auditActionName, auditActorName } from '../audit-names';
+import { auditActionName, auditActorName, auditReasonText } from '../audit-names';
 import { formatTime } from '../format';
 import { useAction, useReloadOn, useResource } from '../hooks';
 import { Link } from '../router';
@@ -68,15 +68,18 @@ export function FlagHistory(props: { slug: string; envId: string; kind: 'flag' |
               </tr>
             </thead>
             <tbody>
-              {page.data.events.map((e) => (
-                <tr key={e.id} data-action={e.action}>
-                  <td>{formatTime(e.createdAt)}</td>
-                  <td title={e.action}>{auditActionName(e.action)}</td>
-                  <td>{auditActorName(e)}</td>
-                  <td>{e.reason ? `“${e.reason}”` : <span className="muted">—</span>}</td>
-                  <td>{e.version ?? '—'}</td>
-                </tr>
-              ))}
+              {page.data.events.map((e) => {
+                const why = auditReasonText(e);
+                return (
+                  <tr key={e.id} data-action={e.action}>
+                    <td>{formatTime(e.createdAt)}</td>
+                    <td title={e.action}>{auditActionName(e.action)}</td>
+                    <td>{auditActorName(e)}</td>
+                    <td>{why ? `“${why}”` : <span className="muted">—</span>}</td>
+                    <td>{e.version ?? '—'}</td>
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
         </div>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { AuditEventPage, AuditEventSummary } from '@gradual/sdk';
 import { api, errorMessage } from '../api';
-import { auditActionName, auditActorName } from '../audit-names';
+import { auditActionName, auditActorName, auditReasonText, autoRollbackAlertUrl } from '../audit-names';
 import { BOOKKEEPING_FIELDS, Diff } from '../components/Diff';
 import { Empty, ErrorNote, Icon, Loading, PageHeader } from '../components/ui';
 import { formatTime } from '../format';
@@ -124,6 +124,7 @@ function AuditEntry({ event: e }: { event: AuditEventSummary }) {
   const [open, setOpen] = useState(false);
   const detail = useResource(() => (open ? api().getAuditEvent({ path: { id: e.id } }) : Promise.resolve(undefined)), [open, e.id]);
   const actor = auditActorName(e);
+  const why = auditReasonText(e);
   // A flag's or config's value is the user's own JSON: every field of it is shown.
   const omit = e.action.endsWith('.update_value') ? undefined : BOOKKEEPING_FIELDS;
   return (
@@ -134,7 +135,7 @@ function AuditEntry({ event: e }: { event: AuditEventSummary }) {
           <span className="action">{auditActionName(e.action)}</span> {e.resourceKey && <code>{e.resourceKey}</code>}
         </span>
         <span className="who">{actor}</span>
-        {e.reason && <span className="why">“{e.reason}”</span>}
+        {why && <span className="why">“{why}”</span>}
       </button>
       {open && (
         <div className="audit-detail">
@@ -157,10 +158,10 @@ function AuditEntry({ event: e }: { event: AuditEventSummary }) {
                     <dd>{e.version}</dd>
                   </>
                 )}
-                {e.reason && (
+                {why && (
                   <>
                     <dt>Reason</dt>
-                    <dd>{e.reason}</dd>
+                    <dd>{auditReasonText(e, autoRollbackAlertUrl(detail.data.newValue))}</dd>
                   </>
                 )}
               </dl>

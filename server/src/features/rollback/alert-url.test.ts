@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { autoRollbackReason, parseMonitorUrl } from './alert-url.js';
+import { parseMonitorUrl } from './alert-url.js';
 
 describe('parseMonitorUrl', () => {
   it.each([
@@ -11,12 +11,5 @@ describe('parseMonitorUrl', () => {
     ['no body', undefined, null],
   ])('%s', (_name, payload, expected) => {
     expect(parseMonitorUrl(payload)).toBe(expected);
-  });
-});
-
-describe('autoRollbackReason', () => {
-  it('names the secret and links the alert, in words', () => {
-    expect(autoRollbackReason('grafana', 'https://grafana.example.com/alerting/x')).toBe('Alert via the rollback secret “grafana”: https://grafana.example.com/alerting/x');
-    expect(autoRollbackReason('alertmanager', null)).toBe('Alert via the rollback secret “alertmanager” (the alert carried no link)');
   });
 });

@@ -36,11 +36,3 @@ function httpUrl(v: unknown): string | null {
   }
 }
 
-/**
- * The audit reason of an automatic rollback, in words: the secret that fired and the alert it
- * carried (its link), as the flag page's rollback banner names them.
- */
-export function autoRollbackReason(secretName: string, monitorUrl: string | null): string {
-  const via = `Alert via the rollback secret “${secretName}”`;
-  return monitorUrl ? `${via}: ${monitorUrl}` : `${via} (the alert carried no link)`;
-}

@@ -26,12 +26,17 @@ import { commitTransition } from '../rollouts/commit-transition.js';
 import { toRolloutDto, toState } from '../rollouts/rollout.mapper.js';
 import { findCurrentRollout } from '../rollouts/rollouts.store.js';
 import { isUuid } from '../common/lookup.js';
-import { autoRollbackReason, parseMonitorUrl } from './alert-url.js';
+import { parseMonitorUrl } from './alert-url.js';
 
 export const MAX_FIRE_BODY_BYTES = 16_384;
 export const FIRES_PER_ROLLOUT_PER_MINUTE = 60;
 export const FIRES_PER_SECRET_PER_MINUTE = 300;
 const LAST_FIRED_RESOLUTION_MS = 60_000;
+/**
+ * The audit reason of a transitioned fire (spec "Rollback fire audit rows"). Which secret fired and
+ * the alert's link are in the row's newValue, the rollout's `lastAutoRollback`, as in its fire record.
+ */
+const AUTO_ROLLBACK_REASON = 'rollout:auto_rollback';
 
 export interface FireRequest {
   envId: string;
@@ -105,9 +110,10 @@ function readPayload(body: Buffer, contentType: string | undefined): { ok: boole
  * counts as a failed authentication of its client address (rate-limits/auth-failures.ts), and an
  * address with too many is refused (429 rollback_rate_limited) before any lookup or record,
  * unless its secret succeeded on this instance within the hour.
- * A transitioned fire commits the rollout, the env version bump, the audit row
- * (actor rollback_webhook, a reason naming the secret and the alert's link) and its fire record
- * together, then reaches live SDK streams like any other write.
+ * A transitioned fire commits the rollout, the env version bump, the audit row (actor
+ * rollback_webhook, reason rollout:auto_rollback, its newValue the rollout whose lastAutoRollback
+ * names the secret and the alert's link) and its fire record together, then reaches live SDK
+ * streams like any other write.
  */
 export async function fireRollback(deps: FireDeps, req: FireRequest): Promise<FireResponse> {
   const { em } = deps;
@@ -208,7 +214,7 @@ export async function fireRollback(deps: FireDeps, req: FireRequest): Promise<Fi
       outcome = 'transitioned';
       const before = toRolloutDto(row);
       row.lastAutoRollback = { firedAt: req.now.toISOString(), secretId: secret.id, secretName: secret.name, parsedMonitorUrl: monitorUrl };
-      await commitTransition({ changes, actor, caller: { reason: autoRollbackReason(secret.name, monitorUrl), now: req.now } }, row, primitive, transition, before);
+      await commitTransition({ changes, actor, caller: { reason: AUTO_ROLLBACK_REASON, now: req.now } }, row, primitive, transition, before);
     } else {
       outcome = currentStatus === 'paused' ? 'noop_already_rolled_back' : 'noop_terminal_state';
     }
