@@ -99,16 +99,15 @@ function errorExample(status: string): Json {
 }
 
 /**
- * The caller's token bucket, on the answers of every route an API key or a signed-in user calls
- * (2xx, 304 and a 429 of a bucket; the server's http/api-rate-limit.ts). Each is a bucket of
- * requests a minute, refilled evenly: an API key's own (`rateLimitPerMin`, default 600) and its
- * organization's, shared by all its keys (`ORG_RATE_LIMIT_PER_MIN`, default 6000); a signed-in
- * user's, all their sessions together (`SESSION_RATE_LIMIT_PER_MIN`, default 1200).
+ * The API key's token bucket, on the answers of every route an API key calls (2xx, 304 and a 429
+ * of a bucket; the server's http/api-rate-limit.ts), never on a session's answers. Each is a
+ * bucket of requests a minute, refilled evenly: the key's own (`rateLimitPerMin`, default 600)
+ * and its organization's, shared by all its keys (`ORG_RATE_LIMIT_PER_MIN`, default 6000).
  */
 const rateLimitHeaders: Json = {
   'X-RateLimit-Limit': {
     description:
-      "Requests a minute of the caller's bucket: the API key's `rateLimitPerMin` (default 600) or its organization's (`ORG_RATE_LIMIT_PER_MIN`, default 6000), whichever has fewer requests left; a signed-in user's (`SESSION_RATE_LIMIT_PER_MIN`, default 1200). On a 429, the bucket that refused.",
+      "Requests a minute of the API key's bucket: the key's `rateLimitPerMin` (default 600) or its organization's (`ORG_RATE_LIMIT_PER_MIN`, default 6000), whichever has fewer requests left. On a 429, the bucket that refused. Sent on answers to API keys (bearer) only, never on answers to a session.",
     schema: { type: 'integer' },
   },
   'X-RateLimit-Remaining': { description: 'Requests left in that bucket.', schema: { type: 'integer' } },
@@ -172,16 +171,18 @@ function mapOperation(operation: Operation, route: AppRoute): Operation {
   const implicit = implicitErrorStatuses(route);
   for (const status of implicit.filter((s) => s !== 429)) responses[String(status)] ??= envelopeResponse(String(status));
   if (implicit.includes(429)) {
+    // The X-RateLimit headers are an API key's: a route that takes only a session never sends them.
+    const takesApiKey = meta.auth !== 'session';
     responses['429'] ??= {
       ...envelopeResponse('429'),
       headers: {
         'Retry-After': { description: 'Seconds until the bucket that refused has a token again.', schema: { type: 'integer' } },
-        ...rateLimitHeaders,
+        ...(takesApiKey ? rateLimitHeaders : {}),
       },
     };
-    // Every answer the caller's bucket admitted carries its state.
+    // Every answer an API key's buckets admitted carries their state.
     for (const [status, response] of Object.entries(responses)) {
-      if (/^2/.test(status) || status === '304') response.headers = { ...(response.headers as Json | undefined), ...rateLimitHeaders };
+      if (takesApiKey && (/^2/.test(status) || status === '304')) response.headers = { ...(response.headers as Json | undefined), ...rateLimitHeaders };
     }
   }
   for (const [status, response] of Object.entries(responses)) {
@@ -258,7 +259,7 @@ export function buildOpenApiDocument(): Json {
         version: '1.0.0',
         description:
           'Feature-flag rollout service: flags and configs per environment, gradual rollouts on plans, automatic rollback and an audit log. Every non-2xx response carries the `ErrorEnvelope`.\n\n' +
-          '**Rate limits.** Requests are counted in token buckets of requests a minute, refilled evenly: each API key has its own (`rateLimitPerMin`, set when the key is created, 1–100,000, default 600) and shares its organization\'s (`ORG_RATE_LIMIT_PER_MIN`, default 6000); each signed-in user has one for all their sessions (`SESSION_RATE_LIMIT_PER_MIN`, default 1200). Answers report the bucket in `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (seconds until it is full); a request over a limit gets `429 token_rate_limit` with `Retry-After` (seconds), as does a client address after too many failed authentications (`AUTH_FAILURES_PER_IP_PER_MIN`, default 30).',
+          '**Rate limits.** Requests are counted in token buckets of requests a minute, refilled evenly: each API key has its own (`rateLimitPerMin`, set when the key is created, 1–100,000, default 600) and shares its organization\'s (`ORG_RATE_LIMIT_PER_MIN`, default 6000); each signed-in user has one for all their sessions (`SESSION_RATE_LIMIT_PER_MIN`, default 1200). Answers to API keys (2xx, 304 and 429) report the bucket in `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (seconds until it is full); answers to a session never carry them. A request over a limit gets `429 token_rate_limit` with `Retry-After` (seconds), as does a client address after too many failed authentications (`AUTH_FAILURES_PER_IP_PER_MIN`, default 30).',
         license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
         contact: { name: 'Gradual', url: 'https://github.com/gradual' },
       },

@@ -29,8 +29,8 @@ export type AdmissionRequest = CallerRequest & { admission?: Promise<Caller> | u
  * - resolves the caller (callerOf), and counts an API key or session that fails against the
  *   client address (rate-limits/auth-failures.ts);
  * - charges an API key's request to the key's and its org's token buckets, a signed-in user's to
- *   the user's bucket: 429 token_rate_limit when one is empty, X-RateLimit headers on the answer
- *   (api-rate-limit.ts);
+ *   the user's bucket: 429 token_rate_limit when one is empty; an API key's answer carries the
+ *   X-RateLimit headers, a session's none (api-rate-limit.ts);
  * - extends a signed-in user's session that is due for renewal and re-sends its cookie.
  * Answers the admitted caller. Unauthenticated routes (sign-in links, invitations, the rollback
  * webhook, logout) are not admitted: they take anonymousCaller or their own credentials.
@@ -55,7 +55,7 @@ export function admit(req: AdmissionRequest, res: Response, deps: AppDeps): Prom
     }
     if (principal?.kind === 'user') {
       deps.limits.authFailures.vouch(hashToken(principal.sessionToken), caller.now.getTime());
-      await chargeUser(deps, res, principal.userId, caller.now);
+      await chargeUser(deps, principal.userId, caller.now);
       if (principal.renewalDue) setSessionCookie(res, deps.config, principal.sessionToken, await renewSession(req.em, principal, caller.now));
     }
     return caller;

@@ -24,7 +24,8 @@ export function writeRateLimitHeaders(res: { setHeader(name: string, value: stri
  * (CLIENT_KEY_RATE_LIMIT_PER_IP_PER_MIN): the key is public, shared by every
  * visitor of the pages that embed it. The X-RateLimit headers report the most
  * restrictive bucket (on 429, the one that refused) and are sent on 2xx, 304 and
- * 429 only. Charged once per request by the admission step (admission.ts).
+ * 429 only, and only to API keys (never on session answers: chargeUser).
+ * Charged once per request by the admission step (admission.ts).
  */
 export async function chargeApiKey(deps: AppDeps, res: Response, key: ApiKey, now: Date): Promise<void> {
   const specs = bucketsOf(key, deps.config.orgRateLimitPerMin);
@@ -60,19 +61,18 @@ function clientAddressBucket(key: ApiKey, res: Response, capacity: number): Buck
 /**
  * A signed-in user's request takes a token from the user's bucket (SESSION_RATE_LIMIT_PER_MIN, all
  * their sessions together), shared through Redis like the API keys' buckets, with the same 429
- * and X-RateLimit headers. Charged once per request by the admission step (admission.ts).
+ * (Retry-After, `details.bucket` `user`). Session answers never carry the X-RateLimit headers:
+ * those are for bearer answers only. Charged once per request by the admission step (admission.ts).
  */
-export async function chargeUser(deps: AppDeps, res: Response, userId: string, now: Date): Promise<void> {
+export async function chargeUser(deps: AppDeps, userId: string, now: Date): Promise<void> {
   const decision = await deps.limits.buckets.take([{ key: `user:${userId}`, capacity: deps.config.sessionRateLimitPerMin, refillSeconds: 60 }], now.getTime());
   const bucket = decision.buckets[0]!;
   if (!decision.allowed) {
-    writeRateLimitHeaders(res, bucket);
     throw new DomainError('token_rate_limit', 'Rate limit exceeded for this user; retry later.', {
       retryAfterSeconds: bucket.retryAfterSeconds,
       details: { retryAfterSeconds: bucket.retryAfterSeconds, bucket: 'user' },
     });
   }
-  sendHeadersOnSuccess(res, bucket);
 }
 
 function sendHeadersOnSuccess(res: Response, bucket: BucketState): void {
