@@ -1,5 +1,7 @@
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LINGER_MS } from '../../server/src/http/lingering-close.js';
 import { claim, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
 import { seedUser } from '../support/users.js';
 
@@ -81,6 +83,99 @@ function stream(url: string, method: string, path: string, headers: Record<strin
     };
     req.flushHeaders();
     pump();
+  });
+}
+
+interface Answered {
+  status: number;
+  body: { code?: string; message?: string; requestId?: string };
+  headers: Record<string, string | string[] | undefined>;
+  /** The whole body was handed to the connection ('finish'). */
+  bodyWritten: boolean;
+  /** The request's error (EPIPE, ECONNRESET), if it had one. */
+  error: string | undefined;
+}
+
+/**
+ * Sends a body of `size` bytes in one write (`req.end(body)`): the whole body is handed over
+ * before anything else happens, as many clients do. Waits for the request to end, answered or failed.
+ */
+function sendWhole(url: string, path: string, headers: Record<string, string>, size: number): Promise<Answered> {
+  const { hostname, port } = new URL(url);
+  return new Promise<Answered>((resolve) => {
+    const result: Answered = { status: 0, body: {}, headers: {}, bodyWritten: false, error: undefined };
+    let text = '';
+    const req = request({ host: hostname, port, method: 'POST', path, headers: { 'content-type': 'application/json', 'content-length': String(size), ...headers } });
+    req.on('finish', () => (result.bodyWritten = true));
+    req.on('error', (err: NodeJS.ErrnoException) => (result.error ??= err.code ?? err.message));
+    req.on('response', (res) => {
+      result.status = res.statusCode ?? 0;
+      result.headers = res.headers;
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('error', (err: NodeJS.ErrnoException) => (result.error ??= err.code ?? err.message));
+    });
+    req.on('close', () => {
+      try {
+        result.body = text ? JSON.parse(text) : {};
+      } catch {
+        result.error ??= `unreadable answer: ${text}`;
+      }
+      resolve(result);
+    });
+    req.end(Buffer.alloc(size, ' '));
+  });
+}
+
+interface Endless {
+  status: number;
+  body: { code?: string };
+  /** Milliseconds from the first byte of the answer to the connection's close. */
+  closedAfterMs: number;
+}
+
+/**
+ * A client that never stops sending: a raw connection (it keeps writing after the server's FIN)
+ * with a chunked body, 64 KiB a chunk, never ended: as fast as the connection takes them, or one
+ * every `everyMs`. Resolves when the server closes the connection, or rejects after `limitMs`.
+ */
+function sendForever(url: string, path: string, everyMs: number | null, limitMs: number): Promise<Endless> {
+  const { hostname, port } = new URL(url);
+  const payload = Buffer.alloc(64 * 1024, ' ');
+  const frame = Buffer.concat([Buffer.from(`${payload.length.toString(16)}\r\n`), payload, Buffer.from('\r\n')]);
+  return new Promise<Endless>((resolve, reject) => {
+    const socket = connect({ host: hostname, port: Number(port), allowHalfOpen: true });
+    let received = '';
+    let answeredAt: number | undefined;
+    const send = () => {
+      while (everyMs === null && socket.writable) if (!socket.write(frame)) return void socket.once('drain', send);
+      if (everyMs !== null && socket.writable) socket.write(frame);
+    };
+    const trickle = everyMs === null ? undefined : setInterval(send, everyMs);
+    const limit = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`the connection was still open ${limitMs} ms after the request began: ${received.slice(0, 200)}`));
+    }, limitMs);
+    socket.on('data', (chunk: Buffer) => {
+      answeredAt ??= performance.now();
+      received += chunk.toString('latin1');
+    });
+    socket.on('error', () => {}); // a reset is how an endless body's connection ends
+    socket.on('close', () => {
+      clearInterval(trickle);
+      clearTimeout(limit);
+      const [head = '', body = ''] = received.split('\r\n\r\n');
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0);
+      let parsed: { code?: string } = {};
+      try {
+        parsed = JSON.parse(body);
+      } catch {
+        // no answer, or a partial one: the status says so
+      }
+      resolve({ status, body: parsed, closedAfterMs: answeredAt === undefined ? -1 : performance.now() - answeredAt });
+    });
+    socket.write(`POST ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
+    send();
   });
 }
 
@@ -192,6 +287,37 @@ describe('bodies before authentication', () => {
     expect((await send('/api/v1/orgs/acme/projects', { method: 'POST', body: '{}', headers: owned })).status).toBe(400);
     expect((await send('/api/v1/orgs/acme/projects', { method: 'POST', body: '{"key": ', headers: owned })).status).toBe(400);
     expect((await send(`/api/v1/envs/${envId}/flags/big/rollout/target-ids?limit=nope`, { headers: { authorization: `Bearer ${writer}` } })).status).toBe(400);
+  });
+
+  // These are about the server's own sockets: straight to it, never through a proxy.
+  it('answers a client that writes its whole 4 MiB body before reading: it reads the 401 or 413, not a reset', async () => {
+    const expectAnswered = (res: Answered, status: number, code: string) => {
+      expect({ status: res.status, code: res.body.code, error: res.error }).toEqual({ status, code, error: undefined });
+      expect(res.body.requestId).toBe(res.headers['x-request-id']);
+      expect(res.headers.connection).toBe('close');
+      expect(res.bodyWritten).toBe(true);
+    };
+    const size = 4 * MiB;
+    expectAnswered(await sendWhole(t.server.url, list('replace'), {}, size), 401, 'unauthorized');
+    expectAnswered(await sendWhole(t.server.url, '/api/v1/orgs/acme/projects', { authorization: `Bearer svc_${'x'.repeat(32)}` }, size), 401, 'unauthorized');
+    expectAnswered(await sendWhole(t.server.url, '/api/v1/auth/magic-link', {}, size), 413, 'invalid_request');
+    // The rollback webhook leaves a body over 16 KiB unread too, whatever answers it.
+    expectAnswered(await sendWhole(t.server.url, `/api/v1/webhooks/rollback/envs/${envId}/flags/big`, {}, size), 401, 'rollback_unauthorized');
+  });
+
+  it('reads what follows a refusal for a short while only: a body that never ends is cut within seconds', async () => {
+    // As fast as the connection takes it: cut once LINGER_BYTES have been discarded, well before LINGER_MS.
+    const flood = await sendForever(t.server.url, list('replace'), null, 10_000);
+    expect({ status: flood.status, code: flood.body.code }).toEqual({ status: 401, code: 'unauthorized' });
+    expect(flood.closedAfterMs).toBeLessThan(LINGER_MS);
+    // A trickle (64 KiB every 50 ms) stays under LINGER_BYTES: cut when LINGER_MS are up.
+    const trickle = await sendForever(t.server.url, '/api/v1/orgs/acme/projects', 50, 10_000);
+    expect({ status: trickle.status, code: trickle.body.code }).toEqual({ status: 401, code: 'unauthorized' });
+    expect(trickle.closedAfterMs).toBeGreaterThan(LINGER_MS / 2);
+    expect(trickle.closedAfterMs).toBeLessThan(LINGER_MS + 3_000);
+    // The server is unharmed.
+    expect((await fetch(`${t.server.url}/healthz`)).status).toBe(200);
+    await expect(owner.session.getFlagRollout({ path: { envId, key: 'big' } })).resolves.toBeDefined();
   });
 
   it('keeps the open routes open, with bodies up to 16 KiB', async () => {

@@ -9,6 +9,7 @@ import { segmentProject } from '../features/segments/segments.service.js';
 import { admit, type AdmissionRequest } from './admission.js';
 import { sessionTokenOf } from './caller.js';
 import { sendError } from './errors.js';
+import { lingeringClose } from './lingering-close.js';
 import { jsonBodyVerify } from './text-guard.js';
 
 /** JSON bodies are capped at 1 MiB, target-ID lists at 64 MiB (docs/api.md); larger ones get 413 with the envelope. */
@@ -73,18 +74,6 @@ const unauthorized = () => new DomainError('unauthorized', 'Sign in or send an A
 
 /** Whether the request presents credentials at all: an Authorization header or the session cookie. */
 const carriesCredentials = (req: BodyRequest) => req.headers.authorization !== undefined || !!sessionTokenOf(req);
-
-/** The same error, answered on a connection that then closes: the request's body is left unread. */
-function closing(err: DomainError): DomainError {
-  const { fields, details, retryAfterSeconds, bodyRefused } = err;
-  return new DomainError(err.code, err.message, {
-    ...(fields ? { fields } : {}),
-    ...(details ? { details } : {}),
-    ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
-    ...(bodyRefused ? { bodyRefused } : {}),
-    closeConnection: true,
-  });
-}
 
 /**
  * Why a request to a route that needs credentials cannot be served as its caller: 401 without
@@ -164,8 +153,9 @@ const hasBody = (req: BodyRequest) => req.headers['transfer-encoding'] !== undef
  *   address or an empty bucket; a write to a target-ID list also needs a caller who may write there
  *   (checkTargetIdWriter). Then the body is read up to 1 MiB, or 64 MiB for a target-ID list.
  *
- * A refusal before the body is read is answered at once with `Connection: close`, so the unread
- * body is never read and the connection ends after the answer.
+ * A refusal before the body is read is answered at once with `Connection: close` and the body is
+ * never parsed; the connection closes lingeringly (lingering-close.ts): the rest of the body is
+ * discarded for a short while, so a client that writes its whole body first reads the answer.
  */
 export function jsonBodyReader(deps: AppDeps): RequestHandler {
   const json = (limit: string | number) => express.json({ limit, type: JSON_TYPES, verify: jsonBodyVerify });
@@ -173,9 +163,11 @@ export function jsonBodyReader(deps: AppDeps): RequestHandler {
   const regular = json(JSON_BODY_LIMIT);
   const bulk = json(TARGET_IDS_BODY_LIMIT);
 
-  const refuse = (req: BodyRequest, res: Response, next: NextFunction) => (err: unknown) => {
-    if (err instanceof DomainError) sendError(req, res, closing(err));
-    else next(err);
+  /** A refusal before the body is read: the connection closes after it, lingeringly (lingering-close.ts). */
+  const refuse = (req: Request, res: Response, next: NextFunction) => (err: unknown) => {
+    if (!(err instanceof DomainError)) return next(err);
+    lingeringClose(req, res);
+    sendError(req, res, err);
   };
 
   /** A body parser's error (malformed JSON): 401 instead when the route needs credentials and none came. */

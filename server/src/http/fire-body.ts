@@ -1,5 +1,6 @@
 import express, { type RequestHandler } from 'express';
 import { MAX_FIRE_BODY_BYTES } from '../features/rollback/fire.service.js';
+import { lingeringClose } from './lingering-close.js';
 
 declare global {
   namespace Express {
@@ -15,8 +16,9 @@ const raw = express.raw({ type: () => true, limit: MAX_FIRE_BODY_BYTES });
 
 /**
  * Reads rollback webhook bodies as raw bytes, up to 16 KiB. A declared
- * Content-Length over the limit is refused without reading the body at all;
- * a chunked body stops being read at the limit. Either way the fire still gets
+ * Content-Length over the limit is refused without reading the body (whatever
+ * answers, the connection then closes lingeringly: lingering-close.ts); a
+ * chunked body stops being read at the limit. Either way the fire still gets
  * a record (outcome error_invalid_request), so this marks instead of failing.
  */
 export function fireBodyReader(): RequestHandler {
@@ -29,7 +31,10 @@ export function fireBodyReader(): RequestHandler {
       req.body = undefined;
       next();
     };
-    if (Number(req.headers['content-length'] ?? 0) > MAX_FIRE_BODY_BYTES) return skip(true);
+    if (Number(req.headers['content-length'] ?? 0) > MAX_FIRE_BODY_BYTES) {
+      lingeringClose(req, res);
+      return skip(true);
+    }
     raw(req, res, (err?: { type?: string }) => {
       if (err?.type === 'entity.too.large') return skip(true);
       if (err) return next(err);
