@@ -268,4 +268,19 @@ export default defineConfig(
       ],
     },
   },
+
+  {
+    files: ['server/src/**/*.ts'],
+    ignores: ['server/src/db/transaction.ts', ...TESTS],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='transactional']",
+          message:
+            'Open transactions with transaction(em, work) from server/src/db/transaction.ts: it retries deadlocks and serialization failures (40P01, 40001) and starts a retried attempt from a clean unit of work.',
+        },
+      ],
+    },
+  },
 );

@@ -35,6 +35,7 @@ import { WebhookWorker } from './features/webhooks/worker.js';
 import { orgChangeAnnouncer } from './features/audit/org-changes.js';
 import { webhookOutboxSubscriber } from './features/audit/webhook-outbox.js';
 import { UsageAggregator } from './features/usage/usage-aggregator.js';
+import { CONFLICT_OBSERVER, type ConflictObserver } from './db/transaction.js';
 
 /**
  * The HTTP server's timeouts (config.http). `headersTimeout` cuts a client that has not sent a
@@ -115,6 +116,11 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
     busConnected: () => (bus instanceof PgNotifyEnvChangeBus ? bus.connected : true),
     targetIdsInMemory: () => targetIds.size,
   });
+  const conflicts: ConflictObserver = {
+    retried: (sqlState) => metrics.dbConflicts.inc({ sqlstate: sqlState, outcome: 'retried' }),
+    gaveUp: (sqlState) => metrics.dbConflicts.inc({ sqlstate: sqlState, outcome: 'gave_up' }),
+  };
+  db.orm.config.registerExtension(CONFLICT_OBSERVER, () => conflicts);
   const apiKeys = new ApiKeyCache({ load: (tokenHash) => db.em().findOne(ApiKeyEntity, { tokenHash }) });
   const usage = new UsageAggregator({ db, clock, logger });
   const deps: AppDeps = { config, db, clock, logger, bus, rulesets: new RulesetCache(), envs, apiKeys, targetIds, streams, limits, mailer, metrics, usage };

@@ -30,10 +30,11 @@ describe('httpAnswerOf', () => {
 });
 
 describe('errorHandler', () => {
-  it('answers a statement the embedded statement pool could not run with the 503 envelope, anything unknown with 500', async () => {
+  it('answers a statement the embedded statement pool could not run, and a write still in conflict after its retries, with the 503 envelope; anything unknown with 500', async () => {
     const app = express();
     app.get('/unavailable', (_req, _res, next) => next(new DatabaseUnavailableError(new Error('Query read timeout'))));
     app.get('/bug', (_req, _res, next) => next(new Error('boom')));
+    app.get('/conflict', (_req, _res, next) => next(Object.assign(new Error('deadlock detected'), { code: '40P01' })));
     app.use(errorHandler);
     const server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
@@ -43,6 +44,11 @@ describe('errorHandler', () => {
       expect(unavailable.status).toBe(503);
       expect(unavailable.headers.get('retry-after')).toBe('1');
       expect(await unavailable.json()).toMatchObject({ code: 'service_unavailable' });
+      // A write still deadlocked after its retries (db/transaction.ts) committed nothing: retry later.
+      const conflict = await fetch(`${base}/conflict`);
+      expect(conflict.status).toBe(503);
+      expect(conflict.headers.get('retry-after')).toBe('1');
+      expect(await conflict.json()).toMatchObject({ code: 'service_unavailable' });
       const bug = await fetch(`${base}/bug`);
       expect(bug.status).toBe(500);
       expect(await bug.json()).toMatchObject({ code: 'internal' });

@@ -8,6 +8,7 @@ type OfrepBulkFailure = z.infer<typeof OfrepBulkEvaluationFailure>;
 type OfrepNotFound = { key: string; errorCode: 'FLAG_NOT_FOUND'; errorDetails: string };
 type OfrepInternal = z.infer<typeof OfrepGeneralError>;
 import { DomainError, type BodyRefusal } from '../domain/errors.js';
+import { CONFLICT_RETRY, conflictSqlState } from '../db/transaction.js';
 
 /** Zod issues → `fields` keyed by dotted path (`rampSteps.0.percent`); the first message per path wins. */
 export function fieldsFromZod(issues: ZodIssue[], prefix?: string): Record<string, string> {
@@ -171,6 +172,12 @@ function fromDatabaseInput(err: unknown): DomainError | null {
 }
 
 function internal(req: Request, err: unknown): DomainError {
+  const conflict = conflictSqlState(err);
+  if (conflict) {
+    // Still losing to concurrent writers after its retries (db/transaction.ts): nothing was committed.
+    req.log?.warn({ err }, `write conflict (${conflict}) after ${CONFLICT_RETRY.attempts} attempts`);
+    return new DomainError('service_unavailable', 'The write conflicted with concurrent writes and was not applied; retry shortly.', { retryAfterSeconds: 1 });
+  }
   const unavailable = databaseUnavailable(err);
   req.log?.error({ err }, unavailable ? `database unavailable (${unavailable.reason})` : 'unhandled error');
   return unavailable

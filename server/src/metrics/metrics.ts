@@ -90,6 +90,13 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly dbConflicts = new client.Counter({
+    name: 'gradual_db_conflicts_total',
+    help: 'Transactions and statements the database aborted for a concurrent one (sqlstate 40P01 deadlock, 40001 serialization failure), by outcome: retried, or gave_up (answered 503).',
+    labelNames: ['sqlstate', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
   constructor(sources: { openStreams: () => number; busConnected: () => boolean; targetIdsInMemory?: () => number }) {
     client.collectDefaultMetrics({ register: this.registry });
     new client.Gauge({

@@ -8,6 +8,7 @@ import { generateToken, hashToken } from '../../domain/secrets.js';
 import { authorize, type Actor, type Caller } from '../access/authorize.js';
 import { recordAudit } from '../audit/audit.store.js';
 import { findOrgBySlug, isUuid, iso } from '../common/lookup.js';
+import { transaction } from '../../db/transaction.js';
 
 export const DEFAULT_RATE_LIMIT_PER_MIN = 600;
 const TOKEN_PREFIX_LENGTH = 8; // "svc_" + 4 characters: enough to recognise a key in a list
@@ -100,7 +101,7 @@ export async function mintApiKey(em: EntityManager, caller: Caller, slug: string
   }
   const token = generateToken(TOKEN_PREFIXES[kind]);
   const now = caller.now;
-  const key = await em.transactional((tx) => {
+  const key = await transaction(em, (tx) => {
     const key = tx.create(ApiKeyEntity, {
       orgId: org.id,
       name: input.name,
@@ -148,7 +149,7 @@ export async function listApiKeys(em: EntityManager, caller: Caller, slug: strin
 export async function revokeApiKey(em: EntityManager, caller: Caller, slug: string, id: string): Promise<void> {
   const org = await findOrgBySlug(em, slug);
   const actor = await authorize(em, caller, org.id, { action: 'write', role: 'admin', sessionOnly: true });
-  await em.transactional(async (tx) => {
+  await transaction(em, async (tx) => {
     const key = isUuid(id) ? await tx.findOne(ApiKeyEntity, { id, orgId: org.id }) : null;
     if (!key) throw new DomainError('not_found', 'API key not found.');
     if (key.revokedAt) return;

@@ -5,6 +5,7 @@ import { DomainError } from '../../domain/errors.js';
 import { recordAudit } from '../audit/audit.store.js';
 import type { Actor, Caller } from '../access/authorize.js';
 import { createSession, sessionBody } from './session.service.js';
+import { transaction } from '../../db/transaction.js';
 
 /** Serializes concurrent claims: only one can see zero orgs and create the first. */
 const INSTALL_CLAIM_LOCK = 0x67726164; // "grad"
@@ -24,7 +25,7 @@ export interface ClaimInput {
 export async function claimInstall(em: EntityManager, caller: Caller, input: ClaimInput): Promise<{ session: Session; token: string; expiresAt: Date }> {
   const now = caller.now;
   const email = input.email.toLowerCase();
-  const result = await em.transactional(async (tx) => {
+  const result = await transaction(em, async (tx) => {
     // tx.execute (not getConnection().execute) runs on the transaction's own connection.
     await tx.execute(`select pg_advisory_xact_lock(${INSTALL_CLAIM_LOCK})`);
     if (await isClaimed(tx)) throw new DomainError('already_claimed', 'This instance has already been claimed.');

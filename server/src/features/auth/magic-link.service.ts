@@ -13,6 +13,7 @@ import { recordAudit } from '../audit/audit.store.js';
 import { slugify } from '../orgs/orgs.service.js';
 import { isOneTimeTokenShaped, newOneTimeToken, retryOnUniqueViolation } from './one-time-tokens.js';
 import { createSession } from './session.service.js';
+import { transaction } from '../../db/transaction.js';
 
 export const MAGIC_LINK_TTL_MINUTES = 15;
 const MAGIC_LINK_TTL_MS = MAGIC_LINK_TTL_MINUTES * 60 * 1000;
@@ -176,7 +177,7 @@ export async function redeemMagicLink(deps: MagicLinkInputs, em: EntityManager, 
   const now = caller.now;
   try {
     const session = await retryOnUniqueViolation(() =>
-      em.transactional(async (tx) => {
+      transaction(em, async (tx) => {
         const claimed = await tx.nativeUpdate(MagicLinkEntity, { tokenHash: hash, usedAt: null, expiresAt: { $gt: now } }, { usedAt: now });
         const link = await tx.findOne(MagicLinkEntity, { tokenHash: hash });
         if (!link || !digestsEqual(link.tokenHash, hash)) throw new LinkFailed('magic_link_invalid');

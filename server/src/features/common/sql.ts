@@ -1,6 +1,7 @@
 import { ReferenceKind, type EntityMetadata, type EntityProperty } from '@mikro-orm/core';
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import { PREPARED_STATEMENTS, type PreparedStatements } from '../../db/database.js';
+import { retryConflicts } from '../../db/transaction.js';
 
 /*
  * The server's typed SQL: the one place statements are sent to the database other than through
@@ -26,9 +27,13 @@ import { PREPARED_STATEMENTS, type PreparedStatements } from '../../db/database.
  * arrays; bulk target-ID statements use this.
  */
 export async function rawQuery<T = Record<string, unknown>>(em: EntityManager, sql: string, bindings: readonly Knex.RawBinding[] = []): Promise<{ rows: T[]; rowCount: number }> {
-  const knex = em.getTransactionContext<Knex.Transaction>() ?? em.getKnex();
-  const result = await knex.raw<{ rows: T[]; rowCount: number | null }>(sql, bindings);
-  return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+  const tx = em.getTransactionContext<Knex.Transaction>();
+  const run = async () => {
+    const result = await (tx ?? em.getKnex()).raw<{ rows: T[]; rowCount: number | null }>(sql, bindings);
+    return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+  };
+  // Outside a transaction the statement commits on its own: one that lost a race is run again.
+  return tx ? run() : retryConflicts(em, run);
 }
 
 /**
@@ -42,7 +47,8 @@ export async function rawQuery<T = Record<string, unknown>>(em: EntityManager, s
 export async function preparedQuery<T = Record<string, unknown>>(em: EntityManager, name: string, text: string, values: readonly Knex.RawBinding[]): Promise<T[]> {
   if (em.getTransactionContext()) throw new Error(`preparedQuery(${name}) inside a transaction`);
   const statements = em.config.getExtension<PreparedStatements>(PREPARED_STATEMENTS);
-  if (statements) return statements.query<T>(name, text, [...values]);
+  // The statement commits on its own: one that lost a race (deadlock, serialization) is run again.
+  if (statements) return retryConflicts(em, () => statements.query<T>(name, text, [...values]));
   const { sql, bindings } = positional(text, values);
   return (await rawQuery<T>(em, sql, bindings)).rows;
 }

@@ -6,6 +6,7 @@ import { auditRow, type AuditEntry } from '../audit/audit.store.js';
 import { orgChangesOf, projectChangesOf, type LiveChangeRow, type OrgChange, type OrgChangePublisher } from '../audit/org-changes.js';
 import { deliveryInsertParameter, deliveryInsertStatement, enqueueWebhookEvents, planWebhookDeliveries } from '../audit/webhook-outbox.js';
 import { BoundRows, builtOnce, hotQuery, numbered, rawQuery } from '../common/sql.js';
+import { transaction } from '../../db/transaction.js';
 
 /*
  * The one module that changes environments. A change to what an SDK evaluates in an environment
@@ -85,7 +86,7 @@ function publishCommitted(bus: EnvChangeBus, changes: EnvChangeSet): void {
  */
 export async function changeEnvironments<T>(em: EntityManager, bus: EnvChangeBus, now: Date, work: (changes: EnvChangeSet) => Promise<T>): Promise<T> {
   let changes!: EnvChangeSet;
-  const result = await em.transactional(async (tx) => {
+  const result = await transaction(em, async (tx) => {
     changes = new EnvChangeSet(tx, now);
     const result = await work(changes);
     await changes.write();
@@ -101,16 +102,22 @@ const boundRows = (em: EntityManager) => ({
 });
 
 /**
- * The set's write: new and changed rollouts, the bumps (environments locked in id order, so two
- * writers never wait on each other's environments crosswise) and the audit rows, an env-scoped
- * row without a version taking its environment's new one.
+ * The set's write: new and changed rollouts, the bumps and the audit rows, an env-scoped row
+ * without a version taking its environment's new one.
+ *
+ * The environments are locked in id order, so two writers never wait on each other's
+ * environments crosswise, and FOR NO KEY UPDATE, the lock the bump itself takes: rows this
+ * transaction inserted earlier (a flag's states, a rollout) hold KEY SHARE locks on their
+ * environments through their foreign keys, and so do a concurrent writer's. FOR UPDATE would
+ * conflict with those, and two writers that had each inserted into the same environments would
+ * deadlock; FOR NO KEY UPDATE does not.
  */
 const writeStatement = (em: EntityManager) =>
   builtOnce('env_change_write', () => {
     const { rollouts, audits } = boundRows(em);
     return `with new_rollouts as (${rollouts.insertStatement()}),
             changed_rollouts as (${rollouts.updateStatement()}),
-            locked as (select id from environments where id = any(?::uuid[]) order by id for update),
+            locked as (select id from environments where id = any(?::uuid[]) order by id for no key update),
             bumped as (update environments e set version = e.version + 1, updated_at = ?::timestamptz from locked where e.id = locked.id returning e.id, e.version),
             audit as (${audits.insertStatement({ expressions: { version: 'coalesce(r."version", bumped.version)' }, join: 'left join bumped on bumped.id = r."env_id"' })})
        select id, version from bumped`;

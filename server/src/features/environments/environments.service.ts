@@ -8,6 +8,7 @@ import { findEnvironment, findProject, iso, keyInUse, mapUniqueViolation } from 
 import { recordAudit } from '../audit/audit.store.js';
 import { changeEnvironments, type EnvChangeBus } from './env-changes.js';
 import { checkConfirmation, deleteEnvironmentRows, type EnvironmentsDeleted } from './env-delete.js';
+import { transaction } from '../../db/transaction.js';
 
 export const toEnvironmentDto = (e: Environment): EnvironmentDto => ({
   id: e.id,
@@ -102,7 +103,7 @@ export async function deleteEnvironment(em: EntityManager, caller: Caller, envId
   const found = await findEnvironment(em, envId);
   const actor = await authorize(em, caller, found.orgId, { action: 'write', role: 'admin', envId: found.id, projectId: found.projectId, allEnvironments: true, allResources: true });
   checkConfirmation('environment', found.key, confirm);
-  return em.transactional(async (tx) => {
+  return transaction(em, async (tx) => {
     const env = await tx.findOne(EnvironmentEntity, { id: found.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     if (!env) throw new DomainError('not_found', 'Environment not found.');
     const deleted = await deleteEnvironmentRows(tx, caller, actor, env.orgId, [env]);

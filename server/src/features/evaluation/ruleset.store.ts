@@ -5,6 +5,7 @@ import { EnvironmentEntity, PrimitiveEntity, PrimitiveStateEntity, RolloutEntity
 import { rawQuery } from '../common/sql.js';
 import { readLists } from '../common/target-lists.store.js';
 import { reachableSegments, segmentKeysOf, type RuleConditions } from '../../domain/segments/references.js';
+import { transaction } from '../../db/transaction.js';
 
 /** A ruleset as read, with what the server keeps beside it: which primitives client keys may evaluate. */
 export interface RulesetRead {
@@ -51,7 +52,7 @@ export function rulesetOf(ruleset: Ruleset, primitives: Ruleset['primitives']): 
  * describes are one consistent snapshot.
  */
 export async function readRuleset(em: EntityManager, envId: string): Promise<RulesetRead> {
-  return em.transactional(
+  return transaction(em, 
     async (tx) => {
       const env: Environment = await tx.findOneOrFail(EnvironmentEntity, { id: envId });
       const primitives = await tx.find(PrimitiveEntity, { projectId: env.projectId }, { orderBy: { kind: 'asc', key: 'asc' } });

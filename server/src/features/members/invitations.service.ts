@@ -13,6 +13,7 @@ import type { PendingInvitations } from '../auth/magic-link.service.js';
 import { createSession, sessionBody } from '../auth/session.service.js';
 import { findOrgBySlug, isUuid, iso } from '../common/lookup.js';
 import { lockOrg } from './members.service.js';
+import { transaction } from '../../db/transaction.js';
 
 export const INVITATION_TTL_DAYS = 7;
 const INVITATION_TTL_MS = INVITATION_TTL_DAYS * 24 * 3600 * 1000;
@@ -56,7 +57,7 @@ export async function createInvitation(
   const email = input.email.toLowerCase();
   const now = caller.now;
   const token = newOneTimeToken();
-  const { invitation, actor } = await em.transactional(async (tx) => {
+  const { invitation, actor } = await transaction(em, async (tx) => {
     await lockOrg(tx, org.id);
     const actor = await authorize(tx, caller, org.id, { action: 'write', role: 'admin', sessionOnly: true });
     if (input.role === 'owner' && actor.role !== 'owner') throw new DomainError('insufficient_role', 'Only an owner can invite an owner.');
@@ -112,7 +113,7 @@ export async function listInvitations(em: EntityManager, caller: Caller, slug: s
 /** Revoked invitations disappear (their link answers 404). Idempotent; an accepted one is 410. */
 export async function revokeInvitation(em: EntityManager, caller: Caller, slug: string, id: string): Promise<void> {
   const org = await findOrgBySlug(em, slug);
-  await em.transactional(async (tx) => {
+  await transaction(em, async (tx) => {
     await lockOrg(tx, org.id);
     const actor = await authorize(tx, caller, org.id, { action: 'write', role: 'admin', sessionOnly: true });
     const invitation = isUuid(id) ? await tx.findOne(InvitationEntity, { id, orgId: org.id }) : null;
@@ -201,7 +202,7 @@ export async function acceptInvitation(
 ): Promise<{ session: Session; token: string; expiresAt: Date }> {
   const now = caller.now;
   const result = await retryOnUniqueViolation(() =>
-    em.transactional(async (tx) => {
+    transaction(em, async (tx) => {
       const invitation = await findUsable(tx, token, now, true);
       let user = await tx.findOne(UserEntity, { email: invitation.email });
       if (user?.deletedAt) throw emailLocked();

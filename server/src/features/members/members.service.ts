@@ -7,6 +7,7 @@ import { authorize, type Actor, type Caller } from '../access/authorize.js';
 import { revokeKeysMintedBy } from '../api-keys/api-keys.service.js';
 import { recordAudit } from '../audit/audit.store.js';
 import { findOrgBySlug, isUuid, iso } from '../common/lookup.js';
+import { transaction } from '../../db/transaction.js';
 
 /**
  * Role rules (LaunchDarkly-like):
@@ -90,7 +91,7 @@ export async function listMembers(em: EntityManager, caller: Caller, slug: strin
 
 export async function updateMember(em: EntityManager, caller: Caller, slug: string, userId: string, role: Role): Promise<MembershipChange<MemberDto>> {
   const org = await findOrgBySlug(em, slug);
-  return em.transactional(async (tx) => {
+  return transaction(em, async (tx) => {
     await lockOrg(tx, org.id);
     const actor = await authorize(tx, caller, org.id, { action: 'write', role: 'admin', sessionOnly: true });
     const target = await findTarget(tx, org.id, userId);
@@ -116,7 +117,7 @@ export async function updateMember(em: EntityManager, caller: Caller, slug: stri
 export async function removeMember(em: EntityManager, caller: Caller, slug: string, userId: string): Promise<MembershipChange<null>> {
   const org = await findOrgBySlug(em, slug);
   const self = caller.principal?.kind === 'user' && caller.principal.userId === userId;
-  return em.transactional(async (tx) => {
+  return transaction(em, async (tx) => {
     await lockOrg(tx, org.id);
     // Leaving needs no role; removing someone else needs admin.
     const actor = await authorize(tx, caller, org.id, { action: 'write', sessionOnly: true, ...(self ? {} : { role: 'admin' as const }) });

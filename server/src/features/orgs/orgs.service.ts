@@ -15,6 +15,7 @@ import { DomainError } from '../../domain/errors.js';
 import { authorize, requireUser, userActor, type Caller } from '../access/authorize.js';
 import { recordAudit } from '../audit/audit.store.js';
 import { findOrgBySlug, iso, mapUniqueViolation } from '../common/lookup.js';
+import { transaction } from '../../db/transaction.js';
 
 export const toOrgDto = (o: Org): OrgDto => ({ id: o.id, slug: o.slug, name: o.name, createdAt: iso(o.createdAt) });
 
@@ -40,7 +41,7 @@ export async function createOrg(em: EntityManager, caller: Caller, input: { name
   const now = caller.now;
   const org = await mapUniqueViolation(
     () =>
-      em.transactional(async (tx) => {
+      transaction(em, async (tx) => {
         if (await tx.findOne(OrgEntity, { slug })) throw slugTaken(slug);
         const org = tx.create(OrgEntity, { slug, name: input.name, createdAt: now, updatedAt: now });
         tx.create(MembershipEntity, { orgId: org.id, userId: user.userId, role: 'owner', createdAt: now });
@@ -87,7 +88,7 @@ export async function getOrg(em: EntityManager, caller: Caller, slug: string): P
  */
 export async function deleteOrg(em: EntityManager, caller: Caller, slug: string, confirm: string | undefined, log?: { info(obj: object, msg: string): void }): Promise<void> {
   const org = await findOrgBySlug(em, slug);
-  const actor = await em.transactional(async (tx) => {
+  const actor = await transaction(em, async (tx) => {
     const locked = await tx.findOne(OrgEntity, { id: org.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!locked) throw new DomainError('not_found', 'Organization not found.');
     const actor = await authorize(tx, caller, org.id, { action: 'write', role: 'owner', sessionOnly: true });

@@ -7,6 +7,7 @@ import { checkIfMatch } from '../common/etag.js';
 import { authorize, type Actor, type Caller } from '../access/authorize.js';
 import { recordAudit } from '../audit/audit.store.js';
 import { findProject, iso, mapUniqueViolation } from '../common/lookup.js';
+import { transaction } from '../../db/transaction.js';
 
 export const toPlanDto = (p: RolloutPlan): RolloutPlanDto => ({
   id: p.id,
@@ -75,7 +76,7 @@ export async function createPlan(em: EntityManager, caller: Caller, projectId: s
   const now = caller.now;
   const row = await mapUniqueViolation(
     () =>
-      em.transactional(async (tx) => {
+      transaction(em, async (tx) => {
         if (await tx.findOne(RolloutPlanEntity, { projectId: project.id, key: plan.key, deletedAt: null })) throw keyConflict(plan.key);
         const row = tx.create(RolloutPlanEntity, {
           orgId: project.orgId,
@@ -111,7 +112,7 @@ export async function updatePlan(
   ifMatch: string | undefined,
 ): Promise<RolloutPlanDto> {
   const { project, actor } = await projectFor(em, caller, projectId, 'write');
-  const row = await em.transactional(async (tx) => {
+  const row = await transaction(em, async (tx) => {
     const row = await findPlan(tx, project.id, key);
     const before = toPlanDto(row);
     checkIfMatch(ifMatch, before);
@@ -147,7 +148,7 @@ export async function updatePlan(
 /** Soft delete: idempotent on an already-deleted plan; refused while a live rollout is attached to it. */
 export async function deletePlan(em: EntityManager, caller: Caller, projectId: string, key: string): Promise<void> {
   const { project, actor } = await projectFor(em, caller, projectId, 'write');
-  await em.transactional(async (tx) => {
+  await transaction(em, async (tx) => {
     const row = key.length <= 64 ? await tx.findOne(RolloutPlanEntity, { projectId: project.id, key, deletedAt: null }) : null;
     if (!row) {
       const deleted = key.length <= 64 ? await tx.count(RolloutPlanEntity, { projectId: project.id, key }) : 0;

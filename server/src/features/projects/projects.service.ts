@@ -8,6 +8,7 @@ import { recordAudit } from '../audit/audit.store.js';
 import { findOrgBySlug, findProject, iso, keyInUse, mapUniqueViolation } from '../common/lookup.js';
 import { DomainError } from '../../domain/errors.js';
 import { checkConfirmation, deleteEnvironmentRows, type EnvironmentsDeleted } from '../environments/env-delete.js';
+import { transaction } from '../../db/transaction.js';
 
 export const DEFAULT_TARGET_ID_FIELD = 'userId';
 
@@ -34,7 +35,7 @@ export async function createProject(
   const now = caller.now;
   const project = await mapUniqueViolation(
     () =>
-      em.transactional(async (tx) => {
+      transaction(em, async (tx) => {
         if (await tx.findOne(ProjectEntity, { orgId: org.id, key: input.key })) throw keyInUse('project', input.key);
         const project = tx.create(ProjectEntity, {
           orgId: org.id,
@@ -90,7 +91,7 @@ export async function updateProject(
   const found = await findProject(em, id);
   // The target ID field and the name hold for every environment: no key restricted to some environments or resources may change them.
   const actor = await authorize(em, caller, found.orgId, { action: 'write', role: 'admin', projectId: found.id, allEnvironments: true, allResources: true });
-  const updated = await em.transactional(async (tx) => {
+  const updated = await transaction(em, async (tx) => {
     const project = await tx.findOneOrFail(ProjectEntity, { id });
     const before = snapshot(project);
     const after = { ...before, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
@@ -126,7 +127,7 @@ export async function deleteProject(em: EntityManager, caller: Caller, id: strin
   const found = await findProject(em, id);
   const actor = await authorize(em, caller, found.orgId, { action: 'write', role: 'admin', projectId: found.id, allEnvironments: true, allResources: true });
   checkConfirmation('project', found.key, confirm);
-  return em.transactional(async (tx) => {
+  return transaction(em, async (tx) => {
     const project = await tx.findOne(ProjectEntity, { id: found.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     if (!project) throw new DomainError('not_found', 'Project not found.');
     const envs = await tx.find(EnvironmentEntity, { projectId: project.id }, { orderBy: { id: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });

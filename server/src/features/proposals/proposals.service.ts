@@ -12,6 +12,7 @@ import { findOrgBySlug, isUuid, iso } from '../common/lookup.js';
 import { rawQuery } from '../common/sql.js';
 import { rolloutOperations, type OpTarget, type RolloutOp } from '../rollouts/operations.js';
 import { opOf } from './divertible.js';
+import { transaction } from '../../db/transaction.js';
 
 /** Pending proposals expire this long after they were made (docs/rollouts.md). */
 export const PROPOSAL_LIFETIME_MS = 7 * 24 * 3600 * 1000;
@@ -77,7 +78,7 @@ export async function propose(em: EntityManager, caller: Caller, t: OpTarget, op
   // The env (and its version) is read before the state the checks look at, so a write in between
   // can only make the proposal look older than it is (apply refuses it), never newer.
   const { env, primitive, actor } = await rolloutOperations.check(em, caller, t, op);
-  return em.transactional((tx) => {
+  return transaction(em, (tx) => {
     const proposal = tx.create(ProposalEntity, {
       // Time-ordered, so proposals made in the same instant still list newest first.
       id: uuidv7(),
@@ -110,7 +111,7 @@ export async function propose(em: EntityManager, caller: Caller, t: OpTarget, op
  * conditional UPDATE makes concurrent sweeps expire each proposal once.
  */
 export async function expireDueProposals(em: EntityManager, orgId: string, now: Date): Promise<number> {
-  return em.transactional(async (tx) => {
+  return transaction(em, async (tx) => {
     const { rows } = await rawQuery<{ id: string; env_id: string; project_id: string | null; resource_key: string; expires_at: Date | string }>(
       tx,
       `update proposals p set status = 'expired'
@@ -230,7 +231,7 @@ export async function applyProposal(em: EntityManager, caller: Caller, bus: EnvC
   const approverUserId = actor.actorId!;
   await fresh(em, found, caller.now);
   const collected = new CollectingBus();
-  const out = await em.transactional(async (tx) => {
+  const out = await transaction(em, async (tx) => {
     const p = await lockPending(tx, id, caller.now);
     const [row] = await tx.execute<Array<{ version: number; project_id: string }>>('select version, project_id from environments where id = ?', [p.envId]);
     if (!row) throw new DomainError('not_found', 'The proposal’s environment no longer exists.');
@@ -275,7 +276,7 @@ export async function cancelProposal(em: EntityManager, caller: Caller, id: stri
     actor = await authorize(em, caller, found.orgId, { action: 'write', role: 'admin' });
   }
   await fresh(em, found, caller.now);
-  return em.transactional(async (tx) => {
+  return transaction(em, async (tx) => {
     const p = await lockPending(tx, id, caller.now);
     p.status = 'cancelled';
     p.cancelledAt = caller.now;

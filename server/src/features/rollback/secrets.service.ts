@@ -5,6 +5,7 @@ import { generateToken, hashToken } from '../../domain/secrets.js';
 import { authorize, type Caller } from '../access/authorize.js';
 import { recordAudit } from '../audit/audit.store.js';
 import { findEnvironment, isUuid, iso, mapUniqueViolation } from '../common/lookup.js';
+import { transaction } from '../../db/transaction.js';
 
 export const MAX_LIVE_SECRETS_PER_ENV = 20;
 export const ROLLBACK_TOKEN_PREFIX = 'svcrb_';
@@ -29,7 +30,7 @@ export async function mintRollbackSecret(em: EntityManager, caller: Caller, envI
   const now = caller.now;
   const secret = await mapUniqueViolation(
     () =>
-      em.transactional(async (tx) => {
+      transaction(em, async (tx) => {
         const live = await tx.find(RollbackSecretEntity, { envId: env.id, revokedAt: null });
         if (live.some((s) => s.name === name)) throw nameInUse(name);
         if (live.length >= MAX_LIVE_SECRETS_PER_ENV) {
@@ -76,7 +77,7 @@ export async function listRollbackSecrets(em: EntityManager, caller: Caller, env
 export async function revokeRollbackSecret(em: EntityManager, caller: Caller, envId: string, id: string): Promise<void> {
   const env = await findEnvironment(em, envId);
   const actor = await authorize(em, caller, env.orgId, { action: 'write', role: 'admin', sessionOnly: true, envId: env.id });
-  await em.transactional(async (tx) => {
+  await transaction(em, async (tx) => {
     const secret = isUuid(id) ? await tx.findOne(RollbackSecretEntity, { id, envId: env.id }) : null;
     if (!secret) throw new DomainError('not_found', 'Rollback secret not found.');
     if (secret.revokedAt) return;

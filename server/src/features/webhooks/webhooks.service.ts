@@ -17,6 +17,7 @@ import { recordAudit } from '../audit/audit.store.js';
 import { pendingDelivery, renderTestEvent } from '../audit/webhook-outbox.js';
 import { findProject, isUuid, iso } from '../common/lookup.js';
 import { checkWebhookUrl, type WebhookNetworkPolicy } from './url-policy.js';
+import { transaction } from '../../db/transaction.js';
 
 export const DEFAULT_DELIVERY_PAGE = 50;
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
@@ -93,7 +94,7 @@ export async function createSubscription(em: EntityManager, caller: Caller, proj
   const { project, actor } = await admit(em, caller, projectId, 'write');
   const url = checkWebhookUrl(input.url, policy);
   const secret = newWebhookSecret();
-  const subscription = await em.transactional(async (tx) => {
+  const subscription = await transaction(em, async (tx) => {
     // The project's row lock makes concurrent creates take turns at the quota.
     await tx.findOneOrFail(ProjectEntity, { id: project.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const count = await tx.count(WebhookSubscriptionEntity, {
@@ -160,7 +161,7 @@ export async function updateSubscription(
 ) {
   const { project, actor } = await admit(em, caller, projectId, 'write');
   const url = patch.url === undefined ? undefined : checkWebhookUrl(patch.url, policy);
-  const subscription = await em.transactional(async (tx) => {
+  const subscription = await transaction(em, async (tx) => {
     const s = await findSubscription(tx, project, id, true);
     const before = auditValue(s);
     const next = {
@@ -196,7 +197,7 @@ export async function updateSubscription(
 /** The subscription and its delivery log (pending deliveries included) go; its audit history stays. */
 export async function deleteSubscription(em: EntityManager, caller: Caller, projectId: string, id: string): Promise<void> {
   const { project, actor } = await admit(em, caller, projectId, 'write');
-  await em.transactional(async (tx) => {
+  await transaction(em, async (tx) => {
     const s = await findSubscription(tx, project, id, true);
     recordAudit(tx, caller, actor, {
       orgId: project.orgId,

@@ -8,6 +8,7 @@ import { WebhookDeliveryEntity, type WebhookDelivery } from '../../db/entities/i
 import { BoundRows, rawQuery } from '../common/sql.js';
 import { deliveryAgents, type WebhookNetworkPolicy } from './url-policy.js';
 import { WEBHOOK_SECRET_PREFIX } from './webhooks.service.js';
+import { transaction } from '../../db/transaction.js';
 
 /**
  * Delay before each retry: after the 1st failed attempt 5 s, then 30 s, 2 min, 10 min, 30 min,
@@ -135,7 +136,7 @@ export class WebhookWorker {
   private async claim(now: Date, until: Date, limit: number): Promise<Claimed[]> {
     const em = this.deps.db.em();
     const rows = BoundRows.of<WebhookDelivery>(em, WebhookDeliveryEntity.meta.className);
-    return em.transactional(async (tx) => {
+    return transaction(em, async (tx) => {
       const { rows: claimed } = await rawQuery<Record<string, unknown> & { secret: string }>(
         tx,
         `with due as (
