@@ -23,3 +23,16 @@ export const SEGMENTS_PER_PROJECT_MAX = 500;
 
 /** Outbound webhook subscriptions of a project at most. */
 export const WEBHOOK_SUBSCRIPTIONS_PER_PROJECT_MAX = 20;
+
+/**
+ * A rollout plan's ramp (spec "Rollout plans", create validation 2): 1 to 32 steps; every step but
+ * the last holds 60 s to 30 days, the last holds 0. The contract's plan schemas, the server's ramp
+ * validation (server/src/domain/rollouts/plan-validation.ts), the CLI's gradual.yaml schema and the
+ * docs (docs/rollouts.md) all state these numbers; this is where they are defined.
+ */
+export const RAMP_STEPS_MIN = 1;
+export const RAMP_STEPS_MAX = 32;
+/** Shortest hold of a ramp step before the last one, in seconds. */
+export const HOLD_SECONDS_MIN = 60;
+/** Longest hold of a ramp step, in seconds (30 days). */
+export const HOLD_SECONDS_MAX = 2_592_000;

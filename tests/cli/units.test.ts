@@ -158,4 +158,13 @@ describe('gradual.yaml', () => {
     expect(cliError(() => file('flags:\n  "bad key!": { name: x, defaultValue: 1 }\n')).message).toMatch(/^g\.yaml:4:15: flags\.bad key!: only letters, digits/);
     expect(cliError(() => file('plans:\n  p: { name: P, rampSteps: [{ percent: 10.00001, holdForSeconds: 60 }] }\n')).message).toBe('g.yaml:4:40: plans.p.rampSteps.0.percent: at most 4 decimal places');
   });
+
+  it('checks a plan against the ramp limits the API states (1 to 32 steps, holds up to 2,592,000 s)', () => {
+    const plan = (steps: string[]) => `plans:\n  p: { name: P, rampSteps: [${steps.join(', ')}] }\n`;
+    const steps = (n: number, hold = 60) => Array.from({ length: n }, (_, i) => `{ percent: ${i + 1}, holdForSeconds: ${i === n - 1 ? 0 : hold} }`);
+    expect(file(plan(steps(32, 2_592_000))).plans?.p?.rampSteps).toHaveLength(32);
+    expect(cliError(() => file(plan(steps(33)))).message).toMatch(/plans\.p\.rampSteps: Array must contain at most 32 element\(s\)$/);
+    expect(cliError(() => file(plan([]))).message).toMatch(/plans\.p\.rampSteps: Array must contain at least 1 element\(s\)$/);
+    expect(cliError(() => file(plan(steps(2, 2_592_001)))).message).toMatch(/plans\.p\.rampSteps\.0\.holdForSeconds: Number must be less than or equal to 2592000$/);
+  });
 });

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { claim, expectApiError, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
 import { rolloutOps } from '../support/rollout-ops.js';
 
@@ -50,6 +52,29 @@ describe('rollout plans', () => {
     expect((await ramp([{ percent: 10, holdForSeconds: 60 }, { percent: 50, holdForSeconds: 60 }])).fields).toHaveProperty(['rampSteps.1.holdForSeconds']);
     expect((await ramp([{ percent: 10, holdForSeconds: 60, requiresApproval: true }, { percent: 50, holdForSeconds: 0 }])).fields).toHaveProperty(['rampSteps.0.requiresApproval']);
     await owner.session.createRolloutPlan({ ...plans(), body: { key: 'gated', name: 'Gated', cadence: 'auto', rampSteps: [{ percent: 10, holdForSeconds: 60, requiresApproval: true }, { percent: 50, holdForSeconds: 0 }] } });
+  });
+
+  it('spec "Create validation" 2: 1 to 32 ramp steps, holds 60 to 2,592,000 s; 33 steps answer 400 rollout_plan_invalid_ramp, and openapi.yaml states maxItems 32', async () => {
+    const ramp = (count: number, hold = 60) => Array.from({ length: count }, (_, i) => ({ percent: i + 1, holdForSeconds: i === count - 1 ? 0 : hold }));
+    const refused = (rampSteps: Array<{ percent: number; holdForSeconds: number }>) =>
+      expectApiError(owner.session.createRolloutPlan({ ...plans(), body: { key: 'long', name: 'Long', rampSteps } }), 400, 'rollout_plan_invalid_ramp');
+    expect(Object.keys((await refused(ramp(33))).fields ?? {})).toEqual(['rampSteps']);
+    expect(Object.keys((await refused([])).fields ?? {})).toEqual(['rampSteps']);
+    expect(Object.keys((await refused(ramp(2, 59))).fields ?? {})).toEqual(['rampSteps.0.holdForSeconds']);
+    expect(Object.keys((await refused(ramp(2, 2_592_001))).fields ?? {})).toEqual(['rampSteps.0.holdForSeconds']);
+    const longest = await owner.session.createRolloutPlan({ ...plans(), body: { key: 'longest', name: 'Longest', rampSteps: ramp(32, 2_592_000) } });
+    expect(longest.rampSteps).toHaveLength(32);
+    const patched = owner.session.updateRolloutPlan({ path: { id: projectId, planKey: 'longest' }, body: { rampSteps: ramp(33) } });
+    expect(Object.keys((await expectApiError(patched, 400, 'rollout_plan_invalid_ramp')).fields ?? {})).toEqual(['rampSteps']);
+    await owner.session.deleteRolloutPlan({ path: { id: projectId, planKey: 'longest' } });
+
+    const spec = parse(readFileSync(new URL('../../openapi.yaml', import.meta.url), 'utf8')) as {
+      components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> };
+    };
+    for (const request of ['CreateRolloutPlanRequest', 'UpdateRolloutPlanRequest']) {
+      expect(spec.components.schemas[request]!.properties.rampSteps).toMatchObject({ minItems: 1, maxItems: 32 });
+    }
+    expect(spec.components.schemas.RampStepInput!.properties.holdForSeconds).toMatchObject({ minimum: 0, maximum: 2_592_000 });
   });
 
   it('validates key, name, days and timezone with invalid_request, and keys with rollout_plan_key_conflict', async () => {

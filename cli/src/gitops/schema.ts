@@ -1,5 +1,6 @@
 import { isMap, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
+import { HOLD_SECONDS_MAX, RAMP_STEPS_MAX, RAMP_STEPS_MIN } from '@gradual/contract/limits';
 import { CliError } from '../errors.js';
 
 /** A JSON value: what a flag or config may hold, and what a rule serves. */
@@ -70,9 +71,9 @@ const Plan = z
     description: z.string().max(2000).optional(),
     cadence: z.enum(['auto', 'manual']).optional(),
     rampSteps: z
-      .array(z.object({ percent: Percent, holdForSeconds: z.number().int().min(0), requiresApproval: z.boolean().optional() }).strict())
-      .min(1)
-      .max(32),
+      .array(z.object({ percent: Percent, holdForSeconds: z.number().int().min(0).max(HOLD_SECONDS_MAX), requiresApproval: z.boolean().optional() }).strict())
+      .min(RAMP_STEPS_MIN)
+      .max(RAMP_STEPS_MAX),
     blackoutDaysOfWeek: z.array(z.number().int().min(0).max(6)).max(7).optional(),
     blackoutTimezone: z.string().min(1).max(64).optional(),
   })

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { errorResponses } from '../errors.js';
+import { HOLD_SECONDS_MAX, HOLD_SECONDS_MIN, RAMP_STEPS_MAX, RAMP_STEPS_MIN } from '../limits.js';
 import { CreateRolloutPlanRequest, RolloutMigrationWarning, RolloutPlan, UpdateRolloutPlanRequest } from '../schemas/rollouts.js';
 import { c, ConditionalGetHeaders, ConditionalMutationHeaders, MutationHeaders, type RouteMetadata } from './common.js';
 
@@ -15,7 +16,7 @@ export const plansContract = c.router({
     path: '/projects/:id/rollout-plans',
     summary: 'Create a rollout plan',
     description:
-      'Ramp: 1–32 steps, percents strictly increasing within (0, 100], non-final steps hold 60–2,592,000 s, the final step holds 0, `requiresApproval` only with cadence auto; failures answer `400 rollout_plan_invalid_ramp` with `fields`. API keys restricted to environments or resources may not create, edit or delete plans (`403 token_env_out_of_scope` / `token_resource_out_of_scope`).',
+      `Ramp: ${RAMP_STEPS_MIN}–${RAMP_STEPS_MAX} steps, percents strictly increasing within (0, 100], non-final steps hold ${HOLD_SECONDS_MIN}–${HOLD_SECONDS_MAX.toLocaleString('en-US')} s, the final step holds 0, \`requiresApproval\` only with cadence auto; failures answer \`400 rollout_plan_invalid_ramp\` with \`fields\`. API keys restricted to environments or resources may not create, edit or delete plans (\`403 token_env_out_of_scope\` / \`token_resource_out_of_scope\`).`,
     body: CreateRolloutPlanRequest,
     headers: MutationHeaders,
     responses: { 201: RolloutPlan, ...errorResponses(400, 401, 403, 404, 409) },

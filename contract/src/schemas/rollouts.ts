@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ATTRIBUTE_NAME_MAX_LENGTH, TARGET_ID_MAX_LENGTH } from '../limits.js';
+import { ATTRIBUTE_NAME_MAX_LENGTH, HOLD_SECONDS_MAX, HOLD_SECONDS_MIN, RAMP_STEPS_MAX, RAMP_STEPS_MIN, TARGET_ID_MAX_LENGTH } from '../limits.js';
 import { named } from '../openapi-meta.js';
 import { Id, JsonValue, Timestamp } from './common.js';
 
@@ -195,16 +195,24 @@ export const RampStepInput = named(
   'RampStepInput',
   z.object({
     percent: Percent,
-    holdForSeconds: z.number().int().min(0),
+    holdForSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(HOLD_SECONDS_MAX, `must be an integer from ${HOLD_SECONDS_MIN} to ${HOLD_SECONDS_MAX}`),
     requiresApproval: z.boolean().optional(),
   }),
+  `\`holdForSeconds\`: ${HOLD_SECONDS_MIN} to ${HOLD_SECONDS_MAX.toLocaleString('en-US')} s (30 days) on every step but the last, which holds 0.`,
 );
 
 const DayOfWeek = z.number().int().min(0).max(6);
 const PlanFields = {
   name: z.string().trim().min(1).max(200),
   description: z.string().max(2000).optional(),
-  rampSteps: z.array(RampStepInput).max(1000),
+  rampSteps: z
+    .array(RampStepInput)
+    .min(RAMP_STEPS_MIN, `must have at least ${RAMP_STEPS_MIN} step`)
+    .max(RAMP_STEPS_MAX, `must have at most ${RAMP_STEPS_MAX} steps`),
   cadence: Cadence.optional(),
   blackoutDaysOfWeek: z.array(DayOfWeek).max(7).optional(),
   blackoutTimezone: z.string().min(1).max(64).optional(),

@@ -824,6 +824,8 @@ export type RolloutPlan = {
 
 /**
  * RampStepInput
+ *
+ * `holdForSeconds`: 60 to 2,592,000 s (30 days) on every step but the last, which holds 0.
  */
 export type RampStepInput = {
     percent: number;

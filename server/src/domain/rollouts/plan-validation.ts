@@ -4,14 +4,11 @@
  * what zod cannot: ramp ordering, holds, approval gates versus cadence, the
  * time zone and the blackout calendar. Pure.
  */
+import { HOLD_SECONDS_MAX, HOLD_SECONDS_MIN, RAMP_STEPS_MAX, RAMP_STEPS_MIN } from '@gradual/contract';
 import { DomainError } from '../errors.js';
 import { isValidTimeZone } from './schedule.js';
 import type { Cadence, RampStep } from './types.js';
 
-export const MIN_RAMP_STEPS = 1;
-export const MAX_RAMP_STEPS = 32;
-export const MIN_HOLD_SECONDS = 60;
-export const MAX_HOLD_SECONDS = 2_592_000;
 export const DEFAULT_CADENCE: Cadence = 'manual';
 export const DEFAULT_BLACKOUT_TIMEZONE = 'UTC';
 
@@ -37,11 +34,14 @@ export interface NormalizedPlan {
   blackoutTimezone: string;
 }
 
-/** Every ramp problem of `steps` under `cadence`, keyed by dotted path; empty when the ramp is valid. */
+/**
+ * Every ramp problem of `steps` under `cadence`, keyed by dotted path; empty when the ramp is valid.
+ * The step count and hold limits are the contract's (RAMP_STEPS_*, HOLD_SECONDS_*).
+ */
 export function rampStepProblems(steps: readonly RampStep[], cadence: Cadence): Record<string, string> {
   const fields: Record<string, string> = {};
-  if (steps.length < MIN_RAMP_STEPS) fields.rampSteps = `must have at least ${MIN_RAMP_STEPS} step`;
-  else if (steps.length > MAX_RAMP_STEPS) fields.rampSteps = `must have at most ${MAX_RAMP_STEPS} steps`;
+  if (steps.length < RAMP_STEPS_MIN) fields.rampSteps = `must have at least ${RAMP_STEPS_MIN} step`;
+  else if (steps.length > RAMP_STEPS_MAX) fields.rampSteps = `must have at most ${RAMP_STEPS_MAX} steps`;
 
   steps.forEach((step, i) => {
     const at = `rampSteps.${i}`;
@@ -56,10 +56,10 @@ export function rampStepProblems(steps: readonly RampStep[], cadence: Cadence): 
       if (step.holdForSeconds !== 0) fields[`${at}.holdForSeconds`] = 'the final step must hold 0 seconds';
     } else if (
       !Number.isInteger(step.holdForSeconds) ||
-      step.holdForSeconds < MIN_HOLD_SECONDS ||
-      step.holdForSeconds > MAX_HOLD_SECONDS
+      step.holdForSeconds < HOLD_SECONDS_MIN ||
+      step.holdForSeconds > HOLD_SECONDS_MAX
     ) {
-      fields[`${at}.holdForSeconds`] = `must be an integer from ${MIN_HOLD_SECONDS} to ${MAX_HOLD_SECONDS}`;
+      fields[`${at}.holdForSeconds`] = `must be an integer from ${HOLD_SECONDS_MIN} to ${HOLD_SECONDS_MAX}`;
     }
     if (step.requiresApproval === true && cadence !== 'auto') {
       fields[`${at}.requiresApproval`] = 'approval gates are only valid when cadence is auto';
