@@ -48,6 +48,8 @@ interface Tally {
   requests: number;
   byStatus: Map<number, number>;
   fiveXx: string[];
+  /** resourceKey → the committed writes of it, in order (for a failure's message). */
+  writes: Map<string, string[]>;
   /** What each kind of write took, in ms. */
   latency: Map<string, number[]>;
   /** resourceKey → committed writes of it (each must have left exactly one audit row). */
@@ -62,7 +64,7 @@ describe(`${CLIENTS} concurrent writers for ${SECONDS} s on ${INSTANCES} instanc
   let owners: GradualClient[] = [];
   let projectId: string;
   const envIds: Record<string, string> = {};
-  const tally: Tally = { requests: 0, byStatus: new Map(), fiveXx: [], committed: new Map(), latency: new Map() };
+  const tally: Tally = { requests: 0, byStatus: new Map(), fiveXx: [], committed: new Map(), writes: new Map(), latency: new Map() };
 
   beforeAll(async () => {
     const env = {
@@ -132,7 +134,9 @@ describe(`${CLIENTS} concurrent writers for ${SECONDS} s on ${INSTANCES} instanc
       changesByKey.set(row.resourceKey, changes);
     }
     const audited = Object.fromEntries([...changesByKey].map(([key, changes]) => [key, changes.size] as const).sort());
-    expect(audited).toEqual(Object.fromEntries([...tally.committed].sort()));
+    const differing = [...new Set([...Object.keys(audited), ...tally.committed.keys()])].filter((key) => audited[key] !== tally.committed.get(key));
+    const explain = differing.map((key) => `${key}: writes ${(tally.writes.get(key) ?? []).join(', ')}; rows ${rows.filter((r) => r.resourceKey === key).map((r) => `${r.action}@${r.version ?? '-'}`).reverse().join(', ')}`);
+    expect(audited, explain.join('\n')).toEqual(Object.fromEntries([...tally.committed].sort()));
 
     for (const envKey of ENVS) {
       const envId = envIds[envKey]!;
@@ -167,7 +171,7 @@ describe(`${CLIENTS} concurrent writers for ${SECONDS} s on ${INSTANCES} instanc
 
   /** Every audit row of the organization. */
   async function auditRows(api: GradualClient) {
-    const rows: Array<{ id: string; resourceType: string; envId?: string | null; version?: number | null; resourceKey?: string | null }> = [];
+    const rows: Array<{ id: string; action: string; resourceType: string; envId?: string | null; version?: number | null; resourceKey?: string | null }> = [];
     let cursor: string | undefined;
     do {
       const page = await api.listAuditEvents({ path: { slug: 'acme' }, query: { limit: 200, ...(cursor ? { cursor } : {}) } });
@@ -189,15 +193,31 @@ describe(`${CLIENTS} concurrent writers for ${SECONDS} s on ${INSTANCES} instanc
     }
   }
 
+  /** The status of the current rollout of `subject` in an environment, as the server has it. */
+  async function rolloutStatus(api: GradualClient, subject: Owned, envId: string): Promise<RolloutStatus> {
+    const path = { envId, key: subject.key };
+    try {
+      return (subject.kind === 'flag' ? await api.getFlagRollout({ path }) : await api.getConfigRollout({ path })).status;
+    } catch (err) {
+      if (statusOf(err) === 404) return 'none';
+      throw err;
+    }
+  }
+
   /** One client: random writes until the deadline, each answer tallied. */
   async function writer(n: number, api: GradualClient, deadline: number): Promise<void> {
     const owned: Owned[] = [];
     let seq = 0;
     const unique = () => `${n}-${seq++}`;
-    const committed = (key: string) => tally.committed.set(key, (tally.committed.get(key) ?? 0) + 1);
+    let lastWrite = '';
+    const committed = (key: string) => {
+      tally.committed.set(key, (tally.committed.get(key) ?? 0) + 1);
+      tally.writes.set(key, [...(tally.writes.get(key) ?? []), lastWrite]);
+    };
     /** Sends one write; true when it committed (2xx). A 4xx is an answer the model allows (a key taken, a state moved); a 5xx fails the test. */
     const send = async (what: string, call: () => Promise<unknown>): Promise<unknown> => {
       tally.requests++;
+      lastWrite = what;
       const started = performance.now();
       const took = () => tally.latency.set(what, [...(tally.latency.get(what) ?? []), performance.now() - started]);
       try {
@@ -274,6 +294,8 @@ describe(`${CLIENTS} concurrent writers for ${SECONDS} s on ${INSTANCES} instanc
         if (result) {
           committed(subject.key);
           subject.archived = archive;
+          // Archiving may have ended its rollouts: read them again before the next state-machine write.
+          if (!archive) for (const e of ENVS) subject.rollout[e] = await rolloutStatus(api, subject, envIds[e]!);
         }
         continue;
       }
@@ -285,6 +307,7 @@ describe(`${CLIENTS} concurrent writers for ${SECONDS} s on ${INSTANCES} instanc
       if (status === 'none' || status === 'completed' || status === 'cancelled') {
         const planKey = Math.random() < 0.5 ? pick(PLANS) : undefined;
         const body = { percent: 1 + Math.floor(Math.random() * 90), ...(planKey ? { planKey } : {}) };
+        target.targetIds[envKey] = []; // a new rollout starts with an empty allow-list
         track(await send('putRollout', () => (isFlag ? api.putFlagRollout({ path, body: { ...body, newValue: newValue() } }) : api.putConfigRollout({ path, body: { ...body, newValue: newValue() } }))));
         continue;
       }
