@@ -40,7 +40,7 @@ describe('rollout plans', () => {
     expect(audit.events[0]).toMatchObject({ action: 'rollout_plan.created', resourceKey: 'standard', envId: null });
   });
 
-  it('refuses bad ramps with rollout_plan_invalid_ramp, naming each step', async () => {
+  it('spec "Create validation" 5: ramp failures (count, ordering, hold range, approval on manual) answer 400 rollout_plan_invalid_ramp naming each step', async () => {
     const ramp = (rampSteps: Array<{ percent: number; holdForSeconds: number; requiresApproval?: boolean }>, extra: object = {}) =>
       expectApiError(owner.session.createRolloutPlan({ ...plans(), body: { key: 'bad', name: 'Bad', rampSteps, ...extra } }), 400, 'rollout_plan_invalid_ramp');
     expect((await ramp([])).fields).toHaveProperty('rampSteps');
@@ -145,7 +145,7 @@ describe('rollout plans', () => {
     expect(await ops.put(path, { percent: 50, planKey: null })).toMatchObject({ planKey: null, rampStepIdx: null, planRampStepsSnapshot: null, cadence: null });
   });
 
-  it('refuses to delete a plan a live rollout uses; deletes idempotently otherwise', async () => {
+  it('spec "Rollout plans" 5: DELETE answers 409 rollout_plan_in_use while a live rollout references the plan, else 204, idempotent on a deleted plan', async () => {
     const ops = rolloutOps(owner.session, 'config');
     const path = { envId, key: 'limits' };
     await ops.put(path, { percent: 50, planKey: 'half' });
@@ -184,5 +184,109 @@ describe('rollout plans', () => {
     expect(warnings).toHaveLength(2);
     expect(warnings[0]).toMatchObject({ flagKey: 'legacy', ruleIndices: [1, 2], hoistedRuleIndex: 1 });
     expect(new Set(warnings.map((w) => w.envId))).toEqual(new Set([envId, staging]));
+  });
+
+  const steps = [{ percent: 100, holdForSeconds: 0 }];
+
+  it('spec "Rollout plans" 2: POST answers 201 with the plan; an unknown project answers 404 not_found', async () => {
+    const { data, response } = await owner.session.withResponse.createRolloutPlan({ ...plans(), body: { key: 'created-201', name: 'C', rampSteps: steps } });
+    expect(response.status).toBe(201);
+    expect(data).toMatchObject({ projectId, key: 'created-201', name: 'C', rampSteps: steps });
+    await expectApiError(
+      owner.session.createRolloutPlan({ path: { id: '00000000-0000-4000-8000-000000000000' }, body: { key: 'x', name: 'X', rampSteps: steps } }),
+      404,
+      'not_found',
+    );
+  });
+
+  it('spec "Create validation" 1: key is required, at most 64 characters (65 answer 400 invalid_request) and unique in the project (409 rollout_plan_key_conflict)', async () => {
+    const create = (body: object) => owner.session.createRolloutPlan({ ...plans(), body: { name: 'N', rampSteps: steps, ...body } as never });
+    expect(Object.keys((await expectApiError(create({}), 400, 'invalid_request')).fields ?? {})).toEqual(['key']);
+    expect(Object.keys((await expectApiError(create({ key: 'k'.repeat(65) }), 400, 'invalid_request')).fields ?? {})).toEqual(['key']);
+    expect((await create({ key: 'k'.repeat(64) })).key).toBe('k'.repeat(64));
+    await expectApiError(create({ key: 'k'.repeat(64) }), 409, 'rollout_plan_key_conflict');
+    // Unique within a project, not across projects.
+    const other = (await owner.session.createProject({ path: { slug: 'acme' }, body: { key: 'other', name: 'Other' } })).id;
+    expect((await owner.session.createRolloutPlan({ path: { id: other }, body: { key: 'k'.repeat(64), name: 'N', rampSteps: steps } })).projectId).toBe(other);
+  });
+
+  it('spec "Create validation" 3: requiresApproval true answers 400 rollout_plan_invalid_ramp on cadence manual and is accepted on cadence auto', async () => {
+    const rampSteps = [{ percent: 10, holdForSeconds: 60 }, { percent: 50, holdForSeconds: 0, requiresApproval: true }];
+    const manual = owner.session.createRolloutPlan({ ...plans(), body: { key: 'approval-manual', name: 'M', cadence: 'manual', rampSteps } });
+    expect(Object.keys((await expectApiError(manual, 400, 'rollout_plan_invalid_ramp')).fields ?? {})).toEqual(['rampSteps.1.requiresApproval']);
+    const auto = await owner.session.createRolloutPlan({ ...plans(), body: { key: 'approval-auto', name: 'A', cadence: 'auto', rampSteps } });
+    expect(auto.rampSteps[1]).toMatchObject({ percent: 50, requiresApproval: true });
+  });
+
+  it('spec "Create validation" 4: with blackout days, blackoutTimezone must be an IANA timezone (400 invalid_request naming blackoutTimezone)', async () => {
+    const create = (key: string, blackoutTimezone: string) =>
+      owner.session.createRolloutPlan({ ...plans(), body: { key, name: 'B', rampSteps: steps, blackoutDaysOfWeek: [0], blackoutTimezone } });
+    expect(Object.keys((await expectApiError(create('tz-bad', 'Not/AZone'), 400, 'invalid_request')).fields ?? {})).toEqual(['blackoutTimezone']);
+    expect(await create('tz-good', 'America/New_York')).toMatchObject({ blackoutDaysOfWeek: [0], blackoutTimezone: 'America/New_York' });
+  });
+
+  it('spec "Versioning" 4: a plan edit (audit rollout_plan.updated) leaves live rollouts on their snapshot; rollouts attached afterwards take the new shape', async () => {
+    await owner.session.createFlag({ path: { id: projectId }, body: { key: 'snap-a', name: 'A', defaultValue: false } });
+    await owner.session.createFlag({ path: { id: projectId }, body: { key: 'snap-b', name: 'B', defaultValue: false } });
+    const ops = rolloutOps(owner.session, 'flag');
+    await owner.session.createRolloutPlan({ ...plans(), body: { key: 'snap', name: 'Snap', rampSteps: [{ percent: 1, holdForSeconds: 60 }, { percent: 100, holdForSeconds: 0 }] } });
+    const before = await ops.put({ envId, key: 'snap-a' }, { percent: 1, newValue: true, planKey: 'snap' });
+    const next = [{ percent: 2, holdForSeconds: 120 }, { percent: 20, holdForSeconds: 120 }, { percent: 100, holdForSeconds: 0 }];
+    await owner.session.updateRolloutPlan({ path: { id: projectId, planKey: 'snap' }, body: { rampSteps: next } });
+    expect((await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { resourceType: 'rollout_plan', resourceKey: 'snap', limit: 1 } })).events[0]).toMatchObject({
+      action: 'rollout_plan.updated',
+    });
+    expect((await ops.get({ envId, key: 'snap-a' })).planRampStepsSnapshot).toEqual(before.planRampStepsSnapshot);
+    expect((await ops.put({ envId, key: 'snap-b' }, { percent: 1, newValue: true, planKey: 'snap' })).planRampStepsSnapshot).toEqual(next);
+    await ops.cancel({ envId, key: 'snap-a' });
+    await ops.cancel({ envId, key: 'snap-b' });
+  });
+
+  it('spec "Rollout status" 8: advance on cadence auto (operator override) moves to the next step at once, ignoring holdForSeconds, blackout windows and approval gates (audit rollout.advanced)', async () => {
+    await owner.session.createFlag({ path: { id: projectId }, body: { key: 'override', name: 'O', defaultValue: false } });
+    // The server's day of the week (0 = Sunday) is blacked out, with the next day.
+    const today = (await t.advanceClock(0)).getUTCDay();
+    await owner.session.createRolloutPlan({
+      ...plans(),
+      body: {
+        key: 'slow',
+        name: 'Slow',
+        cadence: 'auto',
+        blackoutDaysOfWeek: [today, (today + 1) % 7],
+        blackoutTimezone: 'UTC',
+        rampSteps: [
+          { percent: 10, holdForSeconds: 30 * DAY },
+          { percent: 50, holdForSeconds: 30 * DAY, requiresApproval: true },
+          { percent: 100, holdForSeconds: 0 },
+        ],
+      },
+    });
+    const ops = rolloutOps(owner.session, 'flag');
+    const path = { envId, key: 'override' };
+    expect(await ops.put(path, { percent: 10, newValue: true, planKey: 'slow' })).toMatchObject({ cadence: 'auto', rampStepIdx: 0, percent: 10 });
+    expect(await ops.advance(path)).toMatchObject({ status: 'active', percent: 50, rampStepIdx: 1 });
+    expect((await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { resourceType: 'rollout', resourceKey: 'override', limit: 1 } })).events[0]).toMatchObject({
+      action: 'rollout.advanced',
+    });
+    await ops.cancel(path);
+  });
+
+  it('spec "Rollout status" 4: resume at an approval gate approves it and advances to the gated step in one write (audit rollout.approval_resolved)', async () => {
+    await owner.session.createFlag({ path: { id: projectId }, body: { key: 'gate', name: 'G', defaultValue: false } });
+    await owner.session.createRolloutPlan({
+      ...plans(),
+      body: { key: 'gate', name: 'Gate', cadence: 'auto', rampSteps: [{ percent: 10, holdForSeconds: 60 }, { percent: 50, holdForSeconds: 60, requiresApproval: true }, { percent: 100, holdForSeconds: 0 }] },
+    });
+    const ops = rolloutOps(owner.session, 'flag');
+    const path = { envId, key: 'gate' };
+    await ops.put(path, { percent: 10, newValue: true, planKey: 'gate' });
+    await t.advanceClock(61);
+    expect(await ops.get(path)).toMatchObject({ status: 'paused', pausedReason: 'approval_gate', percent: 10 });
+    const v = (await owner.session.getEnvironment({ path: { envId } })).version;
+    expect(await ops.resume(path)).toMatchObject({ percent: 50, rampStepIdx: 1, pausedReason: null });
+    expect((await owner.session.getEnvironment({ path: { envId } })).version).toBe(v + 1);
+    const [row] = (await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { resourceType: 'rollout', resourceKey: 'gate', limit: 1 } })).events;
+    expect(row).toMatchObject({ action: 'rollout.approval_resolved', version: v + 1 });
+    await ops.cancel(path);
   });
 });

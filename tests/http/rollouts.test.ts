@@ -30,8 +30,11 @@ describe.each<Kind>(['flag', 'config'])('%s rollouts', (kind) => {
   });
   afterAll(() => t?.close());
 
-  it('has no rollout at first (404), and needs a candidate when there are no rules to gate', async () => {
+  it('spec "Rollout state" 1: GET answers 404 not_found while no rollout exists', async () => {
     await expectApiError(ops.get(path), 404, 'not_found');
+  });
+
+  it('spec "PUT rules" 4: without a matching rule, a PUT without newValue answers 400 invalid_request naming newValue', async () => {
     const err = await expectApiError(ops.put(path, { percent: 10 }), 400, 'invalid_request');
     expect(Object.keys(err.fields!)).toEqual(['newValue']);
     expect((await ops.state(path)).rollout).toBeNull();
@@ -64,7 +67,7 @@ describe.each<Kind>(['flag', 'config'])('%s rollouts', (kind) => {
     expect((await ops.state(path)).rollout?.id).toBe(rollout.id);
   });
 
-  it('treats a repeated PUT as a no-op: same body back, no audit row, no version bump', async () => {
+  it('spec "PUT rules" 1: a repeated PUT returns the existing rollout unchanged (same body, no audit row, no version bump)', async () => {
     const first = await ops.get(path);
     const v = await version();
     const audits = (await rolloutAudit()).length;
@@ -86,7 +89,7 @@ describe.each<Kind>(['flag', 'config'])('%s rollouts', (kind) => {
     }
   });
 
-  it('locks the seed once percent is above 0 (rollout_seed_locked)', async () => {
+  it('spec "PUT rules" 3: a changed seed while percent is above 0 answers 400 rollout_seed_locked', async () => {
     const err = await expectApiError(ops.put(path, { percent: 12.5, seed: 'another-seed' }), 400, 'rollout_seed_locked');
     expect(err.fields).toHaveProperty('seed');
     // Re-sending the same seed is not a change.
@@ -107,7 +110,7 @@ describe.each<Kind>(['flag', 'config'])('%s rollouts', (kind) => {
     expect((await rolloutAudit()).slice(0, 3).map((e) => e.action)).toEqual(['rollout.resumed', 'rollout.updated', 'rollout.paused']);
   });
 
-  it('refuses to advance a plan-less rollout (rollout_already_at_final_step)', async () => {
+  it('spec "Rollout status" 9: advance with no next step (a plan-less rollout) answers 409 rollout_already_at_final_step', async () => {
     await expectApiError(ops.advance(path), 409, 'rollout_already_at_final_step');
   });
 
@@ -152,7 +155,7 @@ describe.each<Kind>(['flag', 'config'])('%s rollouts', (kind) => {
     if (after.status === 'paused') await ops.resume(path);
   });
 
-  it('cancels (idempotent), keeps the row, and a later PUT starts a new rollout', async () => {
+  it('spec "Rollout status" 7: cancel or DELETE → cancelled, the previous value returns, the row is kept, idempotent; a later PUT starts a new rollout', async () => {
     const live = await ops.get(path);
     const cancelled = await ops.cancel(path);
     expect(cancelled).toMatchObject({ id: live.id, status: 'cancelled' });
@@ -187,7 +190,7 @@ describe.each<Kind>(['flag', 'config'])('%s rollouts', (kind) => {
     await expectApiError(ops.advance(path), 409, 'rollout_already_at_final_step');
   });
 
-  it('gates the rules when the candidate is omitted and rules exist', async () => {
+  it('spec "PUT rules" 4: when the primitive has rules, newValue may be omitted (the rules are gated)', async () => {
     const ruleValue = kind === 'flag' ? false : { max: 9 };
     await ops.setRules(path, [{ conditions: [{ attribute: 'plan', operator: 'in', values: ['pro'] }], value: ruleValue }]);
     const gated = await ops.put(path, { percent: 30 });
@@ -218,7 +221,7 @@ describe.each<Kind>(['flag', 'config'])('%s rollouts', (kind) => {
     expect((await put('value', { value: candidate }, '*')).status).toBe(200);
   });
 
-  it('answers 404 for unknown primitives and environments', async () => {
+  it('spec "Rollout state" 2: GET, PUT and pause on an unknown primitive or environment answer 404 not_found', async () => {
     await expectApiError(ops.get({ envId, key: 'nope' }), 404, 'not_found');
     await expectApiError(ops.put({ envId: '00000000-0000-4000-8000-000000000000', key }, { percent: 1, newValue: candidate }), 404, 'not_found');
     await expectApiError(ops.pause({ envId, key: 'nope' }), 404, 'not_found');
@@ -232,5 +235,59 @@ describe.each<Kind>(['flag', 'config'])('%s rollouts', (kind) => {
     await expectApiError(readOps.pause(path), 403, 'token_action_denied');
     const other = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: `other-${kind}`, resources: ['other-*'] } });
     await expectApiError(rolloutOps(t.asToken(other.token), kind).get(path), 403, 'token_resource_out_of_scope');
+  });
+
+  const fresh = async (k: string) => {
+    if (kind === 'flag') await owner.session.createFlag({ path: { id: projectId }, body: { key: k, name: k, defaultValue: base } });
+    else await owner.session.createConfig({ path: { id: projectId }, body: { key: k, name: k, defaultValue: base } });
+    return { envId, key: k };
+  };
+  const auditOf = async (k: string) =>
+    (await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { resourceType: 'rollout', resourceKey: k, limit: 200 } })).events;
+
+  it('spec "Rollout status" 1: the first PUT creates the rollout (audit rollout.created); a later PUT edits the same rollout (rollout.updated)', async () => {
+    const p = await fresh(`${key}-first`);
+    const created = await ops.put(p, { percent: 5, newValue: candidate });
+    const edited = await ops.put(p, { percent: 6 });
+    expect(edited).toMatchObject({ id: created.id, percent: 6 });
+    expect((await auditOf(p.key)).map((e) => [e.action, e.resourceId])).toEqual([
+      ['rollout.updated', created.id],
+      ['rollout.created', created.id],
+    ]);
+  });
+
+  it('spec "Rollout status" 2: pause of an active rollout sets pausedAtPercent to the current percent and pausedReason user; a repeat is idempotent', async () => {
+    const p = await fresh(`${key}-pause`);
+    await ops.put(p, { percent: 30, newValue: candidate });
+    const paused = await ops.pause(p);
+    expect(paused).toMatchObject({ status: 'paused', percent: 30, pausedAtPercent: 30, pausedReason: 'user' });
+    expect(await ops.pause(p)).toEqual(paused);
+    expect((await auditOf(p.key)).map((e) => e.action)).toEqual(['rollout.paused', 'rollout.created']);
+  });
+
+  it('spec "Rollout status" 3: resume of a user-paused rollout makes it active at the held percent (audit rollout.resumed)', async () => {
+    const p = await fresh(`${key}-resume`);
+    await ops.put(p, { percent: 40, newValue: candidate });
+    await ops.pause(p);
+    expect(await ops.resume(p)).toMatchObject({ status: 'active', percent: 40, pausedAtPercent: null, pausedReason: null });
+    expect((await auditOf(p.key))[0]).toMatchObject({ action: 'rollout.resumed' });
+  });
+
+  it('spec "Rollout status" 6: resume of an active rollout answers 409 rollout_not_paused and leaves it unchanged', async () => {
+    const p = await fresh(`${key}-active`);
+    const live = await ops.put(p, { percent: 20, newValue: candidate });
+    await expectApiError(ops.resume(p), 409, 'rollout_not_paused');
+    expect(await ops.get(p)).toEqual(live);
+  });
+
+  it('spec "Rollout state" 6: DELETE answers 204 with no body and cancels like cancel (audit rollout.cancelled)', async () => {
+    const p = await fresh(`${key}-delete`);
+    const live = await ops.put(p, { percent: 20, newValue: candidate });
+    const res = await fetch(`${t.url}/api/v1/envs/${envId}/${kind}s/${p.key}/rollout`, { method: 'DELETE', headers: { cookie: `svc_session=${owner.sessionToken}` } });
+    expect(res.status).toBe(204);
+    expect(await res.text()).toBe('');
+    expect(await ops.get(p)).toMatchObject({ id: live.id, status: 'cancelled' });
+    expect((await ops.state(p)).value).toEqual(base);
+    expect((await auditOf(p.key))[0]).toMatchObject({ action: 'rollout.cancelled', resourceId: live.id });
   });
 });
