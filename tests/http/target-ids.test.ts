@@ -15,6 +15,7 @@ describe.each<Kind>(['flag', 'config'])('%s rollout target IDs', (kind) => {
   let owner: ClaimedInstance;
   let envId: string;
   let ops: ReturnType<typeof rolloutOps>;
+  let projectId: string;
   const key = 'k';
   const path = () => ({ envId, key });
 
@@ -22,6 +23,7 @@ describe.each<Kind>(['flag', 'config'])('%s rollout target IDs', (kind) => {
     t = await startTestServer();
     owner = await claim(t);
     const project = await owner.session.createProject({ path: { slug: 'acme' }, body: { key: 'web', name: 'Web' } });
+    projectId = project.id;
     envId = (await owner.session.createEnvironment({ path: { id: project.id }, body: { key: 'prod', name: 'Prod' } })).id;
     if (kind === 'flag') await owner.session.createFlag({ path: { id: project.id }, body: { key, name: 'K', defaultValue: false } });
     else await owner.session.createConfig({ path: { id: project.id }, body: { key, name: 'K', defaultValue: 'a' } });
@@ -40,7 +42,7 @@ describe.each<Kind>(['flag', 'config'])('%s rollout target IDs', (kind) => {
     await expectApiError(ops.contains({ envId: 'not-a-uuid', key, targetId: 'u1' }), 404, 'not_found');
   });
 
-  it('adds with exact counts: duplicates (in the request and on the list) are ignored', async () => {
+  it('spec "Target IDs" 1: add ignores duplicates (in the request and on the list); added is the number actually added, count the new list size', async () => {
     await ops.put(path(), { percent: 0, newValue: kind === 'flag' ? true : 'b' });
     const v0 = (await owner.session.getEnvironment({ path: { envId } })).version;
     expect(await ops.add(path(), ['u1', 'u2', 'u2', 'u3'])).toEqual({ added: 3, count: 3 });
@@ -53,7 +55,7 @@ describe.each<Kind>(['flag', 'config'])('%s rollout target IDs', (kind) => {
     expect(audit.events[0]).toMatchObject({ action: 'rollout.target_ids_added', version: v0 + 2 });
   });
 
-  it('removes, skipping absent IDs, and checks membership', async () => {
+  it('spec "Target IDs" 2: remove answers {removed, count}, skipping absent IDs; contains then answers true or false', async () => {
     expect(await ops.remove(path(), ['u2', 'nope', 'u2'])).toEqual({ removed: 1, count: 3 });
     expect(await ops.contains({ ...path(), targetId: 'u1' })).toEqual({ contains: true });
     expect(await ops.contains({ ...path(), targetId: 'u2' })).toEqual({ contains: false });
@@ -175,7 +177,7 @@ describe.each<Kind>(['flag', 'config'])('%s rollout target IDs', (kind) => {
     expect((await expectApiError(ops.remove(path(), tooMany), 400, 'invalid_request')).fields).toHaveProperty('targetIds');
   });
 
-  it('takes 100,000 IDs in one request (a body well over 1 MiB)', async () => {
+  it('spec "Limits" target IDs per request: add and remove take 100,000 IDs in one request (a body well over 1 MiB)', async () => {
     const ids = Array.from({ length: 100_000 }, (_, i) => `customer-${i}-${kind}`);
     expect(await ops.add(path(), ids)).toEqual({ added: 100_000, count: 100_025 });
     expect(await ops.contains({ ...path(), targetId: 'customer-99999-' + kind })).toEqual({ contains: true });
@@ -187,6 +189,43 @@ describe.each<Kind>(['flag', 'config'])('%s rollout target IDs', (kind) => {
     const fresh = await ops.put(path(), { percent: 1, newValue: kind === 'flag' ? true : 'b' });
     expect(fresh.targetIdsCount).toBe(0);
     expect(await ops.list(path())).toEqual({ items: [] });
+  });
+
+  const fresh = async (k: string, rollout: { percent: number; bucketField?: string }) => {
+    if (kind === 'flag') await owner.session.createFlag({ path: { id: projectId }, body: { key: k, name: k, defaultValue: false } });
+    else await owner.session.createConfig({ path: { id: projectId }, body: { key: k, name: k, defaultValue: 'a' } });
+    await ops.put({ envId, key: k }, { ...rollout, newValue: kind === 'flag' ? true : 'b' });
+    return { envId, key: k };
+  };
+
+  it('spec "Target IDs": a listed ID, matched against the rollout\'s bucketField, skips the percent gate and always gets the candidate value', async () => {
+    const p = await fresh('by-account', { percent: 0, bucketField: 'accountId' });
+    await ops.add(p, ['acct-1']);
+    const value = async (context: Record<string, string>) => (await owner.session.evaluate({ path: { envId }, body: { context, keys: [p.key] } })).results[p.key]!.value;
+    expect(await value({ accountId: 'acct-1' })).toEqual(kind === 'flag' ? true : 'b');
+    expect(await value({ userId: 'acct-1' })).toEqual(kind === 'flag' ? false : 'a');
+    expect(await value({ accountId: 'acct-2' })).toEqual(kind === 'flag' ? false : 'a');
+  });
+
+  it('spec "Target IDs" 3: replace answers {count} and the list is then exactly the new IDs', async () => {
+    const p = await fresh('replaced', { percent: 0 });
+    await ops.add(p, ['old-1', 'old-2', 'keep']);
+    expect(await ops.replace(p, ['keep', 'new-1', 'new-1'])).toEqual({ count: 2 });
+    expect((await ops.list(p)).items).toEqual(['keep', 'new-1']);
+    expect(await ops.contains({ ...p, targetId: 'old-1' })).toEqual({ contains: false });
+    expect((await ops.get(p)).targetIdsCount).toBe(2);
+  });
+
+  it('spec "Target IDs" 4: the list\'s default page (limit omitted) holds 1000 IDs, with nextCursor on the full page', async () => {
+    const p = await fresh('paged', { percent: 0 });
+    const ids = Array.from({ length: 1001 }, (_, i) => `id-${String(i).padStart(4, '0')}`);
+    await ops.replace(p, ids);
+    const first = await ops.list(p);
+    expect(first.items).toEqual(ids.slice(0, 1000));
+    expect(first.nextCursor).toBeDefined();
+    const second = await ops.list(p, { cursor: first.nextCursor! });
+    expect(second.items).toEqual(ids.slice(1000));
+    expect(second.nextCursor).toBeUndefined();
   });
 });
 
