@@ -65,7 +65,7 @@ describe.each<Kind>(['flag', 'config'])('automatic rollback of a %s rollout', (k
     expect(await t.asSession(member.sessionToken).listRollbackSecrets({ path: { envId } })).toHaveLength(1);
   });
 
-  it('caps live secrets at 20 per environment (quota_exceeded), and reuses a revoked name', async () => {
+  it('spec "Limits" live rollback secrets per env: a 21st live secret answers 403 quota_exceeded (dimension rollback_webhook_secrets_per_env); a revoked name can be reused', async () => {
     const made: string[] = [];
     for (let i = 0; i < 19; i++) made.push((await owner.session.createRollbackSecret({ path: { envId }, body: { name: `s${i}` } })).id);
     const quota = await expectApiError(owner.session.createRollbackSecret({ path: { envId }, body: { name: 'one-too-many' } }), 403, 'quota_exceeded');
@@ -79,7 +79,7 @@ describe.each<Kind>(['flag', 'config'])('automatic rollback of a %s rollout', (k
     await expectApiError(owner.session.revokeRollbackSecret({ path: { envId, id: '00000000-0000-4000-8000-000000000000' } }), 404, 'not_found');
   });
 
-  it('pauses an active rollout at 0% (transitioned), with the audit row, banner data and a version bump', async () => {
+  it('spec "Rollout status" 10: a fire on an active rollout pauses it at 0% with pausedReason auto_rollback (outcome transitioned), with the audit row, banner data and a version bump', async () => {
     await ops.put({ envId, key: 'checkout' }, { percent: 25, newValue: candidate });
     const version = (await owner.session.getEnvironment({ path: { envId } })).version;
     const body = fixture('alertmanager');
@@ -120,7 +120,7 @@ describe.each<Kind>(['flag', 'config'])('automatic rollback of a %s rollout', (k
     expect((await fires({ limit: 1 }))[0]).toMatchObject({ outcome: 'transitioned', secretName: 'alertmanager', parsedMonitorUrl: alert });
   });
 
-  it('answers a repeat with noop_already_rolled_back (no audit row), and resumes to the rolled-back percent', async () => {
+  it('spec "Rollout status" 13: a fire on an auto-rolled-back rollout answers noop true (noop_already_rolled_back, no audit row); 5: resume returns to the percent it was rolled back from', async () => {
     const audits = (await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { resourceType: 'rollout', limit: 200 } })).events.length;
     const res = await fire('checkout');
     expect(await json(res)).toEqual({ noop: true, currentStatus: 'paused' });
@@ -129,7 +129,7 @@ describe.each<Kind>(['flag', 'config'])('automatic rollback of a %s rollout', (k
     expect(await ops.resume({ envId, key: 'checkout' })).toMatchObject({ status: 'active', percent: 25, rolledBackFromPercent: null });
   });
 
-  it('rolls back user-paused rollouts too, and is a no-op on completed or cancelled ones', async () => {
+  it('spec "Rollout status" 11: a fire on a user-paused rollout rolls it back (transitioned); 14: on completed or cancelled ones it answers noop true (noop_terminal_state)', async () => {
     await ops.pause({ envId, key: 'checkout' });
     expect(await json(await fire('checkout'))).toEqual({ noop: false, currentStatus: 'paused', newStatus: 'paused' });
     expect(await ops.get({ envId, key: 'checkout' })).toMatchObject({ pausedReason: 'auto_rollback', rolledBackFromPercent: 25 });
@@ -140,7 +140,7 @@ describe.each<Kind>(['flag', 'config'])('automatic rollback of a %s rollout', (k
     expect((await fires({ limit: 2 })).map((f) => f.outcome)).toEqual(['noop_terminal_state', 'noop_terminal_state']);
   });
 
-  it('answers 404 rollback_rollout_not_found without a rollout or primitive', async () => {
+  it('spec "Rollback fire outcomes" 5: no rollout or no primitive at the key answers 404 rollback_rollout_not_found (outcome error_not_found)', async () => {
     for (const key of ['idle', 'does-not-exist']) {
       const res = await fire(key);
       expect(res.status).toBe(404);
@@ -152,7 +152,7 @@ describe.each<Kind>(['flag', 'config'])('automatic rollback of a %s rollout', (k
     ]);
   });
 
-  it('answers the same 401 to missing, invalid, revoked and wrong-environment secrets', async () => {
+  it('spec "Authentication" 6: missing, invalid, revoked and wrong-environment rollback secrets all answer the same 401 rollback_unauthorized (outcome error_unauthorized)', async () => {
     const revoked = await owner.session.createRollbackSecret({ path: { envId }, body: { name: 'revoked' } });
     await owner.session.revokeRollbackSecret({ path: { envId, id: revoked.id } });
     const staging = await owner.session.createRollbackSecret({ path: { envId: otherEnvId }, body: { name: 'staging' } });
@@ -172,7 +172,7 @@ describe.each<Kind>(['flag', 'config'])('automatic rollback of a %s rollout', (k
     expect((await fetch(`${t.url}/api/v1/orgs/acme`, { headers: { authorization: `Bearer ${secret.token}` } })).status).toBe(401);
   });
 
-  it('accepts a 16,384-byte body and refuses 16,385 bytes or unreadable JSON with 400', async () => {
+  it('spec "Fire details" 3: a body over 16 KiB (16,385 bytes) or unreadable answers 400 invalid_request (outcome error_invalid_request); 16,384 bytes is accepted', async () => {
     await ops.put({ envId, key: 'idle' }, { percent: 10, newValue: candidate });
     const padded = (size: number) => {
       const base = JSON.stringify({ alert_url: 'https://status.example.com/incidents/42', pad: '' });
@@ -192,7 +192,7 @@ describe.each<Kind>(['flag', 'config'])('automatic rollback of a %s rollout', (k
     expect((await fire('idle', { body: 'CPU high on web-3', contentType: 'text/plain' })).status).toBe(200);
   });
 
-  it('reads the alert URL from Alertmanager, Grafana, PagerDuty v3 and generic payloads', async () => {
+  it('spec "Fire details" 2: the alert URL comes from alert_url (alias link), alerts[0].generatorURL or event.data.html_url; other shapes leave parsedMonitorUrl null', async () => {
     const cases: Array<[string, string | null]> = [
       [fixture('grafana'), 'https://grafana.example.com/alerting/grafana/ddx8cq2nbq4g0c/view?orgId=1'],
       [fixture('pagerduty-v3'), 'https://acme.pagerduty.com/incidents/PGR0VU2'],
@@ -207,7 +207,7 @@ describe.each<Kind>(['flag', 'config'])('automatic rollback of a %s rollout', (k
     }
   });
 
-  it('limits fires to 60 a minute per rollout (429 rollback_rate_limited with Retry-After)', async () => {
+  it('spec "Limits" rollback fires per rollout: the 61st fire in a minute answers 429 rollback_rate_limited with Retry-After (outcome error_rate_limited)', async () => {
     await ops.put({ envId, key: 'burst' }, { percent: 10, newValue: candidate });
     const statuses: number[] = [];
     for (let i = 0; i < 60; i++) statuses.push((await fire('burst')).status);
@@ -221,7 +221,7 @@ describe.each<Kind>(['flag', 'config'])('automatic rollback of a %s rollout', (k
     expect((await fires({ limit: 1 }))[0]).toMatchObject({ outcome: 'error_rate_limited', primitiveKey: 'burst' });
   });
 
-  it('pages the four fire histories (default 50, max 200, nextCursor only on full pages)', async () => {
+  it('spec "Fire details" 4: the four fire histories page with default limit 50, maximum 200, nextCursor only on full pages; the per-rollout one by primitive key', async () => {
     const all = await owner.session.listRollbackFires({ path: { envId }, query: { limit: 200 } });
     expect(all.fires.length).toBeGreaterThan(50);
     expect(all.nextCursor).toBeUndefined();
@@ -241,6 +241,94 @@ describe.each<Kind>(['flag', 'config'])('automatic rollback of a %s rollout', (k
     // Rollouts come and go; the per-primitive history spans them.
     expect(new Set(byKey.fires.map((f) => f.rolloutId)).size).toBeGreaterThanOrEqual(1);
     await expectApiError(owner.session.listRollbackSecretFires({ path: { envId: otherEnvId, id: secret.id } }), 404, 'not_found');
+  });
+
+  const auditCount = async () => (await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { limit: 200 } })).events.length;
+  const fireCount = async () => (await owner.session.listRollbackFires({ path: { envId }, query: { limit: 200 } })).fires.length;
+
+  it('spec "Rollback fire audit rows" 2: noop and error fires are recorded in the fire history only (one record each), never in the audit log', async () => {
+    await create('quiet');
+    await ops.put({ envId, key: 'quiet' }, { percent: 10, newValue: candidate });
+    expect((await fire('quiet')).status).toBe(200); // transitioned
+    const audits = await auditCount();
+    const records = await fireCount();
+    expect(await json(await fire('quiet'))).toEqual({ noop: true, currentStatus: 'paused' });
+    expect((await fire('quiet', { token: 'garbage' })).status).toBe(401);
+    expect((await fire('no-such-key')).status).toBe(404);
+    expect((await fire('quiet', { body: '{' })).status).toBe(400);
+    expect(await fireCount()).toBe(records + 4);
+    expect((await fires({ limit: 4 })).map((f) => f.outcome)).toEqual(['error_invalid_request', 'error_not_found', 'error_unauthorized', 'noop_already_rolled_back']);
+    expect(await auditCount()).toBe(audits);
+  });
+
+  it('spec "Fire details" 1: the fire URL is stable across pauses, resumes and new rollouts of the same primitive', async () => {
+    await create('stable');
+    const path = { envId, key: 'stable' };
+    const first = await ops.put(path, { percent: 10, newValue: candidate });
+    expect(await json(await fire('stable'))).toEqual({ noop: false, currentStatus: 'active', newStatus: 'paused' });
+    await ops.resume(path);
+    await ops.pause(path);
+    await ops.resume(path);
+    expect(await json(await fire('stable'))).toEqual({ noop: false, currentStatus: 'active', newStatus: 'paused' });
+    await ops.cancel(path);
+    const second = await ops.put(path, { percent: 20, newValue: candidate });
+    expect(second.id).not.toBe(first.id);
+    expect(await json(await fire('stable'))).toEqual({ noop: false, currentStatus: 'active', newStatus: 'paused' });
+    expect(await ops.get(path)).toMatchObject({ id: second.id, status: 'paused', pausedReason: 'auto_rollback', percent: 0 });
+    expect((await fires({ limit: 3 })).map((f) => [f.outcome, f.rolloutId])).toEqual([
+      ['transitioned', second.id],
+      ['transitioned', first.id],
+      ['transitioned', first.id],
+    ]);
+  });
+
+  it('spec "Rollout status" 12: a fire on a rollout paused at an approval gate pauses it at 0% with pausedReason auto_rollback (outcome transitioned)', async () => {
+    await create('gated');
+    await owner.session.createRolloutPlan({
+      path: { id: projectId },
+      body: { key: `gate-${kind}`, name: 'Gate', cadence: 'auto', rampSteps: [{ percent: 10, holdForSeconds: 60 }, { percent: 50, holdForSeconds: 60, requiresApproval: true }, { percent: 100, holdForSeconds: 0 }] },
+    });
+    await ops.put({ envId, key: 'gated' }, { percent: 10, newValue: candidate, planKey: `gate-${kind}` });
+    await t.advanceClock(61);
+    expect(await ops.get({ envId, key: 'gated' })).toMatchObject({ status: 'paused', pausedReason: 'approval_gate', percent: 10 });
+    expect(await json(await fire('gated'))).toEqual({ noop: false, currentStatus: 'paused', newStatus: 'paused' });
+    expect(await ops.get({ envId, key: 'gated' })).toMatchObject({ status: 'paused', pausedReason: 'auto_rollback', percent: 0, pausedAtPercent: 0 });
+    expect((await fires({ limit: 1 }))[0]).toMatchObject({ outcome: 'transitioned', primitiveKey: 'gated' });
+  });
+
+  it('spec "Rollback webhooks" 1: minting answers 201 with the one-time token; name is required and at most 64 characters; an unknown env answers 404 not_found', async () => {
+    const { data, response } = await owner.session.withResponse.createRollbackSecret({ path: { envId: otherEnvId }, body: { name: 'n'.repeat(64) } });
+    expect(response.status).toBe(201);
+    expect(data).toMatchObject({ name: 'n'.repeat(64), token: expect.stringMatching(/^svcrb_[A-Za-z0-9]{32}$/) });
+    expect(Object.keys((await expectApiError(owner.session.createRollbackSecret({ path: { envId: otherEnvId }, body: {} as never }), 400, 'invalid_request')).fields ?? {})).toEqual(['name']);
+    expect(Object.keys((await expectApiError(owner.session.createRollbackSecret({ path: { envId: otherEnvId }, body: { name: 'n'.repeat(65) } }), 400, 'invalid_request')).fields ?? {})).toEqual(['name']);
+    await expectApiError(owner.session.createRollbackSecret({ path: { envId: '00000000-0000-4000-8000-000000000000' }, body: { name: 'x' } }), 404, 'not_found');
+  });
+
+  it('spec "Rollback webhooks" 3: DELETE of a secret answers 204, also when it is already revoked', async () => {
+    const minted = await owner.session.createRollbackSecret({ path: { envId: otherEnvId }, body: { name: 'short-lived' } });
+    const del = () => fetch(`${t.url}/api/v1/envs/${otherEnvId}/rollback-webhook-secrets/${minted.id}`, { method: 'DELETE', headers: { cookie: `svc_session=${owner.sessionToken}` } });
+    expect((await del()).status).toBe(204);
+    expect((await del()).status).toBe(204);
+    expect((await owner.session.listRollbackSecrets({ path: { envId: otherEnvId } })).find((s) => s.id === minted.id)?.revokedAt).not.toBeNull();
+  });
+
+  it('spec "Limits" rollback fires per secret: the 301st fire of one secret in a minute answers 429 rollback_rate_limited with Retry-After', async () => {
+    const busy = await owner.session.createRollbackSecret({ path: { envId }, body: { name: `busy-${kind}` } });
+    const keys = Array.from({ length: 6 }, (_, i) => `busy-${i}`);
+    for (const key of keys) {
+      await create(key);
+      await ops.put({ envId, key }, { percent: 10, newValue: candidate });
+    }
+    await t.advanceClock(61); // a fresh minute for every bucket
+    const statuses: number[] = [];
+    for (const key of keys) for (let i = 0; i < 50; i++) statuses.push((await fire(key, { token: busy.token })).status);
+    expect(statuses.filter((s) => s !== 200)).toEqual([]);
+    const limited = await fire('stable', { token: busy.token });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await json(limited)).code).toBe('rollback_rate_limited');
+    expect((await fires({ limit: 1 }))[0]).toMatchObject({ outcome: 'error_rate_limited', secretId: busy.id });
   });
 });
 
