@@ -45,7 +45,7 @@ describe('audit log', () => {
     expect(err.fields).toEqual({ cursor: 'invalid cursor' });
   });
 
-  it('filters by environment, resource and actor (AND-combined), with env versions on the rows', async () => {
+  it('spec "Audit" 1: list filters (envId, resourceType, resourceKey, actorId) are AND-combined; rows carry the env version', async () => {
     const prodRows = await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { envId: prod, resourceType: 'flag', resourceKey: 'banner' } });
     expect(prodRows.events.map((e) => e.action)).toEqual(Array(4).fill('flag.update_value'));
     // prod: environment.created (v0), flag created (v1), then four values: v2..v5
@@ -59,7 +59,7 @@ describe('audit log', () => {
     expect(none).toEqual({ events: [], nextCursor: null });
   });
 
-  it('shows previous value, new value and a JSON Patch diff', async () => {
+  it('spec "AuditEventDetail": the detail adds previousValue, newValue and a JSON Patch diff', async () => {
     const [latest] = (await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { limit: 1 } })).events;
     const detail = await owner.session.getAuditEvent({ path: { id: latest!.id } });
     expect(detail).toMatchObject({ action: 'flag.update_value', previousValue: 'v5', newValue: 'v7', diff: [{ op: 'replace', path: '', value: 'v7' }] });
@@ -163,5 +163,21 @@ describe('audit log', () => {
     const byRes = t.asToken((await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'history reader', resources: ['hist*'] } })).token);
     const mine = (await byRes.listAuditEvents({ path: { slug: 'acme' }, query: { envId: prod, includeProjectRows: 'true', limit: 200 } })).events;
     expect(mine.map((e) => e.action)).toEqual(['flag.updated', 'flag.update_value', 'flag.created']);
+  });
+
+  it('spec "Audit" limit: 1 to 200, default 50; 0 and 201 answer 400 invalid_request naming limit', async () => {
+    for (let i = 0; i < 55; i++) await owner.session.setFlagValue({ path: { envId: prod, key: 'banner' }, body: { value: `bulk-${i}` } });
+    const list = (limit?: number) => owner.session.listAuditEvents({ path: { slug: 'acme' }, query: limit === undefined ? {} : { limit } });
+    const page = await list();
+    expect(page.events).toHaveLength(50);
+    expect(page.nextCursor).not.toBeNull();
+    expect((await list(1)).events).toHaveLength(1);
+    expect((await list(200)).events.length).toBeGreaterThan(55);
+    for (const limit of [0, 201]) expect(Object.keys((await expectApiError(list(limit), 400, 'invalid_request')).fields ?? {})).toEqual(['limit']);
+  });
+
+  it('spec "Audit" 1 and 2: an unknown org answers 404 not_found to the list, an unknown event id 404 not_found to the detail', async () => {
+    await expectApiError(owner.session.listAuditEvents({ path: { slug: 'no-such-org' } }), 404, 'not_found');
+    await expectApiError(owner.session.getAuditEvent({ path: { id: '00000000-0000-4000-8000-000000000000' } }), 404, 'not_found');
   });
 });
