@@ -26,7 +26,7 @@ describe('API keys and access control', () => {
   });
   afterAll(() => t?.close());
 
-  it('a read-only key reads but cannot write (token_action_denied)', async () => {
+  it('spec "Code catalog" token_action_denied: a read-only key reads, and its writes answer 403 token_action_denied', async () => {
     const { token } = await mint({ name: 'reader', actions: ['read'] });
     const api = t.asToken(token);
     expect(await api.getFlagState({ path: { envId: prod, key: 'search' } })).toMatchObject({ value: false });
@@ -34,7 +34,7 @@ describe('API keys and access control', () => {
     await expectApiError(api.createProject({ path: { slug: 'acme' }, body: { key: 'x', name: 'X' } }), 403, 'token_action_denied');
   });
 
-  it('an environment-scoped key sees only its environments (token_env_out_of_scope)', async () => {
+  it('spec "Code catalog" token_env_out_of_scope: an environment-scoped key sees only its environments; others answer 403 token_env_out_of_scope', async () => {
     const { token, environments } = await mint({ name: 'prod-only', environments: [prod] });
     expect(environments).toEqual([prod]);
     const api = t.asToken(token);
@@ -44,7 +44,7 @@ describe('API keys and access control', () => {
     expect((await api.listEnvironments({ path: { id: projectId } })).map((e) => e.id)).toEqual([prod]);
   });
 
-  it('a resource-scoped key matches primitive keys by glob (token_resource_out_of_scope)', async () => {
+  it('spec "Code catalog" token_resource_out_of_scope: a key\'s resources match primitive keys by glob; others answer 403 token_resource_out_of_scope', async () => {
     const { token } = await mint({ name: 'checkout', resources: ['checkout-*'] });
     const api = t.asToken(token);
     await api.setFlagValue({ path: { envId: prod, key: 'checkout-v2' }, body: { value: true } });
@@ -101,7 +101,7 @@ describe('API keys and access control', () => {
     expect(Array.isArray(await api.listRolloutPlans({ path: { id: projectId } }))).toBe(true);
   });
 
-  it('an IP allow-list is checked first (token_ip_denied)', async () => {
+  it('spec "Code catalog" token_ip_denied: a source IP off the key\'s allowlist answers 403 token_ip_denied, checked first', async () => {
     const denied = await mint({ name: 'office', ipAllowlist: ['10.0.0.0/8'], actions: ['read'] });
     // IP comes before the action check: a read-only key writing from the wrong address is ip-denied.
     await expectApiError(t.asToken(denied.token).setFlagValue({ path: { envId: prod, key: 'search' }, body: { value: true } }), 403, 'token_ip_denied');
@@ -169,6 +169,18 @@ describe('API keys and access control', () => {
     expect(both.status).toBe(403); // the request is judged as the token, which has no session
   });
 
+  it('spec "Authentication" 1: a request with both a bearer token and a session cookie is judged as the bearer token', async () => {
+    const { token } = await mint({ name: 'reader-with-cookie', actions: ['read'] });
+    const url = `${t.url}/api/v1/envs/${prod}/flags/search/value`;
+    const put = (headers: Record<string, string>) =>
+      fetch(url, { method: 'PUT', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ value: false }) });
+    // The owner's cookie alone may write; with the read-only bearer beside it, the bearer decides.
+    const both = await put({ authorization: `Bearer ${token}`, cookie: `svc_session=${owner.sessionToken}` });
+    expect(both.status).toBe(403);
+    expect(((await both.json()) as { code: string }).code).toBe('token_action_denied');
+    expect((await put({ cookie: `svc_session=${owner.sessionToken}` })).status).toBe(200);
+  });
+
   it('agent keys write audit rows as agent_token with the delegating user', async () => {
     const { token, id } = await mint({ name: 'bot', kind: 'agent' });
     await t.asToken(token).setFlagValue({ path: { envId: prod, key: 'checkout-v3' }, body: { value: true } });
@@ -177,7 +189,7 @@ describe('API keys and access control', () => {
     expect(events[0]).not.toHaveProperty('actorEmail');
   });
 
-  it('members operate flags but need admin for projects, environments and keys (insufficient_role)', async () => {
+  it('spec "Authentication" 5: a member operates flags but gets 403 insufficient_role where admin or owner is needed (projects, environments, keys)', async () => {
     const member = await seedUser(t.server.deps.db, 'mia@example.com', { orgId, role: 'member' });
     const api = t.asSession(member.sessionToken);
     await api.setFlagValue({ path: { envId: prod, key: 'search' }, body: { value: false } });
@@ -190,7 +202,7 @@ describe('API keys and access control', () => {
     expect(events[0]).toMatchObject({ actorType: 'user', actorEmail: 'mia@example.com' });
   });
 
-  it('answers 404, never 403, across tenants — for sessions and for keys', async () => {
+  it('spec "Authentication" 7: cross-tenant access answers 404 not_found, never 403 — for sessions and for keys', async () => {
     const outsider = await seedUser(t.server.deps.db, 'eve@example.com');
     const eve = t.asSession(outsider.sessionToken);
     const other = await eve.createOrg({ body: { name: 'Evil Corp', slug: 'evil' } });

@@ -102,7 +102,7 @@ describe.each<Kind>(['flag', 'config'])('%s approval proposals', (kind) => {
   });
   afterAll(() => t?.close());
 
-  it('diverts a rollout PUT: 202, Location and the proposal; nothing changes', async () => {
+  it('spec "Authentication" 8: an approval-required key\'s rollout PUT is diverted to a proposal: 202 with a Location header, and nothing changes', async () => {
     const before = await ops.get(path);
     const v = await version();
     const proposal = await proposed(raw(approval.api).put({ percent: 20 }, { 'x-audit-reason': 'ramp to 20' }));
@@ -143,7 +143,7 @@ describe.each<Kind>(['flag', 'config'])('%s approval proposals', (kind) => {
     });
   });
 
-  it('applies through the same service path: the key as actor, the admin as approver, reason proposal:<id>', async () => {
+  it('spec "Proposal cross-link": the data-change row of an applied proposal carries reason proposal:<id> (the key as actor, the admin as approver)', async () => {
     const v = await version();
     const proposal = await proposed(raw(approval.api).put({ percent: 25 }));
     const applied = await admin.api.applyProposal({ path: { id: proposal.id } });
@@ -230,7 +230,7 @@ describe.each<Kind>(['flag', 'config'])('%s approval proposals', (kind) => {
     expect((await owner.session.listProposals({ path: { slug: 'acme' } })).length).toBe(count);
   });
 
-  it('authorizes the key first (action, environment, resource) and refuses non-divertible mutations (approval_not_supported)', async () => {
+  it('spec "Authentication" 8: mutations that cannot become a proposal answer 403 approval_not_supported (after the key\'s action, environment and resource checks)', async () => {
     const readOnly = await mint({ name: 'reader needing approval', actions: ['read'], requiresApproval: true });
     await expectApiError(raw(readOnly.api).pause(), 403, 'token_action_denied');
     const staging = await mint({ name: 'staging only', environments: [otherEnvId], requiresApproval: true });
@@ -256,7 +256,7 @@ describe.each<Kind>(['flag', 'config'])('%s approval proposals', (kind) => {
     expect((await raw(owner.session).resume()).response.status).toBe(200);
   });
 
-  it('refuses apply on drift: another write to the environment since the proposal (version_drift with details)', async () => {
+  it('spec "Versioning" 2: applying a proposal after the env version moved answers 409 version_drift with liveVersion and proposedVersion', async () => {
     const proposal = await proposed(raw(approval.api).pause());
     // Something else writes to the same environment (another primitive).
     if (kind === 'flag') await owner.session.setFlagValue({ path: { envId, key: otherKey }, body: { value: true } });
