@@ -94,7 +94,7 @@ describe('invitations', () => {
     await sink?.close();
   });
 
-  it('refuses a second live invitation (invitation_pending) and members (already_member)', async () => {
+  it('spec "Code catalog" invitation_pending and already_member: a second live invitation and an invitation of a member answer 409', async () => {
     await invite('dup@example.com');
     const pending = await expectApiError(
       owner.session.createInvitation({ path: { slug: 'acme' }, body: { email: 'DUP@example.com', role: 'admin' } }),
@@ -115,7 +115,7 @@ describe('invitations', () => {
     expect(Object.keys(bad.fields ?? {}).sort()).toEqual(['email', 'role']);
   });
 
-  it('expires after 7 days (410 invitation_expired); an expired one no longer blocks a new invitation', async () => {
+  it('spec "Other one-shot resources" 2: an invitation expires after 7 days (410 invitation_expired to preview and accept); an expired one no longer blocks a new invitation', async () => {
     await t.setClock(new Date(Date.now() + 60_000)); // pinned: only advanceClock moves it from here on
     const { invitation, token } = await invite('late@example.com');
     await t.advanceClock(7 * DAY - 1);
@@ -129,7 +129,7 @@ describe('invitations', () => {
     expect((await t.anonymous.acceptInvitation({ path: { token: fresh.token }, body: { displayName: 'Late' } })).organizations[0]!.role).toBe('member');
   });
 
-  it('answers 404 for unknown, forged and malformed tokens', async () => {
+  it('spec "Authentication and onboarding" 8: invitation preview and accept answer 404 not_found for unknown, forged and malformed tokens', async () => {
     const forged = 'A'.repeat(43);
     await expectApiError(t.anonymous.getInvitation({ path: { token: forged } }), 404, 'not_found');
     await expectApiError(t.anonymous.acceptInvitation({ path: { token: forged }, body: { displayName: 'X' } }), 404, 'not_found');
@@ -251,5 +251,13 @@ describe('invitations', () => {
     expect(page.status).toBe(200);
     expect(page.sessionToken).toBeNull();
     expect(await t.anonymous.getInvitation({ path: { token } })).toMatchObject({ email: 'page@example.com' });
+  });
+
+  it('spec "Authentication and onboarding" 8: preview and accept of an accepted invitation answer 410 invitation_used', async () => {
+    const { token } = await invite('once@example.com');
+    expect(await t.anonymous.getInvitation({ path: { token } })).toMatchObject({ email: 'once@example.com', role: 'member', orgName: expect.any(String) });
+    await t.anonymous.acceptInvitation({ path: { token }, body: { displayName: 'Once' } });
+    await expectApiError(t.anonymous.getInvitation({ path: { token } }), 410, 'invitation_used');
+    await expectApiError(t.anonymous.acceptInvitation({ path: { token }, body: { displayName: 'Twice' } }), 410, 'invitation_used');
   });
 });

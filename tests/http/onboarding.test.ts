@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claim, expectApiError, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
+import { seedUser } from '../support/users.js';
 
 /**
  * The newcomer's path from the README: claim the instance, mint an API key,
@@ -15,7 +16,7 @@ describe('a newcomer on a fresh self-hosted instance', () => {
   });
   afterAll(() => t?.close());
 
-  it('claims the instance once and gets a session', async () => {
+  it('spec "Authentication and onboarding" 7: install-claim answers the Session with its cookie once, then 409 already_claimed', async () => {
     expect(await t.anonymous.getClaimState()).toEqual({ claimed: false });
     owner = await claim(t);
     expect(await t.anonymous.getClaimState()).toEqual({ claimed: true });
@@ -110,6 +111,17 @@ describe('a newcomer on a fresh self-hosted instance', () => {
     expect(staging.version).toBe(1);
     const states = await owner.session.listFlagStates({ path: { envId: staging.id } });
     expect(states).toEqual([expect.objectContaining({ key: 'new-checkout', value: false, rules: [] })]);
+  });
+
+  it('spec "Authentication and onboarding" 4: logout answers 204, clears the cookie and deletes the session; a repeat answers 204', async () => {
+    const user = await seedUser(t.server.deps.db, 'leaving@example.com');
+    const logout = (headers: Record<string, string>) => fetch(`${t.url}/api/v1/auth/logout`, { method: 'POST', headers });
+    const first = await logout({ cookie: `svc_session=${user.sessionToken}` });
+    expect(first.status).toBe(204);
+    expect(first.headers.get('set-cookie')).toMatch(/svc_session=;.*(Max-Age=0|Expires=Thu, 01 Jan 1970)/i);
+    await expectApiError(t.asSession(user.sessionToken).getSession(), 401, 'unauthorized');
+    expect((await logout({ cookie: `svc_session=${user.sessionToken}` })).status).toBe(204);
+    expect((await logout({})).status).toBe(204);
   });
 
   it('logs out: the session stops working and logout stays idempotent', async () => {

@@ -45,7 +45,7 @@ describe('magic-link sign-in', () => {
     await sink?.close();
   });
 
-  it('mails a single-use link to a known user; following it signs in with a 303 to /app/', async () => {
+  it('spec "Authentication and onboarding" 2: a magic link signs in with a 303 to /app/ and the session cookie; a second use redirects with error=magic_link_already_used', async () => {
     expect(await ask('Owner@Example.com')).toEqual({ sent: true }); // addresses are case-insensitive
     const mail = await sink.next('owner@example.com');
     expect(mail.subject).toBe('Your Gradual sign-in link');
@@ -70,7 +70,7 @@ describe('magic-link sign-in', () => {
     expect(again).toMatchObject({ status: 303, location: '/app/signin?error=magic_link_already_used', sessionToken: null });
   });
 
-  it('expires a link 15 minutes after it was issued (test clock)', async () => {
+  it('spec "Authentication" 2: a magic link is valid for 15 minutes after issue, then redirects with error=magic_link_expired', async () => {
     await t.setClock(new Date(Date.now() + 60_000)); // pinned: only advanceClock moves it from here on
     const early = await linkFor('owner@example.com');
     const late = await linkFor('owner@example.com'); // a minute later
@@ -80,7 +80,7 @@ describe('magic-link sign-in', () => {
     expect(await open(late)).toMatchObject({ status: 303, location: '/app/signin?error=magic_link_expired', sessionToken: null });
   });
 
-  it('answers forged, malformed and missing tokens with magic_link_invalid', async () => {
+  it('spec "Authentication and onboarding" 2: forged, malformed and missing link tokens redirect with error=magic_link_invalid', async () => {
     const base = `${t.server.url}/api/v1/auth/link`;
     const forged = randomBytes(64).toString('base64').replace(/[^A-Za-z0-9]/g, '').slice(0, 43);
     for (const url of [`${base}?t=${forged}`, `${base}?t=abc`, `${base}?t=${'x'.repeat(5000)}`, base, `${base}?t=`]) {
@@ -95,7 +95,7 @@ describe('magic-link sign-in', () => {
     expect(await twice.json()).toMatchObject({ code: 'invalid_request', requestId: expect.any(String) });
   });
 
-  it('answers {sent: true} for an unknown address and mails nothing (no account, no invitation)', async () => {
+  it('spec "Authentication and onboarding" 1: POST /auth/magic-link answers {sent: true} for an unknown address too, and mails nothing', async () => {
     expect(await ask('nobody@example.com')).toEqual({ sent: true });
     await linkFor('owner@example.com');
     await t.server.deps.mailer.idle();
@@ -121,7 +121,7 @@ describe('magic-link sign-in', () => {
     ]);
   });
 
-  it('no_invitation: a link for an address that has neither an account nor a pending invitation any more', async () => {
+  it('spec "Code catalog" no_invitation: a link for an address that has neither an account nor a pending invitation any more', async () => {
     const { invitation } = await invite('ghost@example.com');
     const link = await linkFor('ghost@example.com');
     await owner.session.revokeInvitation({ path: { slug: 'acme', id: invitation.id } });
@@ -171,7 +171,7 @@ describe('magic-link sign-in', () => {
     expect(await open(recovered)).toMatchObject({ location: '/app/' });
   });
 
-  it('keeps signup and install-state unmounted on self-hosted without SERVICE_PUBLIC_SIGNUP (404, even for a bad body)', async () => {
+  it('spec "Authentication and onboarding" public signup: on self-hosted without SERVICE_PUBLIC_SIGNUP, install-state and signup answer 404 (even for a bad body)', async () => {
     await expectApiError(t.anonymous.signup({ body: { email: 'a@example.com', displayName: 'A', orgName: 'A' } }), 404, 'not_found');
     await expectApiError(t.anonymous.signup({ body: { email: 'nope' } as never }), 404, 'not_found');
     await expectApiError(t.anonymous.getInstallState(), 404, 'not_found');
@@ -274,7 +274,7 @@ describe('magic-link rate limits', () => {
     await sink?.close();
   });
 
-  it('mails one link a minute per address, 5 an hour per address and client IP, 20 per client IP; over a limit it still answers {sent: true}', async () => {
+  it('spec "Limits" magic-link requests: 20 an hour per client IP (and 5 an hour per address from one IP, one a minute); over a limit it still answers {sent: true}', async () => {
     const users = [];
     for (let i = 0; i < 16; i++) users.push(`user${i}@example.com`);
     for (const email of users) await seedUser(t.server.deps.db, email);
@@ -353,7 +353,7 @@ describe('public signup on the hosted topology', () => {
     expect(await open(link)).toMatchObject({ location: '/app/signin?error=magic_link_already_used' });
   });
 
-  it('409 slug_unavailable when the derived slug is taken; validates the body', async () => {
+  it('spec "Authentication and onboarding" 6: signup answers 409 slug_unavailable when the derived slug is taken, 400 invalid_request for a bad body', async () => {
     const err = await expectApiError(
       t.anonymous.signup({ body: { email: 'copycat@example.com', displayName: 'C', orgName: 'GLOBEX corp' } }),
       409,
@@ -403,7 +403,7 @@ describe('self-hosted with SERVICE_PUBLIC_SIGNUP=1', () => {
     await sink?.close();
   });
 
-  it('mounts install-state and signup beside install-claim', async () => {
+  it('spec "Authentication and onboarding" public signup: with SERVICE_PUBLIC_SIGNUP=1 a self-hosted instance mounts install-state and signup beside install-claim', async () => {
     expect(await t.anonymous.getInstallState()).toEqual({ claimed: false, signupEnabled: true });
     await claim(t);
     expect(await t.anonymous.getInstallState()).toEqual({ claimed: true, signupEnabled: true });
