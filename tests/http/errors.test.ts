@@ -32,13 +32,26 @@ describe('error envelope', () => {
   });
   afterAll(() => t?.close());
 
-  it('answers unknown routes with 404 not_found, inside and outside /api/v1', async () => {
+  it('spec "Versioning" 1: endpoints live under /api/v1; unknown routes (also under /api/v2) answer 404 not_found in the envelope', async () => {
     await expectEnvelope(await raw('/api/v1/nope'), 404, 'not_found');
     await expectEnvelope(await raw('/api/v2/orgs'), 404, 'not_found');
     await expectEnvelope(await raw('/api/v1/orgs/acme', { method: 'PATCH' }), 404, 'not_found');
   });
 
-  it('answers malformed JSON with 400 invalid_request', async () => {
+  it('spec "Error envelope": non-2xx answers carry code, message and requestId; fields only on validation errors', async () => {
+    for (const [res, status, code] of [
+      [await raw('/api/v1/envs/00000000-0000-4000-8000-000000000000'), 404, 'not_found'],
+      [await fetch(`${t.url}/api/v1/auth/me`), 401, 'unauthorized'],
+    ] as const) {
+      const body = await expectEnvelope(res, status, code);
+      expect(body.requestId).toMatch(/\S/);
+      expect(body).not.toHaveProperty('fields');
+    }
+    const invalid = await expectEnvelope(await raw('/api/v1/orgs/acme/projects', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }), 400, 'invalid_request');
+    expect(Object.keys(invalid.fields ?? {})).toEqual(expect.arrayContaining(['key', 'name']));
+  });
+
+  it('spec "Code catalog" invalid_request: malformed JSON answers 400 invalid_request with fields', async () => {
     const res = await raw('/api/v1/orgs/acme/projects', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"key": ' });
     const body = await expectEnvelope(res, 400, 'invalid_request');
     expect(body.fields).toEqual({ body: 'malformed JSON' });
@@ -55,7 +68,7 @@ describe('error envelope', () => {
     expect(Object.keys(body.fields ?? {})).toEqual(expect.arrayContaining(['key', 'name']));
   });
 
-  it('names every invalid field by dotted path', async () => {
+  it('spec "Error envelope": validation errors map dotted field paths to per-field messages in fields', async () => {
     const err = await expectApiError(
       owner.session.createProject({ path: { slug: 'acme' }, body: { key: 'bad key!', name: '' } }),
       400,

@@ -52,7 +52,7 @@ describe('rulesets, evaluation and the ruleset stream', () => {
   });
   afterAll(() => t?.close());
 
-  it('answers 503 ruleset_not_cached with Retry-After until the first write', async () => {
+  it('spec "Code catalog" ruleset_not_cached: a brand-new environment answers 503 ruleset_not_cached with Retry-After until the first write', async () => {
     const err = await expectApiError(t.asToken(token).getRuleset({ path: { envId } }), 503, 'ruleset_not_cached');
     expect(err.requestId).toBeTruthy();
     const res = await fetch(`${t.url}/api/v1/envs/${envId}/ruleset`, { headers: auth() });

@@ -36,7 +36,7 @@ describe.each([
   });
   afterAll(() => t?.close());
 
-  it('gives each key a token bucket of rateLimitPerMin, refilling evenly, with the spec headers', async () => {
+  it('spec "Code catalog" token_rate_limit: a key\'s bucket of rateLimitPerMin, once exhausted, answers 429 token_rate_limit with Retry-After in seconds; X-RateLimit-Limit, -Remaining and -Reset report it', async () => {
     const { token } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'slow', rateLimitPerMin: 3 } });
     const seen = [];
     for (let i = 0; i < 3; i++) {
@@ -62,7 +62,7 @@ describe.each([
     expect((await get(token)).status).toBe(429);
   });
 
-  it('sends the headers on 2xx, 304 and 429 only, never on other errors', async () => {
+  it('spec "Rate-limit response headers": the headers report the more restrictive bucket; sent on a 304, never on other errors', async () => {
     const { token } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'headers' } });
     const missing = await get(token, '/api/v1/envs/00000000-0000-4000-8000-000000000000');
     expect(missing.status).toBe(404);
@@ -103,7 +103,7 @@ describe.each([
     expect(limits(both).limit).not.toBeNull();
   });
 
-  it('caps the whole org in aggregate (ORG_RATE_LIMIT_PER_MIN) and reports the bucket that refused', async () => {
+  it('spec "Rate-limit response headers": a per-org aggregate bucket gates every key; on 429 the headers report the bucket that denied', async () => {
     await t.advanceClock(120); // every bucket full again
     const a = (await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'a' } })).token;
     const b = (await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'b' } })).token;

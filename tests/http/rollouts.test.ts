@@ -114,7 +114,7 @@ describe.each<Kind>(['flag', 'config'])('%s rollouts', (kind) => {
     await expectApiError(ops.advance(path), 409, 'rollout_already_at_final_step');
   });
 
-  it('honours ETags: 304 on If-None-Match, 412 on a stale If-Match', async () => {
+  it('spec "Versioning" 3: a matching If-None-Match answers 304, a stale If-Match 412 precondition_failed', async () => {
     const { response } = await ops.getWithResponse(path);
     const etag = response.headers.get('etag')!;
     expect(etag).toMatch(/^"[\w-]+"$/);
