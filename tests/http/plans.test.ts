@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { claim, expectApiError, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
 import { rolloutOps } from '../support/rollout-ops.js';
+import { seedUser } from '../support/users.js';
 
 const DAY = 86_400;
 
@@ -91,7 +92,7 @@ describe('rollout plans', () => {
     await expectApiError(owner.session.createRolloutPlan({ ...plans(), body: { key: 'weekends', name: 'Again', rampSteps: steps } }), 409, 'rollout_plan_key_conflict');
   });
 
-  it('patches a plan (If-Match honoured, key immutable) without touching attached rollouts', async () => {
+  it('spec "Rollout plans" 4: PATCH edits a plan (If-Match honoured, key immutable) and leaves the snapshot of attached rollouts', async () => {
     const ops = rolloutOps(owner.session, 'flag');
     const path = { envId, key: 'checkout' };
     const attached = await ops.put(path, { percent: 1, newValue: true, planKey: 'standard' });
@@ -161,7 +162,7 @@ describe('rollout plans', () => {
     await owner.session.createRolloutPlan({ ...plans(), body: { key: 'half', name: 'Half again', rampSteps: [{ percent: 100, holdForSeconds: 0 }] } });
   });
 
-  it('imports legacy per-rule percentages as env-scoped rollouts and reports the rules it could not hoist', async () => {
+  it('spec "Migration warnings": legacy per-rule percentages become env-scoped rollouts; the warnings name the flag, the rule indices and the hoisted rule', async () => {
     const staging = (await owner.session.createEnvironment({ path: { id: projectId }, body: { key: 'staging', name: 'Staging' } })).id;
     await owner.session.createFlag({
       path: { id: projectId },
@@ -288,5 +289,13 @@ describe('rollout plans', () => {
     const [row] = (await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { resourceType: 'rollout', resourceKey: 'gate', limit: 1 } })).events;
     expect(row).toMatchObject({ action: 'rollout.approval_resolved', version: v + 1 });
     await ops.cancel(path);
+  });
+
+  it('spec "Migration warnings": the list needs an admin or owner session; a member gets 403 insufficient_role', async () => {
+    const orgId = (await owner.session.getOrg({ path: { slug: 'acme' } })).id;
+    const member = await seedUser(t.server.deps.db, 'warned-member@example.com', { orgId, role: 'member' });
+    await expectApiError(t.asSession(member.sessionToken).listRolloutMigrationWarnings({ path: { slug: 'acme' } }), 403, 'insufficient_role');
+    const admin = await seedUser(t.server.deps.db, 'warned-admin@example.com', { orgId, role: 'admin' });
+    expect(Array.isArray(await t.asSession(admin.sessionToken).listRolloutMigrationWarnings({ path: { slug: 'acme' } }))).toBe(true);
   });
 });

@@ -330,6 +330,34 @@ describe.each<Kind>(['flag', 'config'])('automatic rollback of a %s rollout', (k
     expect((await json(limited)).code).toBe('rollback_rate_limited');
     expect((await fires({ limit: 1 }))[0]).toMatchObject({ outcome: 'error_rate_limited', secretId: busy.id });
   });
+
+  it('spec "Rollout status": once paused by auto_rollback a rollout stays paused as time passes (no automatic resume)', async () => {
+    await create('stays');
+    await owner.session.createRolloutPlan({
+      path: { id: projectId },
+      body: { key: `quick-${kind}`, name: 'Quick', cadence: 'auto', rampSteps: [{ percent: 10, holdForSeconds: 60 }, { percent: 50, holdForSeconds: 60 }, { percent: 100, holdForSeconds: 0 }] },
+    });
+    await ops.put({ envId, key: 'stays' }, { percent: 10, newValue: candidate, planKey: `quick-${kind}` });
+    expect(await json(await fire('stays'))).toEqual({ noop: false, currentStatus: 'active', newStatus: 'paused' });
+    for (let i = 0; i < 3; i++) await t.advanceClock(3600);
+    expect(await ops.get({ envId, key: 'stays' })).toMatchObject({ status: 'paused', pausedReason: 'auto_rollback', percent: 0 });
+  });
+
+  it('spec "RollbackWebhookSecret": lastFiredAt is updated at most once a minute per secret', async () => {
+    const minted = await owner.session.createRollbackSecret({ path: { envId }, body: { name: `clock-${kind}` } });
+    const lastFiredAt = async () => (await owner.session.listRollbackSecrets({ path: { envId } })).find((s) => s.id === minted.id)!.lastFiredAt;
+    await t.advanceClock(61);
+    await fire('stays', { token: minted.token });
+    const first = await lastFiredAt();
+    expect(first).not.toBeNull();
+    await t.advanceClock(30);
+    await fire('stays', { token: minted.token });
+    expect(await lastFiredAt()).toBe(first);
+    await t.advanceClock(31);
+    await fire('stays', { token: minted.token });
+    const later = await lastFiredAt();
+    expect(new Date(later!).getTime()).toBeGreaterThanOrEqual(new Date(first!).getTime() + 60_000);
+  });
 });
 
 describe('concurrent rollback fires', () => {

@@ -290,4 +290,11 @@ describe.each<Kind>(['flag', 'config'])('%s rollouts', (kind) => {
     expect((await ops.state(p)).value).toEqual(base);
     expect((await auditOf(p.key))[0]).toMatchObject({ action: 'rollout.cancelled', resourceId: live.id });
   });
+
+  it('spec "Authentication" 4: a key whose scope does not admit rollout endpoints (a client key) answers 403 scope_denied', async () => {
+    const client = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: `client-${kind}`, kind: 'client', environments: [envId] } });
+    const clientOps = rolloutOps(t.asToken(client.token), kind);
+    await expectApiError(clientOps.get(path), 403, 'scope_denied');
+    await expectApiError(clientOps.pause(path), 403, 'scope_denied');
+  });
 });
