@@ -73,7 +73,7 @@ describe('members and roles', () => {
     await expectApiError(owner.session.updateMember({ path: { slug: 'acme', userId: mia.userId }, body: { role: 'king' as never } }), 400, 'invalid_request');
   });
 
-  it('keeps at least one active owner (409 last_owner_cannot_demote_or_remove)', async () => {
+  it('spec "Code catalog" last_owner_cannot_demote_or_remove: demoting or removing the last active owner answers 409', async () => {
     await expectApiError(
       owner.session.updateMember({ path: { slug: 'acme', userId: owner.userId }, body: { role: 'admin' } }),
       409,
@@ -228,7 +228,7 @@ describe('deleting an organization', () => {
   });
   afterAll(() => t?.close());
 
-  it('is owner-only and needs the slug typed as confirm (400 invalid_confirmation)', async () => {
+  it('spec "Code catalog" invalid_confirmation: deleting an org is owner-only and needs the slug typed as confirm (400 invalid_confirmation)', async () => {
     const admin = await seedUser(t.server.deps.db, 'admin@example.com', { orgId, role: 'admin' });
     await expectApiError(t.asSession(admin.sessionToken).deleteOrg({ path: { slug: 'acme' }, body: { confirm: 'acme' } }), 403, 'insufficient_role');
     const { token } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'ci' } });

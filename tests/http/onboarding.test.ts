@@ -35,7 +35,7 @@ describe('a newcomer on a fresh self-hosted instance', () => {
     await expectApiError(t.anonymous.getInstallState(), 404, 'not_found');
   });
 
-  it('mints an API key shown once and lists it without the token', async () => {
+  it('spec "Authentication" 3: an API key\'s raw token is shown once at minting; the list omits it', async () => {
     const minted = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'ci' } });
     expect(minted.token).toMatch(/^svc_[A-Za-z0-9]{32}$/);
     expect(minted.tokenPrefix).toBe(minted.token.slice(0, 8));

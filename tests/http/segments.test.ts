@@ -98,7 +98,7 @@ describe('segments', () => {
     expect((await api.getConfigState({ path: { envId: envs.prod, key: 'cfg' } })).rules).toEqual([]);
   });
 
-  it('refuses to delete a referenced segment (in_use, every referrer in fields) and asks for the key', async () => {
+  it('spec "Code catalog" in_use: deleting a referenced segment answers 409 in_use with every referrer in fields', async () => {
     await create('beta');
     await create('uses-beta', [{ conditions: [inSegment('userId', 'beta')] }]);
     await api.createFlag({ path: { id: projectId }, body: { key: 'new-checkout', name: 'N', defaultValue: false } });

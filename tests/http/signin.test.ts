@@ -177,7 +177,7 @@ describe('magic-link sign-in', () => {
     await expectApiError(t.anonymous.getInstallState(), 404, 'not_found');
   });
 
-  it('stores only SHA-256 hashes: no raw session, magic-link, invitation, API-key or rollback-secret token in the database', async () => {
+  it('spec "Authentication" 6: only SHA-256 hashes are stored — no raw session, magic-link, invitation, API-key or rollback-secret token in the database', async () => {
     const key = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'ci' } });
     secrets.apiKey!.push(key.token);
     const project = await owner.session.createProject({ path: { slug: 'acme' }, body: { key: 'web', name: 'Web' } });
