@@ -1,24 +1,24 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Test files that never touch the database a run is given: pure units, the embedded database's
- * own package, the packed SDK, Prism's mock, the browser, and the first run (`npm start` always on
- * the embedded database). They run in the embedded pass only; with DATABASE_URL set the run is
- * the server on PostgreSQL, and these would repeat the embedded pass to the letter.
+ * Which files run on PostgreSQL (DATABASE_URL set): those whose outcome depends on the database
+ * behind the server. That is the server's own tests (its SQL, transactions, migrations, pools,
+ * LISTEN/NOTIFY; server/src/domain is pure) and the server's black-box suites: tests/http (which CI
+ * sends through Prism's validating proxy there), tests/hostile (tenancy, partial writes, hostile
+ * input reaching SQL) and tests/scale (concurrent writers, several processes on one database,
+ * database failures). Every other file is a client of that same server or needs no server at all
+ * (contract, SDK, CLI, dashboard, browser, packaging, the first run, Prism's mock, the embedded
+ * database's own package): it runs on the embedded database only, since on PostgreSQL it would
+ * repeat what the suites above check.
+ *
+ * A new test file joins the PostgreSQL pass by living in one of these folders; one there that never
+ * touches the database goes in NOT_ON_POSTGRES. `GRADUAL_TEST_EVERY_FILE=1` runs every file on
+ * PostgreSQL.
  */
-const BACKEND_INDEPENDENT = [
-  'packages/pglite-server/**',
-  'contract/**',
-  'sdk/src/**',
-  'dashboard/src/**',
-  'server/src/domain/**',
-  'server/src/db/watchdog.test.ts',
-  'tests/sdk/pack.test.ts',
-  'tests/cli/units.test.ts',
-  'tests/contract/**',
-  'tests/dashboard/**',
-  'tests/e2e/**',
-];
+const ON_POSTGRES = ['server/src/**/*.test.ts', 'tests/http/**/*.test.ts', 'tests/hostile/**/*.test.ts', 'tests/scale/**/*.test.ts'];
+const NOT_ON_POSTGRES = ['server/src/domain/**', 'server/src/db/watchdog.test.ts'];
+
+const postgresSubset = Boolean(process.env.DATABASE_URL) && process.env.GRADUAL_TEST_EVERY_FILE !== '1';
 
 /**
  * One runner for the whole repo. Every test file gets its own fresh database
@@ -30,8 +30,8 @@ export default defineConfig({
   // The dashboard's component tests (.test.tsx) use React's automatic JSX runtime.
   oxc: { jsx: { runtime: 'automatic' } },
   test: {
-    include: ['**/*.test.ts', '**/*.test.tsx'],
-    exclude: ['**/node_modules/**', '**/dist/**', ...(process.env.DATABASE_URL ? BACKEND_INDEPENDENT : [])],
+    include: postgresSubset ? ON_POSTGRES : ['**/*.test.ts', '**/*.test.tsx'],
+    exclude: ['**/node_modules/**', '**/dist/**', ...(postgresSubset ? NOT_ON_POSTGRES : [])],
     globalSetup: ['tests/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
