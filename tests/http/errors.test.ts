@@ -115,7 +115,7 @@ describe('error envelope', () => {
     expect(created.fields).toEqual({ defaultValue: 'must be a boolean' });
   });
 
-  it('treats malformed and unknown ids as not found', async () => {
+  it('spec "Code catalog" not_found: malformed and unknown ids answer 404 not_found', async () => {
     await expectApiError(owner.session.getProject({ path: { id: 'not-a-uuid' } }), 404, 'not_found');
     await expectApiError(owner.session.getEnvironment({ path: { envId: '00000000-0000-4000-8000-000000000000' } }), 404, 'not_found');
     await expectApiError(owner.session.getFlagState({ path: { envId, key: 'missing' } }), 404, 'not_found');
@@ -138,7 +138,7 @@ describe('error envelope', () => {
     expect(me.organizations.find((o) => o.slug === 'unicode-labs-inc')?.role).toBe('owner');
   });
 
-  it('requires credentials, and rejects malformed bearer tokens', async () => {
+  it('spec "Code catalog" unauthorized: no or invalid credentials answer 401 unauthorized', async () => {
     await expectApiError(t.anonymous.getOrg({ path: { slug: 'acme' } }), 401, 'unauthorized');
     await expectApiError(t.asToken('svc_short').getOrg({ path: { slug: 'acme' } }), 401, 'unauthorized');
     await expectApiError(t.asToken(`svc_${'A'.repeat(32)}`).getOrg({ path: { slug: 'acme' } }), 401, 'unauthorized');

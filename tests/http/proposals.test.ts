@@ -340,7 +340,7 @@ describe.each<Kind>(['flag', 'config'])('%s approval proposals', (kind) => {
     await expectApiError(owner.session.listProposals({ path: { slug: 'acme' }, query: { status: 'bogus' as never } }), 400, 'invalid_request');
   });
 
-  it('expires pending proposals after 7 days (expired, 410 on apply and cancel, audited)', async () => {
+  it('spec "Code catalog" proposal_gone: apply or cancel of an expired proposal answers 410 proposal_gone (pending proposals expire after 7 days, audited)', async () => {
     const pending = await owner.session.listProposals({ path: { slug: 'acme' }, query: { status: 'pending' } });
     expect(pending.length).toBeGreaterThan(0);
     const fresh = await proposed(raw(approval.api).pause());

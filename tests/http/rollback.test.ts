@@ -358,6 +358,24 @@ describe.each<Kind>(['flag', 'config'])('automatic rollback of a %s rollout', (k
     const later = await lastFiredAt();
     expect(new Date(later!).getTime()).toBeGreaterThanOrEqual(new Date(first!).getTime() + 60_000);
   });
+
+  it('spec "Rollback webhooks" 1: a name used by a live secret in the env answers 409 key_in_use (fields.name); another env may use it', async () => {
+    await owner.session.createRollbackSecret({ path: { envId }, body: { name: `taken-${kind}` } });
+    const err = await expectApiError(owner.session.createRollbackSecret({ path: { envId }, body: { name: `taken-${kind}` } }), 409, 'key_in_use');
+    expect(Object.keys(err.fields ?? {})).toEqual(['name']);
+    expect((await owner.session.createRollbackSecret({ path: { envId: otherEnvId }, body: { name: `taken-${kind}` } })).name).toBe(`taken-${kind}`);
+  });
+
+  it('spec "Rollback webhooks" 2: the secret list includes revoked secrets (revokedAt set) and never a token or its hash', async () => {
+    const minted = await owner.session.createRollbackSecret({ path: { envId: otherEnvId }, body: { name: `listed-${kind}` } });
+    await owner.session.revokeRollbackSecret({ path: { envId: otherEnvId, id: minted.id } });
+    const listed = await owner.session.listRollbackSecrets({ path: { envId: otherEnvId } });
+    const row = listed.find((s) => s.id === minted.id);
+    expect(row).toMatchObject({ name: `listed-${kind}`, tokenPrefix: minted.token.slice(0, 10), revokedAt: expect.any(String) });
+    expect(row).not.toHaveProperty('token');
+    expect(row).not.toHaveProperty('tokenHash');
+    expect(JSON.stringify(listed)).not.toContain(minted.token);
+  });
 });
 
 describe('concurrent rollback fires', () => {
