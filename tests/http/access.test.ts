@@ -181,7 +181,7 @@ describe('API keys and access control', () => {
     expect((await put({ cookie: `svc_session=${owner.sessionToken}` })).status).toBe(200);
   });
 
-  it('agent keys write audit rows as agent_token with the delegating user', async () => {
+  it('spec "AuditEventSummary": a token\'s rows carry delegatorUserId, the human who minted it (an agent key as actorType agent_token)', async () => {
     const { token, id } = await mint({ name: 'bot', kind: 'agent' });
     await t.asToken(token).setFlagValue({ path: { envId: prod, key: 'checkout-v3' }, body: { value: true } });
     const { events } = await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { actorId: id } });

@@ -298,4 +298,18 @@ describe('rollout plans', () => {
     const admin = await seedUser(t.server.deps.db, 'warned-admin@example.com', { orgId, role: 'admin' });
     expect(Array.isArray(await t.asSession(admin.sessionToken).listRolloutMigrationWarnings({ path: { slug: 'acme' } }))).toBe(true);
   });
+
+  it('spec "PUT rules" 2: planKey snapshots the plan\'s ramp steps, cadence and blackout configuration onto the rollout', async () => {
+    await owner.session.createConfig({ path: { id: projectId }, body: { key: 'snapshot', name: 'S', defaultValue: 1 } });
+    const rampSteps = [{ percent: 5, holdForSeconds: 600 }, { percent: 100, holdForSeconds: 0 }];
+    await owner.session.createRolloutPlan({
+      ...plans(),
+      body: { key: 'berlin', name: 'Berlin', cadence: 'auto', rampSteps, blackoutDaysOfWeek: [0, 6], blackoutTimezone: 'Europe/Berlin' },
+    });
+    const ops = rolloutOps(owner.session, 'config');
+    const attached = await ops.put({ envId, key: 'snapshot' }, { percent: 5, newValue: 2, planKey: 'berlin' });
+    expect(attached).toMatchObject({ planKey: 'berlin', cadence: 'auto', planBlackoutDaysOfWeek: [0, 6], planBlackoutTimezone: 'Europe/Berlin', rampStepIdx: 0 });
+    expect(attached.planRampStepsSnapshot).toEqual(rampSteps);
+    await ops.cancel({ envId, key: 'snapshot' });
+  });
 });

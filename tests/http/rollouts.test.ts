@@ -40,7 +40,7 @@ describe.each<Kind>(['flag', 'config'])('%s rollouts', (kind) => {
     expect((await ops.state(path)).rollout).toBeNull();
   });
 
-  it('creates an active rollout with the default seed and bucket field', async () => {
+  it('spec "Rollout": a new rollout\'s seed defaults to <primitiveKey>:<envKey> and its bucketField to the project\'s target ID field', async () => {
     const before = await version();
     const rollout = await ops.put(path, { percent: 10, newValue: candidate }, { 'x-audit-reason': 'canary' });
     expect(rollout).toMatchObject({

@@ -336,7 +336,7 @@ describe('public signup on the hosted topology', () => {
     await expectApiError(t.anonymous.getClaimState(), 404, 'not_found');
   });
 
-  it('creates the user and the organization (slug derived from the name) when the mailed link is redeemed', async () => {
+  it('spec "Authentication and onboarding" 6: signup creates the user and the organization (slug derived from the name) only when the mailed link is redeemed; install-state claimed turns true then', async () => {
     const link = await signup('founder@globex.test', 'Globex Corp.');
     const mail = sink.received.find((m) => m.link === link)!;
     expect(mail.subject).toBe('Finish creating Globex Corp. on Gradual');
