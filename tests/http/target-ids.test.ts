@@ -169,7 +169,7 @@ describe.each<Kind>(['flag', 'config'])('%s rollout target IDs', (kind) => {
     await expectApiError(ops.list(path(), { limit: 10_001 }), 400, 'invalid_request');
   });
 
-  it('validates IDs and request sizes', async () => {
+  it('spec "Limits" target IDs per request: 100,001 IDs in an add or a remove answer 400 invalid_request; an empty or over-long ID is refused by index', async () => {
     expect((await expectApiError(ops.add(path(), ['']), 400, 'invalid_request')).fields).toHaveProperty(['targetIds.0']);
     expect((await expectApiError(ops.add(path(), ['x'.repeat(257)]), 400, 'invalid_request')).fields).toHaveProperty(['targetIds.0']);
     const tooMany = Array.from({ length: 100_001 }, (_, i) => `id-${i}`);
