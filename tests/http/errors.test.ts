@@ -146,7 +146,7 @@ describe('error envelope', () => {
     await expectEnvelope(basic, 401, 'unauthorized');
   });
 
-  it('refuses cross-origin session mutations (CSRF) but not same-origin or Origin-less ones', async () => {
+  it('spec "Code catalog" forbidden: an authenticated cross-origin session mutation answers 403 forbidden; same-origin and Origin-less ones pass', async () => {
     const post = (origin?: string) =>
       raw('/api/v1/orgs/acme/projects', {
         method: 'POST',
