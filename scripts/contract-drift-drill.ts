@@ -13,6 +13,16 @@
  *      control failed or a consumer that uses the changed piece still compiles
  *      (that consumer has drifted from the contract).
  *
+ * The typecheck is one incremental pass per program: a checker process for each
+ * of the two programs of `npm run typecheck` (the root tsconfig's and the
+ * dashboard's) keeps the control's TypeScript builder program in memory, and
+ * each mutation is checked as a change to the control: the files it leaves
+ * alone are neither read into a new syntax tree nor checked again, and their
+ * (empty) diagnostics are the control's. Every mutation starts from the
+ * control, never from the previous mutation, so none is checked against
+ * another's leftovers. The errors are the ones `tsc -p <project> --noEmit`
+ * prints for the same files.
+ *
  * Mutations touch contract/src only, as exact string replacements that must
  * match exactly as often as stated, so moving consumer files does not affect
  * them. The expectations say which consumers use each piece and so must stop
@@ -23,13 +33,12 @@
  *   npm run contract:drill -- --only put-rollout-percent,flag-description
  *   npm run contract:drill -- --keep       # keep the temporary copy
  *   npm run contract:drill -- --errors 20  # compiler errors shown per consumer (default 3)
- *   npm run contract:drill -- --jobs 1     # one mutation at a time (default 2, each in its own copy)
  *   npm run contract:drill -- --with-tests # also typecheck tests/ and bench/ (informational; slower)
  *
  * By default the root program is typechecked without tests/ and bench/: they are
  * not consumers the drill judges, and leaving them out saves a third of each run.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -46,6 +55,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -213,12 +223,10 @@ interface Options {
   keep: boolean;
   errorsShown: number;
   withTests: boolean;
-  /** Mutations checked at once, each in a copy of its own. */
-  jobs: number;
 }
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { ref: undefined, only: undefined, keep: false, errorsShown: 3, withTests: false, jobs: 2 };
+  const options: Options = { ref: undefined, only: undefined, keep: false, errorsShown: 3, withTests: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -231,7 +239,6 @@ function parseArgs(argv: string[]): Options {
     else if (arg === '--keep') options.keep = true;
     else if (arg === '--with-tests') options.withTests = true;
     else if (arg === '--errors') options.errorsShown = Number(value());
-    else if (arg === '--jobs') options.jobs = Math.max(1, Math.floor(Number(value())) || 1);
     else throw new Error(`unknown argument ${arg}`);
   }
   if (options.only) {
@@ -245,7 +252,7 @@ function parseArgs(argv: string[]): Options {
 
 /** Never copied: installs, history, build output, runtime data and caches. */
 const SKIPPED_NAMES = new Set(['node_modules', '.git', 'dist', '.data', '.vitest-cache', 'coverage', 'test-results']);
-const SKIPPED_PATHS = new Set(['tests/artifacts', 'bench/results']);
+const SKIPPED_PATHS = new Set(['tests/artifacts', 'bench/results', 'release']);
 
 function copyWorkingTree(dest: string): void {
   cpSync(root, dest, {
@@ -335,8 +342,6 @@ function run(command: string, args: string[], cwd: string): Promise<Run> {
   });
 }
 
-const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-
 /**
  * The shell commands of a root package.json script, with `npm run X` expanded
  * to X's own commands (saves an npm start per step).
@@ -373,9 +378,11 @@ interface CompilerError {
 
 interface Typecheck {
   errors: CompilerError[];
-  /** A tsc run exited non-zero without a single error line we could read (crash, bad flags). */
+  /** The check itself failed (a configuration error, a compiler crash, a checker that died). */
   broken: string | undefined;
   seconds: number;
+  /** Per program: seconds to build it (read, parse what changed) + seconds to check it. */
+  timing: string;
 }
 
 function areaOf(file: string): Area {
@@ -406,33 +413,194 @@ function rootProjectOf(repo: string, options: Options): string {
 
 const ERROR_LINE = /^(.+?)\(\d+,\d+\): error TS\d+:/;
 
+/** What a checker process sends: `read` once its program has read the files, then the outcome. */
+type CheckerMessage =
+  | { kind: 'read' }
+  | {
+      kind: 'checked';
+      /** The diagnostics as `tsc --pretty false` prints them (a message's chain on indented lines). */
+      output: string;
+      /** Set when the check itself failed (a config error, a compiler crash). */
+      failure: string | undefined;
+      /** Seconds spent building the program (reading, parsing what changed) and checking it. */
+      programSeconds: number;
+      checkSeconds: number;
+    };
+type CheckerReply = Extract<CheckerMessage, { kind: 'checked' }>;
+
 /**
- * The two tsc runs of `npm run typecheck` (root tsconfig and the dashboard's),
- * side by side, both always to the end. An error both report (SDK sources are
- * in both programs) counts once.
+ * Checker process (`--checker <repo> <project>`): typechecks one TypeScript project of the copy on
+ * each request from the drill. The first check is the control and becomes the base of every later
+ * one: each later program is built from the control's, as an editor's language service builds its
+ * next program, so files whose text is unchanged keep the control's parsed and bound syntax trees
+ * and module resolutions, and only the changed files are read into new ones. Every file is then
+ * checked by the new program's checker, exactly as `tsc --noEmit` checks it. (TypeScript's builder
+ * program could skip files no change reaches, but the contract's barrel `export *`s every schema,
+ * so every consumer is reached, and computing that costs declaration emits: slower than checking.)
+ * Once the program has read the files the process says so (`read`): from then on the drill may
+ * change the copy for the next mutation while this one is checked.
  */
-async function typecheck(repo: string, rootProject: string): Promise<Typecheck> {
-  const started = performance.now();
-  const projects = [rootProject, 'dashboard/tsconfig.json'];
-  const runs = await Promise.all(projects.map((p) => run(process.execPath, [tsc, '-p', p, '--noEmit', '--pretty', 'false'], repo)));
-  const seen = new Set<string>();
-  const errors: CompilerError[] = [];
-  let broken: string | undefined;
-  runs.forEach((r, i) => {
-    let found = 0;
-    for (const line of r.output.split('\n')) {
-      const m = ERROR_LINE.exec(line);
-      if (!m?.[1] && !/^error TS\d+:/.test(line)) continue;
-      found++;
-      // The same error from both programs may print types differently: one error per position and code.
-      const key = m?.[0] ?? line;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      errors.push({ area: m?.[1] ? areaOf(m[1]) : 'other', line });
+function serveChecker(repo: string, project: string): void {
+  const configHost: ts.ParseConfigFileHost = {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (d) => {
+      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    },
+  };
+  const formatHost: ts.FormatDiagnosticsHost = {
+    getCanonicalFileName: (f) => f,
+    getCurrentDirectory: () => repo,
+    getNewLine: () => '\n',
+  };
+  /** Syntax trees by file and parse mode, with the text they were parsed from. */
+  const trees = new Map<string, { text: string; tree: ts.SourceFile }>();
+  let base: ts.Program | undefined;
+  const send = (message: CheckerMessage) => process.send?.(message);
+
+  const check = (): CheckerReply => {
+    const t0 = performance.now();
+    const config = ts.getParsedCommandLineOfConfigFile(join(repo, project), { noEmit: true }, configHost);
+    if (!config) throw new Error(`${project}: could not read the configuration`);
+    const host = ts.createCompilerHost(config.options);
+    const parse = host.getSourceFile.bind(host);
+    host.getSourceFile = (fileName, languageVersionOrOptions, onError, shouldCreate) => {
+      const mode =
+        typeof languageVersionOrOptions === 'object'
+          ? `${languageVersionOrOptions.languageVersion}:${languageVersionOrOptions.impliedNodeFormat ?? ''}`
+          : String(languageVersionOrOptions);
+      const key = `${mode}:${fileName}`;
+      const text = host.readFile(fileName);
+      const known = trees.get(key);
+      if (known && text !== undefined && known.text === text) return known.tree;
+      const tree = parse(fileName, languageVersionOrOptions, onError, shouldCreate);
+      if (tree && text !== undefined) trees.set(key, { text, tree });
+      return tree;
+    };
+    const program = ts.createProgram({
+      rootNames: config.fileNames,
+      options: config.options,
+      host,
+      oldProgram: base,
+      configFileParsingDiagnostics: ts.getConfigFileParsingDiagnostics(config),
+    });
+    send({ kind: 'read' });
+    const t1 = performance.now();
+    // What `tsc --noEmit` reports, in its order (ts.getPreEmitDiagnostics).
+    const diagnostics = ts.getPreEmitDiagnostics(program);
+    base ??= program;
+    return {
+      kind: 'checked',
+      output: ts.formatDiagnostics(diagnostics, formatHost),
+      failure: undefined,
+      programSeconds: (t1 - t0) / 1000,
+      checkSeconds: (performance.now() - t1) / 1000,
+    };
+  };
+
+  process.on('message', () => {
+    let reply: CheckerReply;
+    try {
+      reply = check();
+    } catch (err) {
+      send({ kind: 'read' });
+      reply = { kind: 'checked', output: '', failure: err instanceof Error ? (err.stack ?? err.message) : String(err), programSeconds: 0, checkSeconds: 0 };
     }
-    if (!r.ok && found === 0) broken = `${projects[i]}: ${r.output.trim().slice(0, 2000) || 'tsc failed without output'}`;
+    send(reply);
   });
-  return { errors, broken, seconds: (performance.now() - started) / 1000 };
+}
+
+function isCheckerMessage(value: unknown): value is CheckerMessage {
+  return typeof value === 'object' && value !== null && 'kind' in value && (value.kind === 'read' || (value.kind === 'checked' && 'output' in value));
+}
+
+const failed = (failure: string): CheckerReply => ({ kind: 'checked', output: '', failure, programSeconds: 0, checkSeconds: 0 });
+
+/** One check by one checker process: `read` settles once the files are read, `done` with the outcome. */
+interface CheckInFlight {
+  read: Promise<void>;
+  done: Promise<CheckerReply>;
+}
+
+/** The drill's side of a checker process: one check at a time. */
+class Checker {
+  private readonly child: ChildProcess;
+  private pending: { read: () => void; done: (reply: CheckerReply) => void } | undefined;
+  private exited: string | undefined;
+
+  constructor(
+    repo: string,
+    readonly project: string,
+  ) {
+    // The same script in checker mode, with the drill's own node flags (the tsx loader).
+    this.child = fork(fileURLToPath(import.meta.url), ['--checker', repo, project], {
+      cwd: root,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    this.child.on('message', (message) => {
+      const pending = this.pending;
+      if (!pending) return;
+      if (isCheckerMessage(message) && message.kind === 'read') {
+        pending.read();
+        return;
+      }
+      this.pending = undefined;
+      pending.read();
+      pending.done(isCheckerMessage(message) && message.kind === 'checked' ? message : failed(`unexpected message ${JSON.stringify(message)}`));
+    });
+    this.child.on('exit', (code, signal) => {
+      this.exited = `the checker of ${project} exited (${signal ?? `code ${code}`})`;
+      const pending = this.pending;
+      this.pending = undefined;
+      pending?.read();
+      pending?.done(failed(this.exited));
+    });
+  }
+
+  check(): CheckInFlight {
+    if (this.exited) return { read: Promise.resolve(), done: Promise.resolve(failed(this.exited)) };
+    if (this.pending) throw new Error(`${this.project}: a check is already running`);
+    let read!: () => void;
+    let done!: (reply: CheckerReply) => void;
+    const inFlight = { read: new Promise<void>((r) => (read = r)), done: new Promise<CheckerReply>((r) => (done = r)) };
+    this.pending = { read, done };
+    this.child.send('check');
+    return inFlight;
+  }
+
+  close(): void {
+    this.child.removeAllListeners('exit');
+    this.child.kill();
+  }
+}
+
+/**
+ * The two programs of `npm run typecheck` (root tsconfig and the dashboard's), side by side, each
+ * in its checker process, both always to the end. An error both report (SDK sources are in both
+ * programs) counts once. `read` settles when both programs have read the copy.
+ */
+function typecheck(checkers: Checker[]): { read: Promise<void>; done: Promise<Typecheck> } {
+  const started = performance.now();
+  const checks = checkers.map((c) => c.check());
+  const done = Promise.all(checks.map((c) => c.done)).then((replies): Typecheck => {
+    const seen = new Set<string>();
+    const errors: CompilerError[] = [];
+    let broken: string | undefined;
+    replies.forEach((r, i) => {
+      if (r.failure) broken = `${checkers[i]!.project}: ${r.failure.slice(0, 2000)}`;
+      for (const line of r.output.split('\n')) {
+        const m = ERROR_LINE.exec(line);
+        if (!m?.[1] && !/^error TS\d+:/.test(line)) continue;
+        // The same error from both programs may print types differently: one error per position and code.
+        const key = m?.[0] ?? line;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        errors.push({ area: m?.[1] ? areaOf(m[1]) : 'other', line });
+      }
+    });
+    const timing = replies.map((r, i) => `${checkers[i]!.project} ${r.programSeconds.toFixed(1)}s + ${r.checkSeconds.toFixed(1)}s`).join(', ');
+    return { errors, broken, seconds: (performance.now() - started) / 1000, timing };
+  });
+  return { read: Promise.all(checks.map((c) => c.read)).then(() => undefined), done };
 }
 
 function applyEdits(repo: string, m: Mutation): void {
@@ -457,6 +625,7 @@ interface Outcome {
   /** Set when the mutation could not be applied or the generators failed. */
   error: string | undefined;
   check: Typecheck | undefined;
+  regenerateSeconds: number;
   seconds: number;
 }
 
@@ -565,9 +734,12 @@ async function main(): Promise<number> {
     console.error(`\nCONTROL FAILED: npm run openapi on the unmutated copy\n${controlGen.output}`);
     return 1;
   }
-  const rootProject = rootProjectOf(repo, options);
-  const control = await typecheck(repo, rootProject);
-  console.log(`control: regenerated in ${controlGen.seconds.toFixed(0)}s, typecheck ${control.seconds.toFixed(0)}s, ${control.errors.length} error(s) (${elapsed()})`);
+  const checkers = [rootProjectOf(repo, options), 'dashboard/tsconfig.json'].map((project) => new Checker(repo, project));
+  process.on('exit', () => checkers.forEach((c) => c.close()));
+  const control = await typecheck(checkers).done;
+  console.log(
+    `control: regenerated in ${controlGen.seconds.toFixed(0)}s, typecheck ${control.seconds.toFixed(0)}s (${control.timing}), ${control.errors.length} error(s) (${elapsed()})`,
+  );
   if (control.broken || control.errors.length > 0) {
     console.error('\nCONTROL FAILED: the unmutated copy does not typecheck, so the drill would prove nothing');
     if (control.broken) console.error(control.broken);
@@ -579,44 +751,32 @@ async function main(): Promise<number> {
   // What every mutation starts from: the contract sources and the regenerated outputs.
   const restorable = ['contract/src', 'openapi.yaml', 'sdk/src/generated'];
   for (const p of restorable) cpSync(join(repo, p), join(pristine, p), { recursive: true });
-  const restore = (copy: string) => {
+  const restore = () => {
     for (const p of restorable) {
-      rmSync(join(copy, p), { recursive: true, force: true });
-      cpSync(join(pristine, p), join(copy, p), { recursive: true });
+      rmSync(join(repo, p), { recursive: true, force: true });
+      cpSync(join(pristine, p), join(repo, p), { recursive: true });
     }
   };
 
   const mutations = MUTATIONS.filter((m) => !options.only || options.only.has(m.name));
-  // More copies, one per job: mutations are typechecked side by side (tsc is single-threaded).
-  const copies = [repo];
-  for (let k = 1; k < Math.min(options.jobs, mutations.length); k++) {
-    const copy = join(tmp, `repo-${k}`);
-    if (prepareCopy(copy) === null) return 1;
-    restore(copy);
-    rootProjectOf(copy, options);
-    copies.push(copy);
-  }
 
-  const check = async (copy: string, mutation: Mutation): Promise<Outcome> => {
+  /** Applies a mutation to the copy and regenerates; a failure (an edit that no longer matches, a generator error) is the mutation's. */
+  const prepare = async (mutation: Mutation): Promise<{ error: string | undefined; seconds: number }> => {
     const t0 = performance.now();
-    let error: string | undefined;
-    let result: Typecheck | undefined;
+    const seconds = () => (performance.now() - t0) / 1000;
     try {
-      applyEdits(copy, mutation);
-      const gen = await regenerate(copy);
-      if (!gen.ok) error = `npm run openapi failed:\n${gen.output.trim().slice(0, 3000)}`;
-      else result = await typecheck(copy, rootProject);
+      applyEdits(repo, mutation);
+      const gen = await regenerate(repo);
+      return { error: gen.ok ? undefined : `npm run openapi failed:\n${gen.output.trim().slice(0, 3000)}`, seconds: seconds() };
     } catch (err) {
-      error = err instanceof Error ? err.message : String(err);
-    } finally {
-      restore(copy);
+      return { error: err instanceof Error ? err.message : String(err), seconds: seconds() };
     }
-    return { mutation, error, check: result, seconds: (performance.now() - t0) / 1000 };
   };
 
   const print = (outcome: Outcome) => {
     const { mutation, error, check: result } = outcome;
-    console.log(`\n● ${mutation.name} (${mutation.kind}): ${mutation.summary} (${outcome.seconds.toFixed(0)}s, at ${elapsed()})`);
+    const timing = result ? `: regenerated in ${outcome.regenerateSeconds.toFixed(0)}s, typecheck ${result.seconds.toFixed(0)}s (${result.timing})` : '';
+    console.log(`\n● ${mutation.name} (${mutation.kind}): ${mutation.summary} (${outcome.seconds.toFixed(0)}s${timing}, at ${elapsed()})`);
     if (error) console.log(`  ERROR ${error}`);
     if (result?.broken) console.log(`  ERROR ${result.broken}`);
     for (const c of CONSUMERS) {
@@ -635,18 +795,26 @@ async function main(): Promise<number> {
     }
   };
 
-  // Each copy takes the next mutation until none is left; outcomes keep the drill's order.
+  // One mutation at a time on the one copy, its two programs checked side by side. As soon as both
+  // have read the copy, it is restored and the next mutation is applied and regenerated while they
+  // check this one.
   const outcomes: Outcome[] = [];
-  let next = 0;
-  await Promise.all(
-    copies.map(async (copy) => {
-      for (let i = next++; i < mutations.length; i = next++) {
-        const outcome = await check(copy, mutations[i]!);
-        outcomes[i] = outcome;
-        print(outcome);
-      }
-    }),
-  );
+  let prepared = mutations[0] ? prepare(mutations[0]) : undefined;
+  for (let i = 0; i < mutations.length; i++) {
+    const mutation = mutations[i]!;
+    const ready = await prepared!;
+    let result: Typecheck | undefined;
+    const pass = ready.error ? undefined : typecheck(checkers);
+    await pass?.read;
+    restore();
+    const following = mutations[i + 1];
+    prepared = following ? prepare(following) : undefined;
+    if (pass) result = await pass.done;
+    const outcome: Outcome = { mutation, error: ready.error, check: result, regenerateSeconds: ready.seconds, seconds: ready.seconds + (result?.seconds ?? 0) };
+    outcomes.push(outcome);
+    print(outcome);
+  }
+  checkers.forEach((c) => c.close());
 
   report(outcomes, options.withTests);
   const required = new Set(outcomes.flatMap((o) => CONSUMERS.filter((c) => o.mutation.mustFail[c])));
@@ -664,4 +832,10 @@ async function main(): Promise<number> {
   return 0;
 }
 
-process.exitCode = await main();
+if (process.argv[2] === '--checker') {
+  const [repo, project] = process.argv.slice(3);
+  if (!repo || !project || !process.send) throw new Error('usage (from the drill only): --checker <repo> <project>');
+  serveChecker(repo, project);
+} else {
+  process.exitCode = await main();
+}
