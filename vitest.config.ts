@@ -16,7 +16,8 @@ import { defineConfig } from 'vitest/config';
  * PostgreSQL.
  */
 const ON_POSTGRES = ['server/src/**/*.test.ts', 'tests/http/**/*.test.ts', 'tests/hostile/**/*.test.ts', 'tests/scale/**/*.test.ts'];
-const NOT_ON_POSTGRES = ['server/src/domain/**', 'server/src/db/watchdog.test.ts'];
+// The domain is pure; the watchdog and the statement pool are the embedded database's own.
+const NOT_ON_POSTGRES = ['server/src/domain/**', 'server/src/db/watchdog.test.ts', 'server/src/db/statement-pool.test.ts'];
 
 const postgresSubset = Boolean(process.env.DATABASE_URL) && process.env.GRADUAL_TEST_EVERY_FILE !== '1';
 
