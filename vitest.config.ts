@@ -16,8 +16,15 @@ import { defineConfig } from 'vitest/config';
  * PostgreSQL.
  */
 const ON_POSTGRES = ['server/src/**/*.test.ts', 'tests/http/**/*.test.ts', 'tests/hostile/**/*.test.ts', 'tests/scale/**/*.test.ts'];
-// The domain is pure; the watchdog and the statement pool are the embedded database's own.
-const NOT_ON_POSTGRES = ['server/src/domain/**', 'server/src/db/watchdog.test.ts', 'server/src/db/statement-pool.test.ts'];
+// The domain is pure; the watchdog and the statement pool are the embedded database's own; slow
+// clients and bodies before authentication test the HTTP server's own limits and admission order.
+const NOT_ON_POSTGRES = [
+  'server/src/domain/**',
+  'server/src/db/watchdog.test.ts',
+  'server/src/db/statement-pool.test.ts',
+  'tests/hostile/slow-clients.test.ts',
+  'tests/hostile/preauth-body.test.ts',
+];
 
 const postgresSubset = Boolean(process.env.DATABASE_URL) && process.env.GRADUAL_TEST_EVERY_FILE !== '1';
 
