@@ -14,7 +14,6 @@ import { apiKeyHeaderAsBearer } from './http/caller.js';
 import { responseCheck } from './http/response-check.js';
 import { textGuard } from './http/text-guard.js';
 import { jsonBodyReader, validationAfterCredentials } from './http/body-admission.js';
-import { rampLimitsAsInvalidRamp } from './http/ramp-limits.js';
 import { metricsMiddleware, mountDocs, mountHealth } from './http/ops.js';
 import { securityHeaders } from './http/security-headers.js';
 import { authRoutes, unmountedAuthRoutes } from './http/routes/auth.routes.js';
@@ -102,7 +101,7 @@ export function createApp(deps: AppDeps, answers: AnswerCache, extend?: (app: Ex
     usage: usageRoutes(deps),
   });
   createExpressEndpoints(contract, router, app, {
-    requestValidationErrorHandler: validationAfterCredentials(rampLimitsAsInvalidRamp(requestValidationErrorHandler)),
+    requestValidationErrorHandler: validationAfterCredentials(requestValidationErrorHandler),
     responseValidation: false,
     logInitialization: false,
   });

@@ -99,7 +99,28 @@ function sendOfrepError(req: RoutedRequest, res: Response, err: DomainError, par
 }
 
 /** ts-rest's validation failures (params, query, headers, body) become one invalid_request. */
+/**
+ * Whether a body issue is one of a plan's ramp limits that the contract's schema checks (its
+ * RAMP_STEPS_MIN/MAX on `rampSteps`, HOLD_SECONDS_MAX on a step's `holdForSeconds`), rather than
+ * a wrong shape or type.
+ */
+function isRampLimit(issue: ZodIssue): boolean {
+  if (issue.path[0] !== 'rampSteps') return false;
+  if (issue.path.length === 1) return issue.code === 'too_small' || issue.code === 'too_big';
+  return issue.path.length === 3 && issue.path[2] === 'holdForSeconds' && issue.code === 'too_big';
+}
+
+/**
+ * A request the contract's schemas refused: `400 invalid_request` with `fields`, except a plan body
+ * refused only for its ramp limits, which answers `400 rollout_plan_invalid_ramp` as the ramp rules
+ * the server checks itself do (domain/rollouts/plan-validation.ts).
+ */
 export function requestValidationErrorHandler(err: RequestValidationError, req: RoutedRequest, res: Response, _next: NextFunction): void {
+  const bodyIssues = err.body?.issues ?? [];
+  if (!err.pathParams && !err.query && !err.headers && bodyIssues.length > 0 && bodyIssues.every(isRampLimit)) {
+    sendError(req, res, new DomainError('rollout_plan_invalid_ramp', 'The ramp steps are invalid.', { fields: fieldsFromZod(bodyIssues) }));
+    return;
+  }
   const fields = {
     ...(err.pathParams ? fieldsFromZod(err.pathParams.issues) : {}),
     ...(err.headers ? fieldsFromZod(err.headers.issues, 'headers') : {}),
