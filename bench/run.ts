@@ -21,6 +21,9 @@
  *   eval-hooks     ns per live-client evaluation with no hook, a no-op onEvaluation hook and batched
  *                  exposures (all new; 1,000 users repeated), and the ratios to no hook
  *                  (BENCH_EVAL_HOOKS_QUICK=1: 20,000 evaluations × 3 rounds, about 10 s)
+ *   worst-rules    ms per local evaluation of the costliest legal rulesets (nested segments at the
+ *                  contract's maxima, `contains` with 1,000 long values) vs the flag's own maximum of
+ *                  plain conditions: the evaluator's work budget at work
  *   propagation    rollout write → streaming live client sees the new value, 200 writes (vs the
  *                  write's own round trip)
  *   rollback-fire  rollback webhook fire → streaming client sees the rollback (vs the fire's round
@@ -68,6 +71,7 @@ import { benchSchedulerTick } from './scheduler-tick.bench.js';
 import { benchServerLoad } from './server-load.bench.js';
 import { benchTargetIdsAdd } from './target-ids-add.bench.js';
 import { benchTargetIdsReplace } from './target-ids-replace.bench.js';
+import { benchWorstRules } from './worst-rules.bench.js';
 import { benchSegmentTargetIdsReplace } from './segment-target-ids-replace.bench.js';
 
 type Bench = (backend: Backend, log: (msg: string) => void) => Promise<BenchResult>;
@@ -82,6 +86,7 @@ const BENCHES: Array<{ id: string; run: Bench; noDatabase?: boolean }> = [
   { id: 'server-load', run: benchServerLoad },
   { id: 'local-eval', run: benchLocalEval, noDatabase: true },
   { id: 'eval-hooks', run: benchEvalHooks, noDatabase: true },
+  { id: 'worst-rules', run: benchWorstRules, noDatabase: true },
   { id: 'propagation', run: benchPropagation },
   { id: 'rollback-fire', run: benchRollbackFire },
 ];

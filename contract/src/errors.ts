@@ -39,6 +39,8 @@ export const errorCatalog = {
   in_use: 409,
   /** Not in the spec's catalog: a segment reference would close a cycle (`details.cycle`). */
   segment_cycle: 409,
+  /** Not in the spec's catalog: a segment reference would nest segments deeper than SEGMENT_NESTING_MAX (`details.chain`). */
+  segment_nesting_too_deep: 409,
   /** Not in the spec's catalog: the flag or config is archived (restore it first). */
   primitive_archived: 409,
   /** Not in the spec's catalog: only an archived flag or config can be deleted. */

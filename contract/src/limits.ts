@@ -21,6 +21,13 @@ export const RECORDED_KEY_MAX_LENGTH = 256;
 /** Segments of a project at most (each can hold a million target IDs per list). */
 export const SEGMENTS_PER_PROJECT_MAX = 500;
 
+/**
+ * Deepest nesting of segments: the longest chain of segments whose rules name the next one
+ * (`a` names `b`, `b` names `c`: 3). A write that would make a longer chain is refused with
+ * `409 segment_nesting_too_deep`; evaluation also has a work budget (docs/segments.md).
+ */
+export const SEGMENT_NESTING_MAX = 5;
+
 /** Outbound webhook subscriptions of a project at most. */
 export const WEBHOOK_SUBSCRIPTIONS_PER_PROJECT_MAX = 20;
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createFlagClient, type GradualClient } from '@gradual/sdk';
 import { compileRuleset } from '@gradual/sdk/evaluation';
-import { SEGMENTS_PER_PROJECT_MAX } from '@gradual/contract';
+import { SEGMENT_NESTING_MAX, SEGMENTS_PER_PROJECT_MAX } from '@gradual/contract';
 import { claim, expectApiError, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
 
 const inSegment = (attribute: string, ...keys: string[]) => ({ attribute, operator: 'in_segment' as const, values: keys });
@@ -245,6 +245,61 @@ describe('segments', () => {
     expect((await scoped.listSegments({ path: { id: projectId } })).length).toBeGreaterThan(0);
     await expectApiError(scoped.createSegment({ path: { id: projectId }, body: { key: 'nope', name: 'N' } }), 403, 'token_env_out_of_scope');
     await expectApiError(scoped.addSegmentIncluded({ path: seg('a'), body: { targetIds: ['u9'] } }), 403, 'token_env_out_of_scope');
+  });
+
+  it(`refuses nesting segments more than ${SEGMENT_NESTING_MAX} deep (segment_nesting_too_deep), with the chain in details`, async () => {
+    // n1 → n2 → … → n5 is legal; n0 naming n1, or n5 naming n6, would make a chain of 6.
+    const pid = (await api.createProject({ path: { slug: 'acme' }, body: { key: 'nesting', name: 'Nesting' } })).id;
+    const create = (key: string, rules: Array<{ conditions: Condition[] }> = []) => api.createSegment({ path: { id: pid }, body: { key, name: key, rules } });
+    const seg = (key: string) => ({ id: pid, key });
+    for (let i = SEGMENT_NESTING_MAX; i >= 1; i--) {
+      await create(`n${i}`, i < SEGMENT_NESTING_MAX ? [{ conditions: [inSegment('userId', `n${i + 1}`)] }] : []);
+    }
+    const top = await expectApiError(create('n0', [{ conditions: [inSegment('userId', 'n1')] }]), 409, 'segment_nesting_too_deep');
+    expect(top.details).toEqual({ chain: ['n0', 'n1', 'n2', 'n3', 'n4', 'n5'], max: SEGMENT_NESTING_MAX });
+    await expectApiError(api.getSegment({ path: seg('n0') }), 404, 'not_found');
+    await create('n6');
+    const bottom = await expectApiError(api.updateSegment({ path: seg('n5'), body: { rules: [{ conditions: [inSegment('userId', 'n6')] }] } }), 409, 'segment_nesting_too_deep');
+    expect(bottom.details).toEqual({ chain: ['n1', 'n2', 'n3', 'n4', 'n5', 'n6'], max: SEGMENT_NESTING_MAX });
+    expect((await api.getSegment({ path: seg('n5') })).rules).toEqual([]);
+    // A flag may name the outermost segment: flags do not count.
+    await api.createFlag({ path: { id: pid }, body: { key: 'nested-user', name: 'N', defaultValue: false, rules: [{ conditions: [inSegment('userId', 'n1')], value: true }] } });
+  });
+
+  it('evaluation of the costliest legal segment graph ends within its work budget: ERROR on /evaluate and GENERAL on OFREP', async () => {
+    // 5 levels of 3 segments, each of 100 rules × 50 conditions, the last condition naming every
+    // segment of the next level: tens of thousands of conditions, more than one evaluation may try.
+    const width = 3;
+    const pid = (await api.createProject({ path: { slug: 'acme' }, body: { key: 'costly', name: 'Costly' } })).id;
+    const prod = (await api.createEnvironment({ path: { id: pid }, body: { key: 'prod', name: 'prod' } })).id;
+    const create = (key: string, rules: Array<{ conditions: Condition[] }>) => api.createSegment({ path: { id: pid }, body: { key, name: key, rules } });
+    const key = (level: number, i: number) => `cost-${level}-${i}`;
+    const pro = { attribute: 'plan', operator: 'in' as const, values: ['pro'] };
+    for (let level = SEGMENT_NESTING_MAX - 1; level >= 0; level--) {
+      const last: Condition =
+        level < SEGMENT_NESTING_MAX - 1 ? inSegment('userId', ...Array.from({ length: width }, (_, j) => key(level + 1, j))) : { attribute: 'country', operator: 'in', values: ['nowhere'] };
+      for (let i = 0; i < width; i++) await create(key(level, i), Array.from({ length: 100 }, () => ({ conditions: [...Array<Condition>(49).fill(pro), last] })));
+    }
+    await api.createFlag({ path: { id: pid }, body: { key: 'costly', name: 'Costly', defaultValue: false, clientVisible: true } });
+    await api.setFlagRules({ path: { envId: prod, key: 'costly' }, body: { rules: [{ conditions: [inSegment('userId', ...Array.from({ length: width }, (_, j) => key(0, j)))], value: true }] } });
+    const { token } = await api.createApiKey({ path: { slug: 'acme' }, body: { name: 'costly', actions: ['read'], environments: [prod] } });
+    const evaluated = await api.evaluate({ path: { envId: prod }, body: { context: { userId: 'u1', plan: 'pro', country: 'NZ' }, keys: ['costly'] } });
+    expect(evaluated.results.costly).toMatchObject({ value: false, reason: 'ERROR', variant: 'default' });
+    const ofrep = await fetch(`${t.url}/api/v1/ofrep/v1/evaluate/flags/costly`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ context: { targetingKey: 'u1', userId: 'u1', plan: 'pro', country: 'NZ' } }),
+    });
+    expect(ofrep.status).toBe(400);
+    expect(await ofrep.json()).toMatchObject({ key: 'costly', errorCode: 'GENERAL' });
+    // The live client serves the caller's fallback with error code GENERAL.
+    const client = createFlagClient({ baseUrl: t.url, token, envId: prod, mode: 'poll', sendUsage: false, logger: null });
+    try {
+      await client.waitForReady({ timeoutMs: 10_000 });
+      expect(client.evaluate('costly', { userId: 'u1', plan: 'pro', country: 'NZ' }, { fallback: 'fb' })).toMatchObject({ value: 'fb', reason: 'ERROR', errorCode: 'GENERAL' });
+    } finally {
+      await client.close();
+    }
   });
 
   it(`refuses more than ${SEGMENTS_PER_PROJECT_MAX} segments in a project (quota_exceeded)`, async () => {

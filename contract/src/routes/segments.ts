@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { errorResponses } from '../errors.js';
+import { SEGMENT_NESTING_MAX } from '../limits.js';
 import { DeleteSegmentRequest } from '../schemas/lifecycle.js';
 import {
   ReplaceTargetIdsRequest,
@@ -75,7 +76,7 @@ export const segmentsContract = c.router({
     path: '/projects/:id/segments',
     summary: 'Create a segment',
     description:
-      'At most 500 segments per project (`403 quota_exceeded`, dimension `segments_per_project`). Conditions may reference other segments of the project with `in_segment` / `not_in_segment`: a missing one is `400` naming the field, a reference that closes a cycle is `409 segment_cycle` with the cycle in `details.cycle`. Audit action `segment.created`. Approval-required keys get `403 approval_not_supported`.',
+      `At most 500 segments per project (\`403 quota_exceeded\`, dimension \`segments_per_project\`). Conditions may reference other segments of the project with \`in_segment\` / \`not_in_segment\`: a missing one is \`400\` naming the field, a reference that closes a cycle is \`409 segment_cycle\` with the cycle in \`details.cycle\`, and one that would nest more than ${SEGMENT_NESTING_MAX} segments (\`a\` names \`b\` names \`c\` …) is \`409 segment_nesting_too_deep\` with the chain in \`details.chain\`. Audit action \`segment.created\`. Approval-required keys get \`403 approval_not_supported\`.`,
     body: CreateSegmentRequest,
     headers: MutationHeaders,
     responses: { 201: Segment, ...errorResponses(400, 401, 403, 404, 409) },
@@ -99,7 +100,7 @@ export const segmentsContract = c.router({
     method: 'PATCH',
     path: one,
     summary: 'Rename a segment or replace its rules',
-    description: `A reference that closes a cycle is \`409 segment_cycle\` with the cycle in \`details.cycle\` (\`["a", "b", "a"]\`). \`If-Match\` with the segment's ETag guards against lost updates (\`412 precondition_failed\`). Audit action \`segment.updated\`. ${writes}`,
+    description: `A reference that closes a cycle is \`409 segment_cycle\` with the cycle in \`details.cycle\` (\`["a", "b", "a"]\`); one that would nest more than ${SEGMENT_NESTING_MAX} segments is \`409 segment_nesting_too_deep\` with the chain in \`details.chain\`. \`If-Match\` with the segment's ETag guards against lost updates (\`412 precondition_failed\`). Audit action \`segment.updated\`. ${writes}`,
     body: UpdateSegmentRequest,
     headers: ConditionalMutationHeaders,
     responses: { 200: Segment, ...errorResponses(400, 401, 403, 404, 409, 412) },

@@ -88,8 +88,8 @@ export const EvaluateRequest = example(
 
 export const EvaluationReason = named(
   'EvaluationReason',
-  z.enum(['STATIC', 'TARGETING_MATCH', 'SPLIT', 'DISABLED', 'DEFAULT']),
-  'OpenFeature resolution reasons: `STATIC` when the flag or config has no rule and no live rollout; `TARGETING_MATCH` for a matching rule or a target ID on the rollout\'s allow-list; `SPLIT` when the rollout\'s percentage decided (admitted: the new value; not admitted: the base value); `DEFAULT` for the base value after rules that did not match; `DISABLED` for an archived flag or config serving its last value.',
+  z.enum(['STATIC', 'TARGETING_MATCH', 'SPLIT', 'DISABLED', 'DEFAULT', 'ERROR']),
+  'OpenFeature resolution reasons: `STATIC` when the flag or config has no rule and no live rollout; `TARGETING_MATCH` for a matching rule or a target ID on the rollout\'s allow-list; `SPLIT` when the rollout\'s percentage decided (admitted: the new value; not admitted: the base value); `DEFAULT` for the base value after rules that did not match; `DISABLED` for an archived flag or config serving its last value; `ERROR` when its rules (in practice, the segments they name) needed more than the evaluation\'s work budget (the base value is served, variant `default`).',
 );
 export type EvaluationReason = z.infer<typeof EvaluationReason>;
 

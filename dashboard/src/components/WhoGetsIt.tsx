@@ -44,6 +44,7 @@ export function describeResult(result: Pick<EvaluationResult, 'reason' | 'varian
   if (rule) return `Rule ${rule[1]}`;
   if (reason === 'STATIC') return 'Base value (no rules, no rollout)';
   if (reason === 'DISABLED') return 'Base value (archived)';
+  if (reason === 'ERROR') return 'Base value (rules over the evaluation budget)';
   return 'Base value (no rule matched)';
 }
 

@@ -42,9 +42,13 @@
  * - An archived primitive (`archived: true`) serves its base value to everyone: reason
  *   DISABLED, variant `default`, bucket and rolloutPercent null; its rules and rollout are
  *   not consulted.
+ * - Rules that need more than the work budget (rules.ts, rule 10; in practice deep or wide
+ *   segment graphs) are undecided: the base value with reason ERROR, variant `default`. Clients that hold a
+ *   default of their own (the live client, OpenFeature, OFREP) serve that instead, with error
+ *   code GENERAL.
  */
 import { murmur3Continue, murmur3Prefix } from './murmur3.js';
-import { canonicalString, compileRule, compileSegments, firstMatchingRule, type CompiledRule, type SegmentLookup } from './rules.js';
+import { canonicalString, compileRule, compileSegments, firstMatchingRule, RULES_UNDECIDED, type CompiledRule, type SegmentLookup } from './rules.js';
 import {
   isLiveStatus,
   type EvaluationContext,
@@ -204,6 +208,7 @@ class CompiledPrimitiveImpl implements CompiledPrimitive {
     if (rules.length !== 0) {
       const i = firstMatchingRule(rules, ctx);
       if (i >= 0) return this.result((rules[i] as CompiledRule).value, 'TARGETING_MATCH', this.ruleVariants[i] as EvaluationVariant, b);
+      if (i === RULES_UNDECIDED) return this.result(this.base, 'ERROR', 'default', b);
     }
     return this.result(this.base, reason, variant, b);
   }

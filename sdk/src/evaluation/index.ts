@@ -10,6 +10,7 @@ export {
   numericValue,
   matchCondition,
   matchRule,
+  RULE_WORK_BUDGET,
 } from './rules.js';
 export {
   evaluatePrimitive,

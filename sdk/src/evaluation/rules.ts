@@ -54,6 +54,15 @@
  *    ruleset has no segment for names a segment nobody is in (so `not_in_segment [unknown]`
  *    holds). A segment on a reference cycle (which the server refuses to store) is treated as
  *    unknown, so evaluation always terminates.
+ * 10. Cost. Within one evaluation a segment's membership is decided once per attribute value
+ *    (memoized), so shared and nested segments cost what their rules hold, not the product of
+ *    every path to them. And one evaluation of a primitive's rules may spend at most
+ *    RULE_WORK_BUDGET units: one per condition tried, one per element of an array attribute,
+ *    one per segment a condition looks up, and for the string operators one per value tried per
+ *    128 characters of the attribute. Past it the rules are undecided: firstMatchingRule answers
+ *    RULES_UNDECIDED, which the evaluator serves as the base value with reason ERROR
+ *    (docs/segments.md). Only rulesets far beyond any real use reach it: a flag's own legal
+ *    maximum of plain `in` conditions (200 rules × 50) costs half of it.
  */
 import type { Condition, EvaluationContext, Rule, RulesetSegment } from './types.js';
 
@@ -269,6 +278,36 @@ export function compileSegments(segments: readonly RulesetSegment[] | undefined)
   return lookup;
 }
 
+/**
+ * Units of work one evaluation of a primitive's rules may spend (rule 10): about a millisecond of
+ * the slowest legal work on one core (`BENCH_ONLY=worst-rules npm run bench`).
+ */
+export const RULE_WORK_BUDGET = 20_000;
+
+/** firstMatchingRule's answer when the work budget ran out: the rules are undecided. */
+export const RULES_UNDECIDED = -2;
+
+/**
+ * Thrown inside rule matching when the budget runs out; caught by firstMatchingRule only. One
+ * instance made once: running out must not cost a stack trace per evaluation.
+ */
+const BUDGET_EXCEEDED = new Error('rule work budget exceeded');
+
+/**
+ * The state of the evaluation in progress (evaluation is synchronous, so one at a time): work
+ * left, and segment memberships already decided, per segment and attribute value (`null`: the
+ * context has no such attribute). Reset by firstMatchingRule; memberships are allocated on the
+ * first segment whose rules are tried. The convenience matchers (no segments, linear work) run
+ * without a budget.
+ */
+let workLeft = RULE_WORK_BUDGET;
+let memberships: Map<CompiledSegment, Map<string | null, boolean>> | null = null;
+
+function spend(units: number): void {
+  workLeft -= units;
+  if (workLeft < 0) throw BUDGET_EXCEEDED;
+}
+
 /** Whether the context, whose attribute value is `id` (null when it has none), is in `s`. */
 function inSegment(s: CompiledSegment, id: string | null, ctx: EvaluationContext): boolean {
   if (id !== null) {
@@ -276,10 +315,22 @@ function inSegment(s: CompiledSegment, id: string | null, ctx: EvaluationContext
     if (s.excluded.has(id)) return false;
   }
   const rules = s.rules;
+  if (rules.length === 0) return false;
+  memberships ??= new Map();
+  let byId = memberships.get(s);
+  if (byId === undefined) memberships.set(s, (byId = new Map<string | null, boolean>()));
+  const known = byId.get(id);
+  if (known !== undefined) return known;
+  let member = false;
   for (let i = 0; i < rules.length; i++) {
-    if (matchesCompiledRule(rules[i] as CompiledRule, ctx)) return true;
+    const rule = rules[i] as CompiledRule;
+    if (matchesCompiledRule(rule, ctx)) {
+      member = true;
+      break;
+    }
   }
-  return false;
+  byId.set(id, member);
+  return member;
 }
 
 /** A segment condition (rule 9): in any of the named segments, or in none. */
@@ -289,6 +340,7 @@ function matchesSegmentCondition(c: CompiledCondition, ctx: EvaluationContext): 
   const named = c.segments;
   let inAny = false;
   for (let i = 0; i < named.length; i++) {
+    spend(1);
     if (inSegment(named[i] as CompiledSegment, id, ctx)) {
       inAny = true;
       break;
@@ -311,7 +363,9 @@ function matchesScalar(c: CompiledCondition, v: unknown): boolean {
       const s = canonicalString(v);
       if (s === null) return false;
       const strs = c.strings;
+      const units = 1 + (s.length >>> 7);
       for (let i = 0; i < strs.length; i++) {
+        spend(units);
         const needle = strs[i] as string;
         if (c.op === OP_STARTS_WITH ? s.startsWith(needle) : c.op === OP_ENDS_WITH ? s.endsWith(needle) : s.includes(needle)) {
           return true;
@@ -333,10 +387,12 @@ function matchesScalar(c: CompiledCondition, v: unknown): boolean {
 }
 
 export function matchesCompiledCondition(c: CompiledCondition, ctx: EvaluationContext): boolean {
+  if (--workLeft < 0) throw BUDGET_EXCEEDED;
   if (c.op >= OP_UNKNOWN) return c.op === OP_UNKNOWN ? false : matchesSegmentCondition(c, ctx);
   const v = ctx[c.attribute];
   if (v === undefined || v === null) return false;
   if (Array.isArray(v)) {
+    spend(v.length);
     if (c.op === OP_NOT_IN) {
       for (let i = 0; i < v.length; i++) if (matchesScalar(c, v[i])) return false;
       return true;
@@ -356,20 +412,34 @@ export function matchesCompiledRule(r: CompiledRule, ctx: EvaluationContext): bo
   return true;
 }
 
-/** Index of the first matching rule, or -1. */
+/**
+ * Index of the first matching rule, -1 when none matches, or RULES_UNDECIDED when the rules
+ * ran out of the work budget (rule 10). Each call is one evaluation: a fresh budget
+ * and no memberships carried over from another context.
+ */
 export function firstMatchingRule(rules: readonly CompiledRule[], ctx: EvaluationContext): number {
-  for (let i = 0; i < rules.length; i++) {
-    if (matchesCompiledRule(rules[i] as CompiledRule, ctx)) return i;
+  workLeft = RULE_WORK_BUDGET;
+  try {
+    for (let i = 0; i < rules.length; i++) {
+      if (matchesCompiledRule(rules[i] as CompiledRule, ctx)) return i;
+    }
+    return -1;
+  } catch (e) {
+    if (e === BUDGET_EXCEEDED) return RULES_UNDECIDED;
+    throw e;
+  } finally {
+    memberships = null;
   }
-  return -1;
 }
 
 /** Convenience (compiles on every call): does `condition` match `ctx`? */
 export function matchCondition(condition: Condition, ctx: EvaluationContext): boolean {
+  workLeft = Number.POSITIVE_INFINITY;
   return matchesCompiledCondition(compileCondition(condition), ctx);
 }
 
 /** Convenience (compiles on every call): do all of `rule`'s conditions match `ctx`? */
 export function matchRule(rule: Rule, ctx: EvaluationContext): boolean {
+  workLeft = Number.POSITIVE_INFINITY;
   return matchesCompiledRule(compileRule(rule), ctx);
 }

@@ -128,9 +128,10 @@ export type EvaluationContext = Record<string, unknown>;
  *   value for one it did not admit (and no rule matched);
  * - `DEFAULT`: the base value, after rules that did not match (or a gated rollout admitted the
  *   context and no rule matched);
- * - `DISABLED`: the primitive is archived and serves its last value.
+ * - `DISABLED`: the primitive is archived and serves its last value;
+ * - `ERROR`: its rules needed more than the evaluation's work budget (rules.ts, rule 10); the base value.
  */
-export const EVALUATION_REASONS = ['STATIC', 'TARGETING_MATCH', 'SPLIT', 'DISABLED', 'DEFAULT'] as const;
+export const EVALUATION_REASONS = ['STATIC', 'TARGETING_MATCH', 'SPLIT', 'DISABLED', 'DEFAULT', 'ERROR'] as const;
 export type EvaluationReason = (typeof EVALUATION_REASONS)[number];
 
 /**

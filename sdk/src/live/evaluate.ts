@@ -58,6 +58,20 @@ export function evaluateHeld(
   }
   const ctx = options.targetingKey === undefined ? context : withTargetingKey(context, held.bucketFields.get(key), options.targetingKey);
   const r = primitive.evaluate(ctx);
+  if (r.reason === 'ERROR') {
+    return {
+      key,
+      value: fallback,
+      reason: 'ERROR',
+      variant: null,
+      errorCode: 'GENERAL',
+      errorMessage: `the rules of '${key}' need more than the evaluation's work budget`,
+      kind: r.kind,
+      bucket: r.bucket,
+      rolloutPercent: r.rolloutPercent,
+      version,
+    };
+  }
   if (options.type !== undefined && !matchesType(r.value, options.type)) {
     return {
       key,

@@ -81,8 +81,11 @@ export type FlagClientStatus = 'not_ready' | 'ready' | 'stale' | 'closed';
  */
 export type FlagReason = EvaluationReason | 'ERROR';
 
-/** Named like OpenFeature's error codes, which they map to one to one. */
-export type FlagErrorCode = 'FLAG_NOT_FOUND' | 'TYPE_MISMATCH' | 'PROVIDER_NOT_READY';
+/**
+ * Named like OpenFeature's error codes, which they map to one to one. `GENERAL`: the flag's
+ * rules (in practice, the segments they name) needed more than the evaluation's work budget (docs/segments.md).
+ */
+export type FlagErrorCode = 'FLAG_NOT_FOUND' | 'TYPE_MISMATCH' | 'PROVIDER_NOT_READY' | 'GENERAL';
 
 /** Expected value type: `json` accepts any value the primitive may hold. */
 export type EvaluationValueType = 'boolean' | 'string' | 'number' | 'json';

@@ -76,6 +76,7 @@ const ERROR_CODES: Record<FlagErrorCode, ErrorCode> = {
   FLAG_NOT_FOUND: ErrorCode.FLAG_NOT_FOUND,
   TYPE_MISMATCH: ErrorCode.TYPE_MISMATCH,
   PROVIDER_NOT_READY: ErrorCode.PROVIDER_NOT_READY,
+  GENERAL: ErrorCode.GENERAL,
 };
 
 function matches(value: unknown, type: ValueType): boolean {

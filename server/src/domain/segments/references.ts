@@ -93,3 +93,42 @@ export function segmentsReaching(graph: SegmentGraph, key: string): Set<string> 
   }
   return seen;
 }
+
+/**
+ * The longest chain of references that passes through `key` in an acyclic graph, from the
+ * outermost segment to the innermost (`['outer', …, key, …, 'inner']`); `[key]` when nothing
+ * references it and it references nothing. Its length is the nesting depth a write of `key`
+ * makes. References to keys not in the graph are left out.
+ */
+export function longestChainThrough(graph: SegmentGraph, key: string): string[] {
+  const down = new Map<string, string[]>();
+  const below = (k: string): string[] => {
+    const known = down.get(k);
+    if (known) return known;
+    let longest: string[] = [];
+    for (const next of graph.get(k) ?? []) {
+      if (!graph.has(next)) continue;
+      const chain = below(next);
+      if (chain.length > longest.length) longest = chain;
+    }
+    const chain = [k, ...longest];
+    down.set(k, chain);
+    return chain;
+  };
+  const referrers = new Map<string, string[]>();
+  for (const [from, refs] of graph) for (const to of new Set(refs)) referrers.set(to, [...(referrers.get(to) ?? []), from]);
+  const up = new Map<string, string[]>();
+  const above = (k: string): string[] => {
+    const known = up.get(k);
+    if (known) return known;
+    let longest: string[] = [];
+    for (const from of referrers.get(k) ?? []) {
+      const chain = above(from);
+      if (chain.length > longest.length) longest = chain;
+    }
+    const chain = [...longest, k];
+    up.set(k, chain);
+    return chain;
+  };
+  return [...above(key).slice(0, -1), ...below(key)];
+}

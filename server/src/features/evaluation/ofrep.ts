@@ -65,7 +65,11 @@ function evaluateKey(entry: CachedRuleset, index: ReadonlyMap<string, Ruleset['p
   if (!primitive || !compiled) return null;
   const missing = targetingKeyMissing(primitive, context);
   if (missing) return { key, errorCode: 'TARGETING_KEY_MISSING', errorDetails: missing };
-  return success(key, compiled.evaluate(contextFor(primitive, context)), entry.version);
+  const result = compiled.evaluate(contextFor(primitive, context));
+  if (result.reason === 'ERROR') {
+    return { key, errorCode: 'GENERAL', errorDetails: `The rules of "${key}" need more than the evaluation's work budget.` };
+  }
+  return success(key, result, entry.version);
 }
 
 /** Primitives by key (the first of a repeated key wins, as in the compiled ruleset), per materialized ruleset. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { KEY_MAX_LENGTH, SEGMENTS_PER_PROJECT_MAX, type Segment as SegmentDto, type SegmentRule } from '@gradual/contract';
+import { KEY_MAX_LENGTH, SEGMENT_NESTING_MAX, SEGMENTS_PER_PROJECT_MAX, type Segment as SegmentDto, type SegmentRule } from '@gradual/contract';
 import { SegmentEntity, type Project, type Segment } from '../../db/entities/index.js';
 import { DomainError, invalid } from '../../domain/errors.js';
 import { authorize, tokenSees, type Actor, type Caller } from '../access/authorize.js';
@@ -9,7 +9,7 @@ import type { AuditEntry } from '../audit/audit.store.js';
 import { checkIfMatch } from '../common/etag.js';
 import { findProject, iso, keyInUse, mapUniqueViolation } from '../common/lookup.js';
 import { changeEnvironments, type EnvChangeBus, type EnvChangeSet } from '../environments/env-changes.js';
-import { findCycle, SEGMENT_OPERATORS, segmentKeysOf, segmentRefsOf, segmentsReaching, type RuleConditions } from '../../domain/segments/references.js';
+import { findCycle, longestChainThrough, SEGMENT_OPERATORS, segmentKeysOf, segmentRefsOf, segmentsReaching, type RuleConditions } from '../../domain/segments/references.js';
 import * as store from './segments.store.js';
 
 export const toSegmentDto = (s: Segment): SegmentDto => ({
@@ -75,13 +75,25 @@ export async function checkSegmentReferences(em: EntityManager, projectId: strin
   if (Object.keys(fields).length) throw invalid(fields, 'A condition references a segment that does not exist.');
 }
 
-/** 409 segment_cycle when the rules written for `key` would close a cycle of references. */
-async function checkNoCycle(tx: EntityManager, projectId: string, key: string, refs: readonly string[]): Promise<void> {
+/**
+ * 409 segment_cycle when the rules written for `key` would close a cycle of references, and
+ * 409 segment_nesting_too_deep when they would make a chain of more than SEGMENT_NESTING_MAX
+ * segments.
+ */
+async function checkReferenceGraph(tx: EntityManager, projectId: string, key: string, refs: readonly string[]): Promise<void> {
   if (!refs.length) return;
   const graph = store.withRefs(await store.segmentGraph(tx, projectId), key, refs);
   const cycle = findCycle(graph, key);
   if (cycle) {
     throw new DomainError('segment_cycle', `These rules would make segment "${key}" reference itself: ${cycle.join(' → ')}.`, { details: { cycle } });
+  }
+  const chain = longestChainThrough(graph, key);
+  if (chain.length > SEGMENT_NESTING_MAX) {
+    throw new DomainError(
+      'segment_nesting_too_deep',
+      `These rules would nest ${chain.length} segments (${chain.join(' → ')}); at most ${SEGMENT_NESTING_MAX} may nest.`,
+      { details: { chain, max: SEGMENT_NESTING_MAX } },
+    );
   }
 }
 
@@ -162,7 +174,7 @@ export async function createSegment(em: EntityManager, caller: Caller, bus: EnvC
           });
         }
         await checkSegmentReferences(tx, project.id, rules.map(selfless(input.key)));
-        await checkNoCycle(tx, project.id, input.key, refs);
+        await checkReferenceGraph(tx, project.id, input.key, refs);
         const segment = tx.create(SegmentEntity, {
           orgId: project.orgId,
           projectId: project.id,
@@ -223,7 +235,7 @@ export async function updateSegment(em: EntityManager, caller: Caller, bus: EnvC
     if (input.rules !== undefined && rulesChanged) {
       const refs = segmentKeysOf(input.rules);
       await checkSegmentReferences(tx, project.id, input.rules.map(selfless(segment.key)));
-      await checkNoCycle(tx, project.id, segment.key, refs);
+      await checkReferenceGraph(tx, project.id, segment.key, refs);
       segment.rules = input.rules;
       segment.segmentRefs = refs;
     }
