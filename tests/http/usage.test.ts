@@ -20,6 +20,8 @@ describe('usage', () => {
   let staging: string;
   /** An admin API key: sessions expire when the clock jumps weeks ahead, keys without an expiry do not. */
   let admin: ClaimedInstance['session'];
+  /** An sdk key of staging for the last test, minted before the session expires. */
+  let lateSdk: ClaimedInstance['session'];
 
   const mint = (body: Parameters<ClaimedInstance['session']['createApiKey']>[0]['body']) => owner.session.createApiKey({ path: { slug: 'acme' }, body });
   const flagUsage = (key: string, days?: number) => admin.getFlagUsage({ path: { id: projectId, key }, query: days ? { days } : {} });
@@ -36,6 +38,7 @@ describe('usage', () => {
     await owner.session.createFlag({ path: { id: projectId }, body: { key: 'internal', name: 'Internal', defaultValue: false } });
     await owner.session.createConfig({ path: { id: projectId }, body: { key: 'theme', name: 'Theme', defaultValue: { color: 'blue' } } });
     admin = t.asToken((await mint({ name: 'admin' })).token);
+    lateSdk = t.asToken((await mint({ name: 'backend late', kind: 'sdk', environments: [staging] })).token);
   });
   afterAll(() => t?.close());
 
@@ -50,18 +53,22 @@ describe('usage', () => {
     await refused({ windowStart: at(-60), windowEnd: at(-120), entries }, 'windowStart');
     await refused({ windowStart: at(-3601 - 60), windowEnd: at(-60), entries }, 'windowStart');
     await refused({ windowStart: at(-91 * DAY - 60), windowEnd: at(-91 * DAY), entries }, 'windowEnd');
+    // Only the current hour (10:00) and the previous one (09:00) of the server's clock take reports.
+    await refused({ windowStart: at(-3 * DAY - 60), windowEnd: at(-3 * DAY), entries }, 'windowEnd');
+    await refused({ windowStart: at(-91 * 60), windowEnd: at(-90 * 60 - 1), entries }, 'windowEnd'); // 08:59:59
     await refused({ windowStart: 'yesterday', windowEnd: at(0), entries }, 'windowStart');
     await refused({ windowStart: at(-60), windowEnd: at(0), entries: [{ ...entries[0]!, count: 0 }] }, 'entries.0.count');
     await refused({ windowStart: at(-60), windowEnd: at(0), entries: [{ ...entries[0]!, variant: '' }] }, 'entries.0.variant');
     expect((await envUsage('banner', prod)).total).toBe(0);
     // A little ahead of the clock is within the skew: counted as now.
-    expect(await sdk.reportUsage({ path: { envId: prod }, body: { windowStart: at(0), windowEnd: at(4 * 60), entries } })).toEqual({ accepted: 1, skipped: 0 });
+    expect(await sdk.reportUsage({ path: { envId: prod }, body: { windowStart: at(0), windowEnd: at(4 * 60), entries } })).toEqual({ accepted: 1, skipped: 0, dropped: 0, overLimit: 0 });
     const usage = await envUsage('banner', prod);
     expect(usage).toMatchObject({ total: 5, lastEvaluatedAt: at(0), hourly: [{ hour: '2026-11-02T10:00:00.000Z', count: 5 }] });
   });
 
   it('skips keys the environment does not have (and a key under the wrong kind), counting the rest', async () => {
     const sdk = t.asToken((await mint({ name: 'backend 2', kind: 'sdk', environments: [staging] })).token);
+    await owner.session.setConfigRules({ path: { envId: staging, key: 'theme' }, body: { rules: [{ conditions: [{ attribute: 'plan', operator: 'in', values: ['pro'] }], value: { color: 'gold' } }] } });
     const answer = await sdk.reportUsage({
       path: { envId: staging },
       body: {
@@ -75,7 +82,7 @@ describe('usage', () => {
         ],
       },
     });
-    expect(answer).toEqual({ accepted: 2, skipped: 2 });
+    expect(answer).toEqual({ accepted: 2, skipped: 2, dropped: 0, overLimit: 0 });
     expect((await envUsage('internal', staging)).total).toBe(3);
     const theme = await owner.session.getConfigUsage({ path: { id: projectId, key: 'theme' } });
     expect(theme.environments.find((e) => e.envId === staging)).toMatchObject({ total: 2, variants: [{ variant: 'rule-1', count: 2 }] });
@@ -99,7 +106,7 @@ describe('usage', () => {
         ],
       },
     });
-    expect(answer).toEqual({ accepted: 1, skipped: 1 });
+    expect(answer).toEqual({ accepted: 1, skipped: 1, dropped: 0, overLimit: 0 });
     expect((await envUsage('internal', prod)).total).toBe(before);
     expect((await envUsage('banner', prod)).total).toBe(12);
     // A client key reads no usage.
@@ -114,6 +121,7 @@ describe('usage', () => {
         body: { windowStart: new Date(Date.parse(windowEnd) - 60_000).toISOString(), windowEnd, entries: entries.map((e) => ({ kind: 'flag', key: 'banner', ...e })) },
       });
     await report(at(-40 * 60), [{ variant: 'default', count: 10 }]); // 09:50, the previous hour
+    await owner.session.setFlagRules({ path: { envId: staging, key: 'banner' }, body: { rules: [{ conditions: [{ attribute: 'plan', operator: 'in', values: ['pro'] }], value: false }] } });
     await report(at(-20 * 60), [
       { variant: 'default', count: 1 },
       { variant: 'rule-1', count: 4 },
@@ -135,10 +143,6 @@ describe('usage', () => {
         { hour: '2026-11-02T10:00:00.000Z', count: 13 },
       ],
     });
-    // `days` bounds the series: a report 3 days back is in the 7-day view, not the 1-day one.
-    await report(at(-3 * DAY), [{ variant: 'default', count: 100 }]);
-    expect((await envUsage('banner', staging)).total).toBe(123);
-    expect((await flagUsage('banner', 1)).environments.find((e) => e.envId === staging)!.total).toBe(23);
   });
 
   it('counts the evaluations the server answers (/evaluate, also from memory, and OFREP) once they are flushed', async () => {
@@ -231,7 +235,16 @@ describe('usage', () => {
     expect((await statuses()).fresh).toBe('not_evaluated');
   });
 
-  it('deletes hours past the 90-day retention on the periodic flush', async () => {
+  it('bounds the series by `days`, and deletes hours past the 90-day retention on the periodic flush', async () => {
+    // The clock is a month past the reports of 'sums reports…' (23 evaluations): `days` decides what is in view.
+    const sdk = lateSdk;
+    const now = (await t.advanceClock(0)).getTime();
+    const body = { windowStart: new Date(now - 60_000).toISOString(), windowEnd: new Date(now).toISOString(), entries: [{ kind: 'flag' as const, key: 'banner', variant: 'default', count: 100 }] };
+    expect(await sdk.reportUsage({ path: { envId: staging }, body })).toEqual({ accepted: 1, skipped: 0, dropped: 0, overLimit: 0 });
+    const staged = async (days: number) => (await flagUsage('banner', days)).environments.find((e) => e.envId === staging)!.total;
+    expect(await staged(1)).toBe(100);
+    expect(await staged(7)).toBe(100);
+    expect(await staged(90)).toBe(123);
     expect((await envUsage('banner', staging)).lastEvaluatedAt).not.toBeNull();
     await t.advanceClock(95 * DAY);
     const usage = await envUsage('banner', staging);

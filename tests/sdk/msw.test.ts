@@ -189,6 +189,19 @@ describe('gradualHandlers with the SDK client', () => {
     expect(gradual.ruleset('env-brand-new')).toBeUndefined();
     await expect(client.getRuleset({ path: { envId: 'env-brand-new' } })).rejects.toMatchObject({ status: 404 });
   });
+
+  it('answers usage reports as the server does: unknown keys skipped, variants the flag cannot serve dropped', async () => {
+    const entries = [
+      { kind: 'flag' as const, key: 'new-checkout', variant: 'rule-1', count: 3 },
+      { kind: 'flag' as const, key: 'new-checkout', variant: 'rule-2', count: 1 }, // one rule only
+      { kind: 'flag' as const, key: 'kill-switch', variant: 'variant-a', count: 1 },
+      { kind: 'config' as const, key: 'checkout.limits', variant: 'default', count: 2 },
+      { kind: 'flag' as const, key: 'no-such-flag', variant: 'default', count: 1 },
+    ];
+    const body = { windowStart: '2026-11-22T12:00:00.000Z', windowEnd: '2026-11-22T12:01:00.000Z', entries };
+    expect(await client.reportUsage({ path: { envId: 'env-prod' }, body })).toEqual({ accepted: 2, skipped: 1, dropped: 2, overLimit: 0 });
+    expect(gradual.usageReports('env-prod')).toEqual([body]);
+  });
 });
 
 describe('gradualHandlers with the live flags client', () => {

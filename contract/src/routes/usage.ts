@@ -9,7 +9,7 @@ export const usageContract = c.router({
     path: '/envs/:envId/usage',
     summary: 'Report evaluation counts (SDKs send these in batches)',
     description:
-      'Any key that may evaluate the environment may report (`sdk`, `client`, server keys, sessions); a client key only for client-visible flags and configs. Bad windows or entries are `400` naming the field; nothing is counted from a refused report.',
+      'Any key that may evaluate the environment may report (`sdk`, `client`, server keys, sessions); a client key only for client-visible flags and configs. Bad windows (also one ending before the previous hour) or malformed entries are `400` naming the field; nothing is counted from a refused report. Entries with a variant the flag or config cannot serve are dropped (`dropped`), and each reporter\'s evaluations per hour are capped, per client address for a client key (`overLimit`).',
     body: UsageReport,
     responses: { 202: UsageReportAccepted, ...errorResponses(400, 401, 403, 404, 429) },
   },

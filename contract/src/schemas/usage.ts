@@ -25,7 +25,7 @@ export const UsageReport = example(
       windowEnd: Timestamp,
       entries: z.array(UsageEntry).max(USAGE_REPORT_ENTRIES_MAX),
     }),
-    'Evaluation counts an SDK made locally between `windowStart` and `windowEnd` (at most one hour apart, `windowEnd` not in the future). Counts are added to the hour `windowEnd` falls in; keys the environment does not have are skipped.',
+    'Evaluation counts an SDK made locally between `windowStart` and `windowEnd` (at most one hour apart; `windowEnd` not in the future, and in the current or the previous UTC hour of the server\'s clock). Counts are added to the hour `windowEnd` falls in; keys the environment does not have are skipped, variants the flag or config cannot serve are dropped, and evaluations beyond the reporter\'s hourly cap are not counted.',
   ),
   {
     windowStart: '2026-11-22T12:00:00.000Z',
@@ -37,7 +37,16 @@ export const UsageReport = example(
   },
 );
 
-export const UsageReportAccepted = named('UsageReportAccepted', z.object({ accepted: z.number().int(), skipped: z.number().int() }));
+export const UsageReportAccepted = named(
+  'UsageReportAccepted',
+  z.object({
+    accepted: z.number().int().describe('Entries counted (in full, or scaled down when `overLimit` is not 0).'),
+    skipped: z.number().int().describe('Entries naming a flag or config the environment does not have, or the key may not report.'),
+    dropped: z.number().int().describe('Entries whose `variant` the flag or config cannot serve in this environment (not one of `default`, `target-id`, `rollout-new`, `rollout-base`, or `rule-<n>` with n at most its number of rules): not counted.'),
+    overLimit: z.number().int().describe('Evaluations of accepted entries not counted because the reporter\'s hourly cap was reached (per key; for a client key, per key and client address).'),
+  }),
+  'What a usage report counted: `accepted + skipped + dropped` is the number of entries.',
+);
 
 export const UsageQuery = z.object({
   days: z.coerce.number().int().min(1).max(90).optional().describe('How many days back (default 7).'),

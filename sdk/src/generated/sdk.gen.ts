@@ -2575,7 +2575,7 @@ export const listWebhookDeliveries = <ThrowOnError extends boolean = false>(opti
 /**
  * Report evaluation counts (SDKs send these in batches)
  *
- * Any key that may evaluate the environment may report (`sdk`, `client`, server keys, sessions); a client key only for client-visible flags and configs. Bad windows or entries are `400` naming the field; nothing is counted from a refused report.
+ * Any key that may evaluate the environment may report (`sdk`, `client`, server keys, sessions); a client key only for client-visible flags and configs. Bad windows (also one ending before the previous hour) or malformed entries are `400` naming the field; nothing is counted from a refused report. Entries with a variant the flag or config cannot serve are dropped (`dropped`), and each reporter's evaluations per hour are capped, per client address for a client key (`overLimit`).
  */
 export const reportUsage = <ThrowOnError extends boolean = false>(options: Options<ReportUsageData, ThrowOnError>) => (options.client ?? client).post<ReportUsageResponses, ReportUsageErrors, ThrowOnError>({
     security: [

@@ -3,7 +3,7 @@ import { API_PREFIX } from '../api-prefix.js';
 import { compileRuleset, type CompiledRuleset } from '../evaluation/evaluate.js';
 import { murmur3 } from '../evaluation/murmur3.js';
 import type { EvaluationResult, Ruleset } from '../evaluation/types.js';
-import type { EvaluateRequest, UsageReport } from '../generated/types.gen.js';
+import type { EvaluateRequest, UsageReport, UsageReportAccepted } from '../generated/types.gen.js';
 import type { RulesetBuilder } from './ruleset-builder.js';
 
 /** A ruleset, or a builder whose `build()` gives one. */
@@ -61,6 +61,13 @@ interface Stream {
   envId: string;
   send(version: number): void;
   close(): void;
+}
+
+/** Whether the evaluator can serve `variant` for a flag or config with `rules` rules (`rule-<n>` as it writes them). */
+function servable(variant: string, rules: number): boolean {
+  if (variant === 'default' || variant === 'target-id' || variant === 'rollout-new' || variant === 'rollout-base') return true;
+  const rule = /^rule-([1-9][0-9]*)$/.exec(variant);
+  return rule !== null && Number(rule[1]) <= rules;
 }
 
 interface EvaluateBody {
@@ -235,8 +242,16 @@ export function gradualHandlers(options: GradualHandlersOptions): GradualMock {
       const entries = (input as UsageReport).entries;
       usage.push({ envId, report: structuredClone(input as UsageReport) });
       const known = envs.get(envId)?.ruleset?.primitives;
-      const accepted = entries.filter((e) => known?.some((p) => p.key === e.key && p.kind === e.kind) === true).length;
-      return HttpResponse.json({ accepted, skipped: entries.length - accepted }, { status: 202 });
+      let matched = 0;
+      let accepted = 0;
+      for (const e of entries) {
+        const primitive = known?.find((p) => p.key === e.key && p.kind === e.kind);
+        if (!primitive) continue;
+        matched++;
+        if (servable(e.variant, primitive.archived === true ? 0 : (primitive.rules?.length ?? 0))) accepted++;
+      }
+      // As the server, less its hourly caps: entries of unknown keys are skipped, variants the flag cannot serve dropped.
+      return HttpResponse.json({ accepted, skipped: entries.length - matched, dropped: matched - accepted, overLimit: 0 } satisfies UsageReportAccepted, { status: 202 });
     }),
   ];
 

@@ -17,7 +17,7 @@ import { RollbackFireEntity, RollbackSecretEntity } from './rollback.js';
 import { InvitationEntity, MagicLinkEntity, ProposalEntity } from './onboarding.js';
 import { SegmentEntity, SegmentSpareTargetListEntity } from './segment.js';
 import { WebhookDeliveryEntity, WebhookSubscriptionEntity } from './webhook.js';
-import { UsageHourEntity } from './usage.js';
+import { UsageBudgetEntity, UsageHourEntity } from './usage.js';
 
 export * from './api-key.js';
 export * from './audit-event.js';
@@ -66,4 +66,5 @@ export const entities = [
   WebhookSubscriptionEntity,
   WebhookDeliveryEntity,
   UsageHourEntity,
+  UsageBudgetEntity,
 ];

@@ -19,3 +19,21 @@ export const UsageHourEntity = defineEntity({
   indexes: [{ properties: ['primitiveId', 'hour'] }],
 });
 export type UsageHour = InferEntity<typeof UsageHourEntity>;
+
+/**
+ * How many evaluations one reporter's usage reports added to one hour (UTC): an API key's, a
+ * client key's per client address, a signed-in user's. Reports stop counting at the hourly cap
+ * (features/usage); hours before the previous one are deleted by the periodic usage write.
+ */
+export const UsageBudgetEntity = defineEntity({
+  name: 'UsageBudget',
+  tableName: 'usage_budgets',
+  properties: (p) => ({
+    /** `key:<api key id>`, `client:<client key id>:<client address>` or `user:<user id>`. */
+    subject: p.text().primary(),
+    hour: timestamp().primary(),
+    used: p.bigint('number'),
+  }),
+  indexes: [{ properties: ['hour'] }],
+});
+export type UsageBudget = InferEntity<typeof UsageBudgetEntity>;

@@ -12,6 +12,7 @@ import { Migration20261126050456_audit_env_version } from './Migration2026112605
 import { Migration20261126061303_client_keys } from './Migration20261126061303_client_keys.js';
 import { Migration20261126090606_lifecycle_segments_webhooks_usage } from './Migration20261126090606_lifecycle_segments_webhooks_usage.js';
 import { Migration20261126094500_webhook_delivery_url } from './Migration20261126094500_webhook_delivery_url.js';
+import { Migration20261201232601_usage_budgets } from './Migration20261201232601_usage_budgets.js';
 
 // Static list: MikroORM cannot load .ts migration files by glob under vitest.
 export const migrationsList: MigrationObject[] = [
@@ -27,4 +28,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126061303_client_keys', class: Migration20261126061303_client_keys },
   { name: 'Migration20261126090606_lifecycle_segments_webhooks_usage', class: Migration20261126090606_lifecycle_segments_webhooks_usage },
   { name: 'Migration20261126094500_webhook_delivery_url', class: Migration20261126094500_webhook_delivery_url },
+  { name: 'Migration20261201232601_usage_budgets', class: Migration20261201232601_usage_budgets },
 ];

@@ -2,8 +2,8 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/database.js';
 import type { PrimitiveKind } from '../../db/entities/index.js';
-import { addUsage, deleteUsageBefore, emptyColumns, type UsageColumns } from './usage.store.js';
-import { startOfHour, USAGE_RETENTION_MS } from './usage.service.js';
+import { addUsage, deleteUsageBefore, deleteUsageBudgetsBefore, emptyColumns, type UsageColumns } from './usage.store.js';
+import { startOfHour, USAGE_REPORT_HOURS_BACK, USAGE_RETENTION_MS } from './usage.service.js';
 
 /** Distinct (environment, flag or config, variant) counts one instance holds between flushes; further ones are dropped until the next flush. */
 export const AGGREGATOR_MAX_ENTRIES = 50_000;
@@ -78,7 +78,7 @@ export class UsageAggregator {
     return this.entries;
   }
 
-  /** Writes the counts held so far (to the hour of the clock's now) and, once an hour, deletes hours past retention. */
+  /** Writes the counts held so far (to the hour of the clock's now) and, once an hour, deletes hours past retention and the usage budgets of hours that take no more reports. */
   flush(): Promise<void> {
     // Flushes never overlap: a flush asked for during one runs after it.
     const run = (this.flushing ?? Promise.resolve()).then(() => this.write());
@@ -140,6 +140,7 @@ export class UsageAggregator {
     if (hour !== this.retainedHour) {
       try {
         await deleteUsageBefore(this.deps.db.em(), new Date(now.getTime() - USAGE_RETENTION_MS));
+        await deleteUsageBudgetsBefore(this.deps.db.em(), new Date(hour - USAGE_REPORT_HOURS_BACK * 3600_000));
         this.retainedHour = hour;
       } catch (err) {
         this.deps.logger.warn({ err }, 'could not delete usage past retention; the next flush tries again');

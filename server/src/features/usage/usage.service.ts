@@ -1,12 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
-import { KEY_MAX_LENGTH, type InsightStatus, type PrimitiveInsight, type PrimitiveUsage, type UsageReport } from '@gradual/contract';
+import { KEY_MAX_LENGTH, type InsightStatus, type PrimitiveInsight, type PrimitiveUsage, type UsageReport, type UsageReportAccepted } from '@gradual/contract';
 import { EnvironmentEntity, PrimitiveEntity, type PrimitiveKind } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
+import { RULES_PER_PRIMITIVE_MAX, rulesNeededFor } from '../../domain/usage-variants.js';
+import { clientAddressKey } from '../../rate-limits/client-address.js';
 import { authorize, tokenSees, type Caller } from '../access/authorize.js';
 import type { EnvDirectory } from '../environments/env-directory.js';
 import { findProject, iso } from '../common/lookup.js';
-import { addUsage, emptyColumns, readInsightRows, readLastEvaluated, readProjectUsage, readUsageHours } from './usage.store.js';
+import { addReportedUsage, emptyReportColumns, readInsightRows, readLastEvaluated, readProjectUsage, readUsageHours } from './usage.store.js';
 
 const HOUR_MS = 3600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -16,6 +18,8 @@ export const USAGE_RETENTION_MS = 90 * DAY_MS;
 export const USAGE_CLOCK_SKEW_MS = 5 * 60_000;
 /** The longest report window. */
 export const USAGE_WINDOW_MAX_MS = HOUR_MS;
+/** Reports are counted in the current hour of the server's clock or in this many hours before it. */
+export const USAGE_REPORT_HOURS_BACK = 1;
 
 export const DEFAULT_USAGE_DAYS = 7;
 export const DEFAULT_STALE_AFTER_DAYS = 7;
@@ -27,15 +31,37 @@ export function startOfHour(at: Date): Date {
 }
 
 type Report = z.infer<typeof UsageReport>;
+type ReportAnswer = z.infer<typeof UsageReportAccepted>;
+
+/** How many evaluations reports may add to one hour (USAGE_REPORT_MAX_* settings, docs/usage.md). */
+export interface UsageReportCaps {
+  /** Per API key (sdk, api, agent) and per signed-in user. */
+  perKeyPerHour: number;
+  /** Per client key and client address (IPv6 per /64): a client key is public, shared by every visitor. */
+  perClientAddressPerHour: number;
+}
+
+/** Whose hourly budget a report is counted against, and how large that budget is. */
+function budgetOf(caller: Caller, caps: UsageReportCaps): { subject: string; cap: number } {
+  const principal = caller.principal;
+  if (principal?.kind === 'token' && principal.key.kind === 'client') {
+    return { subject: `client:${principal.key.id}:${clientAddressKey(caller.ip)}`, cap: caps.perClientAddressPerHour };
+  }
+  if (principal?.kind === 'token') return { subject: `key:${principal.key.id}`, cap: caps.perKeyPerHour };
+  return { subject: `user:${principal?.userId ?? 'anonymous'}`, cap: caps.perKeyPerHour };
+}
 
 /**
  * Adds an SDK's evaluation counts of one window to the hour its end falls in (a window end a
  * little ahead of the clock counts as now). Whoever may evaluate the environment may report; a
  * client key only for client-visible flags and configs, a key restricted to some flags and
- * configs only for those. Entries naming no flag or config it may report are skipped. A bad
- * window refuses the whole report (`invalid_request` naming the field), so nothing is counted.
+ * configs only for those. A bad window, or one ending before the previous hour of the server's
+ * clock, refuses the whole report (`invalid_request` naming the field), so nothing is counted.
+ * Entries naming no flag or config it may report are skipped; entries with a variant the flag or
+ * config cannot serve in the environment are dropped; the reporter's evaluations per hour are
+ * capped (per client address for a client key), and what is over the cap is not counted.
  */
-export async function reportUsage(em: EntityManager, caller: Caller, envs: EnvDirectory, envId: string, report: Report): Promise<{ accepted: number; skipped: number }> {
+export async function reportUsage(em: EntityManager, caller: Caller, envs: EnvDirectory, envId: string, report: Report, caps: UsageReportCaps): Promise<ReportAnswer> {
   const env = await envs.get(em, envId);
   await authorize(em, caller, env.orgId, { action: 'read', envId: env.id, evaluation: true });
   const now = caller.now;
@@ -44,8 +70,9 @@ export async function reportUsage(em: EntityManager, caller: Caller, envs: EnvDi
   if (end.getTime() > now.getTime() + USAGE_CLOCK_SKEW_MS) {
     throw new DomainError('invalid_request', 'The window ends in the future.', { fields: { windowEnd: `must not be later than the server's clock (${iso(now)}) plus ${USAGE_CLOCK_SKEW_MS / 60_000} minutes` } });
   }
-  if (end.getTime() < now.getTime() - USAGE_RETENTION_MS) {
-    throw new DomainError('invalid_request', 'The window ended before the usage retention period.', { fields: { windowEnd: `must be within the last ${USAGE_RETENTION_MS / DAY_MS} days` } });
+  const earliest = new Date(startOfHour(now).getTime() - USAGE_REPORT_HOURS_BACK * HOUR_MS);
+  if (end.getTime() < earliest.getTime()) {
+    throw new DomainError('invalid_request', 'The window ended before the previous hour.', { fields: { windowEnd: `must be in the current or the previous hour of the server's clock (not before ${iso(earliest)})` } });
   }
   if (start.getTime() > end.getTime()) {
     throw new DomainError('invalid_request', 'The window starts after it ends.', { fields: { windowStart: 'must not be later than windowEnd' } });
@@ -55,18 +82,27 @@ export async function reportUsage(em: EntityManager, caller: Caller, envs: EnvDi
   }
   const principal = caller.principal;
   const clientKey = principal?.kind === 'token' && principal.key.kind === 'client';
-  const columns = emptyColumns();
+  const columns = emptyReportColumns();
   for (const entry of report.entries) {
     if (!tokenSees(caller, env.id, entry.key)) continue;
-    columns.envIds.push(env.id);
+    // A variant no evaluation serves still goes to the match, so that its entry is told apart
+    // (`dropped` when the key names a flag or config it may report, `skipped` otherwise); it
+    // needs more rules than any flag or config has, so nothing of it is counted.
+    const rulesNeeded = rulesNeededFor(entry.variant);
     columns.kinds.push(entry.kind);
     columns.keys.push(entry.key);
-    columns.variants.push(entry.variant);
+    columns.variants.push(rulesNeeded === null ? '' : entry.variant);
+    columns.rulesNeeded.push(rulesNeeded ?? RULES_PER_PRIMITIVE_MAX + 1);
     columns.counts.push(entry.count);
   }
   const seen = end.getTime() > now.getTime() ? now : end;
-  const accepted = await addUsage(em, columns, startOfHour(seen), seen, clientKey);
-  return { accepted, skipped: report.entries.length - accepted };
+  const added = await addReportedUsage(em, columns, { envId: env.id, hour: startOfHour(seen), seenAt: seen, clientVisibleOnly: clientKey, ...budgetOf(caller, caps) });
+  return {
+    accepted: added.possible,
+    skipped: report.entries.length - added.matched,
+    dropped: added.matched - added.possible,
+    overLimit: added.reported - added.counted,
+  };
 }
 
 type Usage = z.infer<typeof PrimitiveUsage>;

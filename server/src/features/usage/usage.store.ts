@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LIVE_STATUSES_SQL, type PrimitiveKind } from '../../db/entities/index.js';
+import { transaction } from '../../db/transaction.js';
 import { rawQuery } from '../common/sql.js';
 
 /** Evaluation counts to add, as parallel columns (one row per environment, flag or config, and variant). */
@@ -42,6 +43,128 @@ export async function addUsage(em: EntityManager, rows: UsageColumns, hour: Date
     [rows.envIds, rows.kinds, rows.keys, rows.variants, rows.counts, clientVisibleOnly, hour.toISOString(), seenAt.toISOString()],
   );
   return result[0]?.matched ?? 0;
+}
+
+/** One usage report's entries, as parallel columns (the environment is the report's). */
+export interface ReportColumns {
+  kinds: PrimitiveKind[];
+  keys: string[];
+  variants: string[];
+  /** Per entry, the rules its flag or config needs in the environment to have served the variant (domain/usage-variants.ts). */
+  rulesNeeded: number[];
+  counts: number[];
+}
+
+export const emptyReportColumns = (): ReportColumns => ({ kinds: [], keys: [], variants: [], rulesNeeded: [], counts: [] });
+
+/** Where a report's entries are counted, and whose hourly budget they are counted against. */
+export interface ReportTarget {
+  envId: string;
+  hour: Date;
+  seenAt: Date;
+  /** Only client-visible flags and configs match (a client key's report). */
+  clientVisibleOnly: boolean;
+  /** The reporter the budget belongs to (`key:…`, `client:…:<address>`, `user:…`). */
+  subject: string;
+  /** Evaluations the subject's reports may add to `hour`, all reports together. */
+  cap: number;
+}
+
+export interface ReportedUsage {
+  /** Entries naming a flag or config of the environment's project the reporter may report. */
+  matched: number;
+  /** Of those, entries whose variant the flag or config can serve in the environment (the rest are dropped). */
+  possible: number;
+  /** Evaluations the possible entries reported. */
+  reported: number;
+  /** Evaluations counted: `reported`, or less when the subject's budget for the hour ran out. */
+  counted: number;
+}
+
+/**
+ * Adds one report's entries to `hour` in one transaction of two statements. The first takes the
+ * subject's budget row of the hour (created at 0) and holds its lock until the commit, so reports of
+ * one subject take turns, on every instance sharing the database, and never count past `cap`
+ * together. The second matches the entries to their flags and configs (by the environment's
+ * project, kind and key; only client-visible ones when `clientVisibleOnly`), keeps those whose
+ * variant the flag or config can serve in the environment (a `rule-<n>` needs at least n rules; an
+ * archived one has none), sums them per variant, scales every sum down in proportion when their
+ * total exceeds what is left of the budget (rounded down), adds them to the hour and charges the
+ * budget with what was added. Nothing is written for an entry counted as 0.
+ */
+export async function addReportedUsage(em: EntityManager, rows: ReportColumns, target: ReportTarget): Promise<ReportedUsage> {
+  if (!rows.keys.length) return { matched: 0, possible: 0, reported: 0, counted: 0 };
+  return transaction(em, async (tx) => {
+    const hour = target.hour.toISOString();
+    const { rows: budget } = await rawQuery<{ used: string }>(
+      tx,
+      `insert into usage_budgets (subject, hour, used) values (?, ?::timestamptz, 0)
+       on conflict (subject, hour) do update set used = usage_budgets.used
+       returning used`,
+      [target.subject, hour],
+    );
+    const left = Math.max(0, target.cap - Number(budget[0]?.used ?? 0));
+    const { rows: result } = await rawQuery<{ matched: number; possible: number; reported: string; counted: string }>(
+      tx,
+      `with input as (
+         select u.kind, u.key, u.variant, u.rules_needed, u.count
+         from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::bigint[]) as u(kind, key, variant, rules_needed, count)
+       ), matched as (
+         select p.id as primitive_id, i.variant, i.count,
+           i.rules_needed <= case when p.archived_at is null then coalesce(jsonb_array_length(ps.rules), 0) else 0 end as possible
+         from input i
+         join environments e on e.id = ?::uuid
+         join primitives p on p.project_id = e.project_id and p.kind = i.kind and p.key = i.key
+         left join primitive_states ps on ps.primitive_id = p.id and ps.env_id = e.id
+         where p.client_visible or not ?::boolean
+       ), summed as (
+         select primitive_id, variant, sum(count) as count from matched where possible group by primitive_id, variant
+       ), total as (
+         select coalesce(sum(count), 0) as reported from summed
+       ), scaled as (
+         select s.primitive_id, s.variant,
+           case when t.reported <= ?::numeric then s.count else floor(s.count * ?::numeric / t.reported) end::bigint as count
+         from summed s cross join total t
+       ), added as (
+         insert into usage_hours (env_id, primitive_id, variant, hour, count, last_seen_at)
+         select ?::uuid, primitive_id, variant, ?::timestamptz, count, ?::timestamptz from scaled where count > 0
+         order by primitive_id, variant
+         on conflict (env_id, primitive_id, variant, hour) do update
+           set count = usage_hours.count + excluded.count, last_seen_at = greatest(usage_hours.last_seen_at, excluded.last_seen_at)
+       ), charged as (
+         update usage_budgets set used = used + (select coalesce(sum(count), 0) from scaled)
+         where subject = ? and hour = ?::timestamptz
+       )
+       select (select count(*) from matched)::int as matched,
+         (select count(*) from matched where possible)::int as possible,
+         (select reported from total)::text as reported,
+         (select coalesce(sum(count), 0) from scaled)::text as counted`,
+      [
+        rows.kinds,
+        rows.keys,
+        rows.variants,
+        rows.rulesNeeded,
+        rows.counts,
+        target.envId,
+        target.clientVisibleOnly,
+        left,
+        left,
+        target.envId,
+        hour,
+        target.seenAt.toISOString(),
+        target.subject,
+        hour,
+      ],
+    );
+    const r = result[0];
+    return { matched: r?.matched ?? 0, possible: r?.possible ?? 0, reported: Number(r?.reported ?? 0), counted: Number(r?.counted ?? 0) };
+  });
+}
+
+/** Deletes the usage budgets of the hours before `cutoff` (only the current and the previous hour take reports). */
+export async function deleteUsageBudgetsBefore(em: EntityManager, cutoff: Date): Promise<number> {
+  const { rowCount } = await rawQuery(em, `delete from usage_budgets where hour < ?::timestamptz`, [cutoff.toISOString()]);
+  return rowCount;
 }
 
 /**

@@ -11,7 +11,7 @@ export const usageRoutes = (deps: AppDeps) =>
   s.router(contract.usage, {
     reportUsage: async ({ req, res, params, body }) => ({
       status: 202,
-      body: await reportUsage(req.em, await admit(req, res, deps), deps.envs, params.envId, body),
+      body: await reportUsage(req.em, await admit(req, res, deps), deps.envs, params.envId, body, deps.config.usageReports),
     }),
     getFlagUsage: async ({ req, res, params, query }) => ({
       status: 200,
