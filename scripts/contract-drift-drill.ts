@@ -23,6 +23,14 @@
  * another's leftovers. The errors are the ones `tsc -p <project> --noEmit`
  * prints for the same files.
  *
+ * All mutations are first checked together, in one combined pass (a mutation's check costs a
+ * whole program's, since every consumer reaches the contract through its barrel): each compiler
+ * error is attributed to the one mutation whose markers (its new name, its old name as the
+ * compiler quotes it) the error's message carries. A mutation that a consumer which must fail
+ * shows no error of its own for is then checked alone, as is every mutation when the combined copy
+ * cannot be judged, so the combined pass saves time and never passes a mutation that would fail
+ * alone.
+ *
  * Mutations touch contract/src only, as exact string replacements that must
  * match exactly as often as stated, so moving consumer files does not affect
  * them. The expectations say which consumers use each piece and so must stop
@@ -83,6 +91,12 @@ interface Mutation {
   edits: Edit[];
   /** Consumers that use the changed piece, each with where: every one of them must stop compiling. */
   mustFail: Partial<Record<Consumer, string>>;
+  /**
+   * Text that the compiler's errors from this mutation carry (its new name, its old name as the
+   * compiler quotes it): how the combined pass tells which mutation an error comes from. An error
+   * that carries the markers of two mutations proves neither.
+   */
+  markers: string[];
 }
 
 const MUTATIONS: Mutation[] = [
@@ -100,6 +114,7 @@ const MUTATIONS: Mutation[] = [
     mustFail: {
       server: 'produces Flag bodies (flag create/list handlers, primitives service)',
     },
+    markers: ["'summary'", "'description'"],
   },
   {
     name: 'target-ids-added',
@@ -116,6 +131,7 @@ const MUTATIONS: Mutation[] = [
       server: 'produces { added, count } (target-ID add handler, target-ids service)',
       dashboard: 'TargetIds component reads r.added',
     },
+    markers: ["'inserted'", "'added'"],
   },
   {
     name: 'put-rollout-percent',
@@ -132,6 +148,7 @@ const MUTATIONS: Mutation[] = [
       server: 'rollout PUT handler reads body.percent (PutRolloutBody)',
       dashboard: 'RolloutForm builds a PutRolloutRequest { percent }',
     },
+    markers: ["'targetPercent'", "'percent'"],
   },
   {
     name: 'evaluate-context',
@@ -148,6 +165,7 @@ const MUTATIONS: Mutation[] = [
       server: 'evaluate handler passes body to evaluateContext, which reads input.context',
       sdk: 'msw handlers (sdk/src/testing) answer POST evaluate from the body’s context',
     },
+    markers: ["'attributes'", "'context'"],
   },
   {
     name: 'paused-reason-auto-rollback',
@@ -164,6 +182,7 @@ const MUTATIONS: Mutation[] = [
       server: 'rollout mapper copies the row’s pausedReason (which includes auto_rollback) into the Rollout DTO',
       dashboard: "RolloutPanel, RollbackBanner and ui badges compare pausedReason with 'auto_rollback'",
     },
+    markers: ['"auto_rollback"'],
   },
   {
     name: 'rollout-path-env-id',
@@ -180,6 +199,7 @@ const MUTATIONS: Mutation[] = [
       server: 'rollout handlers read params.envId',
       dashboard: 'primitive-api passes path { envId, key } to the rollout operations',
     },
+    markers: ["'environmentId'", "'envId'"],
   },
   {
     name: 'ruleset-bucket-field',
@@ -196,6 +216,7 @@ const MUTATIONS: Mutation[] = [
       server: 'ruleset store builds the Ruleset with rollout.bucketField',
       sdk: 'the live client fetches GET /ruleset and the evaluator buckets on rollout.bucketField',
     },
+    markers: ["'bucketAttribute'", "'bucketField'"],
   },
   {
     name: 'error-envelope-request-id',
@@ -212,6 +233,7 @@ const MUTATIONS: Mutation[] = [
       server: 'sendError (and the raw error paths) produce the envelope with requestId',
       sdk: 'GradualApiError reads envelope.requestId',
     },
+    markers: ["'traceId'", "'requestId'"],
   },
 ];
 
@@ -373,7 +395,10 @@ async function regenerate(repo: string): Promise<Run> {
 
 interface CompilerError {
   area: Area;
+  /** The first line, as tsc prints it. */
   line: string;
+  /** The whole message: the first line and its chain. */
+  text: string;
 }
 
 interface Typecheck {
@@ -587,14 +612,21 @@ function typecheck(checkers: Checker[]): { read: Promise<void>; done: Promise<Ty
     let broken: string | undefined;
     replies.forEach((r, i) => {
       if (r.failure) broken = `${checkers[i]!.project}: ${r.failure.slice(0, 2000)}`;
+      let current: CompilerError | undefined;
       for (const line of r.output.split('\n')) {
         const m = ERROR_LINE.exec(line);
-        if (!m?.[1] && !/^error TS\d+:/.test(line)) continue;
+        if (!m?.[1] && !/^error TS\d+:/.test(line)) {
+          // A chain line belongs to the error above it (when that one was kept).
+          if (current && /^\s/.test(line)) current.text += `\n${line}`;
+          continue;
+        }
+        current = undefined;
         // The same error from both programs may print types differently: one error per position and code.
         const key = m?.[0] ?? line;
         if (seen.has(key)) continue;
         seen.add(key);
-        errors.push({ area: m?.[1] ? areaOf(m[1]) : 'other', line });
+        current = { area: m?.[1] ? areaOf(m[1]) : 'other', line, text: line };
+        errors.push(current);
       }
     });
     const timing = replies.map((r, i) => `${checkers[i]!.project} ${r.programSeconds.toFixed(1)}s + ${r.checkSeconds.toFixed(1)}s`).join(', ');
@@ -618,6 +650,62 @@ function applyEdits(repo: string, m: Mutation): void {
   }
 }
 
+/**
+ * Every mutation applied to the copy at once, regenerated and checked once; the copy is restored
+ * afterwards. Each error is attributed to the mutation whose markers it carries; errors carrying
+ * the markers of several mutations or of none are left out (they prove nothing). `outcomes` is
+ * unset when the combined pass cannot judge: an edit that does not apply, a generator failure, a
+ * broken check, or errors in contract/ or the generated client.
+ */
+async function checkCombined(
+  repo: string,
+  mutations: Mutation[],
+  checkers: Checker[],
+  restore: () => void,
+): Promise<{ summary: string; outcomes?: Outcome[] }> {
+  let regenerateSeconds = 0;
+  try {
+    for (const m of mutations) applyEdits(repo, m);
+    const gen = await regenerate(repo);
+    regenerateSeconds = gen.seconds;
+    if (!gen.ok) {
+      restore();
+      return { summary: 'the combined copy does not regenerate; every mutation is checked alone' };
+    }
+  } catch (err) {
+    restore();
+    return { summary: `not run (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); every mutation is checked alone` };
+  }
+  const pass = typecheck(checkers);
+  await pass.read;
+  restore();
+  const result = await pass.done;
+  const head = `${mutations.length} mutations at once, regenerated in ${regenerateSeconds.toFixed(0)}s, typecheck ${result.seconds.toFixed(0)}s (${result.timing}), ${result.errors.length} error(s)`;
+  if (result.broken || result.errors.some((e) => e.area === 'contract' || e.area === 'generated')) {
+    return { summary: `${head}; the check broke or the contract itself did not compile: every mutation is checked alone` };
+  }
+  const own = new Map<Mutation, CompilerError[]>(mutations.map((m) => [m, []]));
+  let shared = 0;
+  let unmarked = 0;
+  for (const e of result.errors) {
+    const owners = mutations.filter((m) => m.markers.some((k) => e.text.includes(k)));
+    if (owners.length === 1) own.get(owners[0]!)!.push(e);
+    else if (owners.length === 0) unmarked++;
+    else shared++;
+  }
+  const outcomes = mutations.map(
+    (mutation): Outcome => ({
+      mutation,
+      error: undefined,
+      check: { errors: own.get(mutation)!, broken: undefined, seconds: result.seconds, timing: result.timing },
+      regenerateSeconds,
+      seconds: regenerateSeconds + result.seconds,
+      combined: true,
+    }),
+  );
+  return { summary: `${head}; ${shared} carry the markers of several mutations and ${unmarked} of none (left out)`, outcomes };
+}
+
 // ---------------------------------------------------------------- report
 
 interface Outcome {
@@ -627,6 +715,8 @@ interface Outcome {
   check: Typecheck | undefined;
   regenerateSeconds: number;
   seconds: number;
+  /** Judged from the combined pass (every mutation at once) rather than a pass of its own. */
+  combined: boolean;
 }
 
 function countBy(errors: CompilerError[]): Map<Area, number> {
@@ -678,7 +768,7 @@ function report(outcomes: Outcome[], withTests: boolean): void {
   for (const o of outcomes) {
     const counts = o.check ? countBy(o.check.errors) : new Map<Area, number>();
     const info = (a: Area) => (o.check ? String(counts.get(a) ?? 0) : '—');
-    rows.push([o.mutation.name, o.mutation.kind, ...CONSUMERS.map((c) => cell(o, c)), withTests ? info('tests') : 'not run', info('other'), `${o.seconds.toFixed(0)}s`]);
+    rows.push([o.mutation.name, o.mutation.kind, ...CONSUMERS.map((c) => cell(o, c)), withTests ? info('tests') : 'not run', info('other'), o.combined ? 'combined' : `${o.seconds.toFixed(0)}s`]);
   }
   console.log(`\nexpected / observed; tests and other (${withTests ? 'bench/, ' : ''}sdk/scripts/, …): error counts, informational${withTests ? '' : '; tests/ and bench/ are checked with --with-tests'}\n`);
   console.log(table(rows));
@@ -775,8 +865,8 @@ async function main(): Promise<number> {
 
   const print = (outcome: Outcome) => {
     const { mutation, error, check: result } = outcome;
-    const timing = result ? `: regenerated in ${outcome.regenerateSeconds.toFixed(0)}s, typecheck ${result.seconds.toFixed(0)}s (${result.timing})` : '';
-    console.log(`\n● ${mutation.name} (${mutation.kind}): ${mutation.summary} (${outcome.seconds.toFixed(0)}s${timing}, at ${elapsed()})`);
+    const timing = outcome.combined ? ': from the combined pass' : result ? `: regenerated in ${outcome.regenerateSeconds.toFixed(0)}s, typecheck ${result.seconds.toFixed(0)}s (${result.timing})` : '';
+    console.log(`\n● ${mutation.name} (${mutation.kind}): ${mutation.summary} (${outcome.combined ? 'combined pass' : `${outcome.seconds.toFixed(0)}s${timing}`}, at ${elapsed()})`);
     if (error) console.log(`  ERROR ${error}`);
     if (result?.broken) console.log(`  ERROR ${result.broken}`);
     for (const c of CONSUMERS) {
@@ -795,26 +885,48 @@ async function main(): Promise<number> {
     }
   };
 
+  // The combined pass: every mutation applied at once, regenerated once and checked once (a
+  // mutation's check costs a whole program's, since every consumer reaches the contract). Each
+  // error goes to the one mutation whose markers it carries. A mutation that a required consumer
+  // shows no error of its own for, and every mutation when the combined copy does not regenerate or
+  // breaks the contract itself, is then checked alone: the combined pass may only save time, never
+  // pass a mutation that would fail alone.
+  const byMutation = new Map<Mutation, Outcome>();
+  let alone: Mutation[] = mutations;
+  if (mutations.length > 1) {
+    const combined = await checkCombined(repo, mutations, checkers, restore);
+    console.log(`\ncombined: ${combined.summary} (${elapsed()})`);
+    if (combined.outcomes) {
+      alone = [];
+      for (const o of combined.outcomes) {
+        if (CONSUMERS.some((c) => o.mutation.mustFail[c] && !o.check!.errors.some((e) => e.area === c))) alone.push(o.mutation);
+        else byMutation.set(o.mutation, o);
+      }
+      for (const o of byMutation.values()) print(o);
+      if (alone.length) console.log(`\nchecked alone, the combined pass showing no error of their own in a consumer that must fail: ${alone.map((m) => m.name).join(', ')}`);
+    }
+  }
+
   // One mutation at a time on the one copy, its two programs checked side by side. As soon as both
   // have read the copy, it is restored and the next mutation is applied and regenerated while they
   // check this one.
-  const outcomes: Outcome[] = [];
-  let prepared = mutations[0] ? prepare(mutations[0]) : undefined;
-  for (let i = 0; i < mutations.length; i++) {
-    const mutation = mutations[i]!;
+  let prepared = alone[0] ? prepare(alone[0]) : undefined;
+  for (let i = 0; i < alone.length; i++) {
+    const mutation = alone[i]!;
     const ready = await prepared!;
     let result: Typecheck | undefined;
     const pass = ready.error ? undefined : typecheck(checkers);
     await pass?.read;
     restore();
-    const following = mutations[i + 1];
+    const following = alone[i + 1];
     prepared = following ? prepare(following) : undefined;
     if (pass) result = await pass.done;
-    const outcome: Outcome = { mutation, error: ready.error, check: result, regenerateSeconds: ready.seconds, seconds: ready.seconds + (result?.seconds ?? 0) };
-    outcomes.push(outcome);
+    const outcome: Outcome = { mutation, error: ready.error, check: result, regenerateSeconds: ready.seconds, seconds: ready.seconds + (result?.seconds ?? 0), combined: false };
+    byMutation.set(mutation, outcome);
     print(outcome);
   }
   checkers.forEach((c) => c.close());
+  const outcomes = mutations.map((m) => byMutation.get(m)!);
 
   report(outcomes, options.withTests);
   const required = new Set(outcomes.flatMap((o) => CONSUMERS.filter((c) => o.mutation.mustFail[c])));
@@ -822,7 +934,7 @@ async function main(): Promise<number> {
   if (!options.only) {
     for (const c of CONSUMERS) if (!required.has(c)) problems.push(`no mutation requires ${c} to fail; the drill does not cover it`);
   }
-  console.log(`\ncontrol passed; ${outcomes.length} mutation(s) in ${elapsed()}`);
+  console.log(`\ncontrol passed; ${outcomes.length} mutation(s) (${alone.length} checked alone) in ${elapsed()}`);
   if (problems.length) {
     console.log(`\nDRIFT: ${problems.length} expectation(s) not met`);
     for (const p of problems) console.log(`  ✗ ${p}`);
