@@ -129,6 +129,8 @@ const EnvSchema = z
     SESSION_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).max(1_000_000).default(1200),
     AUTH_FAILURES_PER_IP_PER_MIN: z.coerce.number().int().min(1).max(1_000_000).default(30),
     CLIENT_KEY_RATE_LIMIT_PER_IP_PER_MIN: z.coerce.number().int().min(1).max(1_000_000).default(300),
+    USAGE_REPORT_MAX_PER_KEY_PER_HOUR: z.coerce.number().int().min(1).max(1e15).default(1_000_000_000),
+    USAGE_REPORT_MAX_PER_CLIENT_IP_PER_HOUR: z.coerce.number().int().min(1).max(1e15).default(1_000_000),
     TRUST_PROXY: trustProxy,
     CORS_ALLOWED_ORIGINS: corsOrigins,
     SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(1000),
@@ -198,6 +200,12 @@ export interface Config {
   authFailuresPerIpPerMin: number;
   /** CLIENT_KEY_RATE_LIMIT_PER_IP_PER_MIN: requests a minute each client address may make with one client key (http/api-rate-limit.ts). */
   clientKeyRateLimitPerIpPerMin: number;
+  /**
+   * USAGE_REPORT_MAX_PER_KEY_PER_HOUR, USAGE_REPORT_MAX_PER_CLIENT_IP_PER_HOUR: evaluations usage
+   * reports may add to one hour, per API key (and signed-in user), and per client key and client
+   * address (features/usage, docs/usage.md).
+   */
+  usageReports: { perKeyPerHour: number; perClientAddressPerHour: number };
   /** TRUST_PROXY, parsed: passed to Express as `trust proxy` (false when unset). */
   trustProxy: TrustProxy;
   /**
@@ -282,6 +290,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionRateLimitPerMin: e.SESSION_RATE_LIMIT_PER_MIN,
     authFailuresPerIpPerMin: e.AUTH_FAILURES_PER_IP_PER_MIN,
     clientKeyRateLimitPerIpPerMin: e.CLIENT_KEY_RATE_LIMIT_PER_IP_PER_MIN,
+    usageReports: { perKeyPerHour: e.USAGE_REPORT_MAX_PER_KEY_PER_HOUR, perClientAddressPerHour: e.USAGE_REPORT_MAX_PER_CLIENT_IP_PER_HOUR },
     trustProxy: e.TRUST_PROXY,
     corsAllowedOrigins: e.CORS_ALLOWED_ORIGINS,
     warnings,

@@ -1503,7 +1503,7 @@ export type UsageEntry = {
 /**
  * UsageReport
  *
- * Evaluation counts an SDK made locally between `windowStart` and `windowEnd` (at most one hour apart, `windowEnd` not in the future). Counts are added to the hour `windowEnd` falls in; keys the environment does not have are skipped.
+ * Evaluation counts an SDK made locally between `windowStart` and `windowEnd` (at most one hour apart; `windowEnd` not in the future, and in the current or the previous UTC hour of the server's clock). Counts are added to the hour `windowEnd` falls in; keys the environment does not have are skipped, variants the flag or config cannot serve are dropped, and evaluations beyond the reporter's hourly cap are not counted.
  */
 export type UsageReport = {
     windowStart: string;
@@ -1513,10 +1513,26 @@ export type UsageReport = {
 
 /**
  * UsageReportAccepted
+ *
+ * What a usage report counted: `accepted + skipped + dropped` is the number of entries.
  */
 export type UsageReportAccepted = {
+    /**
+     * Entries counted (in full, or scaled down when `overLimit` is not 0).
+     */
     accepted: number;
+    /**
+     * Entries naming a flag or config the environment does not have, or the key may not report.
+     */
     skipped: number;
+    /**
+     * Entries whose `variant` the flag or config cannot serve in this environment (not one of `default`, `target-id`, `rollout-new`, `rollout-base`, or `rule-<n>` with n at most its number of rules): not counted.
+     */
+    dropped: number;
+    /**
+     * Evaluations of accepted entries not counted because the reporter's hourly cap was reached (per key; for a client key, per key and client address).
+     */
+    overLimit: number;
 };
 
 /**
