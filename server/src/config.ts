@@ -150,6 +150,7 @@ const EnvSchema = z
     WEBHOOK_ALLOW_HTTP: flag,
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     WEBHOOK_WORKER_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(1000),
+    WEBHOOK_MAX_PENDING_PER_SUBSCRIPTION: z.coerce.number().int().min(1).max(100_000).default(1000),
   })
   .superRefine((env, ctx) => {
     if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
@@ -239,6 +240,8 @@ export interface WebhookSettings {
   timeoutMs: number;
   /** WEBHOOK_WORKER_INTERVAL_MS: how often each instance looks for due deliveries. */
   workerIntervalMs: number;
+  /** WEBHOOK_MAX_PENDING_PER_SUBSCRIPTION: deliveries waiting for one subscription at most; beyond it the oldest are dropped. */
+  maxPendingPerSubscription: number;
 }
 
 export class ConfigError extends Error {}
@@ -316,6 +319,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowHttp: e.WEBHOOK_ALLOW_HTTP,
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       workerIntervalMs: e.WEBHOOK_WORKER_INTERVAL_MS,
+      maxPendingPerSubscription: e.WEBHOOK_MAX_PENDING_PER_SUBSCRIPTION,
     },
   };
 }

@@ -7,6 +7,7 @@ import { createClient, type GradualClient } from '@gradual/sdk';
 import { loadConfig } from '../../server/src/config.js';
 import { openDatabase, type Database } from '../../server/src/db/database.js';
 import { startServer, type RunningServer } from '../../server/src/server.js';
+import { SettableClock } from '../../server/src/clock.js';
 import { RETRY_DELAYS_SECONDS } from '../../server/src/features/webhooks/worker.js';
 import { claim, expectApiError, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
 
@@ -27,6 +28,14 @@ interface Receiver {
   secrets: Map<string, string>;
   /** The status to answer the nth request (1-based) to `path`; 200 when unset. */
   answers: Map<string, (n: number) => number>;
+  /** Paths whose requests get no answer until release() (a tarpit, when never released). */
+  holding: Set<string>;
+  /** Requests held unanswered now. */
+  held(): number;
+  /** Answers every held request. */
+  release(): void;
+  /** The most requests to `path` that were open at once. */
+  maxOpen(path: string): number;
   on(path: string): Received[];
   close(): Promise<void>;
 }
@@ -37,11 +46,18 @@ async function startReceiver(): Promise<Receiver> {
   const secrets = new Map<string, string>();
   const answers = new Map<string, (n: number) => number>();
   const counts = new Map<string, number>();
+  const holding = new Set<string>();
+  const held: Array<() => void> = [];
+  const open = new Map<string, number>();
+  const maxOpen = new Map<string, number>();
   const server: Server = createServer((req, res) => {
+    const path = req.url ?? '/';
+    open.set(path, (open.get(path) ?? 0) + 1);
+    maxOpen.set(path, Math.max(maxOpen.get(path) ?? 0, open.get(path)!));
+    res.on('close', () => open.set(path, open.get(path)! - 1));
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const path = req.url ?? '/';
       const raw = Buffer.concat(chunks).toString('utf8');
       const secret = secrets.get(path);
       try {
@@ -59,8 +75,12 @@ async function startReceiver(): Promise<Receiver> {
       }
       const n = (counts.get(path) ?? 0) + 1;
       counts.set(path, n);
-      res.statusCode = answers.get(path)?.(n) ?? 200;
-      res.end(res.statusCode >= 300 ? 'receiver says no' : 'ok');
+      const answer = () => {
+        res.statusCode = answers.get(path)?.(n) ?? 200;
+        res.end(res.statusCode >= 300 ? 'receiver says no' : 'ok');
+      };
+      if (holding.has(path)) held.push(answer);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -70,8 +90,16 @@ async function startReceiver(): Promise<Receiver> {
     unverified,
     secrets,
     answers,
+    holding,
+    held: () => held.length,
+    release: () => held.splice(0).forEach((answer) => answer()),
+    maxOpen: (path) => maxOpen.get(path) ?? 0,
     on: (path) => received.filter((r) => r.path === path),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -88,6 +116,15 @@ async function moveClock(url: string, body: object): Promise<Date> {
   });
   if (!res.ok) throw new Error(`clock move failed: ${res.status}`);
   return new Date(((await res.json()) as { now: string }).now);
+}
+
+/** Waits for something a receiver sees (never for the worker's schedule, which the clock drives); fails after `ms`. */
+async function until(what: string, condition: () => boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 /** Another server on the same database (PGlite: the same Database object), with its own test clock. */
@@ -478,9 +515,6 @@ describe('outbound webhooks', () => {
     expect(due).toBeLessThanOrEqual(RETRY_DELAYS_SECONDS[0] * 1200);
     await t.advanceClock(1); // not due yet
     expect((await deliveries(sub.id)).items[0]!.attempts).toBe(1);
-    // A new URL applies to events queued from now on; this one keeps the URL it was queued for.
-    await api.updateWebhookSubscription({ path: { id: projectId, subscriptionId: sub.id }, body: { url: `${receiver.url}/moved` } });
-    receiver.secrets.set('/moved', receiver.secrets.get('/flaky')!);
     await t.advanceClock(RETRY_DELAYS_SECONDS[0] * 1.2);
     [d] = (await deliveries(sub.id)).items;
     expect(d).toMatchObject({
@@ -499,9 +533,6 @@ describe('outbound webhooks', () => {
     });
     // The same webhook-id on every attempt, each one signed.
     expect(receiver.on('/flaky').map((r) => r.id)).toEqual([queued.id, queued.id, queued.id]);
-    const next = await api.testWebhookSubscription({ path: { id: projectId, subscriptionId: sub.id } });
-    await deliver();
-    expect(receiver.on('/moved').map((r) => r.id)).toEqual([next.id]);
     expect(receiver.unverified).toEqual([]);
   });
 
@@ -523,6 +554,44 @@ describe('outbound webhooks', () => {
     await t.advanceClock(86_400);
     expect(receiver.on('/down')).toHaveLength(RETRY_DELAYS_SECONDS.length + 1);
     expect((await deliveries(sub.id, { status: 'failed' })).items).toHaveLength(1);
+  });
+
+  it('a disabled subscription sends none of its pending retries: they are dropped, logged, and not sent when it is enabled again', async () => {
+    const sub = await subscribe('/switched-off');
+    receiver.answers.set('/switched-off', () => 500);
+    const path = { envId, key: 'new-checkout' };
+    await api.putFlagRollout({ path, body: { percent: 5, newValue: true } });
+    await deliver();
+    const [failed] = (await deliveries(sub.id)).items;
+    expect(failed).toMatchObject({ eventType: 'rollout.created', status: 'pending', attempts: 1, responseStatus: 500 });
+
+    await api.updateWebhookSubscription({ path: { id: projectId, subscriptionId: sub.id }, body: { enabled: false } });
+    expect((await deliveries(sub.id)).items).toMatchObject([
+      { id: failed!.id, status: 'dropped', attempts: 1, nextAttemptAt: null, responseStatus: 500, lastError: 'dropped: the subscription was disabled' },
+    ]);
+    expect((await deliveries(sub.id, { status: 'dropped' })).items.map((d) => d.id)).toEqual([failed!.id]);
+    for (const delay of RETRY_DELAYS_SECONDS.slice(0, 3)) await t.advanceClock(delay * 1.2 + 1);
+    await api.updateWebhookSubscription({ path: { id: projectId, subscriptionId: sub.id }, body: { enabled: true } });
+    await t.advanceClock(RETRY_DELAYS_SECONDS[3] * 1.2 + 1);
+    expect(receiver.on('/switched-off')).toHaveLength(1);
+    expect((await deliveries(sub.id)).items.map((d) => d.status)).toEqual(['dropped']);
+    await api.deleteFlagRollout({ path });
+  });
+
+  it('a re-pointed subscription sends its pending retries to its new URL, signed with its secret; the old URL gets nothing more', async () => {
+    const sub = await subscribe('/before');
+    receiver.answers.set('/before', () => 500);
+    const queued = await api.testWebhookSubscription({ path: { id: projectId, subscriptionId: sub.id } });
+    await deliver();
+    expect(receiver.on('/before').map((r) => r.id)).toEqual([queued.id]);
+
+    await api.updateWebhookSubscription({ path: { id: projectId, subscriptionId: sub.id }, body: { url: `${receiver.url}/after` } });
+    receiver.secrets.set('/after', receiver.secrets.get('/before')!);
+    await t.advanceClock(RETRY_DELAYS_SECONDS[0] * 1.2 + 1);
+    expect(receiver.on('/after').map((r) => r.id)).toEqual([queued.id]);
+    expect(receiver.on('/before')).toHaveLength(1);
+    expect((await deliveries(sub.id)).items).toMatchObject([{ id: queued.id, status: 'succeeded', attempts: 2, responseStatus: 200 }]);
+    expect(receiver.unverified).toEqual([]);
   });
 
   it('pages the delivery log newest first, filters it by status and refuses a forged cursor', async () => {
@@ -709,15 +778,133 @@ describe('outbound webhooks: durable across restarts', () => {
     expect(receiver.received).toEqual([]);
 
     restarted = await secondServer(db, ALLOW_LOCAL);
+    // The crashed attempt may still be in flight as far as anyone knows: its subscription waits
+    // for the lease (one attempt in flight per subscription), then sends both, in order.
     await moveClock(restarted.url, { now: now.toISOString() });
-    expect(receiver.received.map((r) => r.id)).toEqual([pending.id]);
+    expect(receiver.received).toEqual([]);
     await moveClock(restarted.url, { advanceSeconds: 61 });
     expect(receiver.received.map((r) => r.id)).toEqual([pending.id, crashed.id]);
     expect(receiver.unverified).toEqual([]);
   });
 });
 
-describe.runIf(!!process.env.DATABASE_URL)('outbound webhooks: two instances on one PostgreSQL database', () => {
+describe('outbound webhooks: one lane per subscription', () => {
+  let t: TestServer;
+  let owner: ClaimedInstance;
+  let receiver: Receiver;
+  const TIMEOUT_MS = 3000;
+
+  beforeAll(async () => {
+    t = await startTestServer({ ...ALLOW_LOCAL, WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) });
+    await t.setClock(new Date());
+    owner = await claim(t);
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await t?.close();
+    await receiver?.close();
+  });
+
+  it('a tarpit receiver holds only its own lane: another organization\'s delivery queued after 60 to the tarpit arrives at once', async () => {
+    const api = owner.session;
+    const tarpitProject = (await api.createProject({ path: { slug: 'acme' }, body: { key: 'tarpit', name: 'Tarpit' } })).id;
+    const tarpits = [];
+    for (let i = 0; i < 3; i++) {
+      const sub = await api.createWebhookSubscription({
+        path: { id: tarpitProject },
+        body: { name: `tarpit-${i}`, url: `${receiver.url}/tarpit-${i}`, events: ['rollout.created'] },
+      });
+      receiver.secrets.set(`/tarpit-${i}`, sub.secret);
+      receiver.holding.add(`/tarpit-${i}`); // never answered: every attempt runs into the timeout
+      tarpits.push(sub);
+    }
+    for (let n = 0; n < 20; n++) {
+      await Promise.all(tarpits.map((sub) => api.testWebhookSubscription({ path: { id: tarpitProject, subscriptionId: sub.id } })));
+    }
+    await api.createOrg({ body: { slug: 'healthy', name: 'Healthy' } });
+    const healthyProject = (await api.createProject({ path: { slug: 'healthy' }, body: { key: 'web', name: 'Web' } })).id;
+    const healthy = await api.createWebhookSubscription({
+      path: { id: healthyProject },
+      body: { name: 'healthy', url: `${receiver.url}/healthy`, events: ['rollout.created'] },
+    });
+    receiver.secrets.set('/healthy', healthy.secret);
+    const queued = await api.testWebhookSubscription({ path: { id: healthyProject, subscriptionId: healthy.id } });
+
+    const started = Date.now();
+    const pass = t.advanceClock(0); // not awaited: the tarpits' queues keep this pass busy for minutes
+    await until('the healthy delivery', () => receiver.on('/healthy').length > 0, 10 * TIMEOUT_MS);
+    const elapsed = Date.now() - started;
+    expect(receiver.on('/healthy').map((r) => r.id)).toEqual([queued.id]);
+    expect(elapsed).toBeLessThan(TIMEOUT_MS / 2);
+    // Each tarpit has one attempt in flight, never more.
+    await until('an attempt to each tarpit', () => tarpits.every((_, i) => receiver.on(`/tarpit-${i}`).length > 0));
+    expect(tarpits.map((_, i) => receiver.maxOpen(`/tarpit-${i}`))).toEqual([1, 1, 1]);
+
+    // Deleting the tarpits ends the pass once the attempts in flight have timed out.
+    for (const sub of tarpits) await api.deleteWebhookSubscription({ path: { id: tarpitProject, subscriptionId: sub.id } });
+    await pass;
+    expect(receiver.unverified).toEqual([]);
+  });
+});
+
+describe('outbound webhooks: pending deliveries capped per subscription', () => {
+  let t: TestServer;
+  let owner: ClaimedInstance;
+  let receiver: Receiver;
+  const CAP = 5;
+
+  beforeAll(async () => {
+    t = await startTestServer({ ...ALLOW_LOCAL, WEBHOOK_MAX_PENDING_PER_SUBSCRIPTION: String(CAP) });
+    await t.setClock(new Date());
+    owner = await claim(t);
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await t?.close();
+    await receiver?.close();
+  });
+
+  it('drops the oldest pending deliveries beyond the cap and says so in the delivery log, however many test calls arrive at once', async () => {
+    const api = owner.session;
+    const projectId = (await api.createProject({ path: { slug: 'acme' }, body: { key: 'web', name: 'Web' } })).id;
+    const envId = (await api.createEnvironment({ path: { id: projectId }, body: { key: 'production', name: 'Production' } })).id;
+    await api.createFlag({ path: { id: projectId }, body: { key: 'banner', name: 'Banner', defaultValue: false } });
+    const sub = await api.createWebhookSubscription({
+      path: { id: projectId },
+      body: { name: 'capped', url: `${receiver.url}/capped`, events: ['rollout.created'] },
+    });
+    receiver.secrets.set('/capped', sub.secret);
+    const log = (status: 'pending' | 'succeeded' | 'dropped') =>
+      api.listWebhookDeliveries({ path: { id: projectId, subscriptionId: sub.id }, query: { status, limit: 200 } });
+
+    // 12 test calls at once: the subscription's lock makes them take turns, so 5 stay pending.
+    const queued = await Promise.all(Array.from({ length: 12 }, () => api.testWebhookSubscription({ path: { id: projectId, subscriptionId: sub.id } })));
+    const ids = queued.map((d) => d.id).sort(); // msg_ and a time-ordered UUID: oldest first
+    expect((await log('pending')).items.map((d) => d.id)).toEqual(ids.slice(7).reverse());
+    const dropped = (await log('dropped')).items;
+    expect(dropped.map((d) => d.id)).toEqual(ids.slice(0, 7).reverse());
+    for (const d of dropped) {
+      expect(d).toMatchObject({ status: 'dropped', attempts: 0, nextAttemptAt: null });
+      expect(d.lastError).toBe(`dropped: more than ${CAP} deliveries were pending for this subscription; the oldest are dropped`);
+    }
+
+    // Events queued by changes (in the change's transaction) are held to the cap by the worker's sweep before it sends.
+    const path = { envId, key: 'banner' };
+    for (let i = 0; i < 3; i++) {
+      await api.putFlagRollout({ path, body: { percent: 5, newValue: true } });
+      await api.deleteFlagRollout({ path });
+    }
+    await t.advanceClock(10);
+    expect((await log('pending')).items).toEqual([]);
+    expect((await log('dropped')).items.map((d) => d.id)).toEqual(ids.slice(0, 10).reverse());
+    const sent = receiver.on('/capped');
+    expect(sent.map((r) => r.body.type)).toEqual(['webhook.test', 'webhook.test', 'rollout.created', 'rollout.created', 'rollout.created']);
+    expect(sent.slice(0, 2).map((r) => r.id)).toEqual(ids.slice(10));
+    expect((await log('succeeded')).items).toHaveLength(CAP);
+  });
+});
+
+describe('outbound webhooks: two instances on one database', () => {
   let t: TestServer;
   let owner: ClaimedInstance;
   let receiver: Receiver;
@@ -728,8 +915,9 @@ describe.runIf(!!process.env.DATABASE_URL)('outbound webhooks: two instances on 
     t = await startTestServer(ALLOW_LOCAL);
     owner = await claim(t);
     receiver = await startReceiver();
-    db = await openDatabase({ ...t.databaseOptions, migrate: false });
-    second = await secondServer(db, ALLOW_LOCAL);
+    // PostgreSQL: a pool of its own, as another process would have; embedded: the one database.
+    db = process.env.DATABASE_URL ? await openDatabase({ ...t.databaseOptions, migrate: false }) : undefined;
+    second = await secondServer(db ?? t.server.deps.db, ALLOW_LOCAL);
   });
   afterAll(async () => {
     await second?.close();
@@ -739,35 +927,69 @@ describe.runIf(!!process.env.DATABASE_URL)('outbound webhooks: two instances on 
   });
 
   it('deliver each event once', async () => {
-    const projectId = (
-      await owner.session.createProject({
-        path: { slug: 'acme' },
-        body: { key: 'p', name: 'P' },
-      })
-    ).id;
-    const sub = await owner.session.createWebhookSubscription({
-      path: { id: projectId },
-      body: {
-        name: 'two',
-        url: `${receiver.url}/two`,
-        events: ['rollout.created'],
-      },
-    });
-    receiver.secrets.set('/two', sub.secret);
+    const api = owner.session;
+    const projectId = (await api.createProject({ path: { slug: 'acme' }, body: { key: 'p', name: 'P' } })).id;
+    const subs = [];
+    for (let i = 0; i < 4; i++) {
+      const sub = await api.createWebhookSubscription({
+        path: { id: projectId },
+        body: { name: `two-${i}`, url: `${receiver.url}/two-${i}`, events: ['rollout.created'] },
+      });
+      receiver.secrets.set(`/two-${i}`, sub.secret);
+      subs.push(sub);
+    }
     const ids: string[] = [];
-    for (let i = 0; i < 120; i++)
-      ids.push(
-        (
-          await owner.session.testWebhookSubscription({
-            path: { id: projectId, subscriptionId: sub.id },
-          })
-        ).id
-      );
+    for (let n = 0; n < 30; n++) {
+      const queued = await Promise.all(subs.map((sub) => api.testWebhookSubscription({ path: { id: projectId, subscriptionId: sub.id } })));
+      ids.push(...queued.map((d) => d.id));
+    }
     // Both instances' workers at once, twice each: every delivery is due on both.
     const now = new Date(Date.now() + 60_000).toISOString();
     await Promise.all([moveClock(t.server.url, { now }), moveClock(second!.url, { now }), moveClock(t.server.url, { now }), moveClock(second!.url, { now })]);
-    const got = receiver.on('/two').map((r) => r.id);
+    const got = receiver.received.filter((r) => r.path.startsWith('/two-')).map((r) => r.id);
     expect(got.sort()).toEqual([...ids].sort());
+    expect(receiver.unverified).toEqual([]);
+  });
+
+  it('two instances send N events with no duplicate, while each attempt takes a while: a lease covers its attempt, not a batch', async () => {
+    const api = owner.session;
+    const servers = [t.server, second!];
+    const clocks = servers.map((s) => s.deps.clock).filter((c): c is SettableClock => c instanceof SettableClock);
+    expect(clocks).toHaveLength(2);
+    const projectId = (await api.createProject({ path: { slug: 'acme' }, body: { key: 'slow', name: 'Slow' } })).id;
+    const start = new Date(Date.now() + 3_600_000);
+    await Promise.all(servers.map((s) => moveClock(s.url, { now: start.toISOString() })));
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const sub = await api.createWebhookSubscription({
+        path: { id: projectId },
+        body: { name: `slow-${i}`, url: `${receiver.url}/slow-${i}`, events: ['rollout.created'] },
+      });
+      receiver.secrets.set(`/slow-${i}`, sub.secret);
+      receiver.holding.add(`/slow-${i}`);
+      for (let n = 0; n < 6; n++) ids.push((await api.testWebhookSubscription({ path: { id: projectId, subscriptionId: sub.id } })).id);
+    }
+    const sent = () => receiver.received.filter((r) => r.path.startsWith('/slow-'));
+    const delivered = () => new Set(sent().map((r) => r.id)).size === ids.length;
+
+    // Each round, time moves 20 s on both instances (each attempt is answered within the round,
+    // well under the 10 s timeout of real time, so under the 40 s lease of service time too) and
+    // both workers run; then the receiver answers what it holds.
+    const passes: Array<Promise<void>> = [];
+    for (let round = 0; round < 30 && !delivered(); round++) {
+      for (const clock of clocks) clock.advance(20);
+      passes.push(...servers.map((s) => s.webhooks.tick()));
+      await until('a request or the last one', () => receiver.held() > 0 || delivered());
+      receiver.release();
+    }
+    receiver.holding.clear();
+    receiver.release();
+    await Promise.all(passes);
+
+    const counts = new Map<string, number>();
+    for (const r of sent()) counts.set(r.id, (counts.get(r.id) ?? 0) + 1);
+    expect([...counts.keys()].sort()).toEqual([...ids].sort());
+    expect([...counts].filter(([, n]) => n > 1)).toEqual([]);
     expect(receiver.unverified).toEqual([]);
   });
 });

@@ -86,8 +86,8 @@ export const UpdateWebhookSubscriptionRequest = named(
 
 export const WebhookDeliveryStatus = named(
   'WebhookDeliveryStatus',
-  z.enum(['pending', 'succeeded', 'failed']),
-  '`pending`: not delivered yet (first try or a retry is due at `nextAttemptAt`); `succeeded`: a 2xx answer; `failed`: every attempt failed, no more retries.',
+  z.enum(['pending', 'succeeded', 'failed', 'dropped']),
+  '`pending`: not delivered yet (first try or a retry is due at `nextAttemptAt`); `succeeded`: a 2xx answer; `failed`: every attempt failed, no more retries; `dropped`: not sent (again) because more deliveries were pending for the subscription than its cap allows (the oldest are dropped) or the subscription was disabled; `lastError` says which.',
 );
 
 export const WebhookDelivery = named(

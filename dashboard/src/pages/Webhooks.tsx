@@ -27,8 +27,9 @@ export const WEBHOOK_EVENT_NAMES: Record<WebhookEventType, string> = {
 };
 const EVENTS = Object.keys(WEBHOOK_EVENT_NAMES) as WebhookEventType[];
 
-const DELIVERY_CLASS: Record<WebhookDelivery['status'], string> = { pending: 'badge-paused', succeeded: 'badge-completed', failed: 'badge-danger' };
-const DELIVERY_TEXT: Record<WebhookDelivery['status'], string> = { pending: 'Pending', succeeded: 'Delivered', failed: 'Failed' };
+const DELIVERY_CLASS: Record<WebhookDelivery['status'], string> = { pending: 'badge-paused', succeeded: 'badge-completed', failed: 'badge-danger', dropped: 'badge-cancelled' };
+const DELIVERY_TEXT: Record<WebhookDelivery['status'], string> = { pending: 'Pending', succeeded: 'Delivered', failed: 'Failed', dropped: 'Dropped' };
+const isDeliveryStatus = (s: string): s is WebhookDelivery['status'] => Object.hasOwn(DELIVERY_TEXT, s);
 const PAGE = 20;
 
 interface FormValues {
@@ -299,7 +300,7 @@ export function DeliveryLog({ projectId, subscriptionId, version }: { projectId:
             value={status}
             onChange={(e) => {
               const s = e.target.value;
-              setStatus(s === 'pending' || s === 'succeeded' || s === 'failed' ? s : '');
+              setStatus(isDeliveryStatus(s) ? s : '');
               setCursors([undefined]);
             }}
           >
@@ -307,6 +308,7 @@ export function DeliveryLog({ projectId, subscriptionId, version }: { projectId:
             <option value="pending">Pending</option>
             <option value="succeeded">Delivered</option>
             <option value="failed">Failed</option>
+            <option value="dropped">Dropped</option>
           </select>
         </label>
         <button type="button" className="btn btn-small" onClick={() => void page.reload()} disabled={page.loading}>

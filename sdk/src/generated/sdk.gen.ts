@@ -2514,7 +2514,7 @@ export const getWebhookSubscription = <ThrowOnError extends boolean = false>(opt
 /**
  * Change a webhook subscription (URL, events, format, enabled)
  *
- * Admin or owner; approval-required keys get `403 approval_not_supported`. Deliveries already queued keep their URL. Audit action `webhook.updated`.
+ * Admin or owner; approval-required keys get `403 approval_not_supported`. Pending deliveries go to the new URL (each attempt reads the subscription's URL and secret). Disabling drops the pending deliveries, test events excepted (status `dropped`). Audit action `webhook.updated`.
  */
 export const updateWebhookSubscription = <ThrowOnError extends boolean = false>(options: Options<UpdateWebhookSubscriptionData, ThrowOnError>) => (options.client ?? client).patch<UpdateWebhookSubscriptionResponses, UpdateWebhookSubscriptionErrors, ThrowOnError>({
     security: [
@@ -2537,7 +2537,7 @@ export const updateWebhookSubscription = <ThrowOnError extends boolean = false>(
 /**
  * Queue a `webhook.test` event for the subscription
  *
- * Admin or owner; approval-required keys get `403 approval_not_supported`. Delivered like any event (signed, retried); follow it in the delivery log. Sent also when the subscription is disabled.
+ * Admin or owner; approval-required keys get `403 approval_not_supported`. Delivered like any event (signed, retried); follow it in the delivery log. Sent also when the subscription is disabled. Counts towards the subscription's cap of pending deliveries: beyond it the oldest pending ones are dropped.
  */
 export const testWebhookSubscription = <ThrowOnError extends boolean = false>(options: Options<TestWebhookSubscriptionData, ThrowOnError>) => (options.client ?? client).post<TestWebhookSubscriptionResponses, TestWebhookSubscriptionErrors, ThrowOnError>({
     security: [

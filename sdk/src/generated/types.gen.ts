@@ -1453,9 +1453,9 @@ export type UpdateWebhookSubscriptionRequest = {
 /**
  * WebhookDeliveryStatus
  *
- * `pending`: not delivered yet (first try or a retry is due at `nextAttemptAt`); `succeeded`: a 2xx answer; `failed`: every attempt failed, no more retries.
+ * `pending`: not delivered yet (first try or a retry is due at `nextAttemptAt`); `succeeded`: a 2xx answer; `failed`: every attempt failed, no more retries; `dropped`: not sent (again) because more deliveries were pending for the subscription than its cap allows (the oldest are dropped) or the subscription was disabled; `lastError` says which.
  */
-export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed';
+export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'dropped';
 
 /**
  * WebhookDelivery
@@ -9105,9 +9105,9 @@ export type ListWebhookDeliveriesData = {
         /**
          * WebhookDeliveryStatus
          *
-         * `pending`: not delivered yet (first try or a retry is due at `nextAttemptAt`); `succeeded`: a 2xx answer; `failed`: every attempt failed, no more retries.
+         * `pending`: not delivered yet (first try or a retry is due at `nextAttemptAt`); `succeeded`: a 2xx answer; `failed`: every attempt failed, no more retries; `dropped`: not sent (again) because more deliveries were pending for the subscription than its cap allows (the oldest are dropped) or the subscription was disabled; `lastError` says which.
          */
-        status?: 'pending' | 'succeeded' | 'failed';
+        status?: 'pending' | 'succeeded' | 'failed' | 'dropped';
         cursor?: string;
         limit?: number;
     };

@@ -3,7 +3,7 @@ import { id, jsonb, timestamp, type JsonValue } from './common.js';
 import { ProjectEntity } from './project.js';
 
 export const WEBHOOK_FORMATS = ['standard', 'slack'] as const;
-export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'dropped'] as const;
 
 /** A project's outbound webhook: where to send which events. */
 export const WebhookSubscriptionEntity = defineEntity({
@@ -30,8 +30,10 @@ export type WebhookSubscription = InferEntity<typeof WebhookSubscriptionEntity>;
 
 /**
  * One event for one subscription: the durable queue and the delivery log in one row. Enqueued in
- * the transaction of the change that caused it; workers on every instance claim due rows with
- * `FOR UPDATE SKIP LOCKED` and a lease (`lockedUntil`), so each is delivered by one of them.
+ * the transaction of the change that caused it; workers on every instance claim the due head of
+ * each subscription's queue (its subscription row locked `FOR NO KEY UPDATE SKIP LOCKED`) with a
+ * lease (`lockedUntil`) longer than one attempt, so each is delivered by one of them, and a
+ * subscription has at most one attempt in flight (features/webhooks/worker.ts).
  */
 export const WebhookDeliveryEntity = defineEntity({
   name: 'WebhookDelivery',
@@ -40,11 +42,15 @@ export const WebhookDeliveryEntity = defineEntity({
     /** The `webhook-id` (`msg_…`), the same on every attempt. */
     id: p.text().primary(),
     subscriptionId: p.manyToOne(WebhookSubscriptionEntity).mapToPk().fieldName('subscription_id').deleteRule('cascade'),
-    /** Where it is sent: the subscription's URL when it was queued (a later change of the URL does not redirect it). */
+    /**
+     * The subscription's URL when the event was queued, for the record. Attempts go to the
+     * subscription's URL (and are signed with its secret) as they are at the time of the attempt.
+     */
     url: p.text(),
     eventType: p.text(),
     /** The body as sent (already in the subscription's format at enqueue time). */
     payload: jsonb<JsonValue>(),
+    /** `dropped`: never sent (again): over the subscription's pending cap, or the subscription was disabled (`lastError` says which). */
     status: p.enum([...WEBHOOK_DELIVERY_STATUSES]),
     attempts: p.integer().default(0),
     nextAttemptAt: timestamp().nullable(),
@@ -59,6 +65,18 @@ export const WebhookDeliveryEntity = defineEntity({
     {
       name: 'webhook_deliveries_due_index',
       expression: 'create index "webhook_deliveries_due_index" on "webhook_deliveries" ("next_attempt_at") where "status" = \'pending\'',
+    },
+    {
+      // Each subscription's queue in order: its due head, and its length (the pending cap).
+      name: 'webhook_deliveries_queue_index',
+      expression:
+        'create index "webhook_deliveries_queue_index" on "webhook_deliveries" ("subscription_id", "next_attempt_at", "id") where "status" = \'pending\'',
+    },
+    {
+      // The attempts in flight (leased), per subscription: a few rows, whatever the queues hold.
+      name: 'webhook_deliveries_leased_index',
+      expression:
+        'create index "webhook_deliveries_leased_index" on "webhook_deliveries" ("subscription_id") where "status" = \'pending\' and "locked_until" is not null',
     },
   ],
 });

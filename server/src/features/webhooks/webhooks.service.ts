@@ -17,6 +17,7 @@ import { recordAudit } from '../audit/audit.store.js';
 import { pendingDelivery, renderTestEvent } from '../audit/webhook-outbox.js';
 import { findProject, isUuid, iso } from '../common/lookup.js';
 import { checkWebhookUrl, type WebhookNetworkPolicy } from './url-policy.js';
+import { dropOverCap, dropPendingOfDisabled } from './deliveries.store.js';
 import { transaction } from '../../db/transaction.js';
 
 export const DEFAULT_DELIVERY_PAGE = 50;
@@ -179,6 +180,13 @@ export async function updateSubscription(
       next.enabled !== s.enabled;
     if (!changed) return s;
     Object.assign(s, next, { updatedAt: caller.now });
+    // Disabled means nothing more is sent: its pending deliveries are dropped now (test events
+    // excepted), not sent hours later when it is enabled again. A new URL needs nothing here:
+    // each attempt reads the subscription's URL and secret.
+    if (!next.enabled) {
+      await tx.flush();
+      await dropPendingOfDisabled(tx, caller.now, s.id);
+    }
     recordAudit(tx, caller, actor, {
       orgId: project.orgId,
       projectId: project.id,
@@ -213,19 +221,28 @@ export async function deleteSubscription(em: EntityManager, caller: Caller, proj
   });
 }
 
-/** Queues a `webhook.test` event for the subscription (enabled or not); the worker sends it like any other. */
-export async function queueTestEvent(em: EntityManager, caller: Caller, projectId: string, id: string) {
+/**
+ * Queues a `webhook.test` event for the subscription (enabled or not); the worker sends it like any
+ * other. It counts towards the subscription's cap of pending deliveries (`maxPending`): beyond it
+ * the oldest pending ones are dropped, in the same transaction. The subscription's row lock makes
+ * concurrent calls take turns, so the cap holds exactly however many arrive at once.
+ */
+export async function queueTestEvent(em: EntityManager, caller: Caller, projectId: string, id: string, maxPending: number) {
   const { project } = await admit(em, caller, projectId, 'write');
-  const s = await findSubscription(em, project, id);
   const org = await em.findOneOrFail(OrgEntity, { id: project.orgId });
-  const payload = renderTestEvent(
-    s.format,
-    { id: s.id, name: s.name, projectId: project.id },
-    { orgSlug: org.slug, projectKey: project.key, envKey: null },
-    caller.now
-  );
-  const delivery = em.create(WebhookDeliveryEntity, pendingDelivery(s, 'webhook.test', payload, caller.now));
-  await em.flush();
+  const delivery = await transaction(em, async (tx) => {
+    const s = await findSubscription(tx, project, id, true);
+    const payload = renderTestEvent(
+      s.format,
+      { id: s.id, name: s.name, projectId: project.id },
+      { orgSlug: org.slug, projectKey: project.key, envKey: null },
+      caller.now
+    );
+    const created = tx.create(WebhookDeliveryEntity, pendingDelivery(s, 'webhook.test', payload, caller.now));
+    await tx.flush();
+    await dropOverCap(tx, caller.now, maxPending, s.id);
+    return created;
+  });
   return toDeliveryDto(delivery);
 }
 

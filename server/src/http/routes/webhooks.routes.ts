@@ -39,7 +39,7 @@ export const webhooksRoutes = (deps: AppDeps) => {
     },
     testWebhookSubscription: async ({ req, res, params }) => ({
       status: 202,
-      body: await queueTestEvent(req.em, await admit(req, res, deps), params.id, params.subscriptionId),
+      body: await queueTestEvent(req.em, await admit(req, res, deps), params.id, params.subscriptionId, policy.maxPendingPerSubscription),
     }),
     listWebhookDeliveries: async ({ req, res, params, query }) => ({
       status: 200,
