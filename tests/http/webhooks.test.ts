@@ -32,6 +32,8 @@ interface Receiver {
   holding: Set<string>;
   /** Requests held unanswered now. */
   held(): number;
+  /** Whether a request to `path` is held unanswered now. */
+  holds(path: string): boolean;
   /** Answers every held request. */
   release(): void;
   /** The most requests to `path` that were open at once. */
@@ -47,7 +49,7 @@ async function startReceiver(): Promise<Receiver> {
   const answers = new Map<string, (n: number) => number>();
   const counts = new Map<string, number>();
   const holding = new Set<string>();
-  const held: Array<() => void> = [];
+  const held: Array<{ path: string; answer: () => void }> = [];
   const open = new Map<string, number>();
   const maxOpen = new Map<string, number>();
   const server: Server = createServer((req, res) => {
@@ -79,7 +81,7 @@ async function startReceiver(): Promise<Receiver> {
         res.statusCode = answers.get(path)?.(n) ?? 200;
         res.end(res.statusCode >= 300 ? 'receiver says no' : 'ok');
       };
-      if (holding.has(path)) held.push(answer);
+      if (holding.has(path)) held.push({ path, answer });
       else answer();
     });
   });
@@ -92,7 +94,8 @@ async function startReceiver(): Promise<Receiver> {
     answers,
     holding,
     held: () => held.length,
-    release: () => held.splice(0).forEach((answer) => answer()),
+    holds: (path) => held.some((h) => h.path === path),
+    release: () => held.splice(0).forEach((h) => h.answer()),
     maxOpen: (path) => maxOpen.get(path) ?? 0,
     on: (path) => received.filter((r) => r.path === path),
     close: () =>
@@ -168,7 +171,7 @@ describe('outbound webhooks', () => {
   const deliveries = (
     subscriptionId: string,
     query: {
-      status?: 'pending' | 'succeeded' | 'failed';
+      status?: 'pending' | 'succeeded' | 'failed' | 'dropped';
       cursor?: string;
       limit?: number;
     } = {}
@@ -808,7 +811,7 @@ describe('outbound webhooks: one lane per subscription', () => {
   it('a tarpit receiver holds only its own lane: another organization\'s delivery queued after 60 to the tarpit arrives at once', async () => {
     const api = owner.session;
     const tarpitProject = (await api.createProject({ path: { slug: 'acme' }, body: { key: 'tarpit', name: 'Tarpit' } })).id;
-    const tarpits = [];
+    const tarpits: Array<{ id: string }> = [];
     for (let i = 0; i < 3; i++) {
       const sub = await api.createWebhookSubscription({
         path: { id: tarpitProject },
@@ -929,7 +932,7 @@ describe('outbound webhooks: two instances on one database', () => {
   it('deliver each event once', async () => {
     const api = owner.session;
     const projectId = (await api.createProject({ path: { slug: 'acme' }, body: { key: 'p', name: 'P' } })).id;
-    const subs = [];
+    const subs: Array<{ id: string }> = [];
     for (let i = 0; i < 4; i++) {
       const sub = await api.createWebhookSubscription({
         path: { id: projectId },
@@ -959,7 +962,7 @@ describe('outbound webhooks: two instances on one database', () => {
     const projectId = (await api.createProject({ path: { slug: 'acme' }, body: { key: 'slow', name: 'Slow' } })).id;
     const start = new Date(Date.now() + 3_600_000);
     await Promise.all(servers.map((s) => moveClock(s.url, { now: start.toISOString() })));
-    const ids: string[] = [];
+    const queues = new Map<string, string[]>();
     for (let i = 0; i < 4; i++) {
       const sub = await api.createWebhookSubscription({
         path: { id: projectId },
@@ -967,19 +970,24 @@ describe('outbound webhooks: two instances on one database', () => {
       });
       receiver.secrets.set(`/slow-${i}`, sub.secret);
       receiver.holding.add(`/slow-${i}`);
-      for (let n = 0; n < 6; n++) ids.push((await api.testWebhookSubscription({ path: { id: projectId, subscriptionId: sub.id } })).id);
+      const queued: string[] = [];
+      for (let n = 0; n < 6; n++) queued.push((await api.testWebhookSubscription({ path: { id: projectId, subscriptionId: sub.id } })).id);
+      queues.set(`/slow-${i}`, queued);
     }
+    const ids = [...queues.values()].flat();
     const sent = () => receiver.received.filter((r) => r.path.startsWith('/slow-'));
     const delivered = () => new Set(sent().map((r) => r.id)).size === ids.length;
+    // Subscriptions with an event the receiver has not seen yet: each has an attempt on its way.
+    const waiting = () => [...queues].filter(([path, queued]) => queued.some((id) => !receiver.on(path).some((r) => r.id === id))).map(([path]) => path);
 
-    // Each round, time moves 20 s on both instances (each attempt is answered within the round,
-    // well under the 10 s timeout of real time, so under the 40 s lease of service time too) and
-    // both workers run; then the receiver answers what it holds.
+    // Each round, time moves 20 s on both instances and both workers run; once every attempt on
+    // its way has reached the receiver, it answers them all. So each attempt spans one round at
+    // most (20 s of service time, under its 40 s lease), as a real one ends within its 10 s timeout.
     const passes: Array<Promise<void>> = [];
     for (let round = 0; round < 30 && !delivered(); round++) {
       for (const clock of clocks) clock.advance(20);
       passes.push(...servers.map((s) => s.webhooks.tick()));
-      await until('a request or the last one', () => receiver.held() > 0 || delivered());
+      await until('every attempt on its way', () => waiting().every((path) => receiver.holds(path)));
       receiver.release();
     }
     receiver.holding.clear();
