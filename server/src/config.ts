@@ -129,6 +129,7 @@ const EnvSchema = z
     SESSION_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).max(1_000_000).default(1200),
     AUTH_FAILURES_PER_IP_PER_MIN: z.coerce.number().int().min(1).max(1_000_000).default(30),
     CLIENT_KEY_RATE_LIMIT_PER_IP_PER_MIN: z.coerce.number().int().min(1).max(1_000_000).default(300),
+    CLIENT_KEY_ORG_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(60_000),
     USAGE_REPORT_MAX_PER_KEY_PER_HOUR: z.coerce.number().int().min(1).max(1e15).default(1_000_000_000),
     USAGE_REPORT_MAX_PER_CLIENT_IP_PER_HOUR: z.coerce.number().int().min(1).max(1e15).default(1_000_000),
     TRUST_PROXY: trustProxy,
@@ -136,6 +137,8 @@ const EnvSchema = z
     SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(1000),
     TARGET_ID_INDEX_MAX_IDS: z.coerce.number().int().min(0).default(2_000_000),
     STREAM_MAX_PER_KEY: z.coerce.number().int().min(1).max(1_000_000).default(50),
+    STREAM_MAX_PER_CLIENT_KEY: z.coerce.number().int().min(1).max(1_000_000).default(5000),
+    STREAM_MAX_PER_CLIENT_KEY_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(20),
     STREAM_MAX_PER_SESSION: z.coerce.number().int().min(1).max(1_000_000).default(10),
     STREAM_MAX_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(100),
     STREAM_MAX_TOTAL: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
@@ -202,6 +205,11 @@ export interface Config {
   /** CLIENT_KEY_RATE_LIMIT_PER_IP_PER_MIN: requests a minute each client address may make with one client key (http/api-rate-limit.ts). */
   clientKeyRateLimitPerIpPerMin: number;
   /**
+   * CLIENT_KEY_ORG_RATE_LIMIT_PER_MIN: requests a minute all client keys of an organization may make
+   * together: a bucket of their own, so public traffic never drains the one of the server keys.
+   */
+  clientKeyOrgRateLimitPerMin: number;
+  /**
    * USAGE_REPORT_MAX_PER_KEY_PER_HOUR, USAGE_REPORT_MAX_PER_CLIENT_IP_PER_HOUR: evaluations usage
    * reports may add to one hour, per API key (and signed-in user), and per client key and client
    * address (features/usage, docs/usage.md).
@@ -221,7 +229,7 @@ export interface Config {
   /** Target IDs held in memory across all allow-lists for contains checks (0: always ask the database). */
   targetIdIndexMaxIds: number;
   /** Caps on open ruleset streams on one instance (STREAM_MAX_*), and how often their credentials are checked again. */
-  streams: { perKey: number; perSession: number; perIp: number; total: number; recheckIntervalMs: number };
+  streams: { perKey: number; perClientKey: number; perClientKeyAddress: number; perSession: number; perIp: number; total: number; recheckIntervalMs: number };
   /** The HTTP server's limits (HTTP_*; server.ts). */
   http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number; maxHeadersCount: number; maxConnections: number };
   /** Outbound webhooks (WEBHOOK_*; features/webhooks, docs/webhooks.md). */
@@ -293,6 +301,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionRateLimitPerMin: e.SESSION_RATE_LIMIT_PER_MIN,
     authFailuresPerIpPerMin: e.AUTH_FAILURES_PER_IP_PER_MIN,
     clientKeyRateLimitPerIpPerMin: e.CLIENT_KEY_RATE_LIMIT_PER_IP_PER_MIN,
+    clientKeyOrgRateLimitPerMin: e.CLIENT_KEY_ORG_RATE_LIMIT_PER_MIN,
     usageReports: { perKeyPerHour: e.USAGE_REPORT_MAX_PER_KEY_PER_HOUR, perClientAddressPerHour: e.USAGE_REPORT_MAX_PER_CLIENT_IP_PER_HOUR },
     trustProxy: e.TRUST_PROXY,
     corsAllowedOrigins: e.CORS_ALLOWED_ORIGINS,
@@ -301,6 +310,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     targetIdIndexMaxIds: e.TARGET_ID_INDEX_MAX_IDS,
     streams: {
       perKey: e.STREAM_MAX_PER_KEY,
+      perClientKey: e.STREAM_MAX_PER_CLIENT_KEY,
+      perClientKeyAddress: e.STREAM_MAX_PER_CLIENT_KEY_ADDRESS,
       perSession: e.STREAM_MAX_PER_SESSION,
       perIp: e.STREAM_MAX_PER_IP,
       total: e.STREAM_MAX_TOTAL,

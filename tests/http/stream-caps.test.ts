@@ -224,9 +224,9 @@ describe('stream and HTTP server limits in the configuration', () => {
     throw new Error(`accepted: ${JSON.stringify(env)}`);
   };
 
-  it('defaults to 50 streams a key, 10 a session, 100 an address, 10,000 an instance, and Node’s server limits tightened', () => {
+  it('defaults to 50 streams a key, 5,000 a client key and 20 per client key and address, 10 a session, 100 an address, 10,000 an instance, and Node’s server limits tightened', () => {
     const config = loadConfig({});
-    expect(config.streams).toEqual({ perKey: 50, perSession: 10, perIp: 100, total: 10_000, recheckIntervalMs: 5000 });
+    expect(config.streams).toEqual({ perKey: 50, perClientKey: 5000, perClientKeyAddress: 20, perSession: 10, perIp: 100, total: 10_000, recheckIntervalMs: 5000 });
     expect(config.http).toEqual({ headersTimeoutMs: 20_000, requestTimeoutMs: 600_000, keepAliveTimeoutMs: 65_000, maxHeadersCount: 100, maxConnections: 20_000 });
   });
 

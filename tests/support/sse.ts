@@ -27,7 +27,11 @@ export interface StreamOptions {
 
 /** Opens `GET /api/v1/envs/{envId}/ruleset/stream` over node:http, one connection per stream. */
 export function openRulesetStream(baseUrl: string, envId: string, opts: StreamOptions = {}): Promise<StreamAnswer> {
-  const url = new URL(`/api/v1/envs/${envId}/ruleset/stream`, baseUrl);
+  return openEventStream(new URL(`/api/v1/envs/${envId}/ruleset/stream`, baseUrl), opts);
+}
+
+/** Opens any event stream (an OFREP stream URL with its ticket, say) over node:http, one connection per stream. */
+export function openEventStream(url: URL, opts: StreamOptions = {}): Promise<StreamAnswer> {
   const headers: Record<string, string> = { accept: 'text/event-stream' };
   if (opts.authorization) headers.authorization = opts.authorization;
   if (opts.sessionToken) headers.cookie = `svc_session=${encodeURIComponent(opts.sessionToken)}`;

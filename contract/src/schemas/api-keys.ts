@@ -31,7 +31,7 @@ export const CreateApiKeyRequest = named(
     environments: z.array(Id).max(1000).optional(),
     resources: z.array(z.string().min(1).max(KEY_MAX_LENGTH)).max(1000).optional(),
     ipAllowlist: z.array(Cidr).max(100).optional(),
-    rateLimitPerMin: z.number().int().min(1).max(100_000).optional().describe("Requests a minute this key may make (its own token bucket, beside its organization's). Default 600."),
+    rateLimitPerMin: z.number().int().min(1).max(100_000).optional().describe("Requests a minute this key may make (its own token bucket, beside its organization's). Default 600; for a client key 30,000, the cap of all its visitors together (each client address has a bucket of its own, and the organization's client keys an aggregate of their own)."),
     ttlSeconds: z.number().int().min(3600).max(31_536_000).optional(),
     requiresApproval: z.boolean().optional(),
     allowedOrigins: z.array(AllowedOrigin).max(50).optional().describe('Client keys only: the web origins whose pages may evaluate with this key (CORS). Omitted: the server\'s default (`CORS_ALLOWED_ORIGINS`).'),

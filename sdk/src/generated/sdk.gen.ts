@@ -2113,7 +2113,7 @@ export const listSegments = <ThrowOnError extends boolean = false>(options: Opti
 /**
  * Create a segment
  *
- * At most 500 segments per project (`403 quota_exceeded`, dimension `segments_per_project`). Conditions may reference other segments of the project with `in_segment` / `not_in_segment`: a missing one is `400` naming the field, a reference that closes a cycle is `409 segment_cycle` with the cycle in `details.cycle`. Audit action `segment.created`. Approval-required keys get `403 approval_not_supported`.
+ * At most 500 segments per project (`403 quota_exceeded`, dimension `segments_per_project`). Conditions may reference other segments of the project with `in_segment` / `not_in_segment`: a missing one is `400` naming the field, a reference that closes a cycle is `409 segment_cycle` with the cycle in `details.cycle`, and one that would nest more than 5 segments (`a` names `b` names `c` …) is `409 segment_nesting_too_deep` with the chain in `details.chain`. Audit action `segment.created`. Approval-required keys get `403 approval_not_supported`.
  */
 export const createSegment = <ThrowOnError extends boolean = false>(options: Options<CreateSegmentData, ThrowOnError>) => (options.client ?? client).post<CreateSegmentResponses, CreateSegmentErrors, ThrowOnError>({
     security: [
@@ -2178,7 +2178,7 @@ export const getSegment = <ThrowOnError extends boolean = false>(options: Option
 /**
  * Rename a segment or replace its rules
  *
- * A reference that closes a cycle is `409 segment_cycle` with the cycle in `details.cycle` (`["a", "b", "a"]`). `If-Match` with the segment's ETag guards against lost updates (`412 precondition_failed`). Audit action `segment.updated`. Advances the version (and ETag) of every environment of the project whose flags or configs use the segment, directly or through other segments, so streaming SDKs receive it like any other write. Approval-required keys get `403 approval_not_supported`; an API key restricted to environments gets `403 token_env_out_of_scope` (a segment reaches every environment).
+ * A reference that closes a cycle is `409 segment_cycle` with the cycle in `details.cycle` (`["a", "b", "a"]`); one that would nest more than 5 segments is `409 segment_nesting_too_deep` with the chain in `details.chain`. `If-Match` with the segment's ETag guards against lost updates (`412 precondition_failed`). Audit action `segment.updated`. Advances the version (and ETag) of every environment of the project whose flags or configs use the segment, directly or through other segments, so streaming SDKs receive it like any other write. Approval-required keys get `403 approval_not_supported`; an API key restricted to environments gets `403 token_env_out_of_scope` (a segment reaches every environment).
  */
 export const updateSegment = <ThrowOnError extends boolean = false>(options: Options<UpdateSegmentData, ThrowOnError>) => (options.client ?? client).patch<UpdateSegmentResponses, UpdateSegmentErrors, ThrowOnError>({
     security: [

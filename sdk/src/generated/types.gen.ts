@@ -26,7 +26,7 @@ export type MailSent = {
  * Every non-2xx response carries this envelope; match on `code`, never on `message`.
  */
 export type ErrorEnvelope = {
-    code: 'invalid_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'precondition_failed' | 'internal' | 'ruleset_not_cached' | 'magic_link_invalid' | 'magic_link_used' | 'magic_link_already_used' | 'magic_link_expired' | 'no_invitation' | 'already_claimed' | 'slug_unavailable' | 'insufficient_role' | 'scope_denied' | 'token_action_denied' | 'token_env_out_of_scope' | 'token_resource_out_of_scope' | 'token_ip_denied' | 'token_rate_limit' | 'approval_not_supported' | 'last_owner_cannot_demote_or_remove' | 'already_member' | 'invitation_pending' | 'invitation_used' | 'invitation_expired' | 'invitation_email_locked' | 'in_use' | 'segment_cycle' | 'primitive_archived' | 'primitive_not_archived' | 'version_drift' | 'proposal_gone' | 'invalid_confirmation' | 'rollout_seed_locked' | 'rollout_not_paused' | 'rollout_already_at_final_step' | 'rollout_nothing_to_roll_back' | 'rollout_plan_key_conflict' | 'rollout_plan_in_use' | 'rollout_plan_invalid_ramp' | 'rollback_unauthorized' | 'rollback_rollout_not_found' | 'rollback_rate_limited' | 'quota_exceeded' | 'key_in_use' | 'service_unavailable';
+    code: 'invalid_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'precondition_failed' | 'internal' | 'ruleset_not_cached' | 'magic_link_invalid' | 'magic_link_used' | 'magic_link_already_used' | 'magic_link_expired' | 'no_invitation' | 'already_claimed' | 'slug_unavailable' | 'insufficient_role' | 'scope_denied' | 'token_action_denied' | 'token_env_out_of_scope' | 'token_resource_out_of_scope' | 'token_ip_denied' | 'token_rate_limit' | 'approval_not_supported' | 'last_owner_cannot_demote_or_remove' | 'already_member' | 'invitation_pending' | 'invitation_used' | 'invitation_expired' | 'invitation_email_locked' | 'in_use' | 'segment_cycle' | 'segment_nesting_too_deep' | 'primitive_archived' | 'primitive_not_archived' | 'version_drift' | 'proposal_gone' | 'invalid_confirmation' | 'rollout_seed_locked' | 'rollout_not_paused' | 'rollout_already_at_final_step' | 'rollout_nothing_to_roll_back' | 'rollout_plan_key_conflict' | 'rollout_plan_in_use' | 'rollout_plan_invalid_ramp' | 'rollback_unauthorized' | 'rollback_rollout_not_found' | 'rollback_rate_limited' | 'quota_exceeded' | 'key_in_use' | 'service_unavailable';
     message: string;
     fields?: {
         [key: string]: string;
@@ -954,9 +954,9 @@ export type EvaluateRequest = {
 /**
  * EvaluationReason
  *
- * OpenFeature resolution reasons: `STATIC` when the flag or config has no rule and no live rollout; `TARGETING_MATCH` for a matching rule or a target ID on the rollout's allow-list; `SPLIT` when the rollout's percentage decided (admitted: the new value; not admitted: the base value); `DEFAULT` for the base value after rules that did not match; `DISABLED` for an archived flag or config serving its last value.
+ * OpenFeature resolution reasons: `STATIC` when the flag or config has no rule and no live rollout; `TARGETING_MATCH` for a matching rule or a target ID on the rollout's allow-list; `SPLIT` when the rollout's percentage decided (admitted: the new value; not admitted: the base value); `DEFAULT` for the base value after rules that did not match; `DISABLED` for an archived flag or config serving its last value; `ERROR` when its rules (in practice, the segments they name) needed more than the evaluation's work budget (the base value is served, variant `default`).
  */
-export type EvaluationReason = 'STATIC' | 'TARGETING_MATCH' | 'SPLIT' | 'DISABLED' | 'DEFAULT';
+export type EvaluationReason = 'STATIC' | 'TARGETING_MATCH' | 'SPLIT' | 'DISABLED' | 'DEFAULT' | 'ERROR';
 
 /**
  * EvaluationResult
@@ -1093,7 +1093,7 @@ export type CreateApiKeyRequest = {
     resources?: Array<string>;
     ipAllowlist?: Array<string>;
     /**
-     * Requests a minute this key may make (its own token bucket, beside its organization's). Default 600.
+     * Requests a minute this key may make (its own token bucket, beside its organization's). Default 600; for a client key 30,000, the cap of all its visitors together (each client address has a bucket of its own, and the organization's client keys an aggregate of their own).
      */
     rateLimitPerMin?: number;
     ttlSeconds?: number;

@@ -11,6 +11,11 @@ import { findOrgBySlug, isUuid, iso } from '../common/lookup.js';
 import { transaction } from '../../db/transaction.js';
 
 export const DEFAULT_RATE_LIMIT_PER_MIN = 600;
+/**
+ * A client key's default: the cap of every visitor together (each client address has its own,
+ * much smaller bucket: CLIENT_KEY_RATE_LIMIT_PER_IP_PER_MIN), so one visitor cannot use it up.
+ */
+export const DEFAULT_CLIENT_KEY_RATE_LIMIT_PER_MIN = 30_000;
 const TOKEN_PREFIX_LENGTH = 8; // "svc_" + 4 characters: enough to recognise a key in a list
 /** A token's prefix by the key's kind: `sdk_` and `pub_` (client) say what the key may do at a glance. */
 const TOKEN_PREFIXES: Record<ApiKeyKind, string> = { api: 'svc_', agent: 'svc_', sdk: 'sdk_', client: 'pub_' };
@@ -112,7 +117,7 @@ export async function mintApiKey(em: EntityManager, caller: Caller, slug: string
       environments,
       resources: input.resources ? [...new Set(input.resources)] : null,
       ipAllowlist: input.ipAllowlist ?? null,
-      rateLimitPerMin: input.rateLimitPerMin ?? DEFAULT_RATE_LIMIT_PER_MIN,
+      rateLimitPerMin: input.rateLimitPerMin ?? (kind === 'client' ? DEFAULT_CLIENT_KEY_RATE_LIMIT_PER_MIN : DEFAULT_RATE_LIMIT_PER_MIN),
       expiresAt: input.ttlSeconds ? new Date(now.getTime() + input.ttlSeconds * 1000) : null,
       requiresApproval: input.requiresApproval ?? false,
       allowedOrigins: input.allowedOrigins ? [...new Set(input.allowedOrigins.map(normalizeOrigin))] : null,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { InProcessEnvChangeBus } from '../environments/env-changes.js';
 import { LiveStreams, type ChangeScope, type ChangeRow, type DescribeChanges, type StreamLimits } from './live-streams.js';
 
-const limits: StreamLimits = { perKey: 10, perSession: 10, perIp: 10, total: 10, recheckIntervalMs: 60_000 };
+const limits: StreamLimits = { perKey: 10, perClientKey: 10, perClientKeyAddress: 10, perSession: 10, perIp: 10, total: 10, recheckIntervalMs: 60_000 };
 const row = (version: number, resourceKey: string, envId = 'env-a', orgId = 'org-1'): ChangeRow => ({ orgId, envId, version, resourceType: 'rollout', resourceKey, action: 'rollout.advanced' });
 const grant = { kind: 'key' as const, keyId: 'k', expiresAt: null };
 

@@ -3,7 +3,7 @@ import { DomainError } from '../../domain/errors.js';
 import { InProcessEnvChangeBus } from '../environments/env-changes.js';
 import { LiveStreams, sessionInOrg, type CredentialCheck, type StreamLimits, type StreamRequester, type StillValid } from './live-streams.js';
 
-const limits: StreamLimits = { perKey: 2, perSession: 1, perIp: 3, total: 4, recheckIntervalMs: 5000 };
+const limits: StreamLimits = { perKey: 2, perClientKey: 3, perClientKeyAddress: 2, perSession: 1, perIp: 3, total: 4, recheckIntervalMs: 5000 };
 const key = (hash: string, ip = '10.0.0.1'): StreamRequester => ({ ip, credential: { kind: 'key', hash } });
 
 function streams(check: CredentialCheck = () => Promise.resolve({ keyIds: new Set(), sessions: new Set() }), now = () => new Date(0)) {
@@ -38,6 +38,22 @@ describe('LiveStreams', () => {
     live.reserve(key('c', '10.0.0.2'));
     expect(refusal(() => live.reserve(key('d', '10.0.0.3'))).details).toMatchObject({ limit: 'streams_per_total', max: 4 });
     expect(refused).toEqual(['key', 'key', 'ip', 'total']);
+  });
+
+  it('caps a public client key per client address and key-wide, not by the server keys\' per-key cap', () => {
+    const { live, refused } = streams();
+    const visitor = (ip: string): StreamRequester => ({ ip, credential: { kind: 'client-key', hash: 'pub' } });
+    // Two streams from one address (perClientKeyAddress 2), though perKey is 2 as well: a third
+    // visitor is not shut out by the first two.
+    live.reserve(visitor('10.0.0.1'));
+    live.reserve(visitor('10.0.0.1'));
+    expect(refusal(() => live.reserve(visitor('10.0.0.1'))).details).toMatchObject({ limit: 'streams_per_client_key_address', max: 2 });
+    live.reserve(visitor('10.0.0.2'));
+    // Key-wide: 3 streams of the key on this instance.
+    expect(refusal(() => live.reserve(visitor('10.0.0.3'))).details).toMatchObject({ limit: 'streams_per_client_key', max: 3 });
+    // A server key of the same org is untouched by the client key's places.
+    live.reserve(key('server', '10.0.0.9'));
+    expect(refused).toEqual(['client_key_address', 'client_key']);
   });
 
   it('ends the streams whose credentials the check no longer finds, judging only those open when it began', async () => {

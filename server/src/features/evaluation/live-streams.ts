@@ -15,6 +15,10 @@ const RECHECK_POLL_MS = 250;
 /** Caps on open streams, per instance (config: STREAM_MAX_*), and how often their credentials are checked again. */
 export interface StreamLimits {
   perKey: number;
+  /** A client key's streams on this instance, all visitors together (STREAM_MAX_PER_CLIENT_KEY). */
+  perClientKey: number;
+  /** A client key's streams from one client address (STREAM_MAX_PER_CLIENT_KEY_ADDRESS). */
+  perClientKeyAddress: number;
   perSession: number;
   perIp: number;
   total: number;
@@ -23,15 +27,17 @@ export interface StreamLimits {
 }
 
 /** The cap that refused a stream. */
-export type StreamLimit = 'key' | 'session' | 'ip' | 'total';
+export type StreamLimit = 'key' | 'client_key' | 'client_key_address' | 'session' | 'ip' | 'total';
 
 /**
- * Who asks for a stream, as known before any database read: the client address and the hash of
- * the credential the request presents (an API key's token hash, or the session cookie's).
+ * Who asks for a stream, as known before any database read: the client address and what names the
+ * credential the request presents (an API key's token hash, the session cookie's, or the key id an
+ * OFREP stream ticket claims). `client-key`: a public client key (its token's prefix, or the
+ * ticket, says so), whose streams are capped per client address and key-wide rather than per key.
  */
 export interface StreamRequester {
   ip: string;
-  credential: { kind: 'key' | 'session'; hash: string } | null;
+  credential: { kind: 'key' | 'client-key' | 'session'; hash: string } | null;
 }
 
 /** What a stream was granted on; checked again for as long as the stream is open. */
@@ -153,7 +159,14 @@ export class LiveStreams {
   private readonly byOrg = new Map<string, Set<OpenStream>>();
   /** Per environment, the announcement to event streams in progress (they are written in version order). */
   private readonly describing = new Map<string, Promise<void>>();
-  private readonly held = { key: new Map<string, number>(), session: new Map<string, number>(), ip: new Map<string, number>() };
+  private readonly held = {
+    key: new Map<string, number>(),
+    'client-key': new Map<string, number>(),
+    /** Per client key and client address: `${hash} ${ip}`. */
+    clientAddress: new Map<string, number>(),
+    session: new Map<string, number>(),
+    ip: new Map<string, number>(),
+  };
   private reserved = 0;
   private stopping = false;
   private readonly unsubscribe: Array<() => void>;
@@ -181,22 +194,29 @@ export class LiveStreams {
 
   /**
    * Takes a place for a stream, or throws `token_rate_limit` (Retry-After) when the requester's
-   * key, session or address, or this instance, already holds its most. Places taken by requests
+   * key (a client key: per client address, then key-wide), session or address, or this instance,
+   * already holds its most. Places taken by requests
    * still being authorized count, so a burst of requests cannot slip past a cap.
    */
   reserve(requester: StreamRequester): StreamSlot {
     const { limits } = this.options;
     const credential = requester.credential;
-    const refusal: [StreamLimit, number, string] | null =
-      credential?.kind === 'key' && count(this.held.key, credential.hash) >= limits.perKey
-        ? ['key', limits.perKey, 'This API key has']
-        : credential?.kind === 'session' && count(this.held.session, credential.hash) >= limits.perSession
-          ? ['session', limits.perSession, 'This session has']
-          : count(this.held.ip, requester.ip) >= limits.perIp
-            ? ['ip', limits.perIp, 'This client address has']
-            : this.reserved >= limits.total
-              ? ['total', limits.total, 'This instance has']
-              : null;
+    const client = credential?.kind === 'client-key' ? credential.hash : null;
+    // The caps this requester is under, most specific first: the first one full refuses.
+    const caps: StreamCap[] = [
+      ...(credential?.kind === 'key' ? [cap('key', count(this.held.key, credential.hash), limits.perKey, 'This API key has')] : []),
+      ...(client !== null
+        ? [
+            cap('client_key_address', count(this.held.clientAddress, `${client} ${requester.ip}`), limits.perClientKeyAddress, 'This client address has, with this client key,'),
+            cap('client_key', count(this.held['client-key'], client), limits.perClientKey, 'This client key has'),
+          ]
+        : []),
+      ...(credential?.kind === 'session' ? [cap('session', count(this.held.session, credential.hash), limits.perSession, 'This session has')] : []),
+      cap('ip', count(this.held.ip, requester.ip), limits.perIp, 'This client address has'),
+      cap('total', this.reserved, limits.total, 'This instance has'),
+    ];
+    const full = caps.find((c) => c.held >= c.max);
+    const refusal: [StreamLimit, number, string] | null = full ? [full.limit, full.max, full.who] : null;
     if (refusal) {
       const [limit, max, who] = refusal;
       this.options.onRefused?.(limit);
@@ -410,6 +430,7 @@ export class LiveStreams {
     this.reserved += by;
     add(this.held.ip, ip, by);
     if (credential) add(this.held[credential.kind], credential.hash, by);
+    if (credential?.kind === 'client-key') add(this.held.clientAddress, `${credential.hash} ${ip}`, by);
   }
 
   private end(which: (entry: OpenStream) => boolean): number {
@@ -477,6 +498,16 @@ function sendChange(entry: OpenStream, envId: string, version: number, rows: rea
   const id = entry.envId !== null ? `id: ${version}\n` : '';
   entry.stream.write(`event: change\n${id}data: ${JSON.stringify({ envId, version, changes })}\n\n`);
 }
+
+/** One cap a stream request is under: how many places its holder has, of how many. */
+interface StreamCap {
+  limit: StreamLimit;
+  held: number;
+  max: number;
+  /** The refusal message's subject ("This API key has"). */
+  who: string;
+}
+const cap = (limit: StreamLimit, held: number, max: number, who: string): StreamCap => ({ limit, held, max, who });
 
 function count(map: Map<string, number>, key: string): number {
   return map.get(key) ?? 0;

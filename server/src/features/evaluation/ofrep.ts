@@ -146,15 +146,18 @@ function ticketSignature(tokenHash: string, payload: string): Buffer {
   return createHmac('sha256', `gradual-ofrep-ticket:${tokenHash}`).update(payload).digest();
 }
 
-export function signTicket(key: { id: string; tokenHash: string }, envId: string, now: Date): string {
+export function signTicket(key: { id: string; tokenHash: string; kind: string }, envId: string, now: Date): string {
   const expiry = Math.floor((now.getTime() + TICKET_LIFETIME_MS) / 1000);
-  const payload = `${key.id}.${envId}.${expiry}`;
+  // A client key's tickets say so (`.c`): its streams are capped per client address, before any lookup.
+  const payload = `${key.id}.${envId}.${expiry}${key.kind === 'client' ? '.c' : ''}`;
   return `t1.${Buffer.from(payload).toString('base64url')}.${ticketSignature(key.tokenHash, payload).toString('base64url')}`;
 }
 
 /** What a ticket claims, before its signature is checked (null when it is not a ticket). */
 export interface TicketClaim {
   keyId: string;
+  /** Signed for a public client key. */
+  clientKey: boolean;
   envId: string;
   expiresAt: Date;
   payload: string;
@@ -166,8 +169,9 @@ export function readTicket(ticket: string): TicketClaim | null {
   if (!match) return null;
   const payload = Buffer.from(match[1]!, 'base64url').toString('utf8');
   const [keyId, envId, expiry, ...rest] = payload.split('.');
-  if (rest.length || !keyId || !envId || !expiry || !UUID.test(keyId) || !UUID.test(envId) || !/^\d{1,12}$/.test(expiry)) return null;
-  return { keyId, envId, expiresAt: new Date(Number(expiry) * 1000), payload, signature: Buffer.from(match[2]!, 'base64url') };
+  const clientKey = rest.length === 1 && rest[0] === 'c';
+  if ((rest.length && !clientKey) || !keyId || !envId || !expiry || !UUID.test(keyId) || !UUID.test(envId) || !/^\d{1,12}$/.test(expiry)) return null;
+  return { keyId, clientKey, envId, expiresAt: new Date(Number(expiry) * 1000), payload, signature: Buffer.from(match[2]!, 'base64url') };
 }
 
 /** Whether the claim was signed for the key with this token hash. */

@@ -111,7 +111,8 @@ export function streamRequester(req: CallerRequest): StreamRequester {
   const authorization = req.headers.authorization;
   if (authorization !== undefined) {
     const hash = bearerKeyHash(authorization);
-    return { ip, credential: hash ? { kind: 'key', hash } : null };
+    // A public client key's token says so by its prefix: its streams are capped per client address.
+    return { ip, credential: hash ? { kind: /^Bearer\s+pub_/.test(authorization) ? 'client-key' : 'key', hash } : null };
   }
   const token = sessionTokenOf(req);
   return { ip, credential: token ? { kind: 'session', hash: hashToken(token) } : null };

@@ -155,19 +155,21 @@ export const ofrepRoutes = (deps: AppDeps, answers: AnswerCache) => {
       const claim = readTicket(query.ticket);
       if (!claim) throw await refuse('The ticket is malformed; take the stream URL from a bulk evaluation.');
       if (claim.expiresAt.getTime() <= now.getTime()) throw new DomainError('unauthorized', 'The ticket has expired; evaluate the flags again for a fresh stream URL.');
-      const key = await req.em.findOne(ApiKeyEntity, { id: claim.keyId });
-      if (!key || !ticketSignedBy(claim, key.tokenHash)) throw await refuse('The ticket is not valid.');
-      failures.vouch(digest, now.getTime());
-      const current = deps.apiKeys.get(key.tokenHash) ?? key;
-      if (current.revokedAt) throw new DomainError('unauthorized', 'This API key has been revoked.');
-      if (current.expiresAt && current.expiresAt.getTime() <= now.getTime()) throw new DomainError('unauthorized', 'This API key has expired.');
-      const caller: Caller = { principal: { kind: 'token', key: current }, ip, reason: null, now };
-      if (ofrepEnvironment(caller) !== claim.envId) throw new DomainError('unauthorized', 'The ticket is not valid.');
-      const env = await deps.envs.get(req.em, claim.envId);
-      await authorize(req.em, caller, env.orgId, { action: 'read', envId: env.id, evaluation: true });
-      await chargeApiKey(deps, res, current, now);
-      const slot = deps.streams.reserve({ ip: address, credential: { kind: 'key', hash: current.tokenHash } });
+      // The place is taken before any lookup, under the key the ticket claims (a client key's per
+      // client address): a burst of streams is refused without reading the database.
+      const slot = deps.streams.reserve({ ip: address, credential: { kind: claim.clientKey ? 'client-key' : 'key', hash: `ticket:${claim.keyId}` } });
       try {
+        const key = await req.em.findOne(ApiKeyEntity, { id: claim.keyId });
+        if (!key || !ticketSignedBy(claim, key.tokenHash)) throw await refuse('The ticket is not valid.');
+        failures.vouch(digest, now.getTime());
+        const current = deps.apiKeys.get(key.tokenHash) ?? key;
+        if (current.revokedAt) throw new DomainError('unauthorized', 'This API key has been revoked.');
+        if (current.expiresAt && current.expiresAt.getTime() <= now.getTime()) throw new DomainError('unauthorized', 'This API key has expired.');
+        const caller: Caller = { principal: { kind: 'token', key: current }, ip, reason: null, now };
+        if (ofrepEnvironment(caller) !== claim.envId) throw new DomainError('unauthorized', 'The ticket is not valid.');
+        const env = await deps.envs.get(req.em, claim.envId);
+        await authorize(req.em, caller, env.orgId, { action: 'read', envId: env.id, evaluation: true });
+        await chargeApiKey(deps, res, current, now);
         const grant: StreamGrant = { kind: 'key', keyId: current.id, expiresAt: current.expiresAt ?? null };
         res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
         res.setHeader('Cache-Control', 'no-cache, no-transform');
