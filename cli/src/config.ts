@@ -1,6 +1,8 @@
-import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { BlockList, isIP, isIPv6 } from 'node:net';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { CliError } from './errors.js';
 
@@ -44,13 +46,40 @@ export async function readConfig(path: string): Promise<StoredConfig | undefined
   return result.data;
 }
 
-/** Writes the file readable by its owner only (0600, its directory 0700), holding a token. */
+/**
+ * Writes the file, holding a token, readable by its owner only: the token goes into a new file
+ * created with mode 0600 beside it (never into an existing file, whose mode or other links could
+ * let others read it), which then replaces the file. Directories it creates are 0700.
+ */
 export async function writeConfig(path: string, config: StoredConfig): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  await writeFile(path, JSON.stringify(config, null, 2) + '\n', { mode: 0o600 });
-  // The mode given to writeFile applies only when the file is created.
-  await chmod(path, 0o600);
+  const temporary = join(dir, `.${basename(path)}.${randomBytes(8).toString('hex')}.tmp`);
+  try {
+    // `wx`: created here, or the write fails; the mode is set as the file is created.
+    await writeFile(temporary, JSON.stringify(config, null, 2) + '\n', { mode: 0o600, flag: 'wx' });
+    await rename(temporary, path);
+  } catch (err) {
+    await rm(temporary, { force: true });
+    throw err;
+  }
+}
+
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+/**
+ * Whether a server URL sends the token over the network in clear text: plain `http://` to a host
+ * other than this machine (`localhost`, 127.0.0.0/8 and ::1, with or without a trailing dot).
+ */
+export function cleartextToAnotherHost(url: URL): boolean {
+  if (url.protocol !== 'http:') return false;
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.+$/, '').toLowerCase();
+  if (host === 'localhost') return false;
+  if (isIP(host) === 0) return true;
+  // BlockList reads IPv4-mapped IPv6 (::ffff:127.0.0.1) as its IPv4 address.
+  return !LOOPBACK.check(host, isIPv6(host) ? 'ipv6' : 'ipv4');
 }
 
 export async function removeConfig(path: string): Promise<boolean> {

@@ -13,7 +13,7 @@ export function buildProgram(): Command {
     .description('Gradual from the command line: flags, rollouts, target IDs, and flags as code')
     .version(cliPackage.version)
     .option('--url <baseUrl>', 'server URL (overrides GRADUAL_URL and the config file)')
-    .option('--token <token>', 'API key (overrides GRADUAL_TOKEN and the config file)')
+    .option('--token <token>', 'API key (overrides GRADUAL_TOKEN and the config file; visible to other users in the process list: prefer GRADUAL_TOKEN)')
     .option('--org <slug>', 'organization (overrides GRADUAL_ORG and the config file)')
     .option('--json', 'machine-readable JSON on stdout')
     .showHelpAfterError()

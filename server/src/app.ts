@@ -9,7 +9,7 @@ import type { AnswerCache } from './http/answer-cache.js';
 import { requestContext } from './http/request-context.js';
 import { errorHandler, notFoundHandler, requestValidationErrorHandler } from './http/errors.js';
 import { originCheck } from './http/csrf.js';
-import { evaluationCors } from './http/cors.js';
+import { evaluationCors, PreflightOrigins } from './http/cors.js';
 import { apiKeyHeaderAsBearer } from './http/caller.js';
 import { responseCheck } from './http/response-check.js';
 import { textGuard } from './http/text-guard.js';
@@ -49,7 +49,7 @@ export function createApp(deps: AppDeps, answers: AnswerCache, extend?: (app: Ex
   const dashboard = dashboardRoot();
   app.use(securityHeaders(deps.config, join(dashboard, 'index.html')));
 
-  const metrics = metricsMiddleware(deps.metrics);
+  const metrics = metricsMiddleware(deps.metrics, deps.config.metricsToken);
   requestContext(app, deps.logger);
   app.use(metrics.record);
 
@@ -57,7 +57,8 @@ export function createApp(deps: AppDeps, answers: AnswerCache, extend?: (app: Ex
   app.get('/metrics', metrics.serve);
   mountDocs(app);
   extend?.(app);
-  app.use(evaluationCors(deps)); // CORS for the evaluation endpoints only, before their routes
+  const preflights = new PreflightOrigins(deps);
+  app.use(evaluationCors(deps, preflights)); // CORS for the evaluation endpoints only, before their routes
 
   // Rollback webhooks are read raw (fingerprinted, 16 KiB cap); the JSON reader skips them. Every
   // other body is read only as far as its caller is admitted to send one (body-admission.ts).
@@ -91,7 +92,7 @@ export function createApp(deps: AppDeps, answers: AnswerCache, extend?: (app: Ex
     rolloutPlans: plansRoutes(deps),
     evaluation: evaluationRoutes(deps, answers),
     rollback: rollbackRoutes(deps),
-    apiKeys: apiKeysRoutes(deps),
+    apiKeys: apiKeysRoutes(deps, preflights),
     audit: auditRoutes(deps),
     proposals: proposalsRoutes(deps),
     events: eventsRoutes(deps),

@@ -104,6 +104,11 @@ const corsOrigins = z
     return z.NEVER;
   });
 
+/** METRICS_TOKEN: a bearer token for GET /metrics, long enough not to be guessed and free of spaces. */
+const metricsToken = z
+  .string()
+  .refine((v) => v.length >= 16 && !/\s/.test(v), 'must be at least 16 characters without spaces, e.g. the output of `openssl rand -hex 32`');
+
 /** Every environment variable the server reads, parsed once at start-up. */
 const EnvSchema = z
   .object({
@@ -121,6 +126,7 @@ const EnvSchema = z
     SERVICE_TOPOLOGY: z.enum(['self-hosted', 'hosted']).default('self-hosted'),
     SERVICE_PUBLIC_SIGNUP: flag,
     PUBLIC_URL: publicUrl.optional(),
+    METRICS_TOKEN: metricsToken.optional(),
     SERVICE_TEST_CLOCK: flag,
     SERVICE_CHECK_RESPONSES: flag,
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -191,6 +197,8 @@ export interface Config {
   publicUrl: string;
   /** Whether PUBLIC_URL was set: then only its origin may send session mutations (http/csrf.ts). */
   publicUrlConfigured: boolean;
+  /** METRICS_TOKEN: when set, GET /metrics needs `Authorization: Bearer <it>` (http/ops.ts); open otherwise. */
+  metricsToken: string | undefined;
   testClock: boolean;
   /** SERVICE_CHECK_RESPONSES: every JSON answer of a contract route is checked against the contract (http/response-check.ts); tests turn it on. */
   checkResponses: boolean;
@@ -293,6 +301,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicSignup: e.SERVICE_PUBLIC_SIGNUP,
     publicUrl: e.PUBLIC_URL === undefined ? localUrl(e.PORT) : e.PUBLIC_URL.replace(/\/+$/, ''),
     publicUrlConfigured: e.PUBLIC_URL !== undefined,
+    metricsToken: e.METRICS_TOKEN,
     testClock: e.SERVICE_TEST_CLOCK,
     checkResponses: e.SERVICE_CHECK_RESPONSES,
     logLevel: e.LOG_LEVEL,

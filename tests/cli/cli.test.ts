@@ -46,6 +46,7 @@ describe('gradual CLI', { timeout: 120_000 }, () => {
   const gradual = (args: string[], opts: { stdin?: string; env?: Record<string, string> } = {}): Promise<Run> =>
     new Promise((resolve, reject) => {
       const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GRADUAL_')));
+      const t0 = Date.now();
       const child = spawn(process.execPath, [MAIN, ...args], {
         cwd: ROOT,
         env: { ...env, GRADUAL_CONFIG: configFile, GRADUAL_PROJECT: 'web', ...opts.env },
@@ -56,7 +57,7 @@ describe('gradual CLI', { timeout: 120_000 }, () => {
       child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
+      child.on('close', (code) => { console.log('TIMING', args.slice(0, 2).join(' '), Date.now() - t0); resolve({ code, stdout, stderr }); });
       child.stdin.end(opts.stdin ?? '');
     });
   const json = (run: Run): unknown => {
@@ -128,6 +129,32 @@ describe('gradual CLI', { timeout: 120_000 }, () => {
     const overridden = await gradual(['whoami', '--json', '--org', 'nope'], { env: { GRADUAL_TOKEN: 'svc_other' } });
     expect(failure(overridden)).toEqual({ code: 1, error: 'unauthorized' });
     expect(JSON.parse(overridden.stderr)).toMatchObject({ error: { code: 'unauthorized', status: 401, requestId: expect.any(String) } });
+  });
+
+  it('login refuses plain http:// to another machine unless --insecure, takes the token from GRADUAL_TOKEN, and warns about --token', async () => {
+    const before = await readFile(configFile, 'utf8');
+    for (const url of ['http://flags.example.com', 'http://10.0.0.5:8080/', 'http://[fd00::1]:8080']) {
+      const refused = await gradual(['login', '--url', url, '--org', 'acme'], { env: { GRADUAL_TOKEN: token } });
+      expect(failure(refused), url).toEqual({ code: 1, error: 'insecure_url' });
+      expect(refused.stderr).toMatch(/--insecure/);
+    }
+    expect(failure(await gradual(['login', '--org', 'acme'], { env: { GRADUAL_URL: 'http://flags.example.com', GRADUAL_TOKEN: token } }))).toEqual({ code: 1, error: 'insecure_url' });
+    // --insecure lets it try (here a name that never resolves: the request fails, no insecure_url).
+    const insecure = await gradual(['login', '--url', 'http://gradual.invalid', '--insecure', '--json'], { env: { GRADUAL_TOKEN: token } });
+    expect(insecure.code).toBe(1);
+    expect(failure(insecure).error).not.toBe('insecure_url');
+    expect(await readFile(configFile, 'utf8')).toBe(before);
+
+    // The token from GRADUAL_TOKEN (nothing on stdin, nothing on the command line).
+    const fromEnv = await gradual(['login', '--url', t.url, '--json'], { env: { GRADUAL_TOKEN: token } });
+    expect(fromEnv.code, fromEnv.stderr).toBe(0);
+    expect(fromEnv.stderr).toBe('');
+    expect(JSON.parse(await readFile(configFile, 'utf8'))).toEqual({ url: t.url, token, org: 'acme' });
+    // --token still works, with a warning that other users can read it in the process list.
+    const onArgv = await gradual(['login', '--url', t.url, '--token', token]);
+    expect(onArgv.code, onArgv.stderr).toBe(0);
+    expect(onArgv.stderr).toMatch(/--token is visible to other users of this machine/);
+    expect((await stat(configFile)).mode & 0o777).toBe(0o600);
   });
 
   it('creates, lists and shows flags; bad input names the problem', async () => {

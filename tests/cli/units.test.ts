@@ -1,10 +1,10 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, link, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Rollout } from '@gradual/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitVerdict } from '../../cli/src/commands/rollout.js';
-import { configPath } from '../../cli/src/config.js';
+import { cleartextToAnotherHost, configPath, writeConfig } from '../../cli/src/config.js';
 import { parseDuration } from '../../cli/src/duration.js';
 import { CliError } from '../../cli/src/errors.js';
 import { computeChanges } from '../../cli/src/gitops/changes.js';
@@ -44,6 +44,48 @@ describe('the config path', () => {
     expect(configPath({ XDG_CONFIG_HOME: '/xdg' })).toBe('/xdg/gradual/config.json');
     expect(configPath({})).toMatch(/\/\.config\/gradual\/config\.json$/);
   });
+});
+
+describe('the config file', () => {
+  let dir: string;
+  beforeAll(async () => (dir = await mkdtemp(join(tmpdir(), 'gradual-config-'))));
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+  const stored = { url: 'https://flags.example.com', token: 'svc_secret-token', org: 'acme' };
+
+  it('is created 0600 in directories it creates 0700, leaving no temporary file', async () => {
+    const path = join(dir, 'fresh', 'gradual', 'config.json');
+    await writeConfig(path, stored);
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    expect((await stat(join(dir, 'fresh', 'gradual'))).mode & 0o777).toBe(0o700);
+    expect((await stat(join(dir, 'fresh'))).mode & 0o777).toBe(0o700);
+    expect(JSON.parse(await readFile(path, 'utf8'))).toEqual(stored);
+    expect(await readdir(join(dir, 'fresh', 'gradual'))).toEqual(['config.json']);
+  });
+
+  it('never writes the token into an existing file others may read: a new 0600 file replaces it', async () => {
+    const path = join(dir, 'config.json');
+    const elsewhere = join(dir, 'other-link.json');
+    await writeFile(path, '{}\n');
+    await chmod(path, 0o644);
+    await link(path, elsewhere); // the same file under another name, readable by others
+    await writeConfig(path, stored);
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(await readFile(path, 'utf8'))).toEqual(stored);
+    expect(await readFile(elsewhere, 'utf8')).toBe('{}\n');
+    expect((await stat(elsewhere)).mode & 0o777).toBe(0o644);
+  });
+});
+
+describe('plain http:// to another machine', () => {
+  it.each(['http://flags.example.com', 'http://10.0.0.5:8080', 'http://[fd00::1]/', 'http://localhost.example.com', 'http://127.0.0.1.nip.io', 'http://[::2]'])('%s sends the token in clear text', (url) => {
+    expect(cleartextToAnotherHost(new URL(url))).toBe(true);
+  });
+  it.each(['https://flags.example.com', 'https://10.0.0.5', 'http://localhost:8080', 'http://LOCALHOST.:8080', 'http://127.0.0.1:8080', 'http://127.1.2.3', 'http://[::1]:8080', 'http://[::ffff:127.0.0.1]'])(
+    '%s does not',
+    (url) => {
+      expect(cleartextToAnotherHost(new URL(url))).toBe(false);
+    },
+  );
 });
 
 describe('target-ID files', () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/src/config.js';
 import { claim, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
 
@@ -104,7 +104,7 @@ describe('CORS on the evaluation endpoints', () => {
     expect(res.headers.get('vary')).toBe('Origin, Access-Control-Request-Method, Access-Control-Request-Headers');
   });
 
-  it('stops granting preflights to a revoked key’s origin once the per-origin memory lapses', async () => {
+  it('stops granting preflights to a revoked key’s origin once the instance reads the origins again (30 s)', async () => {
     const origin = 'https://short-lived.example.com';
     const minted = await owner.session.createApiKey({
       path: { slug: owner.orgSlug },
@@ -228,6 +228,49 @@ describe('CORS on the evaluation endpoints', () => {
     expect(corsHeadersOf(ruleset)).toEqual({});
     const list = await send(`/api/v1/orgs/${owner.orgSlug}/api-keys`, { method: 'GET', headers: { origin: APP, authorization: `Bearer ${appKey}` } });
     expect(corsHeadersOf(list)).toEqual({});
+  });
+
+  // Last in this block: it pins the server's clock.
+  it('reads the database for preflights from ever-new origins at most every few seconds, not once per origin', async () => {
+    const db = t.server.deps.db;
+    const fork = db.em.bind(db);
+    const executes: MockInstance[] = [];
+    const em = vi.spyOn(db, 'em').mockImplementation(() => {
+      const forked = fork();
+      executes.push(vi.spyOn(forked, 'execute'));
+      return forked;
+    });
+    /** Queries that read client keys' allowed origins, so far. */
+    const originReads = () => executes.reduce((n, execute) => n + execute.mock.calls.filter(([query]) => String(query).includes('allowed_origins')).length, 0);
+    const burst = async (prefix: string, count: number) => {
+      for (let i = 0; i < count; i += 25) {
+        const answers = await Promise.all(Array.from({ length: Math.min(25, count - i) }, (_, j) => preflight('/api/v1/ofrep/v1/evaluate/flags', `https://${prefix}-${i + j}.example.net`)));
+        for (const res of answers) expect(corsHeadersOf(res)).toEqual({});
+      }
+    };
+    try {
+      // Held still, so only the test moves time; past the 30 s the last read is good for.
+      await t.setClock(new Date(Date.now() + 60_000));
+      await burst('novel', 200);
+      expect(originReads()).toBe(1);
+      // Origins the read found are granted without reading again.
+      expect((await preflight('/api/v1/ofrep/v1/evaluate/flags', APP)).headers.get('access-control-allow-origin')).toBe(APP);
+      expect(originReads()).toBe(1);
+
+      // A client key minted on this instance is granted at once, although its origin was just refused.
+      const fresh = 'https://fresh.example.com';
+      expect(corsHeadersOf(await preflight('/api/v1/ofrep/v1/evaluate/flags', fresh))).toEqual({});
+      await owner.session.createApiKey({ path: { slug: owner.orgSlug }, body: { name: 'fresh', kind: 'client', environments: [envId], allowedOrigins: [fresh] } });
+      expect((await preflight('/api/v1/ofrep/v1/evaluate/flags', fresh)).headers.get('access-control-allow-origin')).toBe(fresh);
+      expect(originReads()).toBe(2);
+
+      // An origin the read lacks reads again once the read is 5 s old (a key minted on another instance), and only once.
+      await t.advanceClock(5);
+      await burst('later', 100);
+      expect(originReads()).toBe(3);
+    } finally {
+      em.mockRestore();
+    }
   });
 });
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../server/src/config.js';
 import { claim, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
 
 /** GET /metrics (not part of the API contract: called on the server directly, never through Prism). */
@@ -46,5 +47,41 @@ describe('metrics', () => {
     expect(value(text, 'gradual_env_change_listener_up')).toBe(1);
     expect(text).toMatch(/gradual_http_request_duration_seconds_count\{method="PUT",route="\/api\/v1\/envs\/:envId\/flags\/:key\/rollout",status="200"\} 1/);
     await reader.cancel();
+  });
+});
+
+describe('METRICS_TOKEN', () => {
+  const TOKEN = 'metrics-0123456789abcdef';
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ METRICS_TOKEN: TOKEN });
+  });
+  afterAll(() => t?.close());
+
+  const scrape = (authorization?: string) => fetch(`${t.server.url}/metrics`, { headers: authorization === undefined ? {} : { authorization } });
+
+  it('when set, /metrics answers only Authorization: Bearer <METRICS_TOKEN>, 401 with the error envelope otherwise', async () => {
+    for (const authorization of [undefined, 'Bearer', `Bearer ${TOKEN}x`, `Bearer ${TOKEN.slice(0, -1)}`, `Basic ${Buffer.from(`x:${TOKEN}`).toString('base64')}`, TOKEN]) {
+      const res = await scrape(authorization);
+      expect(res.status, String(authorization)).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
+      expect(await res.json()).toMatchObject({ code: 'unauthorized', requestId: expect.any(String) });
+    }
+    for (const authorization of [`Bearer ${TOKEN}`, `bearer  ${TOKEN}`]) {
+      const res = await scrape(authorization);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toMatch(/^# HELP /m);
+    }
+    // The health checks stay open.
+    expect((await fetch(`${t.server.url}/healthz`)).status).toBe(200);
+  });
+
+  it('is unset by default (/metrics open, as Prometheus exporters are), and refused when short or spaced', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: TOKEN }).metricsToken).toBe(TOKEN);
+    for (const value of ['short', 'sixteen chars ok']) {
+      expect(() => loadConfig({ METRICS_TOKEN: value })).toThrow(ConfigError);
+      expect(() => loadConfig({ METRICS_TOKEN: value })).toThrow(/METRICS_TOKEN: must be at least 16 characters without spaces/);
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claim, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
 import { scrapeMetrics } from '../support/metrics.js';
@@ -167,6 +168,8 @@ describe('OFREP: single and bulk evaluation, errors, ETags and the event stream'
     expect(byKey.rolled).toMatchObject({ errorCode: 'TARGETING_KEY_MISSING' });
     const etag = bulk.headers.get('etag')!;
     expect(etag).toMatch(new RegExp(`^"${v}-[A-Za-z0-9_-]+"$`));
+    // Per key and context, with a ticket for the key: no shared cache keeps it, the client revalidates.
+    expect(bulk.headers.get('cache-control')).toBe('private, no-cache');
     expect(bulk.body.eventStreams).toEqual([{ type: 'sse', url: expect.stringMatching(/\/api\/v1\/ofrep\/v1\/events\?ticket=t1\./), inactivityDelaySec: 120 }]);
     // Built from the request's host (PUBLIC_URL is not set here).
     expect([new URL(t.url).host, new URL(t.server.url).host]).toContain(new URL(bulk.body.eventStreams![0]!.url).host);
@@ -178,6 +181,7 @@ describe('OFREP: single and bulk evaluation, errors, ETags and the event stream'
       const again = await post('', { context: { plan: 'pro' } }, { authorization: `Bearer ${token}`, 'if-none-match': etag });
       expect(again.status).toBe(304);
       expect(again.headers.get('etag')).toBe(etag);
+      expect(again.headers.get('cache-control')).toBe('private, no-cache');
       expect(again.headers.get('x-ratelimit-limit')).not.toBeNull();
     }
     expect(await fromMemory()).toBeGreaterThan(before);
@@ -213,6 +217,7 @@ describe('OFREP: single and bulk evaluation, errors, ETags and the event stream'
       const again = await post('', { context: { plan: 'enterprise', targetingKey: 'u-9' } });
       expect(again.status).toBe(200);
       expect(again.headers.get('etag')).toBe(bulk.headers.get('etag'));
+      expect(again.headers.get('cache-control')).toBe('private, no-cache');
       expect(withoutTicket(again)).toEqual(withoutTicket(bulk));
       // Each answer carries a ticket the event stream takes.
       const events = await fetch(again.body.eventStreams![0]!.url.replace(new URL(again.body.eventStreams![0]!.url).origin, t.url));
@@ -226,7 +231,7 @@ describe('OFREP: single and bulk evaluation, errors, ETags and the event stream'
     expect(bad.body).toMatchObject({ key: 'ruled', errorCode: 'INVALID_CONTEXT' });
   });
 
-  it('builds the event stream URL on PUBLIC_URL when it is set', async () => {
+  it('builds the event stream URL on PUBLIC_URL when it is set, whatever Host the request names', async () => {
     const other = await startTestServer({ PUBLIC_URL: 'https://flags.example.com' });
     try {
       const o = await claim(other);
@@ -240,6 +245,26 @@ describe('OFREP: single and bulk evaluation, errors, ETags and the event stream'
       });
       const body = (await res.json()) as Answer['body'];
       expect(body.eventStreams![0]!.url).toMatch(/^https:\/\/flags\.example\.com\/api\/v1\/ofrep\/v1\/events\?ticket=t1\./);
+      // A forged Host (and X-Forwarded-Host) does not move it, answered by the route or from memory.
+      const forged = () =>
+        new Promise<string>((resolve, reject) => {
+          const req = request(
+            `${other.server.url}/api/v1/ofrep/v1/evaluate/flags`,
+            { method: 'POST', headers: { host: 'evil.example.net', 'x-forwarded-host': 'evil.example.net', authorization: `Bearer ${k}`, 'content-type': 'application/json' } },
+            (answer) => {
+              let text = '';
+              answer.setEncoding('utf8');
+              answer.on('data', (chunk: string) => (text += chunk));
+              answer.on('end', () => resolve(text));
+            },
+          );
+          req.on('error', reject);
+          req.end(JSON.stringify({ context: {} }));
+        });
+      for (let i = 0; i < 2; i++) {
+        const answer = JSON.parse(await forged()) as Answer['body'];
+        expect(new URL(answer.eventStreams![0]!.url).origin).toBe('https://flags.example.com');
+      }
     } finally {
       await other.close();
     }

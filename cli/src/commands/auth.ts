@@ -1,6 +1,6 @@
 import { createClient } from '@gradual/sdk';
 import type { Command } from 'commander';
-import { configPath, removeConfig, writeConfig } from '../config.js';
+import { cleartextToAnotherHost, configPath, removeConfig, writeConfig } from '../config.js';
 import { connect, globalOptions, outputFor } from '../context.js';
 import { CliError } from '../errors.js';
 import { readStdin } from '../stdin.js';
@@ -10,19 +10,36 @@ export function registerAuthCommands(program: Command): void {
   program
     .command('login')
     .description('check a token against the server and store the URL, token and organization in the config file (mode 0600)')
-    .addHelpText('after', '\nThe token is --token, or read from stdin: `echo "$TOKEN" | gradual login --url https://flags.example.com --org acme`.')
-    .action(async (_options: object, cmd: Command) => {
+    .option('--insecure', 'allow a plain http:// URL to another machine (the token would cross the network unencrypted)')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'The token is read from stdin, or from GRADUAL_TOKEN:',
+        '  echo "$TOKEN" | gradual login --url https://flags.example.com --org acme',
+        '--token works too, but other users of the machine can read it in the process list (ps).',
+        'http:// is refused but to this machine (localhost, 127.0.0.1, ::1), unless --insecure.',
+      ].join('\n'),
+    )
+    .action(async (options: { insecure?: boolean }, cmd: Command) => {
       const { url: urlOption, token: tokenOption, org } = globalOptions(cmd);
       const url = urlOption ?? process.env.GRADUAL_URL;
       const out = outputFor(cmd);
       if (!url) throw new CliError('invalid_option', 'login needs --url <baseUrl> (or GRADUAL_URL)');
-      if (!/^https?:\/\//.test(url)) throw new CliError('invalid_option', `--url: "${url}" is not an http(s) URL`);
-      let token = tokenOption;
+      if (!/^https?:\/\//.test(url) || !URL.canParse(url)) throw new CliError('invalid_option', `--url: "${url}" is not an http(s) URL`);
+      if (cleartextToAnotherHost(new URL(url)) && !options.insecure) {
+        throw new CliError(
+          'insecure_url',
+          `--url: "${url}" would send the token unencrypted over the network; use https://, or pass --insecure if the network is trusted`,
+        );
+      }
+      if (tokenOption) out.note('warning: --token is visible to other users of this machine (ps); prefer stdin or GRADUAL_TOKEN');
+      let token = tokenOption || process.env.GRADUAL_TOKEN;
       if (!token) {
         if (process.stdin.isTTY) process.stderr.write('token: ');
         token = (await readStdin()).trim();
       }
-      if (!token) throw new CliError('invalid_option', 'no token: pass --token <token> or write it to stdin');
+      if (!token) throw new CliError('invalid_option', 'no token: write it to stdin, or set GRADUAL_TOKEN');
       const me = await createClient({ baseUrl: url, token }).whoami();
       if (me.type !== 'api_key') throw new CliError('invalid_token', 'the token is not an API key');
       const orgSlug = org ?? process.env.GRADUAL_ORG ?? me.organization.slug;

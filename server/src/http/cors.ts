@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { ApiKeyEntity, type ApiKey } from '../db/entities/index.js';
 import type { ApiKeyCache } from '../features/access/api-key-cache.js';
-import { activeClientKeyAllowsOrigin, clientKeyAllowsOrigin } from '../features/access/client-origins.js';
+import { activeClientKeyOrigins, clientKeyAllowsOrigin } from '../features/access/client-origins.js';
 import { bearerKeyHash } from '../features/access/principal.js';
 import { readTicket, ticketSignedBy } from '../features/evaluation/ofrep.js';
 
@@ -17,8 +17,7 @@ import { readTicket, ticketSignedBy } from '../features/evaluation/ofrep.js';
  *
  * - Preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) on an evaluation
  *   path: `204`, with the Access-Control-Allow-* headers only when the origin is a server default
- *   or is named by an active client key (a preflight has no credentials; the answer per origin is
- *   remembered for PREFLIGHT_CACHE_MS on each instance).
+ *   or is named by an active client key (a preflight has no credentials; PreflightOrigins).
  * - Any other request on an evaluation path with `Origin`: `Vary: Origin`, and the origin granted
  *   (with the headers a page may read) only when the request's own key is a client key that allows
  *   it. Server keys (`api`, `agent`, `sdk`) and sessions get no grant. The headers are set before
@@ -46,10 +45,12 @@ export const EXPOSE_HEADERS = 'ETag, Retry-After, X-RateLimit-Limit, X-RateLimit
 export const PREFLIGHT_MAX_AGE_S = 600;
 const PREFLIGHT_VARY = 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers';
 
-/** How long an instance remembers whether a client key allows an origin (for preflights). */
+/** How long an instance answers preflights from one read of the origins active client keys name. */
 export const PREFLIGHT_CACHE_MS = 30_000;
-/** Origins remembered at most; past it the oldest go. */
-const PREFLIGHT_CACHE_MAX = 1000;
+/** A preflight from an origin the read lacks reads them again once the read is this old. */
+export const PREFLIGHT_MISS_REREAD_MS = 5_000;
+/** After a failed read, how long preflights are refused before the next one reads again. */
+const PREFLIGHT_FAILED_REREAD_MS = 1_000;
 
 export interface CorsDeps {
   config: Pick<Config, 'corsAllowedOrigins'>;
@@ -98,24 +99,69 @@ export function replayCorsHeaders(config: Pick<Config, 'corsAllowedOrigins'>, re
   return ['Vary', 'Origin', ...(clientKeyAllowsOrigin(key, from, config.corsAllowedOrigins) ? grantHeaders(from) : [])];
 }
 
-/** Whether a preflight from `origin` is granted: a default origin, or one an active client key names (remembered per origin). */
-function preflightOrigins(deps: CorsDeps): (origin: string) => Promise<boolean> {
-  const remembered = new Map<string, { until: number; allowed: Promise<boolean> }>();
-  return (origin) => {
-    if (deps.config.corsAllowedOrigins.includes(origin)) return Promise.resolve(true);
-    const now = deps.clock.now();
-    const entry = remembered.get(origin);
-    if (entry && entry.until > now.getTime()) return entry.allowed;
-    remembered.delete(origin);
-    const allowed = activeClientKeyAllowsOrigin(deps.db.em(), origin, now);
-    remembered.set(origin, { until: now.getTime() + PREFLIGHT_CACHE_MS, allowed });
-    if (remembered.size > PREFLIGHT_CACHE_MAX) remembered.delete(remembered.keys().next().value!);
-    // A failed lookup is not remembered: the next preflight asks again.
-    allowed.catch(() => {
-      if (remembered.get(origin)?.allowed === allowed) remembered.delete(origin);
-    });
-    return allowed;
-  };
+/**
+ * Whether a preflight from an origin is granted: a server default origin, or one an active client
+ * key names. A preflight has no credentials, so anyone can send one from any made-up origin: the
+ * origins of all active client keys are read as one set, used for PREFLIGHT_CACHE_MS, and read
+ * again earlier only for an origin the set lacks and at most once per PREFLIGHT_MISS_REREAD_MS
+ * (one read in flight at a time). However many origins preflights name, an instance reads the
+ * database for them at most every few seconds. A client key minted on this instance makes the next
+ * preflight read again (clientKeyMinted), so its page is granted at once; one minted on another
+ * instance is granted here within PREFLIGHT_MISS_REREAD_MS. A revoked or expired key's origins go
+ * with the next read (PREFLIGHT_CACHE_MS at most).
+ */
+export class PreflightOrigins {
+  private read: OriginsRead | null = null;
+
+  constructor(private readonly deps: CorsDeps) {}
+
+  allows(origin: string): Promise<boolean> {
+    if (this.deps.config.corsAllowedOrigins.includes(origin)) return Promise.resolve(true);
+    const now = this.deps.clock.now();
+    const read = this.read;
+    const age = read ? now.getTime() - read.at : Infinity;
+    if (
+      !read ||
+      age >= PREFLIGHT_CACHE_MS ||
+      (read.failed && age >= PREFLIGHT_FAILED_REREAD_MS) ||
+      (read.origins !== null && !read.origins.has(origin) && age >= PREFLIGHT_MISS_REREAD_MS)
+    ) {
+      return this.readAgain(now).then((origins) => origins.has(origin));
+    }
+    // Without an answer the browser refuses, as for an origin no key allows.
+    if (read.failed) return Promise.resolve(false);
+    return read.promise.then((origins) => origins.has(origin));
+  }
+
+  /** A client key naming origins was minted here: the next preflight reads the origins again. */
+  clientKeyMinted(): void {
+    this.read = null;
+  }
+
+  private readAgain(now: Date): Promise<ReadonlySet<string>> {
+    const promise = activeClientKeyOrigins(this.deps.db.em(), now);
+    const read: OriginsRead = { at: now.getTime(), promise, origins: null, failed: false };
+    this.read = read;
+    promise.then(
+      (origins) => {
+        read.origins = origins;
+      },
+      () => {
+        read.failed = true;
+      },
+    );
+    return promise;
+  }
+}
+
+/** One read of the origins active client keys name (PreflightOrigins). */
+interface OriginsRead {
+  /** When it started, on the server's clock (ms). */
+  at: number;
+  promise: Promise<ReadonlySet<string>>;
+  /** The origins once read (null while reading, or when the read failed). */
+  origins: ReadonlySet<string> | null;
+  failed: boolean;
 }
 
 function setGrant(res: Response, origin: string): void {
@@ -144,14 +190,13 @@ async function ticketClientKey(deps: CorsDeps, query: unknown): Promise<ApiKey |
 }
 
 /** The CORS middleware for the evaluation endpoints; mounted before the routes (app.ts). */
-export function evaluationCors(deps: CorsDeps): RequestHandler {
-  const preflightAllows = preflightOrigins(deps);
+export function evaluationCors(deps: CorsDeps, preflights: Pick<PreflightOrigins, 'allows'> = new PreflightOrigins(deps)): RequestHandler {
   return (req, res, next) => {
     const from = origin(req);
     if (!from || !isEvaluationPath(req.path)) return next();
     if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
       res.setHeader('Vary', PREFLIGHT_VARY);
-      preflightAllows(from).then(
+      preflights.allows(from).then(
         (allowed) => {
           if (allowed) {
             res.setHeader('Access-Control-Allow-Origin', from);

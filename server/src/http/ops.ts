@@ -4,6 +4,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import { z } from 'zod';
 import type { SettableClock } from '../clock.js';
 import { DomainError } from '../domain/errors.js';
+import { digestsEqual, hashToken } from '../domain/secrets.js';
 import { openApiFile } from '../paths.js';
 import type { AppDeps } from '../deps.js';
 import type { ServiceMetrics } from '../metrics/metrics.js';
@@ -33,8 +34,18 @@ export function mountHealth(app: Express, deps: AppDeps): void {
   });
 }
 
-/** Request latency by route into the service metrics, and GET /metrics. */
-export function metricsMiddleware(metrics: ServiceMetrics): { record: RequestHandler; serve: RequestHandler } {
+/**
+ * Request latency by route into the service metrics, and GET /metrics: open to anyone (as
+ * Prometheus exporters are) unless `token` (METRICS_TOKEN) is set, then only with
+ * `Authorization: Bearer <token>`, compared in constant time (as SHA-256 digests).
+ */
+export function metricsMiddleware(metrics: ServiceMetrics, token?: string): { record: RequestHandler; serve: RequestHandler } {
+  const expected = token === undefined ? null : hashToken(token);
+  const authorized = (header: string | undefined): boolean => {
+    if (expected === null) return true;
+    const presented = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? '');
+    return presented !== null && digestsEqual(hashToken(presented[1]!), expected);
+  };
   return {
     record: (req, res, next) => {
       const end = metrics.requestDuration.startTimer();
@@ -45,7 +56,12 @@ export function metricsMiddleware(metrics: ServiceMetrics): { record: RequestHan
       });
       next();
     },
-    serve: (_req, res, next) => {
+    serve: (req, res, next) => {
+      if (!authorized(req.headers.authorization)) {
+        res.setHeader('WWW-Authenticate', 'Bearer realm="metrics"');
+        sendError(req, res, new DomainError('unauthorized', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.'));
+        return;
+      }
       res.setHeader('Content-Type', metrics.registry.contentType);
       metrics.registry.metrics().then((text) => res.send(text), next);
     },

@@ -11,13 +11,14 @@ export function clientKeyAllowsOrigin(key: Pick<ApiKey, 'kind' | 'allowedOrigins
 }
 
 /**
- * Whether any active client key (not revoked, not expired at `now`) names `origin` in its
- * `allowedOrigins`. A CORS preflight carries no credentials, so it is answered by this.
+ * Every origin that an active client key (not revoked, not expired at `now`) names in its
+ * `allowedOrigins`. A CORS preflight carries no credentials, so it is answered by these (http/cors.ts
+ * reads them as one set, so preflights from ever-new origins do not each cost a read).
  */
-export async function activeClientKeyAllowsOrigin(em: EntityManager, origin: string, now: Date): Promise<boolean> {
-  const rows = await em.execute<Array<{ found: number }>>(
-    `select 1 as "found" from "api_keys" where "kind" = 'client' and "revoked_at" is null and ("expires_at" is null or "expires_at" > ?) and "allowed_origins" @> ?::jsonb limit 1`,
-    [now, JSON.stringify([origin])],
+export async function activeClientKeyOrigins(em: EntityManager, now: Date): Promise<Set<string>> {
+  const rows = await em.execute<Array<{ origin: string }>>(
+    `select distinct jsonb_array_elements_text("allowed_origins") as "origin" from "api_keys" where "kind" = 'client' and "revoked_at" is null and ("expires_at" is null or "expires_at" > ?) and jsonb_typeof("allowed_origins") = 'array'`,
+    [now],
   );
-  return rows.length > 0;
+  return new Set(rows.map((row) => row.origin));
 }

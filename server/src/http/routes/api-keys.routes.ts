@@ -3,15 +3,18 @@ import { contract } from '@gradual/contract';
 import { admit } from '../admission.js';
 import type { AppDeps } from '../../deps.js';
 import { listApiKeys, mintApiKey, revokeApiKey } from '../../features/api-keys/api-keys.service.js';
+import type { PreflightOrigins } from '../cors.js';
 
 const s = initServer();
 
-export const apiKeysRoutes = (deps: AppDeps) =>
+export const apiKeysRoutes = (deps: AppDeps, preflights: Pick<PreflightOrigins, 'clientKeyMinted'>) =>
   s.router(contract.apiKeys, {
-    createApiKey: async ({ req, res, params, body }) => ({
-      status: 201,
-      body: await mintApiKey(req.em, await admit(req, res, deps), params.slug, body),
-    }),
+    createApiKey: async ({ req, res, params, body }) => {
+      const minted = await mintApiKey(req.em, await admit(req, res, deps), params.slug, body);
+      // Its pages' preflights are granted at once on this instance (http/cors.ts).
+      if (minted.allowedOrigins) preflights.clientKeyMinted();
+      return { status: 201, body: minted };
+    },
     listApiKeys: async ({ req, res, params }) => ({ status: 200, body: await listApiKeys(req.em, await admit(req, res, deps), params.slug) }),
     revokeApiKey: async ({ req, res, params }) => {
       await revokeApiKey(req.em, await admit(req, res, deps), params.slug, params.id);

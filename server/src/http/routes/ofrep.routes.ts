@@ -36,6 +36,11 @@ const SINGLE_ROUTE = contract.ofrep.ofrepEvaluateFlag.path;
 const EVENTS_PATH = contract.ofrep.ofrepEventStream.path;
 /** Both evaluation routes take this body. */
 const BODY = contract.ofrep.ofrepEvaluateFlags.body;
+/**
+ * The bulk answer's caching: per API key and context, and it carries a ticket for the key, so no
+ * shared cache may keep it (`private`), and the client revalidates with its ETag (`no-cache`).
+ */
+const BULK_CACHE_CONTROL = 'private, no-cache';
 /** Bodies a replay reads itself; larger ones go to the route unread. */
 const MAX_REPLAYED_BODY = 16 * 1024;
 
@@ -45,7 +50,10 @@ const MAX_REPLAYED_BODY = 16 * 1024;
  * errors (invalid context, unparsable body, internal errors) are shaped by http/errors.ts.
  */
 export const ofrepRoutes = (deps: AppDeps, answers: AnswerCache) => {
-  /** Whom the stream URL is built for: PUBLIC_URL when set, else the request's own protocol and host. */
+  /**
+   * Where the stream URL points: PUBLIC_URL when set, else the request's own protocol and host
+   * (its Host header, and X-Forwarded-Proto under TRUST_PROXY), which the caller chooses.
+   */
   const origin = (req: Request) => (deps.config.publicUrlConfigured ? deps.config.publicUrl : `${req.protocol}://${req.get('host') ?? 'localhost'}`);
 
   /** Counts what an answer served (usage). */
@@ -83,7 +91,7 @@ export const ofrepRoutes = (deps: AppDeps, answers: AnswerCache) => {
       (next, raw) => {
         const parsed = replayedRequest(next, raw, entry, key.id);
         if (!parsed) return null;
-        const cache = ['ETag', parsed.etag, 'Cache-Control', 'no-cache'];
+        const cache = ['ETag', parsed.etag, 'Cache-Control', BULK_CACHE_CONTROL];
         const ifNoneMatch = next.headers['if-none-match'];
         if (ifNoneMatch !== undefined && etagListMatches(ifNoneMatch, parsed.etag)) {
           return { status: 304, headers: cache, onSent: () => countServed(envId, (parsed.served ??= servedBy(evaluateFlags(entry, parsed.context).flags))) };
@@ -121,7 +129,7 @@ export const ofrepRoutes = (deps: AppDeps, answers: AnswerCache) => {
       if (!key) throw new DomainError('unauthorized', 'Send an API key.');
       const etag = bulkEtag(entry, key.id, body.context);
       res.setHeader('ETag', etag);
-      res.setHeader('Cache-Control', 'no-cache');
+      res.setHeader('Cache-Control', BULK_CACHE_CONTROL);
       if (entry) remember(req, caller, envId, entry, BULK_ROUTE, bulkReplay(req, envId, entry));
       const ifNoneMatch = req.headers['if-none-match'];
       // A 304 serves the same evaluations again: they are counted as the 200's are.
