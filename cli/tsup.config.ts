@@ -1,6 +1,7 @@
 /**
- * Builds the `gradual` command into cli/dist/main.js: one ESM file for Node 20 with its shebang
- * (kept from src/main.ts). Dependencies stay external (tsup's default), so the built package
+ * Builds the `gradual` command into cli/dist/main.js: ESM for Node 20 with its shebang (kept from
+ * src/main.ts), and the MCP server in a chunk of its own, loaded only by `gradual mcp` (splitting),
+ * so that every other command starts without the MCP SDK. Dependencies stay external (tsup's default), so the built package
  * loads `@gradual/sdk`, commander, yaml, zod and the rest from its own node_modules.
  *
  * `npm run build -w cli`.
@@ -13,7 +14,7 @@ export default defineConfig({
   format: ['esm'],
   target: 'node20',
   platform: 'node',
-  splitting: false,
+  splitting: true,
   dts: false,
   sourcemap: false,
   clean: true,

@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import cliPackage from '../../package.json' with { type: 'json' };
 import { connect } from '../context.js';
 import { accessOf } from './access.js';
-import { serveStdio } from './server.js';
 
 interface McpOptions {
   allowDirectWrites?: boolean;
@@ -27,6 +26,9 @@ export function registerMcpCommand(program: Command): void {
         process.stderr.write(`gradual mcp: the organization "${settings.org}" is ignored: ${access.who} works in "${access.org}"\n`);
       }
       if (access.refusal) process.stderr.write(`gradual mcp: no write tools: ${access.refusal.message}\n`);
+      // The MCP server and its SDK load only here (a chunk of their own in the build): every other
+      // command starts without them.
+      const { serveStdio } = await import('./server.js');
       await serveStdio({ client, access, version: cliPackage.version });
     });
 }

@@ -1,9 +1,5 @@
 import type { GradualClient } from '@gradual/sdk';
-// The low-level server: McpServer answers arguments that fail their schema with a bare text
-// message, and these tools answer them with the API's error envelope (code, message, fields).
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Access } from './access.js';
 import { errorResult } from './tool.js';
 import { readTools, writeTools } from './tools.js';
@@ -29,7 +25,24 @@ ${writes}
 Errors come back as {"error": {"code", "message", ...}} with the API's error codes.`;
 }
 
-export function createGradualMcpServer({ client, access, version }: GradualMcpOptions): Server {
+/**
+ * The MCP SDK, imported only when `gradual mcp` runs: it is the CLI's heaviest dependency (about
+ * 0.3 s to load), and every other command would pay for it at start. The low-level `Server`:
+ * McpServer answers arguments that fail their schema with a bare text message, and these tools
+ * answer them with the API's error envelope (code, message, fields).
+ */
+async function loadSdk() {
+  const [{ Server }, { StdioServerTransport }, { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/stdio.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]);
+  return { Server, StdioServerTransport, CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError };
+}
+type Sdk = Awaited<ReturnType<typeof loadSdk>>;
+
+function createGradualMcpServer(sdk: Sdk, { client, access, version }: GradualMcpOptions): Server {
+  const { Server, CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } = sdk;
   const ctx = { client, access };
   const writes = writeTools(ctx);
   const offered = access.writes === 'none' ? readTools(ctx) : [...readTools(ctx), ...writes];
@@ -51,8 +64,9 @@ export function createGradualMcpServer({ client, access, version }: GradualMcpOp
 
 /** Serves MCP on stdin/stdout until the client closes stdin (or the connection fails). */
 export async function serveStdio(options: GradualMcpOptions): Promise<void> {
-  const server = createGradualMcpServer(options);
-  const transport = new StdioServerTransport();
+  const sdk = await loadSdk();
+  const server = createGradualMcpServer(sdk, options);
+  const transport = new sdk.StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
   });
