@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { findCycle, reachableSegments, segmentKeysOf, segmentRefsOf, segmentsReaching, type SegmentGraph } from './references.js';
+import { findCycle, longestChainThrough, reachableSegments, segmentKeysOf, segmentRefsOf, segmentsReaching, type SegmentGraph } from './references.js';
 
 const graph = (edges: Record<string, string[]>): SegmentGraph => new Map(Object.entries(edges));
 
@@ -54,5 +54,17 @@ describe('segment references', () => {
         for (let i = 0; i + 1 < cycle.length; i++) expect(g.get(cycle[i]!) ?? []).toContain(cycle[i + 1]);
       }),
     );
+  });
+});
+
+describe('longestChainThrough', () => {
+  const g = (edges: Record<string, string[]>): SegmentGraph => new Map(Object.entries(edges));
+  it.each([
+    ['alone', { a: [] }, 'a', ['a']],
+    ['a chain through the middle', { a: ['b'], b: ['c'], c: [] }, 'b', ['a', 'b', 'c']],
+    ['the longer of two branches, above and below', { a: ['c'], x: ['y'], y: ['c'], c: ['d', 'e'], d: [], e: ['f'], f: [] }, 'c', ['x', 'y', 'c', 'e', 'f']],
+    ['references to missing segments left out', { a: ['gone'] }, 'a', ['a']],
+  ])('%s', (_name, edges, key, chain) => {
+    expect(longestChainThrough(g(edges), key)).toEqual(chain);
   });
 });

@@ -101,34 +101,27 @@ export function segmentsReaching(graph: SegmentGraph, key: string): Set<string> 
  * makes. References to keys not in the graph are left out.
  */
 export function longestChainThrough(graph: SegmentGraph, key: string): string[] {
-  const down = new Map<string, string[]>();
-  const below = (k: string): string[] => {
-    const known = down.get(k);
-    if (known) return known;
+  const referrers = new Map<string, string[]>();
+  for (const [from, refs] of graph) for (const to of new Set(refs)) referrers.set(to, [...(referrers.get(to) ?? []), from]);
+  const below = longestPath(key, (k) => (graph.get(k) ?? []).filter((next) => graph.has(next)));
+  const above = longestPath(key, (k) => referrers.get(k) ?? []).reverse();
+  return [...above.slice(0, -1), ...below];
+}
+
+/** The longest path from `start` through `next` in an acyclic graph, `start` first (memoized per key). */
+function longestPath(start: string, next: (key: string) => readonly string[]): string[] {
+  const known = new Map<string, string[]>();
+  const walk = (k: string): string[] => {
+    const done = known.get(k);
+    if (done) return done;
     let longest: string[] = [];
-    for (const next of graph.get(k) ?? []) {
-      if (!graph.has(next)) continue;
-      const chain = below(next);
+    for (const n of next(k)) {
+      const chain = walk(n);
       if (chain.length > longest.length) longest = chain;
     }
     const chain = [k, ...longest];
-    down.set(k, chain);
+    known.set(k, chain);
     return chain;
   };
-  const referrers = new Map<string, string[]>();
-  for (const [from, refs] of graph) for (const to of new Set(refs)) referrers.set(to, [...(referrers.get(to) ?? []), from]);
-  const up = new Map<string, string[]>();
-  const above = (k: string): string[] => {
-    const known = up.get(k);
-    if (known) return known;
-    let longest: string[] = [];
-    for (const from of referrers.get(k) ?? []) {
-      const chain = above(from);
-      if (chain.length > longest.length) longest = chain;
-    }
-    const chain = [...longest, k];
-    up.set(k, chain);
-    return chain;
-  };
-  return [...above(key).slice(0, -1), ...below(key)];
+  return walk(start);
 }
