@@ -17,6 +17,7 @@ describe('budgets of public client keys', () => {
   const open: StreamAnswer[] = [];
 
   beforeAll(async () => {
+    // Direct, never through a proxy: each request's source address is what the budgets count.
     t = await startTestServer({
       ORG_RATE_LIMIT_PER_MIN: '8',
       CLIENT_KEY_RATE_LIMIT_PER_IP_PER_MIN: '4',
@@ -24,7 +25,7 @@ describe('budgets of public client keys', () => {
       STREAM_MAX_PER_KEY: '3',
       STREAM_MAX_PER_CLIENT_KEY: '6',
       STREAM_MAX_PER_CLIENT_KEY_ADDRESS: '2',
-    });
+    }, { direct: true });
     owner = await claim(t);
     const projectId = (await owner.session.createProject({ path: { slug: 'acme' }, body: { key: 'web', name: 'Web' } })).id;
     prod = (await owner.session.createEnvironment({ path: { id: projectId }, body: { key: 'prod', name: 'Prod' } })).id;
