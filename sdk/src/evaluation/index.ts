@@ -20,6 +20,7 @@ export {
   type CompiledRuleset,
 } from './evaluate.js';
 export { withTargetingKey } from './targeting-key.js';
+export { armOf, treatmentShare, type GuardArm } from './arms.js';
 export { ROLLOUT_STATUSES, LIVE_STATUSES, EVALUATION_REASONS, isLiveStatus } from './types.js';
 export type {
   PrimitiveKind,
