@@ -89,6 +89,8 @@ export interface Database {
 
 const DEFAULT_POOL_MAX = 10;
 const DEFAULT_ACQUIRE_TIMEOUT_MS = 5_000;
+/** On PostgreSQL, how long a prepared one-statement write may wait for row locks before it fails (503). */
+const STATEMENT_LOCK_WAIT_MS = 30_000;
 /** How long close() waits for the pools to close before stopping the embedded database anyway. */
 const POOL_CLOSE_MS = 2_000;
 /** A real table, named unqualified as the app's queries name it: what ping() reads. */
@@ -157,6 +159,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
         server: { url: opts.databaseUrl!, searchPath },
         size: Math.max(2, opts.poolMax ?? DEFAULT_POOL_MAX),
         timeoutMs: acquireTimeoutMs,
+        // Row-lock waits behind concurrent writers are no fault (statement-pool.ts).
+        statementTimeoutMs: Math.max(acquireTimeoutMs, STATEMENT_LOCK_WAIT_MS),
         logger: log,
       });
       const pool: PreparedStatements = statements;

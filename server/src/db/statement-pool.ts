@@ -20,11 +20,13 @@ import type { Logger } from 'pino';
  * its statements with a suffix of its own (unique in the process). Connections are kept, not closed when idle, so the
  * session does not collect statements of closed connections (one that fails leaves its few).
  *
- * A statement that waits longer than `timeoutMs` fails, as a unit of work waiting that long for
- * MikroORM's connection does: a statement sent from inside a transaction through another
- * EntityManager (a bug) would otherwise wait for that transaction for ever, and the transaction
- * for it. As with any statement its client gave up on, it may still run once the transaction
- * ends; its connection is closed and replaced.
+ * Waiting for a connection longer than `timeoutMs` fails, as a unit of work waiting that long for
+ * MikroORM's connection does. A statement that runs longer than `statementTimeoutMs` fails too: a
+ * statement sent from inside a transaction through another EntityManager (a bug) would otherwise
+ * wait for that transaction for ever, and the transaction for it. On PostgreSQL that limit is
+ * longer, since a one-statement write there also waits its turn for row locks behind concurrent
+ * writers, which takes seconds under contention and is no fault. As with any statement its client
+ * gave up on, it may still run once the transaction ends; its connection is closed and replaced.
  */
 /**
  * A statement the pool could not run: no connection in time, a statement timed out, a lost
@@ -50,7 +52,7 @@ export class StatementPool {
    * put first on the search path (as MikroORM's connections do); PostgreSQL's connections close
    * when idle for 30 s (the embedded database's are kept, see above).
    */
-  constructor(opts: { server: { host: string; port: number } | { url: string; searchPath?: string | undefined }; size: number; timeoutMs: number; logger?: Logger | undefined }) {
+  constructor(opts: { server: { host: string; port: number } | { url: string; searchPath?: string | undefined }; size: number; timeoutMs: number; statementTimeoutMs?: number; logger?: Logger | undefined }) {
     const { server } = opts;
     this.pool = new pg.Pool({
       ...('url' in server
@@ -58,7 +60,7 @@ export class StatementPool {
         : { host: server.host, port: server.port, user: 'postgres', database: 'postgres', idleTimeoutMillis: 0 }),
       max: opts.size,
       connectionTimeoutMillis: opts.timeoutMs,
-      query_timeout: opts.timeoutMs,
+      query_timeout: opts.statementTimeoutMs ?? opts.timeoutMs,
     });
     this.pool.on('connect', (client) => this.suffixes.set(client, `_c${++connectionsMade}`));
     // An idle connection that breaks (the database stopping) is replaced on next use.
