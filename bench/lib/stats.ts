@@ -49,16 +49,7 @@ export function ratioOf(value: number, parts: readonly number[], spreadFrom: str
 }
 
 /** Deterministic PRNG (mulberry32): the same request sequence for the server and its baseline. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng } from '../../tests/support/random.js';
 
 export const elapsed = (start: number) => performance.now() - start;
 

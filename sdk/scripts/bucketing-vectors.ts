@@ -18,6 +18,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { prng } from '../../tests/support/random.js';
 
 /** One reference vector: the seed, the id, the 32-bit hash of `seed:id` and its bucket. */
 export interface Vector {
@@ -59,17 +60,6 @@ export function checkVectors(file: VectorFile): string[] {
   return problems;
 }
 
-/** A small deterministic PRNG (mulberry32), so `--extend` gives the same vectors for the same file. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Generated ids of several shapes: numeric, UUID-like, e-mail, any UTF-16 (astral and lone surrogates included), long. */
 function generate(count: number, existing: Vector[]): Vector[] {
