@@ -181,6 +181,68 @@ function parseViolations(header: string): PrismViolation[] {
 }
 
 /**
+ * The request header that names, to the shared Prism's router, the loopback port of the server a
+ * request is for. The router takes it off before the server sees the request.
+ */
+const UPSTREAM_PORT_HEADER = 'x-gradual-test-upstream-port';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The shared Prism's address (global-setup.ts), when requests go through Prism. */
+    gradualPrism: string | undefined;
+  }
+}
+
+export interface SharedPrism {
+  /** Prism's own address: send it requests carrying the upstream port header. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * One `prism proxy` for a whole test run (global-setup.ts, with GRADUAL_TEST_VIA_PRISM=1), instead
+ * of one per test server: Prism takes about 3 s of CPU to start (it parses openapi.yaml), and the
+ * HTTP suite starts about fifty servers. Prism forwards every request header to its one upstream,
+ * a router here that sends each request on to the loopback port its header names, unchanged.
+ */
+export async function startSharedPrism(): Promise<SharedPrism> {
+  const agent = new Agent({ keepAlive: false });
+  const router = createHttpServer((req, res) => {
+    const port = Number(req.headers[UPSTREAM_PORT_HEADER]);
+    if (!Number.isInteger(port) || port <= 0 || port > 65_535) {
+      res.writeHead(421, { 'content-type': 'text/plain' }).end(`no ${UPSTREAM_PORT_HEADER} header`);
+      return;
+    }
+    const headers: IncomingHttpHeaders = { ...req.headers, host: `127.0.0.1:${port}` };
+    delete headers[UPSTREAM_PORT_HEADER];
+    const forward = httpRequest({ host: '127.0.0.1', port, path: req.url, method: req.method, headers, agent }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    forward.on('error', () => res.destroy());
+    res.on('close', () => forward.destroy());
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => router.listen(0, '127.0.0.1', resolve));
+  const { port } = router.address() as { port: number };
+  let prism: PrismProcess;
+  try {
+    prism = await startPrism(['proxy', openapiPath, `http://127.0.0.1:${port}`]);
+  } catch (err) {
+    router.close();
+    throw err;
+  }
+  return {
+    url: prism.url,
+    close: async () => {
+      await prism.close();
+      router.closeAllConnections();
+      await new Promise<void>((resolve) => router.close(() => resolve()));
+    },
+  };
+}
+
+/**
  * `prism proxy openapi.yaml <upstream>` (without `--errors`, so the server's
  * own 4xx answers reach the tests) behind a small splitter that every request
  * goes through. The splitter
@@ -195,8 +257,12 @@ function parseViolations(header: string): PrismViolation[] {
  *    Accept-Encoding and the client accepts gzip, the body is gzipped again
  *    (the client sees the transport the server chose).
  */
-export async function startPrismProxy(upstream: string): Promise<PrismProxy> {
-  const prism = await startPrism(['proxy', openapiPath, upstream]);
+export async function startPrismProxy(upstream: string, opts: { shared?: string } = {}): Promise<PrismProxy> {
+  // With a shared Prism (startSharedPrism) only the splitter is this server's own.
+  const prism: Pick<PrismProcess, 'url' | 'close'> = opts.shared
+    ? { url: opts.shared, close: async () => {} }
+    : await startPrism(['proxy', openapiPath, upstream]);
+  const upstreamPort = new URL(upstream).port;
   const found: string[] = [];
   const bypassed = new Map<string, number>();
   // No keep-alive upstream: a reused socket that Prism closes at the same moment fails the request (ECONNRESET).
@@ -216,7 +282,7 @@ export async function startPrismProxy(upstream: string): Promise<PrismProxy> {
     const reason = bypassReason(method, path, req.headers, body);
     if (reason) bypassed.set(reason, (bypassed.get(reason) ?? 0) + 1);
     const target = new URL(path, reason ? upstream : prism.url);
-    const headers = { ...req.headers, host: target.host };
+    const headers = { ...req.headers, host: target.host, ...(!reason && opts.shared ? { [UPSTREAM_PORT_HEADER]: upstreamPort } : {}) };
     const forward = httpRequest(target, { method, headers, agent }, (answer) => {
       const status = answer.statusCode ?? 502;
       const outHeaders = { ...answer.headers };

@@ -1,5 +1,6 @@
 import { createClient, type GradualClient } from '@gradual/sdk';
 import { pino, type Logger } from 'pino';
+import { inject } from 'vitest';
 import { loadConfig } from '../../server/src/config.js';
 import type { DatabaseOptions } from '../../server/src/db/database.js';
 import { startServer, type RunningServer } from '../../server/src/server.js';
@@ -59,7 +60,7 @@ export async function startTestServer(env: Record<string, string> = {}, opts: St
   const server = await startServer({ config, db: database.db, logger: opts.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
   let prism: PrismProxy | undefined;
   if (process.env.GRADUAL_TEST_VIA_PRISM === '1' && !opts.direct) {
-    prism = await startPrismProxy(server.url).catch(async (err: unknown) => {
+    prism = await startPrismProxy(server.url, { shared: sharedPrism() }).catch(async (err: unknown) => {
       await server.close();
       await database.cleanup();
       throw err;
@@ -83,6 +84,15 @@ export async function startTestServer(env: Record<string, string> = {}, opts: St
       if (violations.length > 0) throw new Error(`Prism found contract violations:\n${violations.map((v) => `  - ${v}`).join('\n')}`);
     },
   };
+}
+
+/** The run's shared Prism (global-setup.ts), or undefined outside vitest: then each proxy starts its own. */
+function sharedPrism(): string | undefined {
+  try {
+    return inject('gradualPrism');
+  } catch {
+    return undefined;
+  }
 }
 
 async function moveClock(url: string, body: object): Promise<Date> {
