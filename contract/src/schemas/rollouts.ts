@@ -33,7 +33,11 @@ export type LiveStatus = (typeof LIVE_STATUSES)[number];
 
 /** Whether a rollout in this status is live (active or paused). */
 export const isLiveStatus = (status: RolloutStatus): status is LiveStatus => LIVE_STATUSES.some((live) => live === status);
-export const PausedReason = named('PausedReason', z.enum(['user', 'approval_gate', 'auto_rollback']));
+export const PausedReason = named(
+  'PausedReason',
+  z.enum(['user', 'approval_gate', 'auto_rollback', 'guard']),
+  '`user`: a person paused it; `approval_gate`: the ramp waits for an approval; `auto_rollback`: rolled back to 0 % by an alert or a guarded step\'s regression; `guard`: a guarded step stopped the ramp where it was (a metric whose action is pause, a sample-ratio mismatch, or too little data at its longest hold).',
+);
 export type PausedReason = z.infer<typeof PausedReason>;
 export const Cadence = named('Cadence', z.enum(['auto', 'manual']));
 export type Cadence = z.infer<typeof Cadence>;

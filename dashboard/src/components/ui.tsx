@@ -115,10 +115,11 @@ const STATUS_TEXT: Record<string, string> = {
   completed: 'Completed',
   cancelled: 'Cancelled',
 };
-const REASON_TEXT: Record<string, string> = {
+const REASON_TEXT: Record<PausedReason, string> = {
   user: 'by a person',
   approval_gate: 'awaiting approval',
   auto_rollback: 'rolled back',
+  guard: 'by its guard',
 };
 
 export function StatusBadge({ status, reason }: { status: RolloutStatus | 'none'; reason?: PausedReason | null }) {

@@ -451,8 +451,10 @@ export type RolloutStatus = 'active' | 'paused' | 'completed' | 'cancelled';
 
 /**
  * PausedReason
+ *
+ * `user`: a person paused it; `approval_gate`: the ramp waits for an approval; `auto_rollback`: rolled back to 0 % by an alert or a guarded step's regression; `guard`: a guarded step stopped the ramp where it was (a metric whose action is pause, a sample-ratio mismatch, or too little data at its longest hold).
  */
-export type PausedReason = 'user' | 'approval_gate' | 'auto_rollback';
+export type PausedReason = 'user' | 'approval_gate' | 'auto_rollback' | 'guard';
 
 /**
  * RampStep

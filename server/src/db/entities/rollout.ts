@@ -6,12 +6,17 @@ import { PrimitiveEntity, PRIMITIVE_KINDS } from './primitive.js';
 
 /** The live statuses as an SQL list, `('active', 'paused')`: the one live predicate of the index and the queries. */
 export const LIVE_STATUSES_SQL = `(${LIVE_STATUSES.map((status) => `'${status}'`).join(', ')})`;
-export const PAUSED_REASONS = ['user', 'approval_gate', 'auto_rollback'] as const;
+export const PAUSED_REASONS = ['user', 'approval_gate', 'auto_rollback', 'guard'] as const;
 
 /** What a rollout copied from its plan at attach time (see domain/rollouts/types.ts PlanSnapshot). */
 export interface StoredPlanSnapshot {
   key: string;
-  rampSteps: Array<{ percent: number; holdForSeconds: number; requiresApproval?: boolean }>;
+  rampSteps: Array<{
+    percent: number;
+    holdForSeconds: number;
+    requiresApproval?: boolean;
+    guard?: { metrics: Array<{ key: string; margin: number; action: 'rollback' | 'pause' }>; minUnitsPerArm: number; maxHoldFactor: number };
+  }>;
   cadence: 'auto' | 'manual';
   blackoutDaysOfWeek: number[];
   blackoutTimezone: string;
@@ -48,6 +53,8 @@ export const RolloutEntity = defineEntity({
     plan: jsonb<StoredPlanSnapshot>().nullable(),
     rampStepIdx: p.integer().nullable(),
     nextStepAt: timestamp().nullable(),
+    /** When the current step's hold began (domain/rollouts/types.ts): a guarded step's analysis starts here. */
+    stepStartedAt: timestamp().nullable(),
     targetIdsCount: p.integer(),
     /**
      * Raised by every edit that changes the allow-list, in the edit's transaction: an in-memory

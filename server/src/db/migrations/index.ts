@@ -14,6 +14,7 @@ import { Migration20261126090606_lifecycle_segments_webhooks_usage } from './Mig
 import { Migration20261126094500_webhook_delivery_url } from './Migration20261126094500_webhook_delivery_url.js';
 import { Migration20261201232601_usage_budgets } from './Migration20261201232601_usage_budgets.js';
 import { Migration20261201232644_webhook_delivery_lanes } from './Migration20261201232644_webhook_delivery_lanes.js';
+import { Migration20261202030309_guarded_steps } from './Migration20261202030309_guarded_steps.js';
 
 // Static list: MikroORM cannot load .ts migration files by glob under vitest.
 export const migrationsList: MigrationObject[] = [
@@ -31,4 +32,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126094500_webhook_delivery_url', class: Migration20261126094500_webhook_delivery_url },
   { name: 'Migration20261201232601_usage_budgets', class: Migration20261201232601_usage_budgets },
   { name: 'Migration20261201232644_webhook_delivery_lanes', class: Migration20261201232644_webhook_delivery_lanes },
+  { name: 'Migration20261202030309_guarded_steps', class: Migration20261202030309_guarded_steps },
 ];

@@ -33,6 +33,7 @@ const active: RolloutState = {
   plan: PLAN,
   rampStepIdx: 1,
   nextStepAt: NOW,
+  stepStartedAt: null,
 };
 const noPlan: RolloutState = { ...active, plan: null, rampStepIdx: null, nextStepAt: null };
 const paused = (s: RolloutState, reason: 'user' | 'approval_gate'): RolloutState => ({

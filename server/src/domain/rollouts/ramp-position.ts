@@ -82,7 +82,27 @@ export function attachPlan(r: RolloutState, plan: PlanSnapshot, now: Date): Roll
     });
   }
   const positioned: RolloutState = { ...r, plan, rampStepIdx: idx };
-  return { ...positioned, nextStepAt: scheduleFor(positioned, now) };
+  return scheduled(positioned, now);
+}
+
+/**
+ * The rollout with its schedule from now (scheduleFor): when the scheduler has a next move, the
+ * current step's hold begins now; otherwise (paused, manual, the final step) stepStartedAt stays.
+ */
+export function scheduled(r: RolloutState, now: Date): RolloutState {
+  const nextStepAt = scheduleFor(r, now);
+  return { ...r, nextStepAt, stepStartedAt: nextStepAt ? new Date(now.getTime()) : r.stepStartedAt };
+}
+
+/**
+ * The step a guarded check watches: the current step, when the rollout is active at its percent
+ * on an auto plan and the step has a guard; undefined otherwise (nothing to watch).
+ */
+export function guardedStep(r: RolloutState): (RampStep & { guard: NonNullable<RampStep['guard']> }) | undefined {
+  if (r.status !== 'active' || r.plan?.cadence !== 'auto' || r.rampStepIdx === null) return undefined;
+  const step = r.plan.rampSteps[r.rampStepIdx];
+  if (!step?.guard || step.percent !== r.percent) return undefined;
+  return { ...step, guard: step.guard };
 }
 
 /** Enters step `idx` of an active rollout's plan: its percent, and the hold starting now. */
@@ -90,5 +110,5 @@ export function enterStep(r: RolloutState, idx: number, now: Date): RolloutState
   const step = r.plan?.rampSteps[idx];
   if (!step) throw new Error(`enterStep: no ramp step ${idx}`);
   const entered: RolloutState = { ...r, percent: step.percent, rampStepIdx: idx };
-  return { ...entered, nextStepAt: scheduleFor(entered, now) };
+  return scheduled(entered, now);
 }

@@ -56,6 +56,7 @@ function toRamp(r: TestRollout): RampRollout {
     plan: { key: 'plan', rampSteps: r.planRampStepsSnapshot, cadence: r.cadence, blackoutDaysOfWeek: r.planBlackoutDaysOfWeek, blackoutTimezone: r.planBlackoutTimezone },
     rampStepIdx: r.rampStepIdx,
     nextStepAt: r.nextStepAt === null ? null : new Date(r.nextStepAt),
+    stepStartedAt: null,
   };
   return { state: s, createdAt: new Date(r.createdAt), updatedAt: new Date(r.updatedAt) };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../errors.js';
 import { isLiveStatus as isLive } from '@gradual/contract';
+import { allowedActions } from './allowed-actions.js';
 import { approvalGateReason, effectivePercent, nextStepIndex } from './ramp-position.js';
 import { applyCommand, createRollout } from './state-machine.js';
 import type { PlanSnapshot, PutRollout, RolloutAuditAction, RolloutCommand, RolloutState } from './types.js';
@@ -43,6 +44,7 @@ const base: RolloutState = {
   plan: PLAN,
   rampStepIdx: 0,
   nextStepAt: DUE,
+  stepStartedAt: new Date(DUE.getTime() - 3600_000),
 };
 
 function deepFreeze<T>(o: T): T {
@@ -129,7 +131,7 @@ const cancelled = (extra: Partial<RolloutState> = {}) =>
   to({ status: 'cancelled', pausedAtPercent: null, pausedReason: null, rolledBackFromPercent: null, nextStepAt: null, ...extra }, [
     'rollout.cancelled',
   ]);
-const detached = to({ plan: null, rampStepIdx: null, nextStepAt: null }, ['rollout.updated']);
+const detached = to({ plan: null, rampStepIdx: null, nextStepAt: null, stepStartedAt: null }, ['rollout.updated']);
 const newValue = to({ newValue: { v: 2 } }, ['rollout.updated']);
 const fired = (from: number) =>
   to({ status: 'paused', pausedReason: 'auto_rollback', percent: 0, pausedAtPercent: 0, rolledBackFromPercent: from, nextStepAt: null }, [
@@ -159,7 +161,7 @@ const table: Record<Cell, Record<CommandName, Expect>> = {
     put_same: noop,
     put_same_with_same_plan_and_seed: noop,
     // 40 approaches step 2 (50%): due at the next tick.
-    put_percent_40: to({ percent: 40, rampStepIdx: 2, nextStepAt: NOW }, ['rollout.updated']),
+    put_percent_40: to({ percent: 40, rampStepIdx: 2, nextStepAt: NOW, stepStartedAt: NOW }, ['rollout.updated']),
     put_percent_100: to({ status: 'completed', percent: 100, rampStepIdx: 3, nextStepAt: null }, ['rollout.updated', 'rollout.completed']),
     put_percent_above_plan: error('invalid_request', 'percent'),
     put_seed: error('rollout_seed_locked', 'seed'),
@@ -168,9 +170,9 @@ const table: Record<Cell, Record<CommandName, Expect>> = {
     pause: to({ status: 'paused', pausedReason: 'user', pausedAtPercent: 5, nextStepAt: null }, ['rollout.paused']),
     resume: error('rollout_not_paused'),
     cancel: cancelled(),
-    advance: to({ percent: 25, rampStepIdx: 1, nextStepAt: later(7200) }, ['rollout.advanced']),
+    advance: to({ percent: 25, rampStepIdx: 1, nextStepAt: later(7200), stepStartedAt: NOW }, ['rollout.advanced']),
     tick_before_due: noop,
-    tick_due: to({ percent: 25, rampStepIdx: 1, nextStepAt: later(7200) }, ['rollout.advanced']),
+    tick_due: to({ percent: 25, rampStepIdx: 1, nextStepAt: later(7200), stepStartedAt: NOW }, ['rollout.advanced']),
     tick_on_blackout: to({ nextStepAt: MONDAY_MIDNIGHT }, []),
     fire: fired(5),
   },
@@ -184,7 +186,7 @@ const table: Record<Cell, Record<CommandName, Expect>> = {
     put_detach: detached,
     put_new_value: newValue,
     pause: noop,
-    resume: to({ status: 'active', pausedAtPercent: null, pausedReason: null, nextStepAt: later(3600) }, ['rollout.resumed']),
+    resume: to({ status: 'active', pausedAtPercent: null, pausedReason: null, nextStepAt: later(3600), stepStartedAt: NOW }, ['rollout.resumed']),
     cancel: cancelled(),
     advance: to({ percent: 25, pausedAtPercent: 25, rampStepIdx: 1 }, ['rollout.advanced']),
     tick_before_due: noop,
@@ -203,12 +205,12 @@ const table: Record<Cell, Record<CommandName, Expect>> = {
     put_new_value: newValue,
     pause: noop,
     // Approves the gate and enters the gated step (50%) at once.
-    resume: to({ status: 'active', percent: 50, rampStepIdx: 2, pausedAtPercent: null, pausedReason: null, nextStepAt: later(86400) }, [
+    resume: to({ status: 'active', percent: 50, rampStepIdx: 2, pausedAtPercent: null, pausedReason: null, nextStepAt: later(86400), stepStartedAt: NOW }, [
       'rollout.approval_resolved',
     ]),
     cancel: cancelled(),
     // Operator override of the gate.
-    advance: to({ status: 'active', percent: 50, rampStepIdx: 2, pausedAtPercent: null, pausedReason: null, nextStepAt: later(86400) }, [
+    advance: to({ status: 'active', percent: 50, rampStepIdx: 2, pausedAtPercent: null, pausedReason: null, nextStepAt: later(86400), stepStartedAt: NOW }, [
       'rollout.advanced',
     ]),
     tick_before_due: noop,
@@ -227,7 +229,7 @@ const table: Record<Cell, Record<CommandName, Expect>> = {
     put_new_value: newValue,
     pause: noop,
     resume: to(
-      { status: 'active', percent: 25, pausedAtPercent: null, pausedReason: null, rolledBackFromPercent: null, nextStepAt: later(7200) },
+      { status: 'active', percent: 25, pausedAtPercent: null, pausedReason: null, rolledBackFromPercent: null, nextStepAt: later(7200), stepStartedAt: NOW },
       ['rollout.resumed'],
     ),
     cancel: cancelled({ percent: 0 }),
@@ -319,6 +321,7 @@ describe('createRollout', () => {
         plan: null,
         rampStepIdx: null,
         nextStepAt: null,
+        stepStartedAt: null,
       },
       actions: ['rollout.created'],
       changed: true,
@@ -542,5 +545,56 @@ describe('helpers', () => {
     expect(nextStepIndex({ ...cells.active, plan: null, rampStepIdx: null })).toBe(null);
     expect(effectivePercent(cells['paused/auto_rollback'])).toBe(25);
     expect(effectivePercent(cells['paused/user'])).toBe(5);
+  });
+});
+
+describe('guarded steps', () => {
+  const guard = { metrics: [{ key: 'errors', margin: 0, action: 'rollback' as const }], minUnitsPerArm: 1000, maxHoldFactor: 3 };
+  const GUARDED: PlanSnapshot = { ...PLAN, blackoutDaysOfWeek: [], rampSteps: PLAN.rampSteps.map((s, i) => (i === 0 ? { ...s, guard } : s)) };
+  /** Active at the guarded first step (5 %), its hold over since DUE. */
+  const held: RolloutState = { ...base, plan: GUARDED };
+
+  it('a due tick moves on only with the checks passed: no verdict or `hold` changes nothing', () => {
+    expect(applyCommand(held, { type: 'tick' }, NOW).changed).toBe(false);
+    expect(applyCommand(held, { type: 'tick', guard: 'hold' }, NOW).changed).toBe(false);
+    const moved = applyCommand(held, { type: 'tick', guard: 'advance' }, NOW);
+    expect(moved.actions).toEqual(['rollout.advanced']);
+    expect(moved.rollout).toMatchObject({ percent: 25, rampStepIdx: 1, nextStepAt: later(7200), stepStartedAt: NOW });
+  });
+
+  it('`advance` from the checks never shortens the hold, and a step without a guard ignores the verdict', () => {
+    expect(applyCommand(held, { type: 'tick', guard: 'advance' }, BEFORE_DUE).changed).toBe(false);
+    const unguarded = { ...held, percent: 25, rampStepIdx: 1 };
+    expect(applyCommand(unguarded, { type: 'tick', guard: 'hold' }, NOW).actions).toEqual(['rollout.approval_gate_reached']);
+  });
+
+  it('a step is guarded only while the rollout is active at its percent on an auto plan', () => {
+    // Approaching the guarded step (below its percent): the tick enters it, no verdict needed.
+    expect(applyCommand({ ...held, percent: 1 }, { type: 'tick' }, NOW).rollout).toMatchObject({ percent: 5, rampStepIdx: 0, stepStartedAt: NOW });
+  });
+
+  it('guard_pause stops an active rollout where it is, as paused(guard); anything else is a no-op', () => {
+    const t = applyCommand(held, { type: 'guard_pause' }, NOW);
+    expect(t.actions).toEqual(['rollout.paused']);
+    expect(t.rollout).toMatchObject({ status: 'paused', pausedReason: 'guard', percent: 5, pausedAtPercent: 5, nextStepAt: null });
+    expect(applyCommand(t.rollout, { type: 'guard_pause' }, NOW).changed).toBe(false);
+    expect(applyCommand(cells['paused/user'], { type: 'guard_pause' }, NOW).changed).toBe(false);
+    expect(applyCommand(cells.completed, { type: 'guard_pause' }, NOW).changed).toBe(false);
+  });
+
+  it('a resume after a guard pause or a rollback starts the step again: a new analysis from the resume', () => {
+    const paused = applyCommand(held, { type: 'guard_pause' }, BEFORE_DUE).rollout;
+    const resumed = applyCommand(paused, { type: 'resume' }, NOW);
+    expect(resumed.actions).toEqual(['rollout.resumed']);
+    expect(resumed.rollout).toMatchObject({ status: 'active', percent: 5, nextStepAt: later(3600), stepStartedAt: NOW });
+    const rolledBack = applyCommand(held, { type: 'fire' }, BEFORE_DUE).rollout;
+    expect(rolledBack).toMatchObject({ status: 'paused', pausedReason: 'auto_rollback', percent: 0, rolledBackFromPercent: 5 });
+    expect(applyCommand(rolledBack, { type: 'resume' }, NOW).rollout).toMatchObject({ status: 'active', percent: 5, stepStartedAt: NOW });
+  });
+
+  it('an operator may advance past a guard pause (it stays paused, at the next step) and may resume, roll back or cancel', () => {
+    const paused = applyCommand(held, { type: 'guard_pause' }, NOW).rollout;
+    expect(applyCommand(paused, { type: 'advance' }, NOW).rollout).toMatchObject({ status: 'paused', pausedReason: 'guard', percent: 25, pausedAtPercent: 25, rampStepIdx: 1 });
+    expect(allowedActions(paused, NOW)).toEqual(['resume', 'advance', 'rollback', 'cancel']);
   });
 });

@@ -6,11 +6,11 @@
  */
 import { isLiveStatus } from '@gradual/contract';
 import { DomainError } from '../errors.js';
-import { attachPlan, effectivePercent, enterStep, nextStepIndex, scheduleFor } from './ramp-position.js';
+import { attachPlan, effectivePercent, enterStep, guardedStep, nextStepIndex, scheduled } from './ramp-position.js';
 import { assertPercent, cloneJson, deepEqual, resolvedPlan } from './rollout-values.js';
 import { isBlackout, nextNonBlackoutStart } from './schedule.js';
 import { finish, noop } from './transition-results.js';
-import type { PutRollout, RolloutCommand, RolloutState, Transition } from './types.js';
+import type { GuardGate, PutRollout, RolloutCommand, RolloutState, Transition } from './types.js';
 
 export type CreateRolloutInput = Omit<PutRollout, 'type'> & { defaultSeed: string; defaultBucketField: string };
 
@@ -38,6 +38,7 @@ export function createRollout(input: CreateRolloutInput, now: Date): Transition 
     plan: null,
     rampStepIdx: null,
     nextStepAt: null,
+    stepStartedAt: null,
   };
   if (typeof input.planKey === 'string') rollout = attachPlan(rollout, resolvedPlan(input.planKey, input.plan), now);
   return finish(rollout, ['rollout.created']);
@@ -64,7 +65,9 @@ export function applyCommand(current: RolloutState, command: RolloutCommand, now
     case 'advance':
       return advance(current, now);
     case 'tick':
-      return tick(current, now);
+      return tick(current, now, command.guard);
+    case 'guard_pause':
+      return guardPause(current);
     case 'fire':
       return fire(current);
     case 'rollback':
@@ -121,6 +124,7 @@ function put(current: RolloutState, cmd: PutRollout, now: Date): Transition {
     next.plan = null;
     next.rampStepIdx = null;
     next.nextStepAt = null;
+    next.stepStartedAt = null;
   } else if (cmd.planKey !== undefined && cmd.planKey !== current.plan?.key) {
     next = attachPlan(next, resolvedPlan(cmd.planKey, cmd.plan), now);
   } else if (next.plan && cmd.percent !== previousEffective) {
@@ -167,7 +171,7 @@ function resume(current: RolloutState, now: Date): Transition {
     const target = nextStepIndex(current);
     if (target !== null) return finish(enterStep(resumed, target, now), ['rollout.approval_resolved']);
   }
-  return finish({ ...resumed, nextStepAt: scheduleFor(resumed, now) }, ['rollout.resumed']);
+  return finish(scheduled(resumed, now), ['rollout.resumed']);
 }
 
 /** cancel: active or paused → cancelled (percent kept for the record, pause fields and schedule cleared). Terminal: no-op. */
@@ -190,7 +194,7 @@ function cancel(current: RolloutState): Transition {
  * advance (operator): to nextStepIndex, ignoring hold, blackout and approval.
  * No plan, no step left, or a terminal rollout → rollout_already_at_final_step.
  * - active → enters the step (auto: nextStepAt = now + hold, null at the final step).
- * - paused(user) → stays paused at the step's percent (pausedAtPercent too).
+ * - paused(user|guard) → stays paused at the step's percent (pausedAtPercent too).
  * - paused(approval_gate) → the operator overrides the gate: active at the step.
  * - paused(auto_rollback) → stays paused at 0; rolledBackFromPercent = the step's percent.
  * Audit rollout.advanced (+ rollout.completed when an active rollout reaches 100).
@@ -201,7 +205,7 @@ function advance(current: RolloutState, now: Date): Transition {
   if (target === null || !step) {
     throw new DomainError('rollout_already_at_final_step', 'The rollout has no next ramp step.');
   }
-  if (current.status === 'paused' && current.pausedReason === 'user') {
+  if (current.status === 'paused' && (current.pausedReason === 'user' || current.pausedReason === 'guard')) {
     return finish(
       { ...current, percent: step.percent, pausedAtPercent: step.percent, rampStepIdx: target, nextStepAt: null },
       ['rollout.advanced'],
@@ -227,10 +231,13 @@ function advance(current: RolloutState, now: Date): Transition {
  *   current percent, nextStepAt null, rollout.approval_gate_reached.
  * - else the step is entered: nextStepAt = now + its hold (null at the final
  *   step), rollout.advanced (+ rollout.completed at 100).
+ * - at a guarded step (guardedStep) the hold alone is not enough: without
+ *   `guard: 'advance'` (the step's checks passed) the tick changes nothing, and
+ *   the scheduler asks again at its next tick.
  * A step is never applied twice at the same `now`: after it nextStepAt is null
  * or later than now (holds of non-final steps are ≥ 60 s).
  */
-function tick(current: RolloutState, now: Date): Transition {
+function tick(current: RolloutState, now: Date, guard: GuardGate | undefined): Transition {
   const plan = current.plan;
   if (
     current.status !== 'active' ||
@@ -241,6 +248,7 @@ function tick(current: RolloutState, now: Date): Transition {
   ) {
     return noop(current);
   }
+  if (guardedStep(current) && guard !== 'advance') return noop(current);
   if (isBlackout(now, plan.blackoutDaysOfWeek, plan.blackoutTimezone)) {
     const deferred = nextNonBlackoutStart(now, plan.blackoutDaysOfWeek, plan.blackoutTimezone);
     return { rollout: { ...current, nextStepAt: deferred }, actions: [], changed: true };
@@ -260,7 +268,20 @@ function tick(current: RolloutState, now: Date): Transition {
 }
 
 /**
- * fire (automatic rollback webhook): active or paused(user|approval_gate) →
+ * guard_pause (a guarded step's checks): active → paused(guard) at the current
+ * percent, ramp frozen; rollout.paused. Anything else: no-op (a person's pause or
+ * a rollback already stopped it).
+ */
+function guardPause(current: RolloutState): Transition {
+  if (current.status !== 'active') return noop(current);
+  return finish(
+    { ...current, status: 'paused', pausedReason: 'guard', pausedAtPercent: current.percent, nextStepAt: null },
+    ['rollout.paused'],
+  );
+}
+
+/**
+ * fire (automatic rollback webhook, or a guarded step's regression): active or paused(user|approval_gate) →
  * paused(auto_rollback): percent and pausedAtPercent 0, rolledBackFromPercent =
  * the percent it was admitting (pausedAtPercent when paused), ramp frozen;
  * rollout.auto_rollback. Already auto-rolled-back or terminal: no-op (the caller

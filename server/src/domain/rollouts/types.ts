@@ -11,11 +11,26 @@ export type { Cadence, PausedReason, RolloutStatus };
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
+/**
+ * A guarded step's guard as its plan states it (docs/guards.md): the metrics it watches (their
+ * kind and direction are the metric definitions'), each with its margin and its action on a
+ * regression, and the step's data limits.
+ */
+export interface StepGuardPlan {
+  metrics: Array<{ key: string; margin: number; action: 'rollback' | 'pause' }>;
+  minUnitsPerArm: number;
+  maxHoldFactor: number;
+}
+
 export interface RampStep {
   percent: number;
   holdForSeconds: number;
   requiresApproval?: boolean;
+  guard?: StepGuardPlan;
 }
+
+/** What a guarded step's checks concluded, for the scheduler's tick: advance once the hold is over, or hold on. */
+export type GuardGate = 'advance' | 'hold';
 
 /** What a rollout copies from a plan when it attaches to it; later plan edits never reach it. */
 export interface PlanSnapshot {
@@ -45,6 +60,12 @@ export interface RolloutState {
   rampStepIdx: number | null;
   /** When the scheduler next acts (auto cadence only); null otherwise. */
   nextStepAt: Date | null;
+  /**
+   * When the current step's hold began: the step entered, the rollout resumed or put on its plan.
+   * A guarded step compares only what its arms did since, so each resume starts a new analysis.
+   * Null until a plan positions the rollout.
+   */
+  stepStartedAt: Date | null;
 }
 
 export type RolloutAuditAction =
@@ -81,8 +102,13 @@ export type RolloutCommand =
   | { type: 'resume' }
   | { type: 'cancel' }
   | { type: 'advance' }
-  /** The scheduler's periodic check (auto cadence). */
-  | { type: 'tick' }
+  /**
+   * The scheduler's periodic check (auto cadence). At a guarded step the step's checks decide
+   * too: the ramp moves on only with `guard: 'advance'` (never blind: absent holds).
+   */
+  | { type: 'tick'; guard?: GuardGate }
+  /** A guarded step's checks stop the ramp where it is (insufficient data, a sample-ratio mismatch, a metric whose action is pause). */
+  | { type: 'guard_pause' }
   /** An automatic-rollback webhook fire. */
   | { type: 'fire' }
   /** An operator's manual rollback (the kill switch): the state change of `fire`. */

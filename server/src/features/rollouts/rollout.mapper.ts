@@ -18,6 +18,7 @@ export function toState(r: Rollout): RolloutState {
     plan: r.plan ? structuredClone(r.plan) : null,
     rampStepIdx: r.rampStepIdx ?? null,
     nextStepAt: r.nextStepAt ?? null,
+    stepStartedAt: r.stepStartedAt ?? null,
   };
 }
 
@@ -36,6 +37,7 @@ export function applyState(r: Rollout, s: RolloutState, now: Date): void {
   r.plan = s.plan;
   r.rampStepIdx = s.rampStepIdx;
   r.nextStepAt = s.nextStepAt;
+  r.stepStartedAt = s.stepStartedAt;
   r.updatedAt = now;
 }
 

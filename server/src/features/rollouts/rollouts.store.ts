@@ -31,6 +31,7 @@ export function newRolloutRow(env: Pick<Environment, 'id' | 'orgId' | 'projectId
     plan: null,
     rampStepIdx: null,
     nextStepAt: null,
+    stepStartedAt: null,
     targetIdsCount: 0,
     targetIdsVersion: 0,
     targetListId: null,
