@@ -56,6 +56,8 @@ export const errorCatalog = {
   rollout_plan_key_conflict: 409,
   rollout_plan_in_use: 409,
   rollout_plan_invalid_ramp: 400,
+  guard_metric_key_conflict: 409,
+  guard_metric_in_use: 409,
   rollback_unauthorized: 401,
   rollback_rollout_not_found: 404,
   rollback_rate_limited: 429,

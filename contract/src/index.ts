@@ -15,6 +15,7 @@ import { ofrepContract } from './routes/ofrep.js';
 import { segmentsContract } from './routes/segments.js';
 import { webhooksContract } from './routes/webhooks.js';
 import { usageContract } from './routes/usage.js';
+import { guardsContract } from './routes/guards.js';
 
 /** The whole API. Top-level keys become OpenAPI tags; route keys become operationIds. */
 export const contract = c.router(
@@ -40,6 +41,7 @@ export const contract = c.router(
     segments: segmentsContract,
     webhooks: webhooksContract,
     usage: usageContract,
+    guards: guardsContract,
   },
   { pathPrefix: API_PREFIX, strictStatusCodes: true },
 );
@@ -54,6 +56,7 @@ export * from './schemas/orgs.js';
 export * from './schemas/members.js';
 export * from './schemas/primitives.js';
 export * from './schemas/rollouts.js';
+export * from './schemas/guards.js';
 export * from './schemas/api-keys.js';
 export * from './schemas/audit.js';
 export * from './schemas/evaluation.js';

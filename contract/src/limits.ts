@@ -43,3 +43,15 @@ export const RAMP_STEPS_MAX = 32;
 export const HOLD_SECONDS_MIN = 60;
 /** Longest hold of a ramp step, in seconds (30 days). */
 export const HOLD_SECONDS_MAX = 2_592_000;
+
+/** Guard metrics a project defines at most (docs/guards.md). */
+export const GUARD_METRICS_PER_PROJECT_MAX = 50;
+/** Metrics one guarded ramp step watches at most (its α is split across them). */
+export const GUARD_METRICS_PER_STEP_MAX = 5;
+/** The range of a guarded step's minimum exposed units per arm. */
+export const GUARD_MIN_UNITS_PER_ARM_MIN = 100;
+export const GUARD_MIN_UNITS_PER_ARM_MAX = 1_000_000;
+/** The longest a guarded step waits for its units, in multiples of its hold. */
+export const GUARD_MAX_HOLD_FACTOR_MAX = 10;
+/** What a step's guard leaves out (docs/guards.md): no margin, roll back on a regression, 1,000 units per arm, 3 × the hold. */
+export const GUARD_DEFAULTS = { margin: 0, action: 'rollback', minUnitsPerArm: 1000, maxHoldFactor: 3 } as const;

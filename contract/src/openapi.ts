@@ -47,6 +47,7 @@ const tagDescriptions: Record<string, string> = {
   segments: 'Segments: named audiences of a project (rules and included or excluded target IDs) that flag, config and segment rules reference with `in_segment` / `not_in_segment`.',
   webhooks: 'Outbound webhooks: subscriptions that receive the project\'s rollout, proposal and lifecycle events, signed per Standard Webhooks, with a delivery log.',
   usage: 'Usage insights: evaluation counts reported by SDKs and counted by the server, per flag, variant, environment and hour; stale and ready-to-remove flags.',
+  guards: 'Guarded ramp steps: the metrics a project\'s guards watch (docs/guards.md).',
   events: 'Live changes: server-sent events announcing each committed write in an environment or across an organization, for screens that show live state.',
 };
 

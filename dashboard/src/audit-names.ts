@@ -23,6 +23,8 @@ export const AUDIT_ACTION_NAMES: Record<AuditAction, string> = {
   'rollback_secret.created': 'Rollback webhook secret created',
   'rollback_secret.revoked': 'Rollback webhook secret revoked',
   'rollout_plan.created': 'Rollout plan created',
+  'guard_metric.created': 'Guard metric defined',
+  'guard_metric.deleted': 'Guard metric deleted',
   'rollout_plan.updated': 'Rollout plan changed',
   'rollout_plan.deleted': 'Rollout plan deleted',
   'flag.created': 'Flag created',

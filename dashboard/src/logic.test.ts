@@ -55,6 +55,7 @@ const rollout = (over: Partial<Rollout>): Rollout =>
     planBlackoutTimezone: 'UTC',
     nextStepAt: '2026-11-19T12:00:00.000Z',
     lastAutoRollback: null,
+    lastGuardStop: null,
     ...over,
   }) as Rollout;
 

@@ -35,6 +35,7 @@ import { ofrepRoutes } from './http/routes/ofrep.routes.js';
 import { segmentsRoutes } from './http/routes/segments.routes.js';
 import { webhooksRoutes } from './http/routes/webhooks.routes.js';
 import { usageRoutes } from './http/routes/usage.routes.js';
+import { guardsRoutes } from './http/routes/guards.routes.js';
 
 /**
  * The Express application: request id and logging first, then operational
@@ -100,6 +101,7 @@ export function createApp(deps: AppDeps, answers: AnswerCache, extend?: (app: Ex
     segments: segmentsRoutes(deps),
     webhooks: webhooksRoutes(deps),
     usage: usageRoutes(deps),
+    guards: guardsRoutes(deps),
   });
   createExpressEndpoints(contract, router, app, {
     requestValidationErrorHandler: validationAfterCredentials(requestValidationErrorHandler),

@@ -133,6 +133,7 @@ describe('rollout wait', () => {
     nextStepAt: null,
     targetIdsCount: 0,
     lastAutoRollback: null,
+    lastGuardStop: null,
     allowedActions: [],
     createdAt: '2026-01-01T00:00:00Z',
     updatedAt: '2026-01-01T00:00:00Z',
@@ -208,5 +209,16 @@ describe('gradual.yaml', () => {
     expect(cliError(() => file(plan(steps(33)))).message).toMatch(/plans\.p\.rampSteps: Array must contain at most 32 element\(s\)$/);
     expect(cliError(() => file(plan([]))).message).toMatch(/plans\.p\.rampSteps: Array must contain at least 1 element\(s\)$/);
     expect(cliError(() => file(plan(steps(2, 2_592_001)))).message).toMatch(/plans\.p\.rampSteps\.0\.holdForSeconds: Number must be less than or equal to 2592000$/);
+  });
+  it('carries a step\'s guard, and a plan whose guard leaves out the defaults matches the server\'s copy with them', () => {
+    const yaml = 'plans:\n  g:\n    name: G\n    cadence: auto\n    rampSteps:\n      - { percent: 10, holdForSeconds: 3600, guard: { metrics: [{ key: errors }] } }\n      - { percent: 100, holdForSeconds: 0 }\n';
+    const r = remote();
+    const stored = { metrics: [{ key: 'errors', margin: 0, action: 'rollback' as const }], minUnitsPerArm: 1000, maxHoldFactor: 3 };
+    r.plans = [{ id: 'pl', projectId: 'p', key: 'g', name: 'G', cadence: 'auto', blackoutDaysOfWeek: [], blackoutTimezone: 'UTC', createdAt: '', updatedAt: '', rampSteps: [{ percent: 10, holdForSeconds: 3600, guard: stored }, { percent: 100, holdForSeconds: 0 }] }];
+    expect(computeChanges(file(yaml), r).writes).toEqual([]);
+    // Without the guard in the file, applying it would take the guard off: a change, shown as one.
+    const unguarded = computeChanges(file(yaml.replace(', guard: { metrics: [{ key: errors }] }', '')), r);
+    expect(unguarded.changes).toMatchObject([{ action: 'update', kind: 'plan', key: 'g' }]);
+    expect(cliError(() => file(yaml.replace('key: errors', 'key: errors, margin: -1'))).message).toMatch(/plans\.g\.rampSteps\.0\.guard\.metrics\.0\.margin/);
   });
 });

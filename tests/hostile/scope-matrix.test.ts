@@ -80,6 +80,8 @@ function scopeOf(e: RouteEntry): Scope {
   if (DEFINITION_ROUTES.has(e.key)) return 'project';
   // A segment (its `key`) is the project's: every environment whose rules use it evaluates it.
   if (path.startsWith('/api/v1/projects/:id/segments')) return 'project';
+  // So is a guard metric: plans in every environment watch it.
+  if (path.startsWith('/api/v1/projects/:id/guard-metrics')) return 'project';
   if (e.params.some((p) => p === 'key' || p === 'flagKey' || p === 'configKey')) return 'primitive';
   if (e.params.includes('envId')) return 'env';
   if (path.startsWith('/api/v1/projects/:id')) return 'project';
@@ -253,6 +255,7 @@ describe('scope matrix: env-, resource-, read-only and approval-required keys on
       await owner.createConfig({ path: { id: web.id }, body: { key: configOf(prim), name: 'Config', defaultValue: { max: 1 } } });
     }
     for (const project of [web, mobile]) {
+      await owner.createGuardMetric({ path: { id: project.id }, body: { key: 'errors', name: 'Errors', kind: 'count', worse: 'higher' } });
       await owner.createRolloutPlan({
         path: { id: project.id },
         body: { key: 'ramp', name: 'Ramp', rampSteps: [{ percent: 10, holdForSeconds: 60 }, { percent: 100, holdForSeconds: 0 }] },
@@ -356,6 +359,7 @@ describe('scope matrix: env-, resource-, read-only and approval-required keys on
       if (p === 'slug') out[p] = 'acme';
       else if (p === 'envId') out[p] = fx.envs[c.env];
       else if (p === 'key' && e.route.path.startsWith('/api/v1/projects/:id/segments')) out[p] = 'vip';
+      else if (p === 'key' && e.route.path.startsWith('/api/v1/projects/:id/guard-metrics')) out[p] = 'errors';
       else if (p === 'key') out[p] = c.env === 'mobile' ? 'm-flag' : isConfig ? configOf(c.prim) : flagOf(c.prim);
       else if (p === 'flagKey') out[p] = flagOf(c.prim);
       else if (p === 'configKey') out[p] = configOf(c.prim);
@@ -424,6 +428,7 @@ describe('scope matrix: env-, resource-, read-only and approval-required keys on
       fireConfigRollback: { status: 'firing' },
       createApiKey: { name: 'pwned' },
       createSegment: { key: 'pwned', name: 'Pwned' },
+      createGuardMetric: { key: 'pwned', name: 'Pwned', kind: 'count', worse: 'higher' },
       updateSegment: { name: 'Pwned' },
       deleteSegment: { confirm: 'vip' },
       addSegmentIncluded: { targetIds: ['intruder'] },

@@ -1,5 +1,6 @@
 import type { ConditionOperator, Config, ConfigState, Environment, Flag, FlagState, GradualClient, Project, RolloutPlan } from '@gradual/sdk';
 import type { GradualFile, Json } from './schema.js';
+import { GUARD_DEFAULTS } from '@gradual/contract/limits';
 
 /** Everything of a project that gradual.yaml describes, as the server has it. */
 export interface Remote {
@@ -69,9 +70,24 @@ interface StepLike {
   percent: number;
   holdForSeconds: number;
   requiresApproval?: boolean;
+  guard?: { metrics: Array<{ key: string; margin?: number; action?: 'rollback' | 'pause' }>; minUnitsPerArm?: number; maxHoldFactor?: number };
 }
+/** Steps as the server stores them: a guard with its defaults (GUARD_DEFAULTS), so a file that leaves them out matches. */
 export const normalSteps = (steps: StepLike[]) =>
-  steps.map((s) => ({ percent: s.percent, holdForSeconds: s.holdForSeconds, ...(s.requiresApproval ? { requiresApproval: true } : {}) }));
+  steps.map((s) => ({
+    percent: s.percent,
+    holdForSeconds: s.holdForSeconds,
+    ...(s.requiresApproval ? { requiresApproval: true } : {}),
+    ...(s.guard
+      ? {
+          guard: {
+            metrics: s.guard.metrics.map((m) => ({ key: m.key, margin: m.margin ?? GUARD_DEFAULTS.margin, action: m.action ?? GUARD_DEFAULTS.action })),
+            minUnitsPerArm: s.guard.minUnitsPerArm ?? GUARD_DEFAULTS.minUnitsPerArm,
+            maxHoldFactor: s.guard.maxHoldFactor ?? GUARD_DEFAULTS.maxHoldFactor,
+          },
+        }
+      : {}),
+  }));
 
 /** A value the API sent as JSON, typed as JSON (`undefined` becomes null). */
 export function toJson(value: unknown): Json {

@@ -1,6 +1,14 @@
 import { isMap, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
-import { HOLD_SECONDS_MAX, RAMP_STEPS_MAX, RAMP_STEPS_MIN } from '@gradual/contract/limits';
+import {
+  GUARD_MAX_HOLD_FACTOR_MAX,
+  GUARD_METRICS_PER_STEP_MAX,
+  GUARD_MIN_UNITS_PER_ARM_MAX,
+  GUARD_MIN_UNITS_PER_ARM_MIN,
+  HOLD_SECONDS_MAX,
+  RAMP_STEPS_MAX,
+  RAMP_STEPS_MIN,
+} from '@gradual/contract/limits';
 import { CliError } from '../errors.js';
 
 /** A JSON value: what a flag or config may hold, and what a rule serves. */
@@ -65,13 +73,27 @@ const Percent = z
   .max(100)
   .refine((n) => Math.abs(n * 10_000 - Math.round(n * 10_000)) < 1e-6, 'at most 4 decimal places');
 
+/** A step's guard (docs/guards.md): the metrics it watches, by key, and its data limits. */
+const StepGuard = z
+  .object({
+    metrics: z
+      .array(z.object({ key: z.string().min(1), margin: z.number().min(0).optional(), action: z.enum(['rollback', 'pause']).optional() }).strict())
+      .min(1)
+      .max(GUARD_METRICS_PER_STEP_MAX),
+    minUnitsPerArm: z.number().int().min(GUARD_MIN_UNITS_PER_ARM_MIN).max(GUARD_MIN_UNITS_PER_ARM_MAX).optional(),
+    maxHoldFactor: z.number().min(1).max(GUARD_MAX_HOLD_FACTOR_MAX).optional(),
+  })
+  .strict();
+
 const Plan = z
   .object({
     name: z.string().trim().min(1).max(200),
     description: z.string().max(2000).optional(),
     cadence: z.enum(['auto', 'manual']).optional(),
     rampSteps: z
-      .array(z.object({ percent: Percent, holdForSeconds: z.number().int().min(0).max(HOLD_SECONDS_MAX), requiresApproval: z.boolean().optional() }).strict())
+      .array(
+        z.object({ percent: Percent, holdForSeconds: z.number().int().min(0).max(HOLD_SECONDS_MAX), requiresApproval: z.boolean().optional(), guard: StepGuard.optional() }).strict(),
+      )
       .min(RAMP_STEPS_MIN)
       .max(RAMP_STEPS_MAX),
     blackoutDaysOfWeek: z.array(z.number().int().min(0).max(6)).max(7).optional(),

@@ -32,6 +32,8 @@ export const AUDIT_ACTIONS = [
   'rollout_plan.created',
   'rollout_plan.updated',
   'rollout_plan.deleted',
+  'guard_metric.created',
+  'guard_metric.deleted',
   'flag.created',
   'flag.update_value',
   'flag.update_rules',

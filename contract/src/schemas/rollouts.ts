@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ATTRIBUTE_NAME_MAX_LENGTH, HOLD_SECONDS_MAX, HOLD_SECONDS_MIN, RAMP_STEPS_MAX, RAMP_STEPS_MIN, TARGET_ID_MAX_LENGTH } from '../limits.js';
 import { named } from '../openapi-meta.js';
 import { Id, JsonValue, Timestamp } from './common.js';
+import { GuardStop, StepGuard, StepGuardInput } from './guards.js';
 
 /** 0–100 inclusive with at most 4 decimal places (validated by refine, not multipleOf: float rounding). */
 export const Percent = z
@@ -16,6 +17,7 @@ export const RampStep = named(
     percent: z.number(),
     holdForSeconds: z.number().int(),
     requiresApproval: z.boolean().optional(),
+    guard: StepGuard.optional(),
   }),
 );
 
@@ -87,6 +89,7 @@ export const Rollout = named(
     nextStepAt: Timestamp.nullable(),
     targetIdsCount: z.number().int(),
     lastAutoRollback: AutoRollbackInfoRef.nullable(),
+    lastGuardStop: GuardStop.nullable(),
     allowedActions: z.array(RolloutAction).describe(
       'The actions the rollout accepts in its state, from the state machine: `approve` (POST resume) while held at an approval gate, `resume` after a pause or a rollback, never `advance` while gated or rolled back. Empty once completed or cancelled.',
     ),
@@ -205,6 +208,7 @@ export const RampStepInput = named(
       .min(0)
       .max(HOLD_SECONDS_MAX, `must be an integer from ${HOLD_SECONDS_MIN} to ${HOLD_SECONDS_MAX}`),
     requiresApproval: z.boolean().optional(),
+    guard: StepGuardInput.optional(),
   }),
   `\`holdForSeconds\`: ${HOLD_SECONDS_MIN} to ${HOLD_SECONDS_MAX.toLocaleString('en-US')} s (30 days) on every step but the last, which holds 0.`,
 );

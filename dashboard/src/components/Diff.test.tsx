@@ -10,6 +10,7 @@ const rolloutBefore = {
   status: 'active',
   percent: 25,
   lastAutoRollback: null,
+  lastGuardStop: null,
   createdAt: '2026-11-01T00:00:00.000Z',
   updatedAt: '2026-11-01T00:00:00.000Z',
 };

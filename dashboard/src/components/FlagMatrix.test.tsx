@@ -64,6 +64,7 @@ function rollout(envId: string, status: string, percent: number, updatedAt: stri
     nextStepAt: null,
     targetIdsCount: 0,
     lastAutoRollback: null,
+    lastGuardStop: null,
     createdAt: updatedAt,
     updatedAt,
   };

@@ -32,6 +32,7 @@ const ROLLOUT: Rollout = {
   nextStepAt: '2026-11-23T10:00:00.000Z',
   targetIdsCount: 0,
   lastAutoRollback: null,
+  lastGuardStop: null,
   allowedActions: ['pause', 'rollback', 'cancel'],
   createdAt: '2026-11-22T10:00:00.000Z',
   updatedAt: '2026-11-22T10:00:00.000Z',

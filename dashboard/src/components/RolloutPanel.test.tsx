@@ -39,6 +39,7 @@ const GATED: Rollout = {
   nextStepAt: null,
   targetIdsCount: 0,
   lastAutoRollback: null,
+  lastGuardStop: null,
   allowedActions: ['approve', 'rollback', 'cancel'],
   createdAt: '2026-11-22T10:00:00.000Z',
   updatedAt: '2026-11-22T10:00:00.000Z',

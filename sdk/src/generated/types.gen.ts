@@ -26,7 +26,7 @@ export type MailSent = {
  * Every non-2xx response carries this envelope; match on `code`, never on `message`.
  */
 export type ErrorEnvelope = {
-    code: 'invalid_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'precondition_failed' | 'internal' | 'ruleset_not_cached' | 'magic_link_invalid' | 'magic_link_used' | 'magic_link_already_used' | 'magic_link_expired' | 'no_invitation' | 'already_claimed' | 'slug_unavailable' | 'insufficient_role' | 'scope_denied' | 'token_action_denied' | 'token_env_out_of_scope' | 'token_resource_out_of_scope' | 'token_ip_denied' | 'token_rate_limit' | 'approval_not_supported' | 'last_owner_cannot_demote_or_remove' | 'already_member' | 'invitation_pending' | 'invitation_used' | 'invitation_expired' | 'invitation_email_locked' | 'in_use' | 'segment_cycle' | 'segment_nesting_too_deep' | 'primitive_archived' | 'primitive_not_archived' | 'version_drift' | 'proposal_gone' | 'invalid_confirmation' | 'rollout_seed_locked' | 'rollout_not_paused' | 'rollout_already_at_final_step' | 'rollout_nothing_to_roll_back' | 'rollout_plan_key_conflict' | 'rollout_plan_in_use' | 'rollout_plan_invalid_ramp' | 'rollback_unauthorized' | 'rollback_rollout_not_found' | 'rollback_rate_limited' | 'quota_exceeded' | 'key_in_use' | 'service_unavailable';
+    code: 'invalid_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'precondition_failed' | 'internal' | 'ruleset_not_cached' | 'magic_link_invalid' | 'magic_link_used' | 'magic_link_already_used' | 'magic_link_expired' | 'no_invitation' | 'already_claimed' | 'slug_unavailable' | 'insufficient_role' | 'scope_denied' | 'token_action_denied' | 'token_env_out_of_scope' | 'token_resource_out_of_scope' | 'token_ip_denied' | 'token_rate_limit' | 'approval_not_supported' | 'last_owner_cannot_demote_or_remove' | 'already_member' | 'invitation_pending' | 'invitation_used' | 'invitation_expired' | 'invitation_email_locked' | 'in_use' | 'segment_cycle' | 'segment_nesting_too_deep' | 'primitive_archived' | 'primitive_not_archived' | 'version_drift' | 'proposal_gone' | 'invalid_confirmation' | 'rollout_seed_locked' | 'rollout_not_paused' | 'rollout_already_at_final_step' | 'rollout_nothing_to_roll_back' | 'rollout_plan_key_conflict' | 'rollout_plan_in_use' | 'rollout_plan_invalid_ramp' | 'guard_metric_key_conflict' | 'guard_metric_in_use' | 'rollback_unauthorized' | 'rollback_rollout_not_found' | 'rollback_rate_limited' | 'quota_exceeded' | 'key_in_use' | 'service_unavailable';
     message: string;
     fields?: {
         [key: string]: string;
@@ -457,12 +457,33 @@ export type RolloutStatus = 'active' | 'paused' | 'completed' | 'cancelled';
 export type PausedReason = 'user' | 'approval_gate' | 'auto_rollback' | 'guard';
 
 /**
+ * GuardMetricAction
+ *
+ * What a regression of the metric does: roll the rollout back to 0 % (default), or pause it where it is.
+ */
+export type GuardMetricAction = 'rollback' | 'pause';
+
+/**
+ * StepGuard
+ */
+export type StepGuard = {
+    metrics: Array<{
+        key: string;
+        margin: number;
+        action: GuardMetricAction;
+    }>;
+    minUnitsPerArm: number;
+    maxHoldFactor: number;
+};
+
+/**
  * RampStep
  */
 export type RampStep = {
     percent: number;
     holdForSeconds: number;
     requiresApproval?: boolean;
+    guard?: StepGuard;
 };
 
 /**
@@ -480,6 +501,46 @@ export type AutoRollbackInfo = {
     secretId: string;
     secretName: string;
     parsedMonitorUrl: string | null;
+};
+
+/**
+ * GuardStop
+ *
+ * The guarded step check that last stopped this rollout (banner data; docs/guards.md).
+ */
+export type GuardStop = {
+    at: string;
+    action: GuardMetricAction;
+    /**
+     * `metric`: the metric regressed; `srm`: the arms' split is not the one their bands promise; `insufficient_data`: the step reached its longest hold without enough units.
+     */
+    cause: 'metric' | 'srm' | 'insufficient_data';
+    metricKey: string | null;
+    stepPercent: number;
+    units: {
+        treatment: number;
+        control: number;
+    };
+    /**
+     * The metric's evidence against "no worse than the margin" (it stops at 1/α).
+     */
+    eValue: number | null;
+    /**
+     * The evidence the metric had to reach: 1/α with α split across the step's metrics.
+     */
+    threshold: number | null;
+    /**
+     * A count metric's rate ratio (treatment over control), a mean metric's difference and its always-valid interval.
+     */
+    estimate: {
+        value: number;
+        lower: number | null;
+        upper: number | null;
+    } | null;
+    /**
+     * The split's always-valid p-value (cause `srm`).
+     */
+    srmP: number | null;
 };
 
 /**
@@ -512,6 +573,7 @@ export type Rollout = {
     nextStepAt: string | null;
     targetIdsCount: number;
     lastAutoRollback: AutoRollbackInfo | null;
+    lastGuardStop: GuardStop | null;
     /**
      * The actions the rollout accepts in its state, from the state machine: `approve` (POST resume) while held at an approval gate, `resume` after a pause or a rollback, never `advance` while gated or rolled back. Empty once completed or cancelled.
      */
@@ -825,6 +887,30 @@ export type RolloutPlan = {
 };
 
 /**
+ * StepGuardInput
+ *
+ * Watches the step's metrics, the admitted contexts against the mirror band of the same size, and advances only when the hold has passed, each arm has its units and nothing regressed. Only on steps of an auto plan before the last.
+ */
+export type StepGuardInput = {
+    metrics: Array<{
+        key: string;
+        /**
+         * The change tolerated before it counts as a regression: relative for a count metric (0.1: 10 % more events per unit), in the value's unit for a mean metric. Default 0.
+         */
+        margin?: number;
+        action?: GuardMetricAction;
+    }>;
+    /**
+     * Exposed units each arm needs before the step may advance (default 1,000).
+     */
+    minUnitsPerArm?: number;
+    /**
+     * At this many times its hold without enough units the step pauses (`guard`) instead of advancing (default 3).
+     */
+    maxHoldFactor?: number;
+};
+
+/**
  * RampStepInput
  *
  * `holdForSeconds`: 60 to 2,592,000 s (30 days) on every step but the last, which holds 0.
@@ -833,6 +919,7 @@ export type RampStepInput = {
     percent: number;
     holdForSeconds: number;
     requiresApproval?: boolean;
+    guard?: StepGuardInput;
 };
 
 /**
@@ -1142,7 +1229,7 @@ export type ActorType = 'user' | 'api_token' | 'agent_token' | 'system' | 'rollb
  *
  * `rollout.approval_gate_reached`: the scheduler stopped before a step that requires approval (the row's reason names the step); the rollout is paused until someone resumes or advances it.
  */
-export type AuditAction = 'org.created' | 'project.created' | 'project.updated' | 'project.deleted' | 'environment.created' | 'environment.deleted' | 'member.added' | 'member.role_changed' | 'member.removed' | 'invitation.created' | 'invitation.revoked' | 'invitation.accepted' | 'api_token.created' | 'api_token.revoked' | 'rollback_secret.created' | 'rollback_secret.revoked' | 'rollout_plan.created' | 'rollout_plan.updated' | 'rollout_plan.deleted' | 'flag.created' | 'flag.update_value' | 'flag.update_rules' | 'flag.updated' | 'flag.archived' | 'flag.restored' | 'flag.deleted' | 'config.created' | 'config.update_value' | 'config.update_rules' | 'config.updated' | 'config.archived' | 'config.restored' | 'config.deleted' | 'segment.created' | 'segment.updated' | 'segment.deleted' | 'segment.target_ids_added' | 'segment.target_ids_removed' | 'segment.target_ids_replaced' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'rollout.created' | 'rollout.updated' | 'rollout.paused' | 'rollout.resumed' | 'rollout.advanced' | 'rollout.approval_gate_reached' | 'rollout.approval_resolved' | 'rollout.cancelled' | 'rollout.completed' | 'rollout.auto_rollback' | 'rollout.rolled_back' | 'rollout.target_ids_added' | 'rollout.target_ids_removed' | 'rollout.target_ids_replaced' | 'proposal.created' | 'proposal.applied' | 'proposal.cancelled' | 'proposal.expired';
+export type AuditAction = 'org.created' | 'project.created' | 'project.updated' | 'project.deleted' | 'environment.created' | 'environment.deleted' | 'member.added' | 'member.role_changed' | 'member.removed' | 'invitation.created' | 'invitation.revoked' | 'invitation.accepted' | 'api_token.created' | 'api_token.revoked' | 'rollback_secret.created' | 'rollback_secret.revoked' | 'rollout_plan.created' | 'rollout_plan.updated' | 'rollout_plan.deleted' | 'guard_metric.created' | 'guard_metric.deleted' | 'flag.created' | 'flag.update_value' | 'flag.update_rules' | 'flag.updated' | 'flag.archived' | 'flag.restored' | 'flag.deleted' | 'config.created' | 'config.update_value' | 'config.update_rules' | 'config.updated' | 'config.archived' | 'config.restored' | 'config.deleted' | 'segment.created' | 'segment.updated' | 'segment.deleted' | 'segment.target_ids_added' | 'segment.target_ids_removed' | 'segment.target_ids_replaced' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'rollout.created' | 'rollout.updated' | 'rollout.paused' | 'rollout.resumed' | 'rollout.advanced' | 'rollout.approval_gate_reached' | 'rollout.approval_resolved' | 'rollout.cancelled' | 'rollout.completed' | 'rollout.auto_rollback' | 'rollout.rolled_back' | 'rollout.target_ids_added' | 'rollout.target_ids_removed' | 'rollout.target_ids_replaced' | 'proposal.created' | 'proposal.applied' | 'proposal.cancelled' | 'proposal.expired';
 
 /**
  * AuditEventSummary
@@ -1601,6 +1688,54 @@ export type PrimitiveInsight = {
         lastEvaluatedAt: string | null;
         evaluations: number;
     }>;
+};
+
+/**
+ * GuardMetricKind
+ *
+ * `count`: events per exposed unit (errors, crashes; compared as a rate ratio); `mean`: the mean of a value tracked with each event (latency; compared as a difference).
+ */
+export type GuardMetricKind = 'count' | 'mean';
+
+/**
+ * GuardMetricWorse
+ *
+ * Which way a change is a regression: `higher` for errors and latency, `lower` for conversions.
+ */
+export type GuardMetricWorse = 'higher' | 'lower';
+
+/**
+ * GuardMetric
+ *
+ * A metric that guarded ramp steps watch (docs/guards.md).
+ */
+export type GuardMetric = {
+    key: string;
+    name: string;
+    description: string;
+    kind: GuardMetricKind;
+    worse: GuardMetricWorse;
+    /**
+     * The SDK event (`track(event, …)`) the metric counts or averages.
+     */
+    event: string;
+    createdAt: string;
+    updatedAt: string;
+};
+
+/**
+ * CreateGuardMetricRequest
+ */
+export type CreateGuardMetricRequest = {
+    key: string;
+    name: string;
+    description?: string;
+    kind: GuardMetricKind;
+    worse: GuardMetricWorse;
+    /**
+     * Defaults to the key.
+     */
+    event?: string;
 };
 
 /**
@@ -9377,3 +9512,170 @@ export type ListInsightsResponses = {
 };
 
 export type ListInsightsResponse = ListInsightsResponses[keyof ListInsightsResponses];
+
+export type ListGuardMetricsData = {
+    body?: never;
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/guard-metrics';
+};
+
+export type ListGuardMetricsErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type ListGuardMetricsError = ListGuardMetricsErrors[keyof ListGuardMetricsErrors];
+
+export type ListGuardMetricsResponses = {
+    /**
+     * OK
+     */
+    200: Array<GuardMetric>;
+};
+
+export type ListGuardMetricsResponse = ListGuardMetricsResponses[keyof ListGuardMetricsResponses];
+
+export type CreateGuardMetricData = {
+    /**
+     * Request body
+     */
+    body: CreateGuardMetricRequest;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/guard-metrics';
+};
+
+export type CreateGuardMetricErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type CreateGuardMetricError = CreateGuardMetricErrors[keyof CreateGuardMetricErrors];
+
+export type CreateGuardMetricResponses = {
+    /**
+     * Created
+     */
+    201: GuardMetric;
+};
+
+export type CreateGuardMetricResponse = CreateGuardMetricResponses[keyof CreateGuardMetricResponses];
+
+export type DeleteGuardMetricData = {
+    body?: never;
+    headers?: {
+        'x-audit-reason'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/guard-metrics/{key}';
+};
+
+export type DeleteGuardMetricErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type DeleteGuardMetricError = DeleteGuardMetricErrors[keyof DeleteGuardMetricErrors];
+
+export type DeleteGuardMetricResponses = {
+    /**
+     * No content
+     */
+    204: void;
+};
+
+export type DeleteGuardMetricResponse = DeleteGuardMetricResponses[keyof DeleteGuardMetricResponses];

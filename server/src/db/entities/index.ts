@@ -18,6 +18,7 @@ import { InvitationEntity, MagicLinkEntity, ProposalEntity } from './onboarding.
 import { SegmentEntity, SegmentSpareTargetListEntity } from './segment.js';
 import { WebhookDeliveryEntity, WebhookSubscriptionEntity } from './webhook.js';
 import { UsageBudgetEntity, UsageHourEntity } from './usage.js';
+import { GuardMetricEntity, GuardSampleEntity } from './guard-metric.js';
 
 export * from './api-key.js';
 export * from './audit-event.js';
@@ -39,6 +40,7 @@ export * from './onboarding.js';
 export * from './segment.js';
 export * from './webhook.js';
 export * from './usage.js';
+export * from './guard-metric.js';
 
 export const entities = [
   UserEntity,
@@ -67,4 +69,6 @@ export const entities = [
   WebhookDeliveryEntity,
   UsageHourEntity,
   UsageBudgetEntity,
+  GuardMetricEntity,
+  GuardSampleEntity,
 ];

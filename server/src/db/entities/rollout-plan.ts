@@ -2,6 +2,14 @@ import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { id, jsonb, timestamp } from './common.js';
 import { ProjectEntity } from './project.js';
 
+/** A ramp step as plans and rollouts' plan snapshots store it (domain/rollouts/types.ts RampStep). */
+export interface StoredRampStep {
+  percent: number;
+  holdForSeconds: number;
+  requiresApproval?: boolean;
+  guard?: { metrics: Array<{ key: string; margin: number; action: 'rollback' | 'pause' }>; minUnitsPerArm: number; maxHoldFactor: number };
+}
+
 /** A project-scoped ramp template. Deleting soft-deletes, so the key can be reused and DELETE stays idempotent. */
 export const RolloutPlanEntity = defineEntity({
   name: 'RolloutPlan',
@@ -13,7 +21,7 @@ export const RolloutPlanEntity = defineEntity({
     key: p.text(),
     name: p.text(),
     description: p.text().nullable(),
-    rampSteps: jsonb<Array<{ percent: number; holdForSeconds: number; requiresApproval?: boolean }>>(),
+    rampSteps: jsonb<StoredRampStep[]>(),
     cadence: p.enum(['auto', 'manual']),
     blackoutDaysOfWeek: jsonb<number[]>(),
     blackoutTimezone: p.text(),

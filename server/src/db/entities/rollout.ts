@@ -1,8 +1,9 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { LIVE_STATUSES, ROLLOUT_STATUSES } from '@gradual/contract';
+import { LIVE_STATUSES, ROLLOUT_STATUSES, type GuardStop } from '@gradual/contract';
 import { id, jsonb, timestamp, type JsonValue } from './common.js';
 import { EnvironmentEntity } from './environment.js';
 import { PrimitiveEntity, PRIMITIVE_KINDS } from './primitive.js';
+import type { StoredRampStep } from './rollout-plan.js';
 
 /** The live statuses as an SQL list, `('active', 'paused')`: the one live predicate of the index and the queries. */
 export const LIVE_STATUSES_SQL = `(${LIVE_STATUSES.map((status) => `'${status}'`).join(', ')})`;
@@ -11,12 +12,7 @@ export const PAUSED_REASONS = ['user', 'approval_gate', 'auto_rollback', 'guard'
 /** What a rollout copied from its plan at attach time (see domain/rollouts/types.ts PlanSnapshot). */
 export interface StoredPlanSnapshot {
   key: string;
-  rampSteps: Array<{
-    percent: number;
-    holdForSeconds: number;
-    requiresApproval?: boolean;
-    guard?: { metrics: Array<{ key: string; margin: number; action: 'rollback' | 'pause' }>; minUnitsPerArm: number; maxHoldFactor: number };
-  }>;
+  rampSteps: StoredRampStep[];
   cadence: 'auto' | 'manual';
   blackoutDaysOfWeek: number[];
   blackoutTimezone: string;
@@ -55,6 +51,8 @@ export const RolloutEntity = defineEntity({
     nextStepAt: timestamp().nullable(),
     /** When the current step's hold began (domain/rollouts/types.ts): a guarded step's analysis starts here. */
     stepStartedAt: timestamp().nullable(),
+    /** When the scheduler next checks the guarded step this rollout holds at; null when it holds at none. */
+    guardCheckAt: timestamp().nullable(),
     targetIdsCount: p.integer(),
     /**
      * Raised by every edit that changes the allow-list, in the edit's transaction: an in-memory
@@ -65,6 +63,8 @@ export const RolloutEntity = defineEntity({
     targetListId: p.uuid().nullable(),
     /** The rollback fire that last paused this rollout (banner data), or null. */
     lastAutoRollback: jsonb<{ firedAt: string; secretId: string; secretName: string; parsedMonitorUrl: string | null }>().nullable(),
+    /** The guarded step check that last stopped this rollout (the contract's GuardStop), or null. */
+    lastGuardStop: jsonb<GuardStop>().nullable(),
     createdAt: timestamp(),
     updatedAt: timestamp(),
   }),
@@ -79,6 +79,11 @@ export const RolloutEntity = defineEntity({
       // The scheduler's scan: due auto-cadence rollouts.
       name: 'rollouts_due_index',
       expression: 'create index "rollouts_due_index" on "rollouts" ("next_step_at") where "status" = \'active\' and "next_step_at" is not null',
+    },
+    {
+      // The scheduler's other scan: guarded steps whose check is due.
+      name: 'rollouts_guard_check_index',
+      expression: 'create index "rollouts_guard_check_index" on "rollouts" ("guard_check_at") where "status" = \'active\' and "guard_check_at" is not null',
     },
     { properties: ['projectId', 'planKey'] },
   ],

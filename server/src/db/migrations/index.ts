@@ -15,6 +15,7 @@ import { Migration20261126094500_webhook_delivery_url } from './Migration2026112
 import { Migration20261201232601_usage_budgets } from './Migration20261201232601_usage_budgets.js';
 import { Migration20261201232644_webhook_delivery_lanes } from './Migration20261201232644_webhook_delivery_lanes.js';
 import { Migration20261202030309_guarded_steps } from './Migration20261202030309_guarded_steps.js';
+import { Migration20261202032616_guard_metrics } from './Migration20261202032616_guard_metrics.js';
 
 // Static list: MikroORM cannot load .ts migration files by glob under vitest.
 export const migrationsList: MigrationObject[] = [
@@ -33,4 +34,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261201232601_usage_budgets', class: Migration20261201232601_usage_budgets },
   { name: 'Migration20261201232644_webhook_delivery_lanes', class: Migration20261201232644_webhook_delivery_lanes },
   { name: 'Migration20261202030309_guarded_steps', class: Migration20261202030309_guarded_steps },
+  { name: 'Migration20261202032616_guard_metrics', class: Migration20261202032616_guard_metrics },
 ];

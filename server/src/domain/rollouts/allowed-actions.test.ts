@@ -34,6 +34,7 @@ const active: RolloutState = {
   rampStepIdx: 1,
   nextStepAt: NOW,
   stepStartedAt: null,
+  guardCheckAt: null,
 };
 const noPlan: RolloutState = { ...active, plan: null, rampStepIdx: null, nextStepAt: null };
 const paused = (s: RolloutState, reason: 'user' | 'approval_gate'): RolloutState => ({

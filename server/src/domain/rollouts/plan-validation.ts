@@ -4,10 +4,29 @@
  * what zod cannot: ramp ordering, holds, approval gates versus cadence, the
  * time zone and the blackout calendar. Pure.
  */
-import { HOLD_SECONDS_MAX, HOLD_SECONDS_MIN, RAMP_STEPS_MAX, RAMP_STEPS_MIN } from '@gradual/contract';
+import { GUARD_DEFAULTS, HOLD_SECONDS_MAX, HOLD_SECONDS_MIN, RAMP_STEPS_MAX, RAMP_STEPS_MIN } from '@gradual/contract';
 import { DomainError } from '../errors.js';
 import { isValidTimeZone } from './schedule.js';
-import type { Cadence, RampStep } from './types.js';
+import type { Cadence, RampStep, StepGuardPlan } from './types.js';
+
+/** A step's guard as a plan is written: the defaults below fill what it leaves out. */
+export interface StepGuardInput {
+  metrics: Array<{ key: string; margin?: number | undefined; action?: 'rollback' | 'pause' | undefined }>;
+  minUnitsPerArm?: number | undefined;
+  maxHoldFactor?: number | undefined;
+}
+
+/** A ramp step as a plan is written. */
+export type RampStepInput = Omit<RampStep, 'guard'> & { guard?: StepGuardInput | undefined };
+
+/** The guard with its defaults applied. */
+export function normalizedGuard(guard: StepGuardInput): StepGuardPlan {
+  return {
+    metrics: guard.metrics.map((m) => ({ key: m.key, margin: m.margin ?? GUARD_DEFAULTS.margin, action: m.action ?? GUARD_DEFAULTS.action })),
+    minUnitsPerArm: guard.minUnitsPerArm ?? GUARD_DEFAULTS.minUnitsPerArm,
+    maxHoldFactor: guard.maxHoldFactor ?? GUARD_DEFAULTS.maxHoldFactor,
+  };
+}
 
 export const DEFAULT_CADENCE: Cadence = 'manual';
 export const DEFAULT_BLACKOUT_TIMEZONE = 'UTC';
@@ -16,7 +35,7 @@ export interface PlanInput {
   key: string;
   name: string;
   description?: string | undefined;
-  rampSteps: RampStep[];
+  rampSteps: RampStepInput[];
   cadence?: Cadence | undefined;
   blackoutDaysOfWeek?: number[] | undefined;
   blackoutTimezone?: string | undefined;
@@ -38,7 +57,7 @@ export interface NormalizedPlan {
  * Every ramp problem of `steps` under `cadence`, keyed by dotted path; empty when the ramp is valid.
  * The step count and hold limits are the contract's (RAMP_STEPS_*, HOLD_SECONDS_*).
  */
-export function rampStepProblems(steps: readonly RampStep[], cadence: Cadence): Record<string, string> {
+export function rampStepProblems(steps: readonly RampStepInput[], cadence: Cadence): Record<string, string> {
   const fields: Record<string, string> = {};
   if (steps.length < RAMP_STEPS_MIN) fields.rampSteps = `must have at least ${RAMP_STEPS_MIN} step`;
   else if (steps.length > RAMP_STEPS_MAX) fields.rampSteps = `must have at most ${RAMP_STEPS_MAX} steps`;
@@ -64,6 +83,16 @@ export function rampStepProblems(steps: readonly RampStep[], cadence: Cadence): 
     if (step.requiresApproval === true && cadence !== 'auto') {
       fields[`${at}.requiresApproval`] = 'approval gates are only valid when cadence is auto';
     }
+    if (step.guard) {
+      // A guard compares the admitted band with its mirror, which the final step (all admitted) lacks.
+      if (last) fields[`${at}.guard`] = 'the final step cannot be guarded: it admits everyone, so nobody is left to compare with';
+      else if (cadence !== 'auto') fields[`${at}.guard`] = 'guards are only valid when cadence is auto';
+      const seen = new Set<string>();
+      step.guard.metrics.forEach((m, j) => {
+        if (seen.has(m.key)) fields[`${at}.guard.metrics.${j}.key`] = 'names a metric the step already watches';
+        seen.add(m.key);
+      });
+    }
   });
   return fields;
 }
@@ -73,7 +102,7 @@ export function rampStepProblems(steps: readonly RampStep[], cadence: Cadence): 
  * returns a copy; `requiresApproval` is kept as given (true, false or absent).
  * Throws `rollout_plan_invalid_ramp` with every problem in `fields`.
  */
-export function validateRampSteps(steps: readonly RampStep[], cadence: Cadence): RampStep[] {
+export function validateRampSteps(steps: readonly RampStepInput[], cadence: Cadence): RampStep[] {
   const fields = rampStepProblems(steps, cadence);
   if (Object.keys(fields).length > 0) {
     throw new DomainError('rollout_plan_invalid_ramp', 'The ramp steps are invalid.', { fields });
@@ -82,6 +111,7 @@ export function validateRampSteps(steps: readonly RampStep[], cadence: Cadence):
     percent: s.percent,
     holdForSeconds: s.holdForSeconds,
     ...(s.requiresApproval !== undefined ? { requiresApproval: s.requiresApproval } : {}),
+    ...(s.guard ? { guard: normalizedGuard(s.guard) } : {}),
   }));
 }
 

@@ -91,8 +91,14 @@ export function attachPlan(r: RolloutState, plan: PlanSnapshot, now: Date): Roll
  */
 export function scheduled(r: RolloutState, now: Date): RolloutState {
   const nextStepAt = scheduleFor(r, now);
-  return { ...r, nextStepAt, stepStartedAt: nextStepAt ? new Date(now.getTime()) : r.stepStartedAt };
+  const next = { ...r, nextStepAt, stepStartedAt: nextStepAt ? new Date(now.getTime()) : r.stepStartedAt };
+  return { ...next, guardCheckAt: guardedStep(next) ? nextGuardCheck(now) : null };
 }
+
+/** How often the scheduler checks a guarded step: the per-minute intervals its count tests are made of. */
+export const GUARD_CHECK_SECONDS = 60;
+
+export const nextGuardCheck = (now: Date): Date => new Date(now.getTime() + GUARD_CHECK_SECONDS * 1000);
 
 /**
  * The step a guarded check watches: the current step, when the rollout is active at its percent

@@ -57,6 +57,7 @@ function toRamp(r: TestRollout): RampRollout {
     rampStepIdx: r.rampStepIdx,
     nextStepAt: r.nextStepAt === null ? null : new Date(r.nextStepAt),
     stepStartedAt: null,
+    guardCheckAt: null,
   };
   return { state: s, createdAt: new Date(r.createdAt), updatedAt: new Date(r.updatedAt) };
 }

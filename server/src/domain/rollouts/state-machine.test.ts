@@ -45,6 +45,7 @@ const base: RolloutState = {
   rampStepIdx: 0,
   nextStepAt: DUE,
   stepStartedAt: new Date(DUE.getTime() - 3600_000),
+  guardCheckAt: null,
 };
 
 function deepFreeze<T>(o: T): T {
@@ -322,6 +323,7 @@ describe('createRollout', () => {
         rampStepIdx: null,
         nextStepAt: null,
         stepStartedAt: null,
+        guardCheckAt: null,
       },
       actions: ['rollout.created'],
       changed: true,
@@ -554,12 +556,24 @@ describe('guarded steps', () => {
   /** Active at the guarded first step (5 %), its hold over since DUE. */
   const held: RolloutState = { ...base, plan: GUARDED };
 
-  it('a due tick moves on only with the checks passed: no verdict or `hold` changes nothing', () => {
+  it('a due tick moves on only with the checks passed: without a verdict nothing changes, `hold` only sets the next check', () => {
     expect(applyCommand(held, { type: 'tick' }, NOW).changed).toBe(false);
-    expect(applyCommand(held, { type: 'tick', guard: 'hold' }, NOW).changed).toBe(false);
+    const stays = applyCommand(held, { type: 'tick', guard: 'hold' }, NOW);
+    expect(stays).toEqual({ rollout: { ...held, guardCheckAt: later(60) }, actions: [], changed: true });
     const moved = applyCommand(held, { type: 'tick', guard: 'advance' }, NOW);
     expect(moved.actions).toEqual(['rollout.advanced']);
-    expect(moved.rollout).toMatchObject({ percent: 25, rampStepIdx: 1, nextStepAt: later(7200), stepStartedAt: NOW });
+    // The next step has no guard: no checks due there.
+    expect(moved.rollout).toMatchObject({ percent: 25, rampStepIdx: 1, nextStepAt: later(7200), stepStartedAt: NOW, guardCheckAt: null });
+  });
+
+  it('entering a guarded step schedules its first check a minute later; each check due is a tick, during the hold too', () => {
+    const entered = applyCommand({ ...held, percent: 1 }, { type: 'tick' }, NOW).rollout;
+    expect(entered).toMatchObject({ percent: 5, nextStepAt: later(3600), guardCheckAt: later(60) });
+    expect(applyCommand(entered, { type: 'tick', guard: 'hold' }, NOW).changed).toBe(false); // no check due yet
+    const checked = applyCommand(entered, { type: 'tick', guard: 'advance' }, later(60));
+    expect(checked.actions).toEqual([]); // the hold is not over: the verdict cannot shorten it
+    expect(checked.rollout).toMatchObject({ percent: 5, guardCheckAt: later(120) });
+    expect(applyCommand(entered, { type: 'guard_pause' }, NOW).rollout.guardCheckAt).toBe(null);
   });
 
   it('`advance` from the checks never shortens the hold, and a step without a guard ignores the verdict', () => {

@@ -6,7 +6,7 @@
  */
 import { isLiveStatus } from '@gradual/contract';
 import { DomainError } from '../errors.js';
-import { attachPlan, effectivePercent, enterStep, guardedStep, nextStepIndex, scheduled } from './ramp-position.js';
+import { attachPlan, effectivePercent, enterStep, guardedStep, nextGuardCheck, nextStepIndex, scheduled } from './ramp-position.js';
 import { assertPercent, cloneJson, deepEqual, resolvedPlan } from './rollout-values.js';
 import { isBlackout, nextNonBlackoutStart } from './schedule.js';
 import { finish, noop } from './transition-results.js';
@@ -39,6 +39,7 @@ export function createRollout(input: CreateRolloutInput, now: Date): Transition 
     rampStepIdx: null,
     nextStepAt: null,
     stepStartedAt: null,
+    guardCheckAt: null,
   };
   if (typeof input.planKey === 'string') rollout = attachPlan(rollout, resolvedPlan(input.planKey, input.plan), now);
   return finish(rollout, ['rollout.created']);
@@ -231,24 +232,25 @@ function advance(current: RolloutState, now: Date): Transition {
  *   current percent, nextStepAt null, rollout.approval_gate_reached.
  * - else the step is entered: nextStepAt = now + its hold (null at the final
  *   step), rollout.advanced (+ rollout.completed at 100).
- * - at a guarded step (guardedStep) the hold alone is not enough: without
- *   `guard: 'advance'` (the step's checks passed) the tick changes nothing, and
- *   the scheduler asks again at its next tick.
+ * - at a guarded step (guardedStep) the tick also acts when its check is due
+ *   (guardCheckAt), and only with the check's verdict (none: no-op): `advance`
+ *   with the hold over moves on as above; otherwise the step stays and its next
+ *   check is a minute away (changed, no audit action).
  * A step is never applied twice at the same `now`: after it nextStepAt is null
  * or later than now (holds of non-final steps are ≥ 60 s).
  */
 function tick(current: RolloutState, now: Date, guard: GuardGate | undefined): Transition {
   const plan = current.plan;
-  if (
-    current.status !== 'active' ||
-    !plan ||
-    plan.cadence !== 'auto' ||
-    current.nextStepAt === null ||
-    current.nextStepAt.getTime() > now.getTime()
-  ) {
+  if (current.status !== 'active' || !plan || plan.cadence !== 'auto') return noop(current);
+  const stepDue = current.nextStepAt !== null && current.nextStepAt.getTime() <= now.getTime();
+  if (guardedStep(current)) {
+    const checkDue = current.guardCheckAt !== null && current.guardCheckAt.getTime() <= now.getTime();
+    if (guard === undefined || !(stepDue || checkDue)) return noop(current);
+    // Checked, and staying: the next check in a minute (scheduling only: no audit row).
+    if (guard !== 'advance' || !stepDue) return { rollout: { ...current, guardCheckAt: nextGuardCheck(now) }, actions: [], changed: true };
+  } else if (!stepDue) {
     return noop(current);
   }
-  if (guardedStep(current) && guard !== 'advance') return noop(current);
   if (isBlackout(now, plan.blackoutDaysOfWeek, plan.blackoutTimezone)) {
     const deferred = nextNonBlackoutStart(now, plan.blackoutDaysOfWeek, plan.blackoutTimezone);
     return { rollout: { ...current, nextStepAt: deferred }, actions: [], changed: true };

@@ -66,6 +66,11 @@ export interface RolloutState {
    * Null until a plan positions the rollout.
    */
   stepStartedAt: Date | null;
+  /**
+   * When the scheduler next checks the guarded step the rollout holds at (a minute after the last
+   * check: GUARD_CHECK_SECONDS); null unless it is at one (guardedStep).
+   */
+  guardCheckAt: Date | null;
 }
 
 export type RolloutAuditAction =

@@ -8,6 +8,7 @@ import { authorize, type Actor, type Caller } from '../access/authorize.js';
 import { recordAudit } from '../audit/audit.store.js';
 import { findProject, iso, mapUniqueViolation } from '../common/lookup.js';
 import { transaction } from '../../db/transaction.js';
+import { checkGuardMetricKeys } from '../guards/guard-metrics.service.js';
 
 export const toPlanDto = (p: RolloutPlan): RolloutPlanDto => ({
   id: p.id,
@@ -78,6 +79,7 @@ export async function createPlan(em: EntityManager, caller: Caller, projectId: s
     () =>
       transaction(em, async (tx) => {
         if (await tx.findOne(RolloutPlanEntity, { projectId: project.id, key: plan.key, deletedAt: null })) throw keyConflict(plan.key);
+        await checkGuardMetricKeys(tx, project.id, plan.rampSteps);
         const row = tx.create(RolloutPlanEntity, {
           orgId: project.orgId,
           projectId: project.id,
@@ -130,6 +132,7 @@ export async function updatePlan(
     const next = { ...before, name: merged.name, rampSteps: merged.rampSteps, cadence: merged.cadence, blackoutDaysOfWeek: merged.blackoutDaysOfWeek, blackoutTimezone: merged.blackoutTimezone };
     if (merged.description !== undefined) next.description = merged.description;
     if (JSON.stringify(next) === JSON.stringify(before)) return row;
+    await checkGuardMetricKeys(tx, project.id, merged.rampSteps);
     tx.assign(row, {
       name: merged.name,
       description: merged.description ?? null,

@@ -15,15 +15,12 @@ import {
 } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
 import { digestsEqual, hashToken } from '../../domain/secrets.js';
-import { applyCommand } from '../../domain/rollouts/state-machine.js';
 import type { RolloutStatus } from '../../domain/rollouts/types.js';
 import type { AuthFailures } from '../../rate-limits/auth-failures.js';
 import { clientAddressKey } from '../../rate-limits/client-address.js';
 import type { RateLimits } from '../../rate-limits/rate-limits.js';
-import type { Actor } from '../access/authorize.js';
 import { changeEnvironments, type EnvChangeBus } from '../environments/env-changes.js';
-import { commitTransition } from '../rollouts/commit-transition.js';
-import { toRolloutDto, toState } from '../rollouts/rollout.mapper.js';
+import { stopAutomatically } from '../rollouts/automatic-stop.js';
 import { findCurrentRollout } from '../rollouts/rollouts.store.js';
 import { isUuid } from '../common/lookup.js';
 import { parseMonitorUrl } from './alert-url.js';
@@ -32,12 +29,6 @@ export const MAX_FIRE_BODY_BYTES = 16_384;
 export const FIRES_PER_ROLLOUT_PER_MINUTE = 60;
 export const FIRES_PER_SECRET_PER_MINUTE = 300;
 const LAST_FIRED_RESOLUTION_MS = 60_000;
-/**
- * The audit reason of a transitioned fire (spec "Rollback fire audit rows"). Which secret fired and
- * the alert's link are in the row's newValue, the rollout's `lastAutoRollback`, as in its fire record.
- */
-const AUTO_ROLLBACK_REASON = 'rollout:auto_rollback';
-
 export interface FireRequest {
   envId: string;
   kind: PrimitiveKind;
@@ -201,23 +192,14 @@ export async function fireRollback(deps: FireDeps, req: FireRequest): Promise<Fi
     });
   }
 
-  const actor: Actor = { actorType: 'rollback_webhook', actorId: secret.id, actorEmail: null, delegatorUserId: null, role: null };
   let settled!: RollbackOutcome;
   const response = await changeEnvironments(em, deps.bus, req.now, async (changes) => {
     const { tx } = changes;
     // The row lock makes concurrent fires take turns: exactly one transitions, the rest see it paused.
     const row = (await findCurrentRollout(tx, env.id, primitive.id, true))!;
     const currentStatus = row.status;
-    const transition = applyCommand(toState(row), { type: 'fire' }, req.now);
-    let outcome: RollbackOutcome;
-    if (transition.changed) {
-      outcome = 'transitioned';
-      const before = toRolloutDto(row);
-      row.lastAutoRollback = { firedAt: req.now.toISOString(), secretId: secret.id, secretName: secret.name, parsedMonitorUrl: monitorUrl };
-      await commitTransition({ changes, actor, caller: { reason: AUTO_ROLLBACK_REASON, now: req.now } }, row, primitive, transition, before);
-    } else {
-      outcome = currentStatus === 'paused' ? 'noop_already_rolled_back' : 'noop_terminal_state';
-    }
+    const transition = await stopAutomatically(changes, req.now, row, primitive, { by: 'alert', secret, monitorUrl });
+    const outcome: RollbackOutcome = transition.changed ? 'transitioned' : currentStatus === 'paused' ? 'noop_already_rolled_back' : 'noop_terminal_state';
     tx.create(RollbackFireEntity, { ...base, outcome, rolloutId: row.id, secretId: secret.id, secretName: secret.name, parsedMonitorUrl: monitorUrl });
     settled = outcome;
     return transition.changed ? { noop: false, currentStatus, newStatus: row.status } : { noop: true, currentStatus };

@@ -19,6 +19,7 @@ export function toState(r: Rollout): RolloutState {
     rampStepIdx: r.rampStepIdx ?? null,
     nextStepAt: r.nextStepAt ?? null,
     stepStartedAt: r.stepStartedAt ?? null,
+    guardCheckAt: r.guardCheckAt ?? null,
   };
 }
 
@@ -38,6 +39,7 @@ export function applyState(r: Rollout, s: RolloutState, now: Date): void {
   r.rampStepIdx = s.rampStepIdx;
   r.nextStepAt = s.nextStepAt;
   r.stepStartedAt = s.stepStartedAt;
+  r.guardCheckAt = s.guardCheckAt;
   r.updatedAt = now;
 }
 
@@ -64,6 +66,7 @@ export function toRolloutDto(r: Rollout): RolloutDto {
     nextStepAt: r.nextStepAt ? iso(r.nextStepAt) : null,
     targetIdsCount: r.targetIdsCount,
     lastAutoRollback: r.lastAutoRollback ?? null,
+    lastGuardStop: r.lastGuardStop ?? null,
     // As of the row's last change: no action's acceptance depends on the time.
     allowedActions: allowedActions(toState(r), r.updatedAt),
     createdAt: iso(r.createdAt),

@@ -32,10 +32,12 @@ export function newRolloutRow(env: Pick<Environment, 'id' | 'orgId' | 'projectId
     rampStepIdx: null,
     nextStepAt: null,
     stepStartedAt: null,
+    guardCheckAt: null,
     targetIdsCount: 0,
     targetIdsVersion: 0,
     targetListId: null,
     lastAutoRollback: null,
+    lastGuardStop: null,
     createdAt: now,
     updatedAt: now,
   };
@@ -81,8 +83,9 @@ export async function findCurrentRollout(em: EntityManager, envId: string, primi
 
 /**
  * The scheduler's claim: up to `limit` active rollouts whose next step is due at `now`, oldest
- * due first, row-locked and skipping rows another instance holds (each step applied once).
- * Detached, for commitTransition to write back.
+ * due first, then (to fill the batch) those whose guarded step's check is due; row-locked and
+ * skipping rows another instance holds (each step applied once). Detached, for commitTransition
+ * to write back.
  */
 export async function claimDueRollouts(tx: EntityManager, now: Date, limit: number): Promise<Rollout[]> {
   const rows = boundRollouts(tx);
@@ -94,7 +97,21 @@ export async function claimDueRollouts(tx: EntityManager, now: Date, limit: numb
       order by x.next_step_at asc limit ? for update skip locked`,
     [now, limit],
   );
-  return due.map((row) => rows.fromRow(row));
+  const claimed = due.map((row) => rows.fromRow(row));
+  if (claimed.length >= limit) return claimed;
+  // The same from rollouts_guard_check_index; a row due both ways is already claimed (and locked by this transaction).
+  const { rows: checks } = await rawQuery(
+    tx,
+    `select ${rows.selectList} from rollouts x where x.status = 'active' and x.guard_check_at <= ?
+      order by x.guard_check_at asc limit ? for update skip locked`,
+    [now, limit],
+  );
+  const ids = new Set(claimed.map((r) => r.id));
+  for (const row of checks.map((r) => rows.fromRow(r))) {
+    if (claimed.length >= limit) break;
+    if (!ids.has(row.id)) claimed.push(row);
+  }
+  return claimed;
 }
 
 /**

@@ -2,7 +2,11 @@ import type { Logger } from 'pino';
 import type { ServiceMetrics } from '../../metrics/metrics.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/database.js';
+import { guardedStep } from '../../domain/rollouts/ramp-position.js';
 import { applyCommand } from '../../domain/rollouts/state-machine.js';
+import type { Transition } from '../../domain/rollouts/types.js';
+import { checkGuardedStep, guardStopOf, guardStopReason } from '../guards/guard-checks.js';
+import { stopAutomatically } from './automatic-stop.js';
 import { systemActor } from '../access/authorize.js';
 import { changeEnvironments, type EnvChangeBus } from '../environments/env-changes.js';
 import { commitTransition } from './commit-transition.js';
@@ -29,7 +33,9 @@ export const SCHEDULER_BATCH = 250;
 
 /**
  * One scheduler pass at the clock's current time: every active rollout whose
- * nextStepAt has passed gets one `tick` through the state machine. Rows are
+ * nextStepAt has passed, or whose guarded step's check is due, gets one `tick` through the state
+ * machine; a guarded step's check decides with it, and a check that stops the rollout stops it
+ * through stopAutomatically (actor `system`, reason `guard:<metric>`). Rows are
  * claimed with FOR UPDATE SKIP LOCKED, so several instances can tick at once
  * and each due step is applied by exactly one of them; a batch commits its
  * steps, env version bumps and audit rows together (actor `system`).
@@ -48,12 +54,30 @@ export async function runSchedulerTick(deps: SchedulerDeps, batchSize = SCHEDULE
       if (!claimed) return;
       const ctx = { changes, actor: systemActor, caller: { reason: null, now } };
       for (const row of due) {
-        const transition = applyCommand(toState(row), { type: 'tick' }, now);
+        // The row carries its primitive's id, kind and key: no need to load the primitives.
+        const primitive = { id: row.primitiveId, kind: row.primitiveKind, key: row.primitiveKey };
+        const state = toState(row);
+        const step = guardedStep(state);
+        let transition: Transition;
+        if (step) {
+          // A guarded step: its check's verdict decides with the time (docs/guards.md).
+          const verdict = await checkGuardedStep(changes.tx, row, step, now);
+          if (verdict.decision === 'rollback' || verdict.decision === 'pause') {
+            const stop = guardStopOf(verdict, step, now);
+            transition = await stopAutomatically(changes, now, row, primitive, { by: 'guard', stop, reason: guardStopReason(stop) });
+            if (transition.changed) {
+              changed++;
+              result.transitioned++;
+            }
+            continue;
+          }
+          transition = applyCommand(state, { type: 'tick', guard: verdict.decision }, now);
+        } else {
+          transition = applyCommand(state, { type: 'tick' }, now);
+        }
         if (!transition.changed) continue;
         changed++;
         if (transition.actions.length) result.transitioned++;
-        // The row carries its primitive's id, kind and key: no need to load the primitives.
-        const primitive = { id: row.primitiveId, kind: row.primitiveKind, key: row.primitiveKey };
         await commitTransition(ctx, row, primitive, transition, toRolloutDto(row));
       }
     });
