@@ -50,12 +50,12 @@ interface Probe {
 
 /** OFREP routes: they evaluate the one environment the key is bound to, whatever the path names (docs/ofrep.md). */
 const OFREP_ROUTES = new Set(['ofrepEvaluateFlag', 'ofrepEvaluateFlags']);
-/** POST routes that read (a usage report is made by whoever may evaluate). */
-const READ_POSTS = new Set(['evaluate', 'reportUsage', ...OFREP_ROUTES]);
+/** POST routes that read (a usage or guard report is made by whoever may evaluate). */
+const READ_POSTS = new Set(['evaluate', 'reportUsage', 'reportGuardMetrics', ...OFREP_ROUTES]);
 /** One flag's or config's usage across the project's environments: scoped by project and resource (an env key sees its environments only). */
 const USAGE_READS = new Set(['getFlagUsage', 'getConfigUsage']);
 /** Routes whose success is 202 Accepted. */
-const ACCEPTED_ROUTES = new Set(['reportUsage']);
+const ACCEPTED_ROUTES = new Set(['reportUsage', 'reportGuardMetrics']);
 /** Webhook subscriptions receive every environment's and every flag's events: only keys restricted to neither may manage or read them. */
 const WEBHOOK_ROUTES = new Set([
   'createWebhookSubscription',
@@ -420,6 +420,12 @@ describe('scope matrix: env-, resource-, read-only and approval-required keys on
         windowStart: new Date(Date.now() - 120_000).toISOString(),
         windowEnd: new Date(Date.now() - 60_000).toISOString(),
         entries: [{ kind: 'flag', key: flagOf(c.prim), variant: 'default', count: 1 }],
+      },
+      reportGuardMetrics: {
+        windowStart: new Date(Date.now() - 20_000).toISOString(),
+        windowEnd: new Date(Date.now() - 10_000).toISOString(),
+        exposures: [{ kind: 'flag', key: flagOf(c.prim), percent: 5, arm: 'treatment', units: 1 }],
+        events: [],
       },
       createRollbackSecret: { name: 'pwned' },
       createWebhookSubscription: { name: 'pwned', url: 'https://hooks.example.com/pwned', events: ['rollout.created'] },

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFlagClient } from '@gradual/sdk';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rolloutOps } from '../support/rollout-ops.js';
 import { claim, expectApiError, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
 
@@ -132,5 +133,94 @@ describe('guarded ramp steps', () => {
     await owner.session.deleteGuardMetric({ path: { id: projectId, key: 'unused' } });
     await owner.session.deleteGuardMetric({ path: { id: projectId, key: 'unused' } });
     expect((await owner.session.listGuardMetrics({ path: { id: projectId } })).map((m) => m.key)).toEqual(['checkout-errors', 'latency']);
+  });
+
+  it('rolls back at the first check after a count metric regresses (1 % → 3 %), and a streaming SDK serves the base value within a second', async () => {
+    await t.setClock('2026-12-02T09:00:00Z');
+    await owner.session.createFlag({ path: { id: projectId }, body: { key: 'regress', name: 'Regress', defaultValue: false } });
+    await owner.session.createRolloutPlan({
+      path: { id: projectId },
+      body: {
+        key: 'errors-guarded',
+        name: 'Errors guarded',
+        cadence: 'auto',
+        rampSteps: [{ percent: 10, holdForSeconds: 6 * HOUR, guard: { metrics: [{ key: 'checkout-errors' }], minUnitsPerArm: 100 } }, { percent: 100, holdForSeconds: 0 }],
+      },
+    });
+    const path = { envId, key: 'regress' };
+    await rolloutOps(owner.session, 'flag').put(path, { percent: 10, newValue: true, planKey: 'errors-guarded' });
+    const { token } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'reporter', kind: 'sdk', environments: [envId] } });
+    const reporter = t.asToken(token);
+    const client = createFlagClient({ baseUrl: t.url, token, envId, mode: 'stream', logger: null, sendUsage: false });
+    try {
+      await client.waitForReady({ timeoutMs: 10_000 });
+      // A context in the admitted band (bucket below 10) gets the candidate.
+      const admitted = Array.from({ length: 500 }, (_, i) => ({ userId: `u${i}` })).find((c) => client.evaluate('regress', c).value === true)!;
+      expect(admitted).toBeDefined();
+
+      // A minute of both arms: 500 exposed units each, 3 % errors against 1 %.
+      const minute = async () => {
+        const now = await t.advanceClock(60);
+        const windowEnd = now.toISOString();
+        const windowStart = new Date(now.getTime() - 10_000).toISOString();
+        const arm = (a: 'treatment' | 'control') => ({ kind: 'flag' as const, key: 'regress', percent: 10, arm: a });
+        return reporter.reportGuardMetrics({
+          path: { envId },
+          body: {
+            windowStart,
+            windowEnd,
+            exposures: [{ ...arm('treatment'), units: 500 }, { ...arm('control'), units: 500 }],
+            events: [
+              { ...arm('treatment'), event: 'checkout-errors', count: 15, sum: 0, sumSquares: 0 },
+              { ...arm('control'), event: 'checkout-errors', count: 5, sum: 0, sumSquares: 0 },
+            ],
+          },
+        });
+      };
+      expect(await minute()).toEqual({ accepted: 4, skipped: 0, dropped: 0 });
+      let minutes = 1;
+      while ((await owner.session.getFlagRollout({ path })).status === 'active' && minutes < 30) {
+        await minute();
+        minutes++;
+      }
+      const stopped = await owner.session.getFlagRollout({ path });
+      expect(stopped).toMatchObject({
+        status: 'paused',
+        pausedReason: 'auto_rollback',
+        percent: 0,
+        rolledBackFromPercent: 10,
+        lastGuardStop: { action: 'rollback', cause: 'metric', metricKey: 'checkout-errors', stepPercent: 10, threshold: 20 },
+      });
+      expect(stopped.lastGuardStop!.eValue).toBeGreaterThanOrEqual(20);
+      expect(stopped.lastGuardStop!.units.treatment).toBeLessThanOrEqual(2000 + 500);
+      // Caught within a few minutes of 500 units an arm: the simulations' median is 1,000 exposures per arm.
+      expect(minutes).toBeLessThanOrEqual(6);
+
+      const started = performance.now();
+      await vi.waitFor(() => expect(client.evaluate('regress', admitted).value).toBe(false), { timeout: 1000, interval: 10 });
+      expect(performance.now() - started).toBeLessThan(1000);
+
+      const { events } = await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { resourceType: 'rollout', resourceKey: 'regress', envId } });
+      expect(events[0]).toMatchObject({ action: 'rollout.auto_rollback', actorType: 'system', reason: 'guard:checkout-errors' });
+
+      // A report for the rolled-back rollout counts for nothing.
+      expect(await minute()).toEqual({ accepted: 0, skipped: 0, dropped: 4 });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('takes reports from server and SDK keys only, windows that end within the last 10 minutes, and skips what the key cannot see', async () => {
+    const { token: clientKey } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'page', kind: 'client', environments: [envId] } });
+    const now = await t.advanceClock(0);
+    const body = { windowStart: new Date(now.getTime() - 10_000).toISOString(), windowEnd: now.toISOString(), exposures: [], events: [] };
+    await expectApiError(t.asToken(clientKey).reportGuardMetrics({ path: { envId }, body }), 403, 'scope_denied');
+    const old = { ...body, windowStart: new Date(now.getTime() - 16 * 60_000).toISOString(), windowEnd: new Date(now.getTime() - 11 * 60_000).toISOString() };
+    expect((await expectApiError(owner.session.reportGuardMetrics({ path: { envId }, body: old }), 400, 'invalid_request')).fields).toHaveProperty('windowEnd');
+    const long = { ...body, windowStart: new Date(now.getTime() - 6 * 60_000).toISOString() };
+    expect((await expectApiError(owner.session.reportGuardMetrics({ path: { envId }, body: long }), 400, 'invalid_request')).fields).toHaveProperty('windowStart');
+    const { token: teamKey } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'team', kind: 'sdk', environments: [envId], resources: ['other-*'] } });
+    const unseen = { ...body, exposures: [{ kind: 'flag' as const, key: 'regress', percent: 10, arm: 'treatment' as const, units: 1 }, { kind: 'flag' as const, key: 'nope', percent: 10, arm: 'control' as const, units: 1 }] };
+    expect(await t.asToken(teamKey).reportGuardMetrics({ path: { envId }, body: unseen })).toEqual({ accepted: 0, skipped: 2, dropped: 0 });
   });
 });

@@ -1,10 +1,19 @@
 import { z } from 'zod';
 import { errorResponses } from '../errors.js';
 import { GUARD_METRICS_PER_PROJECT_MAX } from '../limits.js';
-import { CreateGuardMetricRequest, GuardMetric } from '../schemas/guards.js';
+import { CreateGuardMetricRequest, GuardMetric, GuardReport, GuardReportAccepted } from '../schemas/guards.js';
 import { c, MutationHeaders } from './common.js';
 
 export const guardsContract = c.router({
+  reportGuardMetrics: {
+    method: 'POST',
+    path: '/envs/:envId/guard-metrics',
+    summary: 'Report what guarded rollouts\' arms did (SDKs send these in batches)',
+    description:
+      'Server and SDK keys that may evaluate the environment, and sessions; client keys are refused (`403 scope_denied`): a browser\'s numbers would be anyone\'s. A bad window or a malformed entry is `400` naming the field, and nothing of a refused report is counted. Entries for a rollout no longer at a guarded step of the reported percent are dropped (`dropped`).',
+    body: GuardReport,
+    responses: { 202: GuardReportAccepted, ...errorResponses(400, 401, 403, 404, 429) },
+  },
   listGuardMetrics: {
     method: 'GET',
     path: '/projects/:id/guard-metrics',

@@ -109,3 +109,62 @@ export const GuardStop = named(
   'The guarded step check that last stopped this rollout (banner data; docs/guards.md).',
 );
 export type GuardStop = z.infer<typeof GuardStop>;
+
+/** Entries of one guard report at most, exposures and events together. */
+export const GUARD_REPORT_ENTRIES_MAX = 1000;
+/** The most one entry may add: units or events in one flush of one SDK instance. */
+export const GUARD_REPORT_COUNT_MAX = 10_000_000;
+
+const ReportedArm = named('GuardArm', z.enum(['treatment', 'control']), 'The arm of the context\'s bucket at the reported percent (docs/guards.md): `treatment` the admitted band, `control` its mirror.');
+const ReportedPrimitive = {
+  kind: z.enum(['flag', 'config']),
+  key: z.string().min(1).max(KEY_MAX_LENGTH),
+  percent: z.number().gt(0).lt(100).describe('The rollout\'s percent the SDK evaluated with: samples count only for the step at that percent.'),
+  arm: ReportedArm,
+};
+
+export const GuardReport = example(
+  named(
+    'GuardReport',
+    z.object({
+      windowStart: Timestamp,
+      windowEnd: Timestamp,
+      exposures: z
+        .array(z.object({ ...ReportedPrimitive, units: z.number().int().min(1).max(GUARD_REPORT_COUNT_MAX).describe('Distinct contexts exposed in the window (the SDK\'s exposure de-duplication).') }))
+        .max(GUARD_REPORT_ENTRIES_MAX),
+      events: z
+        .array(
+          z.object({
+            ...ReportedPrimitive,
+            event: z.string().min(1).max(KEY_MAX_LENGTH),
+            count: z.number().int().min(1).max(GUARD_REPORT_COUNT_MAX),
+            sum: z.number().finite().describe('Σ of the events\' values (0 for events without one).'),
+            sumSquares: z.number().finite().min(0).describe('Σ of their squares.'),
+          }),
+        )
+        .max(GUARD_REPORT_ENTRIES_MAX),
+    }),
+    'What the contexts of each guarded rollout\'s arms did between `windowStart` and `windowEnd` (at most 5 minutes apart, ending within the last 10 minutes of the server\'s clock), pre-aggregated in the process: no context and no single event leaves it. Counted in the minute `windowEnd` falls in.',
+  ),
+  {
+    windowStart: '2026-12-01T12:00:00.000Z',
+    windowEnd: '2026-12-01T12:00:10.000Z',
+    exposures: [
+      { kind: 'flag', key: 'new-checkout', percent: 10, arm: 'treatment', units: 412 },
+      { kind: 'flag', key: 'new-checkout', percent: 10, arm: 'control', units: 398 },
+    ],
+    events: [{ kind: 'flag', key: 'new-checkout', percent: 10, arm: 'treatment', event: 'checkout-errors', count: 9, sum: 0, sumSquares: 0 }],
+  },
+);
+
+export const GuardReportAccepted = named(
+  'GuardReportAccepted',
+  z.object({
+    accepted: z.number().int().describe('Entries counted.'),
+    skipped: z.number().int().describe('Entries naming a flag or config the environment does not have, one the key may not see, or one without a live rollout.'),
+    dropped: z.number().int().describe('Entries for a rollout that is not holding at a guarded step of the reported percent (a step changed since the SDK evaluated): not counted.'),
+  }),
+  '`accepted + skipped + dropped` is the number of entries, exposures and events together.',
+);
+export type GuardReport = z.infer<typeof GuardReport>;
+export type GuardReportAccepted = z.infer<typeof GuardReportAccepted>;

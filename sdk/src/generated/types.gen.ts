@@ -1691,6 +1691,75 @@ export type PrimitiveInsight = {
 };
 
 /**
+ * GuardArm
+ *
+ * The arm of the context's bucket at the reported percent (docs/guards.md): `treatment` the admitted band, `control` its mirror.
+ */
+export type GuardArm = 'treatment' | 'control';
+
+/**
+ * GuardReport
+ *
+ * What the contexts of each guarded rollout's arms did between `windowStart` and `windowEnd` (at most 5 minutes apart, ending within the last 10 minutes of the server's clock), pre-aggregated in the process: no context and no single event leaves it. Counted in the minute `windowEnd` falls in.
+ */
+export type GuardReport = {
+    windowStart: string;
+    windowEnd: string;
+    exposures: Array<{
+        kind: 'flag' | 'config';
+        key: string;
+        /**
+         * The rollout's percent the SDK evaluated with: samples count only for the step at that percent.
+         */
+        percent: number;
+        arm: GuardArm;
+        /**
+         * Distinct contexts exposed in the window (the SDK's exposure de-duplication).
+         */
+        units: number;
+    }>;
+    events: Array<{
+        kind: 'flag' | 'config';
+        key: string;
+        /**
+         * The rollout's percent the SDK evaluated with: samples count only for the step at that percent.
+         */
+        percent: number;
+        arm: GuardArm;
+        event: string;
+        count: number;
+        /**
+         * Σ of the events' values (0 for events without one).
+         */
+        sum: number;
+        /**
+         * Σ of their squares.
+         */
+        sumSquares: number;
+    }>;
+};
+
+/**
+ * GuardReportAccepted
+ *
+ * `accepted + skipped + dropped` is the number of entries, exposures and events together.
+ */
+export type GuardReportAccepted = {
+    /**
+     * Entries counted.
+     */
+    accepted: number;
+    /**
+     * Entries naming a flag or config the environment does not have, one the key may not see, or one without a live rollout.
+     */
+    skipped: number;
+    /**
+     * Entries for a rollout that is not holding at a guarded step of the reported percent (a step changed since the SDK evaluated): not counted.
+     */
+    dropped: number;
+};
+
+/**
  * GuardMetricKind
  *
  * `count`: events per exposed unit (errors, crashes; compared as a rate ratio); `mean`: the mean of a value tracked with each event (latency; compared as a difference).
@@ -9512,6 +9581,63 @@ export type ListInsightsResponses = {
 };
 
 export type ListInsightsResponse = ListInsightsResponses[keyof ListInsightsResponses];
+
+export type ReportGuardMetricsData = {
+    /**
+     * Request body
+     */
+    body: GuardReport;
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/guard-metrics';
+};
+
+export type ReportGuardMetricsErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type ReportGuardMetricsError = ReportGuardMetricsErrors[keyof ReportGuardMetricsErrors];
+
+export type ReportGuardMetricsResponses = {
+    /**
+     * Accepted: diverted to an approval proposal
+     */
+    202: GuardReportAccepted;
+};
+
+export type ReportGuardMetricsResponse = ReportGuardMetricsResponses[keyof ReportGuardMetricsResponses];
 
 export type ListGuardMetricsData = {
     body?: never;

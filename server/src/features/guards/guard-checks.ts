@@ -93,14 +93,17 @@ export function guardStopOf(verdict: GuardVerdict & { decision: 'rollback' | 'pa
       ...base,
       cause: 'metric',
       metricKey: m.key,
-      eValue: Math.exp(m.logE),
-      threshold: Math.exp(m.threshold),
+      eValue: clean(Math.exp(m.logE)),
+      threshold: clean(Math.exp(m.threshold)),
       estimate: m.estimate ? { value: m.estimate.difference, lower: m.estimate.lower, upper: m.estimate.upper } : null,
       srmP: null,
     };
   }
   return { ...base, cause: cause.kind, metricKey: null, eValue: null, threshold: null, estimate: null, srmP: cause.kind === 'srm' ? cause.p : null };
 }
+
+/** A number without the float noise of exp(ln x) (20 rather than 19.999999999999996). */
+const clean = (x: number): number => Number(x.toPrecision(12));
 
 /** The audit reason of a guard's stop: `guard:<metric key>`, `guard:srm` or `guard:insufficient_data`. */
 export const guardStopReason = (stop: GuardStop): string => `guard:${stop.metricKey ?? stop.cause}`;
