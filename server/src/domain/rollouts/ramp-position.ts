@@ -104,8 +104,10 @@ export const nextGuardCheck = (now: Date): Date => new Date(now.getTime() + GUAR
  * The step a guarded check watches: the current step, when the rollout is active at its percent
  * on an auto plan and the step has a guard; undefined otherwise (nothing to watch).
  */
-export function guardedStep(r: RolloutState): (RampStep & { guard: NonNullable<RampStep['guard']> }) | undefined {
-  if (r.status !== 'active' || r.plan?.cadence !== 'auto' || r.rampStepIdx === null) return undefined;
+export function guardedStep(
+  r: Pick<RolloutState, 'status' | 'percent'> & { rampStepIdx: number | null | undefined; plan: Pick<PlanSnapshot, 'cadence' | 'rampSteps'> | null | undefined },
+): (RampStep & { guard: NonNullable<RampStep['guard']> }) | undefined {
+  if (r.status !== 'active' || r.plan?.cadence !== 'auto' || r.rampStepIdx == null) return undefined;
   const step = r.plan.rampSteps[r.rampStepIdx];
   if (!step?.guard || step.percent !== r.percent) return undefined;
   return { ...step, guard: step.guard };

@@ -7,7 +7,6 @@ import { authorize, tokenSees, type Caller } from '../access/authorize.js';
 import { iso } from '../common/lookup.js';
 import { rawQuery } from '../common/sql.js';
 import type { EnvDirectory } from '../environments/env-directory.js';
-import { toState } from '../rollouts/rollout.mapper.js';
 
 /** A report's window: at most this long, ending at most this far back and this far ahead of the server's clock. */
 const WINDOW_MAX_MS = 5 * 60_000;
@@ -63,7 +62,7 @@ export async function reportGuardMetrics(em: EntityManager, caller: Caller, envs
   for (const e of visible) {
     const row = rollouts.get(`${e.kind}:${e.key}`);
     if (!row) continue; // skipped
-    const step = guardedStep(toState(row));
+    const step = guardedStep(row);
     if (!step || step.percent !== e.percent) {
       dropped++;
       continue;
