@@ -96,6 +96,8 @@ function validBody(entry: RouteEntry, a: Tenant): unknown {
     fireConfigRollback: { status: 'firing' },
     createApiKey: { name: 'pwned' },
     createSegment: { key: 'pwned', name: 'Pwned' },
+    createGuardMetric: { key: 'pwned', name: 'Pwned', kind: 'count', worse: 'higher' },
+    reportGuardMetrics: { windowStart: new Date(Date.now() - 20_000).toISOString(), windowEnd: new Date(Date.now() - 10_000).toISOString(), exposures: [], events: [] },
     updateSegment: { name: 'Pwned' },
     deleteSegment: { confirm: 'pwned' },
     addSegmentIncluded: { targetIds: ['intruder'] },
