@@ -58,22 +58,23 @@ export async function reportGuardMetrics(em: EntityManager, caller: Caller, envs
   const live = keys.length === 0 ? [] : await em.find(RolloutEntity, { envId: env.id, primitiveKey: { $in: keys }, status: { $in: [...LIVE_STATUSES] } });
   const rollouts = new Map(live.map((r) => [`${r.primitiveKind}:${r.primitiveKey}`, r]));
   const rows = new Map<string, SampleRow>();
+  let accepted = 0;
   let dropped = 0;
   for (const e of visible) {
     const row = rollouts.get(`${e.kind}:${e.key}`);
-    if (!row) continue; // skipped
+    if (!row) continue; // skipped: no live rollout
     const step = guardedStep(row);
     if (!step || step.percent !== e.percent) {
       dropped++;
       continue;
     }
+    accepted++;
     const id = `${row.id}\u0000${e.arm}\u0000${e.metric}`;
     const sample = rows.get(id) ?? { rolloutId: row.id, percent: e.percent, arm: e.arm, metric: e.metric, units: 0, events: 0, sum: 0, sumSquares: 0 };
     rows.set(id, { ...sample, units: sample.units + e.units, events: sample.events + e.events, sum: sample.sum + e.sum, sumSquares: sample.sumSquares + e.sumSquares });
   }
   const sorted = [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
   if (sorted.length > 0) await addSamples(em, minute, sorted);
-  const accepted = visible.length - dropped - visible.filter((e) => !rollouts.has(`${e.kind}:${e.key}`)).length;
   return { accepted, skipped: entries.length - accepted - dropped, dropped };
 }
 
