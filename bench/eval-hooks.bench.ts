@@ -8,7 +8,12 @@
  * - `exposures` with a no-op `track`, every evaluation a new exposure (distinct ids, so the
  *   de-duplication set is always full and evicting: the worst case);
  * - `exposures` with a no-op `track`, 1,000 users evaluated over and over (de-duplication hits:
- *   the usual case of a server answering the same users).
+ *   the usual case of a server answering the same users);
+ * - guard reporting on (the rollout holds at a guarded step, docs/guards.md; every other client has
+ *   it off), every evaluation a new unit of its arm (the worst case) and 1,000 users repeated (the
+ *   usual case: each unit counted once), its report sent inside the measured time; the goal is
+ *   ≤ 5 % more CPU than the client without it;
+ * - `track()` of a watched event, per call (each evaluates the guarded flag for the context).
  *
  * A round evaluates every id once per client (the exposure clients' pending batches flushed
  * inside the measured time, so delivery is counted), wall time and process CPU per
@@ -23,7 +28,7 @@
 import { createFlagClient, type Exposure, type FlagClient, type FlagClientOptions } from '@gradual/sdk';
 import { compileRuleset, type EvaluationContext, type Ruleset } from '@gradual/sdk/evaluation';
 import type { Backend } from './lib/backends.js';
-import { series, type BenchResult, type Series } from './lib/report.js';
+import { goal, series, type BenchResult, type Series } from './lib/report.js';
 import { collectGarbage, elapsed, median, ratioOf } from './lib/stats.js';
 
 const QUICK = process.env.BENCH_EVAL_HOOKS_QUICK === '1';
@@ -34,9 +39,14 @@ const USERS = 1_000;
 const PERCENT = 37.5;
 const KEY = 'checkout-v2';
 
-/** A fetch that never answers (until aborted): the client serves its bootstrap and never syncs. */
+/**
+ * A fetch that never answers (until aborted), so the client serves its bootstrap and never syncs;
+ * a guard report is accepted at once.
+ */
 const silentFetch: typeof fetch = (input, init) =>
-  new Promise((_resolve, reject) => {
+  new Promise((resolve, reject) => {
+    const url = input instanceof Request ? input.url : String(input);
+    if (url.endsWith('/guard-metrics')) return resolve(new Response('{"accepted":0,"skipped":0,"dropped":0}', { status: 202, headers: { 'content-type': 'application/json' } }));
     const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
     if (signal?.aborted) reject(signal.reason as Error);
     signal?.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
@@ -69,7 +79,16 @@ export async function benchEvalHooks(_backend: Backend, log: (msg: string) => vo
         key: KEY,
         value: false,
         rules: [],
-        rollout: { id: 'r-bench', status: 'active', percent: PERCENT, seed: `${KEY}:production`, bucketField: 'userId', newValue: true, targetIds: [] },
+        rollout: {
+          id: 'r-bench',
+          status: 'active',
+          percent: PERCENT,
+          seed: `${KEY}:production`,
+          bucketField: 'userId',
+          newValue: true,
+          targetIds: [],
+          guard: { since: '2026-12-01T12:00:00.000Z', events: ['checkout-errors'] },
+        },
       },
     ],
   };
@@ -84,8 +103,9 @@ export async function benchEvalHooks(_backend: Backend, log: (msg: string) => vo
     bootstrap: ruleset,
     fetch: silentFetch,
     logger: null,
-    // Hooks alone; usage reporting is measured by local-eval.
+    // Hooks alone; usage reporting is measured by local-eval; guard reporting only where named.
     sendUsage: false,
+    guardIntervalMs: 0,
   };
   const counter = () => {
     const tracked = { count: 0 };
@@ -111,7 +131,10 @@ export async function benchEvalHooks(_backend: Backend, log: (msg: string) => vo
       tracked: repeats.tracked,
       expected: (before) => (before === 0 ? USERS : 0),
     },
+    { name: 'guard arms, every evaluation new', client: createFlagClient({ ...base, guardIntervalMs: 10_000 }), contexts: distinct, tracked: null, expected: null },
+    { name: `guard arms, ${USERS.toLocaleString('en')} users repeated`, client: createFlagClient({ ...base, guardIntervalMs: 10_000 }), contexts: repeated, tracked: null, expected: null },
   ];
+  const GUARD_REPEATED = subjects.length - 1;
   try {
     await Promise.all(subjects.map((s) => s.client.ready()));
     const runRound = async (s: Subject): Promise<Round> => {
@@ -153,6 +176,16 @@ export async function benchEvalHooks(_backend: Backend, log: (msg: string) => vo
       log(`  eval-hooks round ${r + 1}/${ROUNDS}: ns/eval ${subjects.map((s) => `${s.name} ${samples.get(s)!.at(-1)!.wallNs.toFixed(0)}`).join(', ')}`);
     }
 
+    // track() of a watched event: each call evaluates the guarded flag for the context.
+    const tracker = subjects[GUARD_REPEATED]!.client;
+    const trackNs: number[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      const t0 = process.hrtime.bigint();
+      for (let i = 0; i < N; i++) tracker.track('checkout-errors', repeated[i]);
+      await tracker.flush();
+      trackNs.push(Number(process.hrtime.bigint() - t0) / N);
+    }
+
     const out: Series[] = [];
     const ratios: BenchResult['ratios'] = [];
     const baseline = samples.get(subjects[0]!)!;
@@ -166,6 +199,9 @@ export async function benchEvalHooks(_backend: Backend, log: (msg: string) => vo
       const perRoundCpu = rs.map((x, k) => x.cpuNs / baseline[k]!.cpuNs);
       ratios.push({ label: `${s.name} / no hook, CPU`, ...ratioOf(median(rs.map((x) => x.cpuNs)) / median(baseline.map((x) => x.cpuNs)), perRoundCpu, 'over the rounds') });
     }
+    out.push(series('track() of a watched event, wall', trackNs, false, 'ns'));
+    const guardCpu = ratios.find((r) => r.label === `${subjects[GUARD_REPEATED]!.name} / no hook, CPU`)!;
+    const goals = [goal(`guard arms (${USERS.toLocaleString('en')} users repeated) / no hook: CPU per evaluation`, guardCpu.value, 1.05, 'x')];
     return {
       id: 'eval-hooks',
       title: `live client evaluation hooks, ${N.toLocaleString('en')} evaluations per round${QUICK ? ' (quick mode)' : ''}`,
@@ -173,7 +209,7 @@ export async function benchEvalHooks(_backend: Backend, log: (msg: string) => vo
       backendLabel: 'in process (no database)',
       series: out,
       ratios,
-      goals: [],
+      goals,
       notes: [
         `${ROUNDS} rounds after ${WARMUP_ROUNDS} warm-up, order rotated; ns per getBoolean(), median over rounds; exposure clients' pending batches flushed inside the measured time`,
         `exposures: batchSize 100, default de-duplication (10,000 remembered); "every evaluation new": ${N.toLocaleString('en')} distinct userIds, each delivered; "repeated": ${USERS.toLocaleString('en')} userIds, each delivered once over the run (checked every round)`,

@@ -431,6 +431,7 @@ configs:
       ['flags get', where],
       ['rollout start', [...where, '--plan', 'ramp', '--value', 'true']],
       ['rollout status', where],
+      ['guard status', where],
       ['rollout pause', [...where, '--reason', 'sweep']],
       ['rollout resume', where],
       ['rollout advance', where],

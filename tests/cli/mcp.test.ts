@@ -72,6 +72,7 @@ const READ_TOOLS = [
   'list_flag_states',
   'get_flag',
   'get_rollout',
+  'get_rollout_guard',
   'list_rollout_plans',
   'evaluate',
   'list_proposals',
@@ -199,6 +200,10 @@ describe('gradual mcp', () => {
     expect(state).toMatchObject({ value: false, rules: [], rollout: { status: 'active', percent: 10, newValue: true } });
     const { rollout } = await ok<{ rollout: Rollout }>(agent, 'get_rollout', { envId, key: 'checkout', kind: 'flag' });
     expect(rollout).toEqual(await ops().get(flagPath));
+    // Not at a guarded step: no checks, and nothing stopped it.
+    expect(await ok(agent, 'get_rollout_guard', { envId, key: 'checkout', kind: 'flag' })).toEqual({
+      guard: { rolloutId: rollout.id, step: null, decision: null, waitingFor: [], checks: null, lastStop: null },
+    });
 
     const { plans } = await ok<{ plans: Array<{ key: string; rampSteps: unknown[] }> }>(agent, 'list_rollout_plans', { projectId });
     expect(plans).toEqual([expect.objectContaining({ key: 'careful', rampSteps: expect.arrayContaining([expect.objectContaining({ percent: 50 })]) })]);

@@ -1,9 +1,9 @@
 import { chmod, link, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Rollout } from '@gradual/sdk';
+import type { Rollout, RolloutGuard } from '@gradual/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitVerdict } from '../../cli/src/commands/rollout.js';
+import { guardTable, waitVerdict } from '../../cli/src/commands/rollout.js';
 import { cleartextToAnotherHost, configPath, writeConfig } from '../../cli/src/config.js';
 import { parseDuration } from '../../cli/src/duration.js';
 import { CliError } from '../../cli/src/errors.js';
@@ -152,6 +152,43 @@ describe('rollout wait', () => {
     ['cancelled: 4', { status: 'cancelled', percent: 50 }, 50, 4],
   ])('%s', (_name, over, until, exitCode) => {
     expect(waitVerdict(rollout(over), until)?.exitCode).toBe(exitCode);
+  });
+
+  it('names the guard as what rolled the rollout back when its stop is the latest', () => {
+    const stop = { at: '2026-01-02T00:00:00Z', action: 'rollback' as const, cause: 'metric' as const, metricKey: 'errors', stepPercent: 10, units: { treatment: 1, control: 1 }, eValue: 25, threshold: 20, estimate: null, srmP: null };
+    const over: Partial<Rollout> = { status: 'paused', pausedReason: 'auto_rollback', percent: 0, rolledBackFromPercent: 10, lastGuardStop: stop };
+    expect(waitVerdict(rollout(over), 50)?.message).toBe('rolled back by the guard (errors) from 10% to 0%');
+  });
+});
+
+describe('gradual guard status', () => {
+  const guard: RolloutGuard = {
+    rolloutId: 'r',
+    step: { index: 1, percent: 10, holdForSeconds: 7200, since: '2026-01-01T00:00:00Z', heldSeconds: 7300, guard: { metrics: [{ key: 'errors', margin: 0.1, action: 'rollback' }], minUnitsPerArm: 1000, maxHoldFactor: 3 } },
+    decision: 'hold',
+    waitingFor: ['units'],
+    checks: {
+      holdPassed: true,
+      units: { treatment: 740, control: 1210, min: 1000 },
+      srmP: 1,
+      srmOk: true,
+      metrics: [{ key: 'errors', kind: 'count', worse: 'higher', margin: 0.1, action: 'rollback', eValue: 2.31, threshold: 20, estimate: { value: 1.12, lower: null, upper: null }, series: [] }],
+    },
+    lastStop: null,
+  };
+
+  it("prints the gate's checklist, the decision and a row per metric", () => {
+    const out = guardTable(guard, 'flag new-checkout');
+    expect(out).toMatch(/step +2 at 10% since 2026-01-01T00:00:00Z/);
+    expect(out).toContain('hold 2h ✓ · 740/1,000 per arm · SRM ok');
+    expect(out).toContain('hold (waiting for units)');
+    expect(out).toContain('count, higher is worse, margin 0.1, rollback · evidence 2.31 of 20 · rate ratio 1.120');
+  });
+
+  it('says when no guarded step holds, and names the last stop', () => {
+    const out = guardTable({ ...guard, step: null, checks: null, decision: null, waitingFor: [], lastStop: { at: '2026-01-02T00:00:00Z', action: 'pause', cause: 'srm', metricKey: null, stepPercent: 10, units: { treatment: 900, control: 700 }, eValue: null, threshold: null, estimate: null, srmP: 0.0004 } }, 'flag x');
+    expect(out).toContain('not holding at a guarded step');
+    expect(out).toContain('pause at 10% on 2026-01-02T00:00:00Z: sample-ratio mismatch (p 0.00040); units 900/700');
   });
 });
 

@@ -12,8 +12,12 @@ import { claim, startTestServer, type ClaimedInstance, type TestServer } from '.
  */
 reportMissingBrowser('live dashboard in a browser');
 
-/** How long a change may take to reach an open page: a second, as promised. */
-const WITHIN_MS = 1000;
+/**
+ * How long a change may take to reach an open page here, from before the write is sent. The
+ * dashboard never polls, so a page that updates without a reload proves the push; the bound leaves
+ * room for the write itself on a loaded machine (the write → SDK latency is the benchmark's).
+ */
+const WITHIN_MS = 5000;
 
 describe.skipIf(!chromiumInstalled)('live dashboard in a browser', () => {
   let t: TestServer;

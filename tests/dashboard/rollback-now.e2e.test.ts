@@ -76,7 +76,16 @@ describe.skipIf(!chromiumInstalled)('Roll back now in a browser', () => {
     await page.locator('.primitives').getByLabel('0% admitted').waitFor();
     await button('Roll back now').waitFor({ state: 'detached' });
 
-    expect(await owner.session.getFlagRollout({ path: path() })).toMatchObject({ status: 'paused', percent: 0, rolledBackFromPercent: 20, allowedActions: ['resume', 'cancel'] });
+    // The fields asserted, projected, so that a failure prints the one that differs.
+    const rollout = await owner.session.getFlagRollout({ path: path() });
+    const { status, percent, rolledBackFromPercent, allowedActions, pausedReason } = rollout;
+    expect({ status, percent, rolledBackFromPercent, allowedActions, pausedReason }).toEqual({
+      status: 'paused',
+      percent: 0,
+      rolledBackFromPercent: 20,
+      allowedActions: ['resume', 'cancel'],
+      pausedReason: 'auto_rollback',
+    });
     const { events } = await owner.session.listAuditEvents({ path: { slug: owner.orgSlug }, query: { limit: 3 } });
     expect(events[0]).toMatchObject({ action: 'rollout.rolled_back', resourceKey: 'new-checkout', reason: 'checkout errors' });
   });

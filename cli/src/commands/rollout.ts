@@ -1,4 +1,4 @@
-import { GradualApiError, type GradualClient, type MutationResult, type Rollout } from '@gradual/sdk';
+import { GradualApiError, type GradualClient, type MutationResult, type Rollout, type RolloutGuard } from '@gradual/sdk';
 import type { Command } from 'commander';
 import { connect, findEnvironment, findProject, parseJsonOption, parsePercent, subjectOf, type Context, type Kind } from '../context.js';
 import { parseDuration } from '../duration.js';
@@ -37,6 +37,7 @@ function rolloutApi(client: GradualClient, kind: Kind) {
   if (kind === 'flag') {
     return {
       get: (t: Target) => client.getFlagRollout(t),
+      guard: (t: Target) => client.getFlagRolloutGuard(t),
       put: (t: Target & Headers, body: PutBody) => client.putFlagRollout({ ...t, body }),
       pause: (t: Target & Headers) => client.pauseFlagRollout(t),
       resume: (t: Target & Headers) => client.resumeFlagRollout(t),
@@ -47,6 +48,7 @@ function rolloutApi(client: GradualClient, kind: Kind) {
   }
   return {
     get: (t: Target) => client.getConfigRollout(t),
+    guard: (t: Target) => client.getConfigRolloutGuard(t),
     put: (t: Target & Headers, body: PutBody) => client.putConfigRollout({ ...t, body }),
     pause: (t: Target & Headers) => client.pauseConfigRollout(t),
     resume: (t: Target & Headers) => client.resumeConfigRollout(t),
@@ -73,6 +75,7 @@ function describeStatus(r: Rollout): string {
 
 function rolloutTable(r: Rollout): string {
   const steps = r.planRampStepsSnapshot;
+  const stop = lastStopOf(r);
   return table(
     ['field', 'value'],
     [
@@ -83,10 +86,54 @@ function rolloutTable(r: Rollout): string {
       ['step', steps && r.rampStepIdx !== null ? `${r.rampStepIdx + 1} of ${steps.length}: ${steps.map((s) => `${s.percent}%`).join(' → ')}` : null],
       ['next step at', r.nextStepAt],
       ['target IDs', r.targetIdsCount],
-      ['last rollback', r.lastAutoRollback ? `${r.lastAutoRollback.firedAt} by ${r.lastAutoRollback.secretName}` : null],
+      ['last automatic stop', stop ? `${stop.at} by ${stop.by}` : null],
       ['updated', r.updatedAt],
     ],
   );
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+const evidence = (e: number) => (e >= 100 ? count(Math.round(e)) : Number(e.toPrecision(3)).toString());
+
+/** What last stopped the rollout automatically, and when: the alert webhook or the guard, whichever was later. */
+function lastStopOf(r: Pick<Rollout, 'lastAutoRollback' | 'lastGuardStop'>): { by: string; at: string } | null {
+  const alert = r.lastAutoRollback;
+  const guard = r.lastGuardStop;
+  if (guard && (!alert || guard.at >= alert.firedAt)) return { by: `the guard (${guard.metricKey ?? guard.cause})`, at: guard.at };
+  return alert ? { by: alert.secretName, at: alert.firedAt } : null;
+}
+
+/** `gradual guard status`: the gate's checklist, one row per metric, and the last stop. */
+export function guardTable(g: RolloutGuard, key: string): string {
+  const rows: Array<[string, string | null]> = [];
+  const stop = g.lastStop;
+  if (g.step && g.checks) {
+    const { step, checks } = g;
+    rows.push(['step', `${step.index + 1} at ${step.percent}% since ${step.since}`]);
+    const hold = `hold ${formatSeconds(step.holdForSeconds)} ${checks.holdPassed ? '✓' : `(${formatSeconds(step.heldSeconds)} so far)`}`;
+    const units = `${count(Math.min(checks.units.treatment, checks.units.control))}/${count(checks.units.min)} per arm ${Math.min(checks.units.treatment, checks.units.control) >= checks.units.min ? '✓' : ''}`.trim();
+    rows.push(['gate', `${hold} · ${units} · SRM ${checks.srmOk ? 'ok' : `mismatch (p ${checks.srmP.toPrecision(2)})`}`]);
+    rows.push(['units', `treatment ${count(checks.units.treatment)}, control ${count(checks.units.control)}`]);
+    rows.push(['decision', g.decision === 'hold' ? `hold (waiting for ${g.waitingFor.join(' and ')})` : g.decision]);
+    for (const m of checks.metrics) {
+      const estimate = m.estimate ? (m.kind === 'count' ? ` · rate ratio ${m.estimate.value.toFixed(3)}` : ` · difference ${m.estimate.value.toPrecision(3)} [${m.estimate.lower?.toPrecision(3)}, ${m.estimate.upper?.toPrecision(3)}]`) : '';
+      rows.push([`metric ${m.key}`, `${m.kind}, ${m.worse} is worse, margin ${m.margin}, ${m.action} · evidence ${evidence(m.eValue)} of ${evidence(m.threshold)}${estimate}`]);
+    }
+  } else {
+    rows.push(['step', 'not holding at a guarded step']);
+  }
+  if (stop) {
+    const why = stop.cause === 'metric' ? `${stop.metricKey} regressed (evidence ${evidence(stop.eValue ?? 0)} of ${evidence(stop.threshold ?? 0)})` : stop.cause === 'srm' ? `sample-ratio mismatch (p ${stop.srmP?.toPrecision(2)})` : 'not enough units at the longest hold';
+    rows.push(['last stop', `${stop.action} at ${stop.stepPercent}% on ${stop.at}: ${why}; units ${count(stop.units.treatment)}/${count(stop.units.control)}`]);
+  }
+  return table(['guard of', key], rows);
+}
+
+function formatSeconds(s: number): string {
+  if (s >= 3600 && s % 3600 === 0) return `${s / 3600}h`;
+  if (s >= 3600) return `${Math.floor(s / 3600)}h ${Math.round((s % 3600) / 60)}m`;
+  if (s >= 60) return `${Math.round(s / 60)}m`;
+  return `${s}s`;
 }
 
 function printApplied(ctx: Context, outcome: MutationResult<Rollout>, verb: string): void {
@@ -99,7 +146,7 @@ function printApplied(ctx: Context, outcome: MutationResult<Rollout>, verb: stri
 export function waitVerdict(r: Rollout, until: number | 'completed'): { exitCode: number; message: string } | undefined {
   if (r.status === 'cancelled') return { exitCode: EXIT.cancelled, message: `cancelled at ${r.percent}%` };
   if (r.status === 'paused' && r.pausedReason === 'auto_rollback') {
-    return { exitCode: EXIT.rolledBack, message: `rolled back by ${r.lastAutoRollback?.secretName ?? 'an alert'} from ${r.rolledBackFromPercent ?? '?'}% to ${r.percent}%` };
+    return { exitCode: EXIT.rolledBack, message: `rolled back by ${lastStopOf(r)?.by ?? 'a person'} from ${r.rolledBackFromPercent ?? '?'}% to ${r.percent}%` };
   }
   if (r.status === 'completed') return { exitCode: EXIT.ok, message: 'completed at 100%' };
   if (until !== 'completed' && r.status === 'active' && r.percent >= until) return { exitCode: EXIT.ok, message: `reached ${r.percent}%` };
@@ -170,6 +217,15 @@ export function registerRolloutCommands(program: Command): void {
       printApplied(ctx, await api[verb]({ ...target, ...reasonHeaders(options.reason) }), { advance: 'advanced', pause: 'paused', resume: 'resumed', cancel: 'cancelled' }[verb]);
     });
   }
+
+  const guard = program.command('guard').description("a guarded rollout's checks: hold, units per arm, sample ratio, each metric's evidence");
+  where(guard.command('status'))
+    .description("the gate's checklist of the rollout's guarded step and each metric's evidence, and what last stopped it")
+    .action(async (key: string | undefined, options: Where, cmd: Command) => {
+      const { ctx, target, api, subject } = await locate(cmd, key, options);
+      const g = await api.guard(target);
+      ctx.out.result(g, () => guardTable(g, `${subject.kind} ${subject.key}`));
+    });
 
   where(rollout.command('rollback'))
     .description('roll back now (kill switch): pause at 0% as an alert does, remembering the percent; resume returns to it. Never waits for an approver')

@@ -118,12 +118,24 @@ export function readTools(ctx: ToolContext): McpTool[] {
       name: 'get_rollout',
       title: "Get a rollout's status",
       description:
-        "The rollout of a flag or config in an environment: the live one (active or paused) or else the most recent. status, percent, pausedReason (user, approval_gate, auto_rollback), planKey, ramp step, nextStepAt, targetIdsCount. `not_found` when it never had one.",
+        "The rollout of a flag or config in an environment: the live one (active or paused) or else the most recent. status, percent, pausedReason (user, approval_gate, auto_rollback, guard), planKey, ramp step, nextStepAt, targetIdsCount. `not_found` when it never had one.",
       input: z.strictObject(targetArgs),
       annotations: READ,
       run: async ({ envId, key, kind }) => {
         const path = { envId, key };
         return { rollout: kind === 'flag' ? await client.getFlagRollout({ path }) : await client.getConfigRollout({ path }) };
+      },
+    }),
+    defineTool({
+      name: 'get_rollout_guard',
+      title: "Get a guarded rollout's checks",
+      description:
+        "The guard of a flag's or config's rollout in an environment (docs/guards.md): the guarded step it holds at (percent, hold, since), the gate's checklist (hold passed, units per arm against the minimum, sample-ratio mismatch), each metric's evidence against its threshold with its estimate and history by minute, the decision a check now would make, and lastStop, the check that last paused or rolled it back. step is null when it holds at no guarded step. `not_found` when it never had a rollout.",
+      input: z.strictObject(targetArgs),
+      annotations: READ,
+      run: async ({ envId, key, kind }) => {
+        const path = { envId, key };
+        return { guard: kind === 'flag' ? await client.getFlagRolloutGuard({ path }) : await client.getConfigRolloutGuard({ path }) };
       },
     }),
     defineTool({

@@ -13,6 +13,7 @@ import {
   TargetIdsRequest,
 } from '../schemas/rollouts.js';
 import { Proposal } from '../schemas/proposals.js';
+import { RolloutGuard } from '../schemas/guards.js';
 import { API_PREFIX, c, ConditionalGetHeaders, ConditionalMutationHeaders, MutationHeaders, type RouteMetadata } from './common.js';
 
 const etag = { etag: true } satisfies RouteMetadata;
@@ -56,6 +57,14 @@ function rolloutRoutes<S extends 'flags' | 'configs'>(segment: S, noun: string) 
       description:
         'The current rollout (as GET rollout finds it) on a time line as of now: `done` segments and marks from its recorded transitions (the audit rows of its state changes, with their actual times), `planned` ones projected from its plan snapshot the way the scheduler runs it (exact holds, blackout days in the plan’s time zone, a stop before each step that requires approval). Not cached: the projection moves with the clock. Needs read access, as GET rollout; `404` when there is no rollout.',
       responses: { 200: RolloutRamp, ...errorResponses(401, 403, 404) },
+    },
+    guard: {
+      method: 'GET',
+      path: `${base}/guard` as const,
+      summary: `Get the guard of the ${noun}'s rollout: the gate's checklist and each metric's evidence`,
+      description:
+        'The current rollout (as GET rollout finds it) as its guard sees it now (docs/guards.md): the guarded step it holds at with the checks the scheduler makes once a minute (hold, units per arm, sample-ratio mismatch, each metric\'s evidence and estimate with their history by minute), and `lastStop`, the check that last stopped it. Not cached. Needs read access, as GET rollout; `404` when there is no rollout.',
+      responses: { 200: RolloutGuard, ...errorResponses(401, 403, 404) },
     },
     put: {
       method: 'PUT',
@@ -156,6 +165,7 @@ const config = rolloutRoutes('configs', 'config');
 export const flagRolloutsContract = c.router({
   getFlagRollout: flag.get,
   getFlagRolloutRamp: flag.ramp,
+  getFlagRolloutGuard: flag.guard,
   putFlagRollout: flag.put,
   deleteFlagRollout: flag.delete,
   pauseFlagRollout: flag.pause,
@@ -173,6 +183,7 @@ export const flagRolloutsContract = c.router({
 export const configRolloutsContract = c.router({
   getConfigRollout: config.get,
   getConfigRolloutRamp: config.ramp,
+  getConfigRolloutGuard: config.guard,
   putConfigRollout: config.put,
   deleteConfigRollout: config.delete,
   pauseConfigRollout: config.pause,

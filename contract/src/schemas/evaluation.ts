@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { KEY_MAX_LENGTH } from '../limits.js';
 import { example, named } from '../openapi-meta.js';
-import { Id, JsonValue } from './common.js';
+import { Id, JsonValue, Timestamp } from './common.js';
 import { Rule } from './primitives.js';
 import { SegmentRule } from './segments.js';
 import { PrimitiveKind, RolloutStatus } from './rollouts.js';
@@ -16,6 +16,13 @@ export const RulesetRollout = named(
     bucketField: z.string(),
     newValue: JsonValue.optional(),
     targetIds: z.array(z.string()),
+    guard: z
+      .object({
+        since: Timestamp.describe('When the step\'s analysis began (entering the step, or the last resume): a new value starts the SDK\'s unit counts over.'),
+        events: z.array(z.string()).describe('The SDK events the step\'s metrics watch.'),
+      })
+      .optional()
+      .describe('Present while the rollout holds at a guarded step (docs/guards.md): SDKs report its arms to `POST /envs/{envId}/guard-metrics`.'),
   }),
   '`newValue` absent: the rollout gates the primitive’s rules instead of serving a value.',
 );

@@ -110,6 +110,64 @@ export const GuardStop = named(
 );
 export type GuardStop = z.infer<typeof GuardStop>;
 
+const GuardEstimate = z
+  .object({ value: z.number(), lower: z.number().nullable(), upper: z.number().nullable() })
+  .nullable()
+  .describe('A count metric\'s rate ratio (treatment over control; no interval), a mean metric\'s difference and its always-valid interval; null before both arms have data.');
+
+export const GuardMetricStatus = named(
+  'GuardMetricStatus',
+  z.object({
+    key: z.string(),
+    kind: GuardMetricKind,
+    worse: GuardMetricWorse,
+    margin: z.number(),
+    action: GuardMetricAction,
+    eValue: z.number().describe('The evidence against "no worse than the margin" so far (1 without data).'),
+    threshold: z.number().describe('The evidence that stops the step: 1/α with α split across the step\'s metrics.'),
+    estimate: GuardEstimate,
+    series: z
+      .array(z.object({ at: Timestamp, eValue: z.number(), estimate: GuardEstimate }))
+      .describe('The evidence and the estimate at the end of each minute with samples since the step began, oldest first (at most 240 points, evenly thinned).'),
+  }),
+);
+
+export type GuardMetricStatus = z.infer<typeof GuardMetricStatus>;
+
+export const GuardDecision = named('GuardDecision', z.enum(['advance', 'hold', 'rollback', 'pause']), 'What a check of a guarded step now would decide (the scheduler checks once a minute).');
+
+export const RolloutGuard = named(
+  'RolloutGuard',
+  z.object({
+    rolloutId: z.string(),
+    step: z
+      .object({
+        index: z.number().int(),
+        percent: z.number(),
+        holdForSeconds: z.number(),
+        since: Timestamp.describe('When the step\'s analysis began (entering it, or the last resume).'),
+        heldSeconds: z.number(),
+        guard: StepGuard,
+      })
+      .nullable()
+      .describe('The guarded step the rollout holds at; null when it holds at none (not started, paused, unguarded step).'),
+    decision: GuardDecision.nullable(),
+    waitingFor: z.array(z.enum(['hold', 'units'])).describe('What a holding step still waits for.'),
+    checks: z
+      .object({
+        holdPassed: z.boolean(),
+        units: z.object({ treatment: z.number().int(), control: z.number().int(), min: z.number().int() }),
+        srmP: z.number().describe('The always-valid p-value of the arms\' split (1 when it looks as expected).'),
+        srmOk: z.boolean().describe('`srmP` is above 0.001: the split is as the bands promise.'),
+        metrics: z.array(GuardMetricStatus),
+      })
+      .nullable(),
+    lastStop: GuardStop.nullable(),
+  }),
+  'A rollout\'s guard as of now (docs/guards.md): the gate\'s checklist and each metric\'s evidence over time, and the check that last stopped it.',
+);
+export type RolloutGuard = z.infer<typeof RolloutGuard>;
+
 /** Entries of one guard report at most, exposures and events together. */
 export const GUARD_REPORT_ENTRIES_MAX = 1000;
 /** The most one entry may add: units or events in one flush of one SDK instance. */

@@ -5,6 +5,7 @@ import { errorMessage } from '../api';
 import { formatJson, formatPercent, formatTime, relativeTime } from '../format';
 import { useAction, useNow } from '../hooks';
 import type { PrimitiveApi } from '../primitive-api';
+import { GuardPanel, hasGuard } from './GuardPanel';
 import { RampChart } from './RampChart';
 import { RollBackNow } from './RollBackNow';
 import { RolloutForm } from './RolloutForm';
@@ -198,6 +199,7 @@ export function RolloutPanel(props: RolloutPanelProps) {
       </div>
 
       {steps.length > 0 && <RampChart rollout={rollout} now={now.getTime()} />}
+      {hasGuard(rollout) && <GuardPanel rollout={rollout} now={now.getTime()} />}
     </div>
   );
 }

@@ -77,6 +77,8 @@ export interface RulesetRollout {
   newValue?: unknown;
   /** Allow-list: contexts whose bucket-field value is listed always get the candidate. */
   targetIds: string[];
+  /** Present while the rollout holds at a guarded step: when its analysis began, and the events its metrics watch (docs/guards.md). */
+  guard?: { since: string; events: string[] };
 }
 
 export interface RulesetPrimitive {

@@ -756,6 +756,115 @@ export type RolloutRamp = {
 };
 
 /**
+ * GuardDecision
+ *
+ * What a check of a guarded step now would decide (the scheduler checks once a minute).
+ */
+export type GuardDecision = 'advance' | 'hold' | 'rollback' | 'pause';
+
+/**
+ * GuardMetricKind
+ *
+ * `count`: events per exposed unit (errors, crashes; compared as a rate ratio); `mean`: the mean of a value tracked with each event (latency; compared as a difference).
+ */
+export type GuardMetricKind = 'count' | 'mean';
+
+/**
+ * GuardMetricWorse
+ *
+ * Which way a change is a regression: `higher` for errors and latency, `lower` for conversions.
+ */
+export type GuardMetricWorse = 'higher' | 'lower';
+
+/**
+ * GuardMetricStatus
+ */
+export type GuardMetricStatus = {
+    key: string;
+    kind: GuardMetricKind;
+    worse: GuardMetricWorse;
+    margin: number;
+    action: GuardMetricAction;
+    /**
+     * The evidence against "no worse than the margin" so far (1 without data).
+     */
+    eValue: number;
+    /**
+     * The evidence that stops the step: 1/α with α split across the step's metrics.
+     */
+    threshold: number;
+    /**
+     * A count metric's rate ratio (treatment over control; no interval), a mean metric's difference and its always-valid interval; null before both arms have data.
+     */
+    estimate: {
+        value: number;
+        lower: number | null;
+        upper: number | null;
+    } | null;
+    /**
+     * The evidence and the estimate at the end of each minute with samples since the step began, oldest first (at most 240 points, evenly thinned).
+     */
+    series: Array<{
+        at: string;
+        eValue: number;
+        /**
+         * A count metric's rate ratio (treatment over control; no interval), a mean metric's difference and its always-valid interval; null before both arms have data.
+         */
+        estimate: {
+            value: number;
+            lower: number | null;
+            upper: number | null;
+        } | null;
+    }>;
+};
+
+/**
+ * RolloutGuard
+ *
+ * A rollout's guard as of now (docs/guards.md): the gate's checklist and each metric's evidence over time, and the check that last stopped it.
+ */
+export type RolloutGuard = {
+    rolloutId: string;
+    /**
+     * The guarded step the rollout holds at; null when it holds at none (not started, paused, unguarded step).
+     */
+    step: {
+        index: number;
+        percent: number;
+        holdForSeconds: number;
+        /**
+         * When the step's analysis began (entering it, or the last resume).
+         */
+        since: string;
+        heldSeconds: number;
+        guard: StepGuard;
+    } | null;
+    decision: GuardDecision | null;
+    /**
+     * What a holding step still waits for.
+     */
+    waitingFor: Array<'hold' | 'units'>;
+    checks: {
+        holdPassed: boolean;
+        units: {
+            treatment: number;
+            control: number;
+            min: number;
+        };
+        /**
+         * The always-valid p-value of the arms' split (1 when it looks as expected).
+         */
+        srmP: number;
+        /**
+         * `srmP` is above 0.001: the split is as the bands promise.
+         */
+        srmOk: boolean;
+        metrics: Array<GuardMetricStatus>;
+    } | null;
+    lastStop: GuardStop | null;
+};
+
+/**
  * PutRolloutRequest
  *
  * Creates the rollout, or edits the live one. `planKey: null` detaches the plan; omitting it keeps the attachment. Omitting `newValue` on a primitive with rules makes the rollout gate those rules.
@@ -977,6 +1086,19 @@ export type RulesetRollout = {
     bucketField: string;
     newValue?: unknown;
     targetIds: Array<string>;
+    /**
+     * Present while the rollout holds at a guarded step (docs/guards.md): SDKs report its arms to `POST /envs/{envId}/guard-metrics`.
+     */
+    guard?: {
+        /**
+         * When the step's analysis began (entering the step, or the last resume): a new value starts the SDK's unit counts over.
+         */
+        since: string;
+        /**
+         * The SDK events the step's metrics watch.
+         */
+        events: Array<string>;
+    };
 };
 
 /**
@@ -1758,20 +1880,6 @@ export type GuardReportAccepted = {
      */
     dropped: number;
 };
-
-/**
- * GuardMetricKind
- *
- * `count`: events per exposed unit (errors, crashes; compared as a rate ratio); `mean`: the mean of a value tracked with each event (latency; compared as a difference).
- */
-export type GuardMetricKind = 'count' | 'mean';
-
-/**
- * GuardMetricWorse
- *
- * Which way a change is a regression: `higher` for errors and latency, `lower` for conversions.
- */
-export type GuardMetricWorse = 'higher' | 'lower';
 
 /**
  * GuardMetric
@@ -4850,6 +4958,56 @@ export type GetFlagRolloutRampResponses = {
 
 export type GetFlagRolloutRampResponse = GetFlagRolloutRampResponses[keyof GetFlagRolloutRampResponses];
 
+export type GetFlagRolloutGuardData = {
+    body?: never;
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/flags/{key}/rollout/guard';
+};
+
+export type GetFlagRolloutGuardErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type GetFlagRolloutGuardError = GetFlagRolloutGuardErrors[keyof GetFlagRolloutGuardErrors];
+
+export type GetFlagRolloutGuardResponses = {
+    /**
+     * OK
+     */
+    200: RolloutGuard;
+};
+
+export type GetFlagRolloutGuardResponse = GetFlagRolloutGuardResponses[keyof GetFlagRolloutGuardResponses];
+
 export type PauseFlagRolloutData = {
     body?: never;
     headers?: {
@@ -5714,6 +5872,56 @@ export type GetConfigRolloutRampResponses = {
 };
 
 export type GetConfigRolloutRampResponse = GetConfigRolloutRampResponses[keyof GetConfigRolloutRampResponses];
+
+export type GetConfigRolloutGuardData = {
+    body?: never;
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/configs/{key}/rollout/guard';
+};
+
+export type GetConfigRolloutGuardErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type GetConfigRolloutGuardError = GetConfigRolloutGuardErrors[keyof GetConfigRolloutGuardErrors];
+
+export type GetConfigRolloutGuardResponses = {
+    /**
+     * OK
+     */
+    200: RolloutGuard;
+};
+
+export type GetConfigRolloutGuardResponse = GetConfigRolloutGuardResponses[keyof GetConfigRolloutGuardResponses];
 
 export type PauseConfigRolloutData = {
     body?: never;

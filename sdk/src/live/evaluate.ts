@@ -1,5 +1,5 @@
 /** One evaluation against the held ruleset (or none), with the fallback and OpenFeature-named error codes. */
-import type { CompiledPrimitive, CompiledRuleset, EvaluationContext, EvaluationVariant } from '../evaluation/index.js';
+import type { CompiledPrimitive, EvaluationContext, EvaluationResult } from '../evaluation/index.js';
 import { withTargetingKey } from '../evaluation/targeting-key.js';
 import type { HeldRuleset } from './cache.js';
 import type { EvaluateOptions, EvaluationValueType, FlagEvaluation } from './types.js';
@@ -15,8 +15,8 @@ function matchesType(value: unknown, type: EvaluationValueType): boolean {
   return type === 'json' ? value !== undefined : typeof value === type;
 }
 
-/** Told of every evaluation that served a value from the ruleset (usage counting), with what served it. */
-export type ServedListener = (compiled: CompiledRuleset, primitive: CompiledPrimitive, variant: EvaluationVariant) => void;
+/** Told of every evaluation that served a value from the ruleset (usage counting, guard arms), with what served it. */
+export type ServedListener = (held: HeldRuleset, primitive: CompiledPrimitive, result: EvaluationResult) => void;
 
 export function evaluateHeld(
   held: HeldRuleset | null,
@@ -86,6 +86,6 @@ export function evaluateHeld(
       version,
     };
   }
-  if (served !== undefined) served(held.compiled, primitive, r.variant);
+  if (served !== undefined) served(held, primitive, r);
   return { key, value: r.value, reason: r.reason, variant: r.variant, kind: r.kind, bucket: r.bucket, rolloutPercent: r.rolloutPercent, version };
 }

@@ -25,6 +25,7 @@ import { RulesetStream } from './stream.js';
 import { evaluateHeld, type ServedListener } from './evaluate.js';
 import { Readiness } from './readiness.js';
 import { settingsOf } from './settings.js';
+import { GuardReporter, guardSender } from './guards.js';
 import { TimerSet } from './timers.js';
 import { createHttp } from './transport.js';
 import { USAGE_ENTRIES_MAX, UsageReporter, usageSender } from './usage.js';
@@ -38,6 +39,7 @@ import type {
   FlagClientOptions,
   FlagClientStatus,
   FlagEvaluation,
+  TrackOptions,
 } from './types.js';
 
 export function createFlagClient(options: FlagClientOptions): FlagClient {
@@ -47,6 +49,23 @@ export function createFlagClient(options: FlagClientOptions): FlagClient {
 /** Errors of the client itself (closed, timed out waiting): no response, so status 0. */
 function clientError(message: string, cause?: GradualApiError): GradualApiError {
   return new GradualApiError(cause?.status ?? 0, { code: cause?.code ?? 'service_unavailable', message }, cause?.response, cause ? { cause } : undefined);
+}
+
+/** One listener for what `evaluate` served: the usage count and the guard arms, whichever are on. */
+function servedListener(usage: UsageReporter | null, guards: GuardReporter | null): ServedListener | undefined {
+  if (usage !== null && guards !== null) {
+    return (held, primitive, result) => {
+      usage.countServed(held.compiled, primitive, result.variant);
+      if (result.rolloutPercent !== null) guards.exposed(held, primitive, result);
+    };
+  }
+  if (usage !== null) return (held, primitive, result) => usage.countServed(held.compiled, primitive, result.variant);
+  if (guards !== null) {
+    return (held, primitive, result) => {
+      if (result.rolloutPercent !== null) guards.exposed(held, primitive, result);
+    };
+  }
+  return undefined;
 }
 
 class LiveFlagClient implements FlagClient {
@@ -62,7 +81,8 @@ class LiveFlagClient implements FlagClient {
   private readonly stream: RulesetStream | null = null;
   private readonly exposures: ExposureQueue | null = null;
   private readonly usage: UsageReporter | null = null;
-  /** Counts what `evaluate` served (usage reporting on), from the compiled primitive's slot. */
+  private readonly guards: GuardReporter | null = null;
+  /** Counts what `evaluate` served (usage, guard arms), from the compiled primitive's slot. */
   private readonly served: ServedListener | undefined;
   private readonly hooks: EvaluationHook[] = [];
   private closing: Promise<void> | null = null;
@@ -82,7 +102,7 @@ class LiveFlagClient implements FlagClient {
   private readonly readiness = new Readiness(this.timers);
 
   constructor(options: FlagClientOptions) {
-    const { mode, pollIntervalMs, backoff, requestTimeoutMs, idleTimeoutMs, logger, usageIntervalMs } = settingsOf(options);
+    const { mode, pollIntervalMs, backoff, requestTimeoutMs, idleTimeoutMs, logger, usageIntervalMs, guardIntervalMs } = settingsOf(options);
     this.envId = options.envId;
     this.mode = mode;
     this.logger = logger;
@@ -143,8 +163,18 @@ class LiveFlagClient implements FlagClient {
         envId: () => this.cache.held?.ruleset.envId ?? null,
         warn: (message) => this.logger?.warn(message),
       });
-      this.served = this.usage.countServed;
     }
+    if (guardIntervalMs > 0) {
+      this.guards = new GuardReporter({
+        intervalMs: guardIntervalMs,
+        requestTimeoutMs,
+        timers: this.timers,
+        send: guardSender(http),
+        held: () => this.cache.held,
+        warn: (message) => this.logger?.warn(message),
+      });
+    }
+    this.served = servedListener(this.usage, this.guards);
 
     if (options.bootstrap !== undefined) {
       this.install(options.bootstrap, 'bootstrap', false);
@@ -272,6 +302,13 @@ class LiveFlagClient implements FlagClient {
     }
   }
 
+  track(event: string, context: EvaluationContext = {}, options: TrackOptions = {}): void {
+    if (typeof event !== 'string' || event === '') throw new TypeError('track: the event name must be a non-empty string');
+    const value = options.value ?? 0;
+    if (typeof value !== 'number') throw new TypeError('track: value must be a number');
+    this.guards?.track(event, context, value, options.targetingKey);
+  }
+
   private resolve(key: string, context: EvaluationContext, options: EvaluateOptions): FlagEvaluation<unknown> {
     return evaluateHeld(this.cache.held, key, context, options);
   }
@@ -329,7 +366,7 @@ class LiveFlagClient implements FlagClient {
   }
 
   async flush(): Promise<void> {
-    await Promise.all([this.exposures?.flush(), this.usage?.flush()]);
+    await Promise.all([this.exposures?.flush(), this.usage?.flush(), this.guards?.flush()]);
   }
 
   close(): Promise<void> {
@@ -339,7 +376,7 @@ class LiveFlagClient implements FlagClient {
     const err = clientError('the flag client is closed');
     this.readiness.rejectAll(err);
     this.setStatus('closed');
-    this.closing = Promise.allSettled([this.stream?.settled(), this.poller.settled(), this.exposures?.close(), this.usage?.close()]).then(() => {
+    this.closing = Promise.allSettled([this.stream?.settled(), this.poller.settled(), this.exposures?.close(), this.usage?.close(), this.guards?.close()]).then(() => {
       this.timers.clearAll();
       this.emitter.clear();
     });

@@ -12,10 +12,14 @@ export interface Settings {
   logger: FlagClientLogger | null;
   /** Milliseconds between usage reports; 0: no usage reporting. */
   usageIntervalMs: number;
+  /** Milliseconds between guard reports; 0: no guard reporting. */
+  guardIntervalMs: number;
 }
 
 /** The longest usage window the server accepts. */
 const USAGE_INTERVAL_MAX_MS = 3_600_000;
+/** The longest guard report window the server accepts. */
+const GUARD_INTERVAL_MAX_MS = 300_000;
 
 function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -47,6 +51,10 @@ export function settingsOf(options: FlagClientOptions): Settings {
   if (typeof usageIntervalMs !== 'number' || !(usageIntervalMs >= 0 && usageIntervalMs <= USAGE_INTERVAL_MAX_MS)) {
     throw new TypeError(`createFlagClient: usageIntervalMs must be a number of milliseconds from 0 to ${USAGE_INTERVAL_MAX_MS}`);
   }
+  const guardIntervalMs = options.guardIntervalMs ?? 10_000;
+  if (typeof guardIntervalMs !== 'number' || !(guardIntervalMs >= 0 && guardIntervalMs <= GUARD_INTERVAL_MAX_MS)) {
+    throw new TypeError(`createFlagClient: guardIntervalMs must be a number of milliseconds from 0 to ${GUARD_INTERVAL_MAX_MS}`);
+  }
   const initialMs = positive('backoff.initialMs', options.backoff?.initialMs, 1_000);
   return {
     mode,
@@ -56,5 +64,6 @@ export function settingsOf(options: FlagClientOptions): Settings {
     idleTimeoutMs: positive('streamIdleTimeoutMs', options.streamIdleTimeoutMs, 45_000),
     logger: options.logger === undefined ? console : options.logger,
     usageIntervalMs: options.sendUsage === false ? 0 : usageIntervalMs,
+    guardIntervalMs,
   };
 }

@@ -65,6 +65,21 @@ export interface FlagClientOptions {
    * usage reporting off.
    */
   usageIntervalMs?: number | undefined;
+  /**
+   * Milliseconds between guard reports (docs/guards.md): while a rollout holds at a guarded step,
+   * the units each arm exposed and the events `track` attributed to it, pre-aggregated, go to
+   * `POST /envs/{envId}/guard-metrics` (one request per interval when anything was counted, another
+   * on `close()` and `flush()`). Default 10 000, at most 300 000; 0 turns guard reporting off.
+   */
+  guardIntervalMs?: number | undefined;
+}
+
+/** `track`'s options. */
+export interface TrackOptions {
+  /** The event's value (a latency, an amount) for a `mean` metric; 0 when absent. */
+  value?: number | undefined;
+  /** Sets the bucketing attribute of each guarded rollout, as in `evaluate`. */
+  targetingKey?: string | undefined;
 }
 
 /**
@@ -174,14 +189,21 @@ export interface FlagClient {
   waitForReady(options?: { timeoutMs?: number | undefined; signal?: AbortSignal | undefined }): Promise<void>;
   /** One conditional GET now (joins one in flight). Resolves when done; failures are reported as events, not thrown. */
   refresh(): Promise<void>;
-  /** Delivers pending exposures and sends the usage counted so far now; resolves when both have settled. */
+  /**
+   * Records one event of `context` (an error, a checkout, a latency as `value`) for the guarded
+   * steps that watch it (docs/guards.md): attributed to the arm of each guarded rollout the context
+   * is in, and sent as sums with the next guard report. Nothing is recorded while no rollout holds
+   * at a guarded step watching `event`. Never sends the context.
+   */
+  track(event: string, context?: EvaluationContext, options?: TrackOptions): void;
+  /** Delivers pending exposures and sends the usage and guard sums counted so far now; resolves when all have settled. */
   flush(): Promise<void>;
 
   on<K extends keyof FlagClientEvents>(event: K, listener: (payload: FlagClientEvents[K]) => void): () => void;
   off<K extends keyof FlagClientEvents>(event: K, listener: (payload: FlagClientEvents[K]) => void): void;
   /**
    * Stops syncing (aborts the stream and any request, clears every timer),
-   * delivers pending exposures, sends the usage counted so far, and resolves when all of it has ended.
+   * delivers pending exposures, sends the usage and guard sums counted so far, and resolves when all of it has ended.
    * Idempotent. Evaluation keeps answering from the last ruleset.
    */
   close(): Promise<void>;

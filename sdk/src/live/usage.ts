@@ -16,9 +16,8 @@ import { reportUsage } from '../generated/sdk.gen.js';
 import type { Client as FetchClient } from '../generated/client/index.js';
 import type { UsageEntry, UsageReport } from '../generated/types.gen.js';
 import type { CompiledPrimitive, CompiledRuleset, PrimitiveKind } from '../evaluation/index.js';
-import { GradualApiError } from '../errors.js';
-import type { TimerHandle, TimerSet } from './timers.js';
-import { abortable, httpError, noResponse } from './transport.js';
+import { reportSender, WindowReporter, type CollectedReport, type ReportSender } from './reporter.js';
+import type { TimerSet } from './timers.js';
 
 /** The contract's limits: entries per report, the count of one entry, the longest window. */
 export const USAGE_ENTRIES_MAX = 10_000;
@@ -44,21 +43,11 @@ function incremented(counted: KeyCounts, variant: string): boolean {
 }
 
 /** Sends one report; rejects with a `GradualApiError`. */
-export type UsageSender = (envId: string, report: UsageReport, signal: AbortSignal) => Promise<void>;
+export type UsageSender = ReportSender<UsageReport>;
 
 /** `POST /envs/{envId}/usage` through the live client's fetch client. */
 export function usageSender(http: FetchClient): UsageSender {
-  return async (envId, report, signal) => {
-    let result;
-    try {
-      result = await abortable(reportUsage({ client: http, path: { envId }, body: report, signal }), signal);
-    } catch (err) {
-      throw err instanceof GradualApiError ? err : noResponse('usage report', err);
-    }
-    const response: Response | undefined = result.response;
-    if (!response) throw noResponse('usage report', result.error);
-    if (!response.ok) throw httpError(response, result.error);
-  };
+  return reportSender('usage report', http, (client, envId, body, signal) => reportUsage({ client, path: { envId }, body, signal }));
 }
 
 export interface UsageReporterOptions {
@@ -83,16 +72,21 @@ export class UsageReporter {
   private slots: Array<KeyCounts | undefined> = [];
   private entries = 0;
   private dropped = 0;
-  private windowStart = Date.now();
-  private timer: TimerHandle | null = null;
-  private readonly inflight = new Set<Promise<void>>();
-  private stopped = false;
+  private readonly reporter: WindowReporter<UsageReport>;
 
   constructor(private readonly options: UsageReporterOptions) {
-    this.arm();
+    this.reporter = new WindowReporter({
+      what: 'usage report',
+      intervalMs: options.intervalMs,
+      windowMaxMs: WINDOW_MAX_MS,
+      requestTimeoutMs: options.requestTimeoutMs,
+      timers: options.timers,
+      collect: (windowStart, windowEnd) => this.collect(windowStart, windowEnd),
+      send: options.send,
+      warn: options.warn,
+    });
   }
 
-  /** Counts one evaluation. */
   /**
    * Counts one served evaluation of `primitive` (held ruleset `compiled`). The counts of each
    * primitive seen in this window are remembered by its ordinal, so a repeat costs an array
@@ -119,7 +113,7 @@ export class UsageReporter {
 
   /** A (kind, key, variant) not counted yet in this window (or a variant string equal to, but not the same as, a counted one). */
   private countNew(byKey: Map<string, KeyCounts>, counted: KeyCounts | undefined, key: string, variant: string): void {
-    if (this.stopped) return;
+    if (this.reporter.stopped) return;
     if (counted !== undefined) {
       const i = counted.variants.indexOf(variant);
       if (i >= 0) {
@@ -145,43 +139,23 @@ export class UsageReporter {
   }
 
   /** Sends the current window now (when it counted anything); resolves when every report started so far has settled. */
-  async flush(): Promise<void> {
-    this.report();
-    while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
+  flush(): Promise<void> {
+    return this.reporter.flush();
   }
 
   /** Sends the current window, then counts nothing more. */
-  async close(): Promise<void> {
-    this.timers.clear(this.timer);
-    this.timer = null;
-    this.stopped = true;
-    await this.flush();
+  close(): Promise<void> {
+    return this.reporter.close();
   }
 
-  private get timers(): TimerSet {
-    return this.options.timers;
-  }
-
-  private arm(): void {
-    if (this.stopped) return;
-    this.timer = this.timers.set(() => {
-      this.timer = null;
-      this.report();
-      this.arm();
-    }, this.options.intervalMs);
-  }
-
-  /** Closes the window and starts sending it. */
-  private report(): void {
-    const now = Date.now();
+  /** Closes the window: its counts as one report. */
+  private collect(windowStart: number, windowEnd: number): CollectedReport<UsageReport> | null {
     const { flags, configs, dropped } = this;
     this.flags = new Map();
     this.configs = new Map();
     this.slots.fill(undefined);
     this.entries = 0;
     this.dropped = 0;
-    const windowStart = Math.max(this.windowStart, now - WINDOW_MAX_MS);
-    this.windowStart = now;
     const entries: UsageEntry[] = [];
     let overflow = dropped;
     const collect = (kind: PrimitiveKind, byKey: Map<string, KeyCounts>) => {
@@ -197,20 +171,7 @@ export class UsageReporter {
     collect('config', configs);
     if (overflow > 0) this.options.warn(`gradual: usage window full: ${overflow} evaluations were not counted`);
     const envId = this.options.envId();
-    if (entries.length === 0 || envId === null) return;
-    const report: UsageReport = { windowStart: new Date(windowStart).toISOString(), windowEnd: new Date(now).toISOString(), entries };
-    const controller = new AbortController();
-    const timeout = this.timers.set(() => controller.abort(new Error(`timed out after ${this.options.requestTimeoutMs} ms`)), this.options.requestTimeoutMs);
-    const sending: Promise<void> = this.options
-      .send(envId, report, controller.signal)
-      .catch((err: unknown) => {
-        const message = err instanceof Error ? err.message : String(err);
-        this.options.warn(`gradual: usage report failed, ${entries.length} entries dropped: ${message}`);
-      })
-      .finally(() => {
-        this.timers.clear(timeout);
-        this.inflight.delete(sending);
-      });
-    this.inflight.add(sending);
+    if (entries.length === 0 || envId === null) return null;
+    return { envId, entries: entries.length, report: { windowStart: new Date(windowStart).toISOString(), windowEnd: new Date(windowEnd).toISOString(), entries } };
   }
 }

@@ -54,6 +54,7 @@ import {
   type Provider,
   type ResolutionDetails,
   type ResolutionReason,
+  type TrackingEventDetails,
 } from '@openfeature/server-sdk';
 import { GradualApiError } from '../errors.js';
 import { createFlagClient, type FlagClient, type FlagClientOptions, type FlagErrorCode } from '../live/index.js';
@@ -173,6 +174,19 @@ export class GradualProvider implements Provider {
 
   resolveObjectEvaluation<T extends JsonValue>(flagKey: string, defaultValue: T, context: EvaluationContext): Promise<ResolutionDetails<T>> {
     return Promise.resolve(this.resolve(flagKey, defaultValue, context, 'object'));
+  }
+
+  /**
+   * OpenFeature tracking: the event goes to the flag client's `track` (guarded steps watching it
+   * count it for the context's arm, docs/guards.md); `trackingEventDetails.value` is its value.
+   */
+  track(trackingEventName: string, context: EvaluationContext, trackingEventDetails: TrackingEventDetails): void {
+    const targetingKey = context.targetingKey;
+    const value = trackingEventDetails.value;
+    this.client.track(trackingEventName, context, {
+      ...(typeof value === 'number' ? { value } : {}),
+      ...(typeof targetingKey === 'string' ? { targetingKey } : {}),
+    });
   }
 
   private resolve<T>(flagKey: string, defaultValue: T, context: EvaluationContext, type: ValueType): ResolutionDetails<T> {

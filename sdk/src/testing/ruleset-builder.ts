@@ -22,6 +22,8 @@ export interface RolloutInput {
   targetIds?: string[];
   /** Default a stable id derived from the key. */
   id?: string;
+  /** The rollout holds at a guarded step (docs/guards.md): when its analysis began and the events it watches. */
+  guard?: { since: string; events: string[] };
 }
 
 export interface PrimitiveInput {
@@ -106,5 +108,6 @@ function rollout(key: string, envKey: string, input: RolloutInput): RulesetRollo
   };
   // Absent, not undefined-valued: the ruleset is JSON and `newValue: null` is a real candidate.
   if ('newValue' in input && input.newValue !== undefined) out.newValue = input.newValue;
+  if (input.guard) out.guard = { since: input.guard.since, events: [...input.guard.events] };
   return out;
 }

@@ -48,6 +48,8 @@ export interface GuardFacts {
   units: { treatment: number; control: number };
   /** Count metrics' running tests, mean metrics' moments per arm, by metric key (absent: no data yet). */
   counts: Readonly<Record<string, CountTest>>;
+  /** Count metrics' events per arm so far, by metric key (the rate ratio's estimate). */
+  eventTotals?: Readonly<Record<string, { treatment: number; control: number }>>;
   moments: Readonly<Record<string, { treatment: Moments; control: Moments }>>;
 }
 
@@ -56,8 +58,12 @@ export interface MetricCheck {
   /** ln E, and the level it must reach: ln(1/α_m). */
   logE: number;
   threshold: number;
-  /** Mean metrics: the difference (worse is positive) and its always-valid interval. */
-  estimate?: { difference: number; lower: number; upper: number };
+  /**
+   * Mean metrics: the difference (worse is positive) and its always-valid interval. Count metrics:
+   * the rate ratio, treatment's events per unit over control's (no interval: the test is a mixture
+   * over a grid of ratios, not an interval).
+   */
+  estimate?: { value: number; lower: number | null; upper: number | null };
 }
 
 export interface GuardChecks {
@@ -78,6 +84,12 @@ export type GuardVerdict =
   | { decision: 'hold'; checks: GuardChecks; waitingFor: Array<'hold' | 'units'> }
   | { decision: 'rollback' | 'pause'; cause: GuardCause; checks: GuardChecks };
 
+/** Treatment's events per unit over control's; null until both arms have units and control has events. */
+export function rateRatio(events: { treatment: number; control: number } | undefined, units: { treatment: number; control: number }): number | null {
+  if (!events || units.treatment <= 0 || units.control <= 0 || events.control <= 0) return null;
+  return events.treatment / units.treatment / (events.control / units.control);
+}
+
 export function checkGuard(guard: StepGuard, facts: GuardFacts): GuardVerdict {
   const alphaPerMetric = guard.alpha / Math.max(1, guard.metrics.length);
   const threshold = Math.log(1 / alphaPerMetric);
@@ -85,12 +97,13 @@ export function checkGuard(guard: StepGuard, facts: GuardFacts): GuardVerdict {
   const metrics = guard.metrics.map((m): MetricCheck => {
     if (m.kind === 'count') {
       const test = facts.counts[m.key];
-      return { key: m.key, logE: test ? countLogE(test) : 0, threshold };
+      const ratio = rateRatio(facts.eventTotals?.[m.key], facts.units);
+      return { key: m.key, logE: test ? countLogE(test) : 0, threshold, ...(ratio === null ? {} : { estimate: { value: ratio, lower: null, upper: null } }) };
     }
     const arms = facts.moments[m.key];
     if (!arms || arms.treatment.n < 2 || arms.control.n < 2) return { key: m.key, logE: 0, threshold };
     const r = meanTest(arms.treatment, arms.control, m.margin, m.worse, alphaPerMetric, planned);
-    return { key: m.key, logE: r.logE, threshold, estimate: { difference: r.difference, lower: r.lower, upper: r.upper } };
+    return { key: m.key, logE: r.logE, threshold, estimate: { value: r.difference, lower: r.lower, upper: r.upper } };
   });
   const srmP = Math.min(1, Math.exp(-srmLogBayesFactor(facts.units.treatment, facts.units.control, facts.expectedShare)));
   const holdPassed = facts.heldSeconds >= facts.holdSeconds;

@@ -97,8 +97,13 @@ export function renderStandard(type: string, row: AuditEvent, place: EventPlace)
   }
   if (type === 'rollout.paused')
     data.pausedReason = asObject(resource)?.pausedReason ?? (row.action === 'rollout.approval_gate_reached' ? 'approval_gate' : 'user');
+  // A guarded step's stop (reason guard:<metric>): the check's evidence (docs/guards.md).
+  if (guardStopped(row)) data.guardStop = asObject(resource)?.lastGuardStop ?? null;
   return { type, timestamp: row.createdAt.toISOString(), data };
 }
+
+/** The row of a guarded step's automatic stop: its reason is `guard:<metric key>` (or guard:srm, guard:insufficient_data). */
+const guardStopped = (row: Pick<AuditEvent, 'actorType' | 'reason'>): boolean => row.actorType === 'system' && (row.reason?.startsWith('guard:') ?? false);
 
 /** Slack's mrkdwn escapes (&, <, >): a key or a reason cannot become a link or a mention. */
 const slackEscape = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
@@ -120,7 +125,7 @@ export function summary(type: string, row: AuditEvent, place: EventPlace): strin
     case 'rollout.paused':
       return row.action === 'rollout.approval_gate_reached'
         ? `${subject} is waiting for approval${percent ? ` at ${percent}` : ''}`
-        : `${subject} paused${percent ? ` at ${percent}` : ''}`;
+        : `${subject} paused${percent ? ` at ${percent}` : ''}${guardStopped(row) ? ` by its guard (${row.reason!.slice('guard:'.length)})` : ''}`;
     case 'rollout.resumed':
       return `${subject} ${row.action === 'rollout.approval_resolved' ? 'was approved and resumed' : 'resumed'}${percent ? ` at ${percent}` : ''}`;
     case 'rollout.completed':
@@ -128,7 +133,7 @@ export function summary(type: string, row: AuditEvent, place: EventPlace): strin
     case 'rollout.cancelled':
       return `${subject} was cancelled`;
     case 'rollout.rolled_back':
-      return `${subject} was rolled back${row.action === 'rollout.auto_rollback' ? ' by an alert' : ''}`;
+      return `${subject} was rolled back${guardStopped(row) ? ` by its guard (${row.reason!.slice('guard:'.length)})` : row.action === 'rollout.auto_rollback' ? ' by an alert' : ''}`;
     case 'proposal.created':
       return `Proposal for ${key}${where} is waiting for approval`;
     case 'proposal.approved':

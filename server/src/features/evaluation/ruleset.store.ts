@@ -1,7 +1,8 @@
 import { IsolationLevel } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LIVE_STATUSES, type Ruleset } from '@gradual/contract';
-import { EnvironmentEntity, PrimitiveEntity, PrimitiveStateEntity, RolloutEntity, SegmentEntity, type Environment } from '../../db/entities/index.js';
+import { EnvironmentEntity, GuardMetricEntity, PrimitiveEntity, PrimitiveStateEntity, RolloutEntity, SegmentEntity, type Environment, type Rollout } from '../../db/entities/index.js';
+import { guardedStep } from '../../domain/rollouts/ramp-position.js';
 import { rawQuery } from '../common/sql.js';
 import { readLists } from '../common/target-lists.store.js';
 import { reachableSegments, segmentKeysOf, type RuleConditions } from '../../domain/segments/references.js';
@@ -44,6 +45,26 @@ export function rulesetOf(ruleset: Ruleset, primitives: Ruleset['primitives']): 
 }
 
 /**
+ * The `guard` of each rollout holding at a guarded step, by rollout id: when its analysis began and
+ * the SDK events its metrics watch (one read of the project's metrics, only when a step is guarded).
+ */
+async function readGuards(tx: EntityManager, projectId: string, rollouts: readonly Rollout[]): Promise<Map<string, { since: string; events: string[] }>> {
+  const steps = rollouts.flatMap((r) => {
+    const step = guardedStep(r);
+    return step ? [{ r, keys: step.guard.metrics.map((m) => m.key) }] : [];
+  });
+  const guards = new Map<string, { since: string; events: string[] }>();
+  if (steps.length === 0) return guards;
+  const metrics = await tx.find(GuardMetricEntity, { projectId, key: { $in: [...new Set(steps.flatMap((s) => s.keys))] } });
+  const eventOf = new Map(metrics.map((m) => [m.key, m.event]));
+  for (const { r, keys } of steps) {
+    const events = [...new Set(keys.flatMap((k) => eventOf.get(k) ?? []))].sort();
+    guards.set(r.id, { since: (r.stepStartedAt ?? r.updatedAt).toISOString(), events });
+  }
+  return guards;
+}
+
+/**
  * Reads everything an SDK needs to evaluate one environment: every flag and
  * config with its base value and rules, and its live rollout with the
  * allow-list (an archived one marked `archived`: everyone gets its base value); the segments
@@ -72,6 +93,7 @@ export async function readRuleset(em: EntityManager, envId: string): Promise<Rul
       const stateOf = new Map(states.map((s) => [s.primitiveId, s]));
       const segments = await readSegmentsUsedBy(tx, env.projectId, primitives.flatMap((p) => stateOf.get(p.id)?.rules ?? []));
       const rolloutOf = new Map(rollouts.map((r) => [r.primitiveId, r]));
+      const guards = await readGuards(tx, env.projectId, rollouts);
       const ruleset: Ruleset = {
         envId,
         version: env.version,
@@ -94,6 +116,7 @@ export async function readRuleset(em: EntityManager, envId: string): Promise<Rul
                     bucketField: r.bucketField,
                     ...(r.gatesRules ? {} : { newValue: r.newValue ?? null }),
                     targetIds: targets.get(r.id) ?? [],
+                    ...(guards.has(r.id) ? { guard: guards.get(r.id)! } : {}),
                   }
                 : null,
               ...(p.archivedAt ? { archived: true as const } : {}),

@@ -2,11 +2,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { treatmentShare } from '@gradual/sdk/evaluation';
 import type { GuardStop } from '@gradual/contract';
 import { GuardMetricEntity, GuardSampleEntity, type Rollout } from '../../db/entities/index.js';
-import { checkGuard, DEFAULT_STEP_GUARD, type GuardFacts, type GuardVerdict, type StepGuard } from '../../domain/guards/gate.js';
+import { checkGuard, DEFAULT_STEP_GUARD, type GuardFacts, type GuardVerdict, type MetricCheck, type StepGuard } from '../../domain/guards/gate.js';
 import { addInterval, countTest, type CountTest, type Moments } from '../../domain/guards/statistics.js';
 import type { RampStep, StepGuardPlan } from '../../domain/rollouts/types.js';
 
 type Arm = 'treatment' | 'control';
+
+const MINUTE_MS = 60_000;
 
 /** The step's guard with its metrics' definitions (kind, direction, SDK event); a metric no longer defined watches nothing. */
 async function stepGuard(tx: EntityManager, projectId: string, plan: StepGuardPlan): Promise<{ guard: StepGuard; events: Map<string, string> }> {
@@ -23,63 +25,75 @@ async function stepGuard(tx: EntityManager, projectId: string, plan: StepGuardPl
   return { guard: { ...DEFAULT_STEP_GUARD, metrics, minUnitsPerArm: plan.minUnitsPerArm, maxHoldFactor: plan.maxHoldFactor }, events };
 }
 
+/** The facts of one check as of `at` (the end of a minute with samples, or now), for a timeline. */
+export type FactsAt = (at: Date, facts: GuardFacts) => void;
+
 /**
  * The facts of one check of the guarded step `step` that `row` holds at: its arms' samples since
  * the step's hold began, folded minute by minute into each count metric's test (each minute is one
  * stratum, so the arms' changing sizes cannot bias it) and summed into each mean metric's moments.
+ * `each` (optional) sees the facts as of the end of every minute with samples, oldest first.
  */
-async function guardFacts(tx: EntityManager, row: Rollout, step: RampStep, guard: StepGuard, events: Map<string, string>, now: Date): Promise<GuardFacts> {
+async function guardFacts(tx: EntityManager, row: Rollout, step: RampStep, guard: StepGuard, events: Map<string, string>, now: Date, each?: FactsAt): Promise<GuardFacts> {
   const since = row.stepStartedAt ?? now;
-  const samples = await tx.find(GuardSampleEntity, { rolloutId: row.id, percent: step.percent, minute: { $gte: since, $lte: now } }, { orderBy: { minute: 'asc' } });
+  // Samples are kept by the minute a report's window ended in: the minute the step began counts.
+  const firstMinute = new Date(Math.floor(since.getTime() / MINUTE_MS) * MINUTE_MS);
+  const samples = await tx.find(GuardSampleEntity, { rolloutId: row.id, percent: step.percent, minute: { $gte: firstMinute, $lte: now } }, { orderBy: { minute: 'asc' } });
   const units = { treatment: 0, control: 0 };
-  const minutes = new Map<number, { units: Record<Arm, number>; events: Map<string, Record<Arm, number>> }>();
-  const moments = new Map<string, Record<Arm, Moments>>();
-  for (const s of samples) {
-    const minute = s.minute.getTime();
-    const entry = minutes.get(minute) ?? { units: { treatment: 0, control: 0 }, events: new Map<string, Record<Arm, number>>() };
-    minutes.set(minute, entry);
-    if (s.metric === '') {
-      entry.units[s.arm] += s.units;
-      units[s.arm] += s.units;
-      continue;
-    }
-    const counted = entry.events.get(s.metric) ?? { treatment: 0, control: 0 };
-    counted[s.arm] += s.events;
-    entry.events.set(s.metric, counted);
-    const m = moments.get(s.metric) ?? { treatment: { n: 0, sum: 0, sumSq: 0 }, control: { n: 0, sum: 0, sumSq: 0 } };
-    m[s.arm] = { n: m[s.arm].n + s.events, sum: m[s.arm].sum + s.sum, sumSq: m[s.arm].sumSq + s.sumSquares };
-    moments.set(s.metric, m);
-  }
   const counts: Record<string, CountTest> = {};
   const means: Record<string, { treatment: Moments; control: Moments }> = {};
-  for (const metric of guard.metrics) {
-    const event = events.get(metric.key)!;
-    if (metric.kind === 'mean') {
-      const m = moments.get(event);
-      if (m) means[metric.key] = m;
-      continue;
-    }
-    let test = countTest(metric.margin, metric.worse);
-    for (const entry of minutes.values()) {
-      const k = entry.events.get(event) ?? { treatment: 0, control: 0 };
-      test = addInterval(test, { treatmentUnits: entry.units.treatment, controlUnits: entry.units.control, treatmentEvents: k.treatment, controlEvents: k.control });
-    }
-    counts[metric.key] = test;
-  }
-  return {
+  const totals: Record<string, Record<Arm, number>> = {};
+  for (const metric of guard.metrics) if (metric.kind === 'count') counts[metric.key] = countTest(metric.margin, metric.worse);
+  const factsAt = (at: Date): GuardFacts => ({
     holdSeconds: step.holdForSeconds,
-    heldSeconds: Math.max(0, (now.getTime() - since.getTime()) / 1000),
+    heldSeconds: Math.max(0, (at.getTime() - since.getTime()) / 1000),
     expectedShare: treatmentShare(step.percent),
-    units,
-    counts,
-    moments: means,
-  };
+    units: { ...units },
+    counts: { ...counts },
+    moments: { ...means },
+    eventTotals: { ...totals },
+  });
+  // One minute's samples at a time: its units and events by arm, then every metric's test.
+  let i = 0;
+  while (i < samples.length) {
+    const minute = samples[i]!.minute.getTime();
+    const minuteUnits = { treatment: 0, control: 0 };
+    const minuteEvents = new Map<string, Record<Arm, number>>();
+    for (; i < samples.length && samples[i]!.minute.getTime() === minute; i++) {
+      const s = samples[i]!;
+      if (s.metric === '') {
+        minuteUnits[s.arm] += s.units;
+        units[s.arm] += s.units;
+        continue;
+      }
+      const counted = minuteEvents.get(s.metric) ?? { treatment: 0, control: 0 };
+      counted[s.arm] += s.events;
+      minuteEvents.set(s.metric, counted);
+      for (const metric of guard.metrics) {
+        if (events.get(metric.key) !== s.metric || metric.kind !== 'mean') continue;
+        const m = means[metric.key] ?? { treatment: { n: 0, sum: 0, sumSq: 0 }, control: { n: 0, sum: 0, sumSq: 0 } };
+        means[metric.key] = { ...m, [s.arm]: { n: m[s.arm].n + s.events, sum: m[s.arm].sum + s.sum, sumSq: m[s.arm].sumSq + s.sumSquares } };
+      }
+    }
+    for (const metric of guard.metrics) {
+      if (metric.kind !== 'count') continue;
+      const k = minuteEvents.get(events.get(metric.key)!) ?? { treatment: 0, control: 0 };
+      counts[metric.key] = addInterval(counts[metric.key]!, { treatmentUnits: minuteUnits.treatment, controlUnits: minuteUnits.control, treatmentEvents: k.treatment, controlEvents: k.control });
+      const total = totals[metric.key] ?? { treatment: 0, control: 0 };
+      totals[metric.key] = { treatment: total.treatment + k.treatment, control: total.control + k.control };
+    }
+    if (each) {
+      const end = new Date(Math.min(minute + MINUTE_MS, now.getTime()));
+      each(end, factsAt(end));
+    }
+  }
+  return factsAt(now);
 }
 
 /** One check of the guarded step `step` that `row` holds at (the scheduler's, once a minute). */
-export async function checkGuardedStep(tx: EntityManager, row: Rollout, step: RampStep & { guard: StepGuardPlan }, now: Date): Promise<GuardVerdict> {
+export async function checkGuardedStep(tx: EntityManager, row: Rollout, step: RampStep & { guard: StepGuardPlan }, now: Date, each?: FactsAt): Promise<GuardVerdict> {
   const { guard, events } = await stepGuard(tx, row.projectId, step.guard);
-  return checkGuard(guard, await guardFacts(tx, row, step, guard, events, now));
+  return checkGuard(guard, await guardFacts(tx, row, step, guard, events, now, each));
 }
 
 /** What a stopping verdict leaves on the rollout and in its audit row: which check, its evidence, the units per arm. */
@@ -95,7 +109,7 @@ export function guardStopOf(verdict: GuardVerdict & { decision: 'rollback' | 'pa
       metricKey: m.key,
       eValue: clean(Math.exp(m.logE)),
       threshold: clean(Math.exp(m.threshold)),
-      estimate: m.estimate ? { value: m.estimate.difference, lower: m.estimate.lower, upper: m.estimate.upper } : null,
+      estimate: m.estimate ?? null,
       srmP: null,
     };
   }
@@ -107,3 +121,21 @@ const clean = (x: number): number => Number(x.toPrecision(12));
 
 /** The audit reason of a guard's stop: `guard:<metric key>`, `guard:srm` or `guard:insufficient_data`. */
 export const guardStopReason = (stop: GuardStop): string => `guard:${stop.metricKey ?? stop.cause}`;
+
+/** A metric's checks as of one minute of a step's timeline. */
+export interface GuardPoint {
+  at: Date;
+  metrics: MetricCheck[];
+}
+
+/**
+ * The guarded step `step` that `row` holds at as its guard sees it at `now`: the step's guard with
+ * its metrics' definitions, the verdict a check now would give, and each metric's checks at the end
+ * of every minute with samples (the guard status route's history).
+ */
+export async function guardTimeline(tx: EntityManager, row: Rollout, step: RampStep & { guard: StepGuardPlan }, now: Date): Promise<{ guard: StepGuard; verdict: GuardVerdict; series: GuardPoint[] }> {
+  const { guard, events } = await stepGuard(tx, row.projectId, step.guard);
+  const series: GuardPoint[] = [];
+  const facts = await guardFacts(tx, row, step, guard, events, now, (at, f) => series.push({ at, metrics: checkGuard(guard, f).checks.metrics }));
+  return { guard, verdict: checkGuard(guard, facts), series };
+}

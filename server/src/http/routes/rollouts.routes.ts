@@ -8,6 +8,7 @@ import { mustPropose, storedRequest } from '../../features/proposals/divertible.
 import { propose } from '../../features/proposals/proposals.service.js';
 import { rolloutOperations, type OpKind, type OpResults, type RolloutOp } from '../../features/rollouts/operations.js';
 import { getRolloutRamp } from '../../features/rollouts/ramp.service.js';
+import { getRolloutGuard } from '../../features/rollouts/guard.service.js';
 import { commandRollout, getRollout } from '../../features/rollouts/rollouts.service.js';
 import { containsTargetId, listTargetIds } from '../../features/rollouts/target-ids.service.js';
 import { admit, type AdmissionRequest } from '../admission.js';
@@ -68,6 +69,10 @@ function handlers(deps: AppDeps, answers: AnswerCache, kind: PrimitiveKind) {
       status: 200 as const,
       body: await getRolloutRamp(req.em, await admit(req, res, deps), kind, params.envId, params.key),
     }),
+    guard: async ({ req, res, params }: Input<'getFlagRolloutGuard', 'getConfigRolloutGuard'>) => ({
+      status: 200 as const,
+      body: await getRolloutGuard(req.em, await admit(req, res, deps), kind, params.envId, params.key),
+    }),
     put: (input: Input<'putFlagRollout', 'putConfigRollout'>) =>
       divert<'rollout.put'>(deps, kind, input, { kind: 'rollout.put', body: input.body, ifMatch: input.headers['if-match'] }),
     delete: (input: Target) => divert<'rollout.delete'>(deps, kind, input, { kind: 'rollout.delete' }),
@@ -114,6 +119,7 @@ export const flagRolloutsRoutes = (deps: AppDeps, answers: AnswerCache) => {
   return s.router(contract.flagRollouts, {
     getFlagRollout: h.get,
     getFlagRolloutRamp: h.ramp,
+    getFlagRolloutGuard: h.guard,
     putFlagRollout: h.put,
     deleteFlagRollout: h.delete,
     pauseFlagRollout: h.pause,
@@ -134,6 +140,7 @@ export const configRolloutsRoutes = (deps: AppDeps, answers: AnswerCache) => {
   return s.router(contract.configRollouts, {
     getConfigRollout: h.get,
     getConfigRolloutRamp: h.ramp,
+    getConfigRolloutGuard: h.guard,
     putConfigRollout: h.put,
     deleteConfigRollout: h.delete,
     pauseConfigRollout: h.pause,

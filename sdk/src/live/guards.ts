@@ -1,0 +1,237 @@
+/**
+ * Guard reporting (docs/guards.md): while a rollout holds at a guarded step (its ruleset entry
+ * carries `guard`), the live client counts, per arm, the contexts it exposed and the events they
+ * tracked, and sends the sums to `POST /envs/{envId}/guard-metrics` every `guardIntervalMs`. No
+ * context and no single event leaves the process.
+ *
+ * - **Arms** come from the context's bucket and the step's percent (`armOf`); a context in no arm
+ *   (between the bands, a target-ID match, no bucket field) is not counted.
+ * - **Units** are the contexts first exposed at the step: each arm remembers the bucket hashes it
+ *   counted (30 bits; a direct-mapped filter in front of the set makes a repeat cost two array
+ *   reads on the evaluation path), so summed over the step's reports they are distinct contexts.
+ *   A new step, a resume (a new `guard.since`) or a rollout leaving its guarded step starts over.
+ * - **Events** (`track`) are attributed to each guarded rollout whose step watches them, by the
+ *   same arm rule: count, Σ value and Σ value² per (rollout, arm, event).
+ */
+import { reportGuardMetrics } from '../generated/sdk.gen.js';
+import type { Client as FetchClient } from '../generated/client/index.js';
+import type { GuardReport } from '../generated/types.gen.js';
+import { armOf, type GuardArm } from '../evaluation/arms.js';
+import type { CompiledPrimitive, EvaluationContext, EvaluationResult, PrimitiveKind } from '../evaluation/index.js';
+import { withTargetingKey } from '../evaluation/targeting-key.js';
+import type { HeldRuleset } from './cache.js';
+import { reportSender, WindowReporter, type CollectedReport, type ReportSender } from './reporter.js';
+import type { TimerSet } from './timers.js';
+
+/** The contract's limits: exposures and events per report, one entry's count, the longest window. */
+export const GUARD_REPORT_ENTRIES_MAX = 1000;
+const COUNT_MAX = 10_000_000;
+const WINDOW_MAX_MS = 300_000;
+/** Contexts one arm of one step remembers; past this it starts over (a context may then count twice). */
+const UNITS_REMEMBERED_MAX = 250_000;
+/** Slots of the direct-mapped filter of recently counted contexts (a power of two). */
+const RECENT_SLOTS = 4096;
+/** 2^30 / 100: a bucket (0–100, from a 32-bit hash) back to 30 bits of its hash. */
+const BUCKET_TO_ID = 10_737_418.24;
+
+/** `POST /envs/{envId}/guard-metrics` through the live client's fetch client. */
+export function guardSender(http: FetchClient): ReportSender<GuardReport> {
+  return reportSender('guard report', http, (client, envId, body, signal) => reportGuardMetrics({ client, path: { envId }, body, signal }));
+}
+
+/**
+ * The arm of a served evaluation at `percent`, or null: none without a bucket or for a target-ID
+ * match. A rollout that gates its rules (no `newValue`) serves a target-ID match outside the
+ * admitted band its rules, not `rollout-base`, which is how it is told apart there.
+ */
+export function servedArm(variant: string, bucket: number | null, percent: number, gatesRules: boolean): GuardArm | null {
+  if (bucket === null || variant === 'target-id') return null;
+  if (gatesRules && bucket >= percent && variant !== 'rollout-base') return null;
+  return armOf(bucket, percent);
+}
+
+/** The contexts one arm counted at one step. */
+class ArmUnits {
+  private readonly seen = new Set<number>();
+  private readonly recent = new Int32Array(RECENT_SLOTS).fill(-1);
+  /** Counted since the last report. */
+  pending = 0;
+
+  add(id: number): void {
+    const slot = id & (RECENT_SLOTS - 1);
+    if (this.recent[slot] === id) return;
+    this.recent[slot] = id;
+    if (this.seen.has(id)) return;
+    if (this.seen.size >= UNITS_REMEMBERED_MAX) this.seen.clear();
+    this.seen.add(id);
+    this.pending++;
+  }
+}
+
+interface EventSums {
+  count: number;
+  sum: number;
+  sumSquares: number;
+}
+
+/** One rollout holding at a guarded step, as the held ruleset describes it. */
+class GuardedStep {
+  readonly units: Record<GuardArm, ArmUnits> = { treatment: new ArmUnits(), control: new ArmUnits() };
+  /** Event name → arm → sums since the last report. */
+  events = new Map<string, Partial<Record<GuardArm, EventSums>>>();
+
+  constructor(
+    readonly kind: PrimitiveKind,
+    readonly key: string,
+    readonly rolloutId: string,
+    readonly percent: number,
+    readonly since: string,
+    readonly gatesRules: boolean,
+    readonly bucketField: string,
+    readonly watched: ReadonlySet<string>,
+    public primitive: CompiledPrimitive,
+  ) {}
+
+  same(other: GuardedStep): boolean {
+    return this.rolloutId === other.rolloutId && this.percent === other.percent && this.since === other.since;
+  }
+}
+
+export interface GuardReporterOptions {
+  intervalMs: number;
+  requestTimeoutMs: number;
+  timers: TimerSet;
+  send: ReportSender<GuardReport>;
+  /** The held ruleset, whose environment the report goes to. */
+  held: () => HeldRuleset | null;
+  warn: (message: string) => void;
+}
+
+export class GuardReporter {
+  /** The held ruleset `slots` describe, and per primitive ordinal its guarded step. */
+  private slotsOf: HeldRuleset | null = null;
+  private slots: Array<GuardedStep | undefined> = [];
+  private steps: GuardedStep[] = [];
+  /** Steps the ruleset no longer holds at, with counts not reported yet. */
+  private retired: GuardedStep[] = [];
+  private eventEntries = 0;
+  private droppedEvents = 0;
+  private readonly reporter: WindowReporter<GuardReport>;
+
+  constructor(private readonly options: GuardReporterOptions) {
+    this.reporter = new WindowReporter({
+      what: 'guard report',
+      intervalMs: options.intervalMs,
+      windowMaxMs: WINDOW_MAX_MS,
+      requestTimeoutMs: options.requestTimeoutMs,
+      timers: options.timers,
+      collect: (windowStart, windowEnd) => this.collect(windowStart, windowEnd),
+      send: options.send,
+      warn: options.warn,
+    });
+  }
+
+  /** Counts an evaluation that served `result` from `primitive` of the held ruleset: one unit of its arm, once per context and step. */
+  readonly exposed = (held: HeldRuleset, primitive: CompiledPrimitive, result: EvaluationResult): void => {
+    if (held !== this.slotsOf) this.follow(held);
+    const step = this.slots[primitive.ordinal];
+    if (step === undefined || this.reporter.stopped) return;
+    const arm = servedArm(result.variant, result.bucket, step.percent, step.gatesRules);
+    if (arm !== null) step.units[arm].add(((result.bucket as number) * BUCKET_TO_ID) | 0);
+  };
+
+  /** Attributes one event of `context` to the arm it is in of every guarded step that watches `event`. */
+  track(event: string, context: EvaluationContext, value: number, targetingKey: string | undefined): void {
+    const held = this.options.held();
+    if (held === null || this.reporter.stopped || !Number.isFinite(value)) return;
+    if (held !== this.slotsOf) this.follow(held);
+    for (const step of this.steps) {
+      if (!step.watched.has(event)) continue;
+      const ctx = targetingKey === undefined ? context : withTargetingKey(context, step.bucketField, targetingKey);
+      const r = step.primitive.evaluate(ctx);
+      if (r.reason === 'ERROR') continue;
+      const arm = servedArm(r.variant, r.bucket, step.percent, step.gatesRules);
+      if (arm === null) continue;
+      let byArm = step.events.get(event);
+      if (byArm === undefined) step.events.set(event, (byArm = {}));
+      let sums = byArm[arm];
+      if (sums === undefined) {
+        if (this.eventEntries >= GUARD_REPORT_ENTRIES_MAX) {
+          this.droppedEvents++;
+          continue;
+        }
+        this.eventEntries++;
+        byArm[arm] = sums = { count: 0, sum: 0, sumSquares: 0 };
+      }
+      sums.count++;
+      sums.sum += value;
+      sums.sumSquares += value * value;
+    }
+  }
+
+  flush(): Promise<void> {
+    return this.reporter.flush();
+  }
+
+  close(): Promise<void> {
+    return this.reporter.close();
+  }
+
+  /** A new held ruleset: its guarded steps, keeping the counts of each step it still holds at. */
+  private follow(held: HeldRuleset): void {
+    const previous = new Map(this.steps.map((s) => [s.key, s]));
+    this.slotsOf = held;
+    this.slots = new Array<GuardedStep | undefined>(held.compiled.keys.length).fill(undefined);
+    this.steps = [];
+    for (const p of held.ruleset.primitives) {
+      const r = p.rollout;
+      if (!r?.guard || r.status !== 'active' || !(r.percent > 0 && r.percent < 100)) continue;
+      const primitive = held.compiled.primitive(p.key);
+      if (primitive === undefined || primitive.kind !== p.kind) continue;
+      const fresh = new GuardedStep(p.kind, p.key, r.id, r.percent, r.guard.since, r.newValue === undefined, r.bucketField, new Set(r.guard.events), primitive);
+      const old = previous.get(p.key);
+      let step = fresh;
+      if (old !== undefined && old.same(fresh)) {
+        old.primitive = primitive;
+        previous.delete(p.key);
+        step = old;
+      }
+      this.steps.push(step);
+      this.slots[primitive.ordinal] = step;
+    }
+    this.retired.push(...previous.values());
+  }
+
+  /** Closes the window: the units and sums counted since the last report. */
+  private collect(windowStart: number, windowEnd: number): CollectedReport<GuardReport> | null {
+    const exposures: GuardReport['exposures'] = [];
+    const events: GuardReport['events'] = [];
+    for (const step of [...this.retired, ...this.steps]) {
+      const { kind, key, percent } = step;
+      for (const arm of ['treatment', 'control'] as const) {
+        const units = step.units[arm];
+        if (units.pending > 0) exposures.push({ kind, key, percent, arm, units: Math.min(units.pending, COUNT_MAX) });
+        units.pending = 0;
+      }
+      for (const [event, byArm] of step.events) {
+        for (const arm of ['treatment', 'control'] as const) {
+          const sums = byArm[arm];
+          if (sums === undefined || !Number.isFinite(sums.sum) || !Number.isFinite(sums.sumSquares)) continue;
+          events.push({ kind, key, percent, arm, event, count: Math.min(sums.count, COUNT_MAX), sum: sums.sum, sumSquares: sums.sumSquares });
+        }
+      }
+      step.events = new Map();
+    }
+    this.retired = [];
+    this.eventEntries = 0;
+    if (this.droppedEvents > 0) this.options.warn(`gradual: guard window full: ${this.droppedEvents} events were not counted`);
+    this.droppedEvents = 0;
+    const envId = this.options.held()?.ruleset.envId;
+    if (envId === undefined || (exposures.length === 0 && events.length === 0)) return null;
+    return {
+      envId,
+      entries: exposures.length + events.length,
+      report: { windowStart: new Date(windowStart).toISOString(), windowEnd: new Date(windowEnd).toISOString(), exposures: exposures.slice(0, GUARD_REPORT_ENTRIES_MAX), events },
+    };
+  }
+}
