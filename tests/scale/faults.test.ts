@@ -101,7 +101,7 @@ describe(`kill -9 and restart (${backend})`, () => {
     const flags = 50;
     for (let i = 0; i < flags; i++) {
       await owner.createFlag({ path: { id: project.id }, body: { key: `f${i}`, name: `F${i}`, defaultValue: false } });
-      for (const envId of envIds) await owner.putFlagRollout({ path: { envId, key: `f${i}` }, body: { percent: 5, newValue: true, planKey: 'ramp' } });
+      await Promise.all(envIds.map((envId) => owner.putFlagRollout({ path: { envId, key: `f${i}` }, body: { percent: 5, newValue: true, planKey: 'ramp' } })));
     }
     const total = flags * envIds.length;
 
