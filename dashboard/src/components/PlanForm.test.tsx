@@ -98,4 +98,34 @@ describe('PlanForm', () => {
     expect(screen.getByLabelText<HTMLInputElement>('Sun').checked).toBe(true);
     expect(screen.getByLabelText<HTMLInputElement>('Blackout time zone').value).toBe('Europe/Amsterdam');
   });
+
+  it('keeps a guarded step\'s guard when the plan is edited, with the settings of the metrics it keeps, and adds or drops metrics by key', async () => {
+    const guarded: RolloutPlan = {
+      ...PLAN,
+      cadence: 'auto',
+      rampSteps: [
+        { percent: 5, holdForSeconds: 7200, guard: { metrics: [{ key: 'checkout-errors', margin: 0.2, action: 'pause' }], minUnitsPerArm: 500, maxHoldFactor: 2 } },
+        { percent: 100, holdForSeconds: 0 },
+      ],
+    };
+    const save = vi.fn((body: unknown) => Promise.resolve({ ...guarded, ...(body as object) }));
+    render(<PlanForm plan={guarded} save={save} onDone={() => {}} onCancel={() => {}} />);
+    const field = screen.getByLabelText<HTMLInputElement>('Step 1 guard metrics');
+    expect(field.value).toBe('checkout-errors');
+    fireEvent.change(field, { target: { value: 'checkout-errors, latency' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save plan' }));
+    await waitFor(() => expect(save).toHaveBeenCalled());
+    expect((save.mock.calls[0]![0] as { rampSteps: unknown[] }).rampSteps).toEqual([
+      { percent: 5, holdForSeconds: 7200, guard: { metrics: [{ key: 'checkout-errors', margin: 0.2, action: 'pause' }, { key: 'latency' }], minUnitsPerArm: 500, maxHoldFactor: 2 } },
+      { percent: 100, holdForSeconds: 0 },
+    ]);
+  });
+
+  it("shows the server's message about a guard's metric under the step's guard field", async () => {
+    renderCreate({ status: 400, body: envelope('rollout_plan_invalid_ramp', 'The ramp steps are invalid.', { 'rampSteps.0.guard.metrics.0.key': 'no guard metric "typo" in this project' }) });
+    fireEvent.change(screen.getByLabelText('Key'), { target: { value: 'guarded' } });
+    fireEvent.change(screen.getByLabelText('Step 1 guard metrics'), { target: { value: 'typo' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create plan' }));
+    await waitFor(() => expect(descriptionOf(screen.getByLabelText('Step 1 guard metrics'))).toContain('no guard metric "typo" in this project'));
+  });
 });

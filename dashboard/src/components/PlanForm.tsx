@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { Cadence, CreateRolloutPlanRequest, RolloutPlan } from '@gradual/sdk';
+import type { Cadence, CreateRolloutPlanRequest, RolloutPlan, StepGuard, StepGuardInput } from '@gradual/sdk';
 import { errorMessage, fieldErrors } from '../api';
 import { DAY_NAMES } from '../format';
 import { useAction } from '../hooks';
@@ -18,11 +18,29 @@ interface StepDraft {
   hold: string;
   unit: Unit;
   requiresApproval: boolean;
+  /** The guard's metric keys, comma-separated (docs/guards.md); empty: no guard. */
+  guardMetrics: string;
+  /** The guard the step had: its margins, actions, minimum units and longest hold are kept for the metrics it keeps. */
+  guard?: StepGuard | undefined;
 }
 
-function toDraft(percent: number, seconds: number, requiresApproval = false): StepDraft {
+function toDraft(percent: number, seconds: number, requiresApproval = false, guard?: StepGuard): StepDraft {
   const [unit, size] = UNITS.find(([, s]) => seconds > 0 && seconds % s === 0) ?? UNITS[1];
-  return { percent: String(percent), hold: String(seconds / size), unit, requiresApproval };
+  return { percent: String(percent), hold: String(seconds / size), unit, requiresApproval, guardMetrics: guard?.metrics.map((m) => m.key).join(', ') ?? '', guard };
+}
+
+/** The step's guard from its draft: the metrics named, each with the settings it had; none when no metric is named. */
+export function guardOf(draft: Pick<StepDraft, 'guardMetrics' | 'guard'>): StepGuardInput | undefined {
+  const keys = draft.guardMetrics
+    .split(',')
+    .map((k) => k.trim())
+    .filter((k) => k !== '');
+  if (keys.length === 0) return undefined;
+  const had = new Map(draft.guard?.metrics.map((m) => [m.key, m]));
+  return {
+    metrics: keys.map((key) => had.get(key) ?? { key }),
+    ...(draft.guard ? { minUnitsPerArm: draft.guard.minUnitsPerArm, maxHoldFactor: draft.guard.maxHoldFactor } : {}),
+  };
 }
 
 const DEFAULT_STEPS: StepDraft[] = [toDraft(1, 3600), toDraft(10, 86400), toDraft(50, 86400), toDraft(100, 0)];
@@ -45,7 +63,7 @@ export function PlanForm({ plan, save, onDone, onCancel }: PlanFormProps) {
   const [name, setName] = useState(plan?.name ?? '');
   const [description, setDescription] = useState(plan?.description ?? '');
   const [cadence, setCadence] = useState<Cadence>(plan?.cadence ?? 'manual');
-  const [steps, setSteps] = useState<StepDraft[]>(plan ? plan.rampSteps.map((s) => toDraft(s.percent, s.holdForSeconds, s.requiresApproval)) : DEFAULT_STEPS);
+  const [steps, setSteps] = useState<StepDraft[]>(plan ? plan.rampSteps.map((s) => toDraft(s.percent, s.holdForSeconds, s.requiresApproval, s.guard)) : DEFAULT_STEPS);
   const [blackout, setBlackout] = useState<number[]>(plan?.blackoutDaysOfWeek ?? []);
   const [timezone, setTimezone] = useState(plan?.blackoutTimezone ?? 'UTC');
   const action = useAction();
@@ -60,11 +78,15 @@ export function PlanForm({ plan, save, onDone, onCancel }: PlanFormProps) {
       name,
       ...(description.trim() ? { description } : {}),
       cadence,
-      rampSteps: steps.map((s) => ({
-        percent: s.percent.trim() === '' ? Number.NaN : Number(s.percent),
-        holdForSeconds: Math.round(Number(s.hold || 0) * UNITS.find(([u]) => u === s.unit)![1]),
-        ...(s.requiresApproval ? { requiresApproval: true } : {}),
-      })),
+      rampSteps: steps.map((s) => {
+        const guard = guardOf(s);
+        return {
+          percent: s.percent.trim() === '' ? Number.NaN : Number(s.percent),
+          holdForSeconds: Math.round(Number(s.hold || 0) * UNITS.find(([u]) => u === s.unit)![1]),
+          ...(s.requiresApproval ? { requiresApproval: true } : {}),
+          ...(guard ? { guard } : {}),
+        };
+      }),
       blackoutDaysOfWeek: blackout,
       blackoutTimezone: timezone.trim(),
     };
@@ -76,6 +98,8 @@ export function PlanForm({ plan, save, onDone, onCancel }: PlanFormProps) {
 
   const known = new Set(['key', 'name', 'description', 'cadence', 'rampSteps', 'blackoutDaysOfWeek', 'blackoutTimezone']);
   const stepFieldError = (i: number, f: string) => errors[`rampSteps.${i}.${f}`] ?? (f === 'percent' ? errors[`rampSteps.${i}`] : undefined);
+  // A guard's errors name its parts (rampSteps.1.guard.metrics.0.key): shown under the step's guard field.
+  const guardError = (i: number) => Object.entries(errors).find(([k]) => k === `rampSteps.${i}.guard` || k.startsWith(`rampSteps.${i}.guard.`))?.[1];
   const unplaced = Object.entries(errors).filter(([k]) => !known.has(k) && !/^rampSteps\.\d+/.test(k) && !/^blackoutDaysOfWeek\.\d+$/.test(k));
   const blackoutError = errors.blackoutDaysOfWeek ?? Object.entries(errors).find(([k]) => /^blackoutDaysOfWeek\.\d+$/.test(k))?.[1];
 
@@ -121,6 +145,7 @@ export function PlanForm({ plan, save, onDone, onCancel }: PlanFormProps) {
           <span>Percent</span>
           <span>Hold</span>
           <span>Approval</span>
+          <span>Guard metrics</span>
           <span />
         </div>
         {steps.map((s, i) => (
@@ -150,15 +175,30 @@ export function PlanForm({ plan, save, onDone, onCancel }: PlanFormProps) {
                 <input id={id} type="checkbox" checked={s.requiresApproval} onChange={(e) => setStep(i, { requiresApproval: e.target.checked })} aria-describedby={describedBy} />
               )}
             </Field>
+            <Field label={`Step ${i + 1} guard metrics`} error={guardError(i)} className="compact">
+              {({ id, describedBy, invalid }) => (
+                <input
+                  id={id}
+                  value={s.guardMetrics}
+                  placeholder="none"
+                  onChange={(e) => setStep(i, { guardMetrics: e.target.value })}
+                  aria-describedby={describedBy}
+                  aria-invalid={invalid || undefined}
+                />
+              )}
+            </Field>
             <button type="button" className="btn btn-small" onClick={() => setSteps((all) => all.filter((_, j) => j !== i))} disabled={steps.length === 1} aria-label={`Remove step ${i + 1}`}>
               <Icon name="close" />
             </button>
           </div>
         ))}
-        <button type="button" className="btn btn-small" onClick={() => setSteps((all) => [...all, { percent: '', hold: '0', unit: 'hours', requiresApproval: false }])}>
+        <button type="button" className="btn btn-small" onClick={() => setSteps((all) => [...all, { percent: '', hold: '0', unit: 'hours', requiresApproval: false, guardMetrics: '' }])}>
           Add step
         </button>
-        <p className="hint">Percents strictly increase; each step but the last holds 1 minute to 30 days; the last step holds 0.</p>
+        <p className="hint">
+          Percents strictly increase; each step but the last holds 1 minute to 30 days; the last step holds 0. A guarded step (auto cadence, not the last) watches the project's guard
+          metrics named, comma-separated, and rolls back on a regression; margins, actions and minimum units set through the API or gradual.yaml are kept.
+        </p>
       </fieldset>
       {unplaced.length > 0 && (
         <ul className="field-error" role="alert">

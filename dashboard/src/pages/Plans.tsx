@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { RolloutPlan } from '@gradual/sdk';
 import { api } from '../api';
+import { GuardMetrics } from '../components/GuardMetrics';
 import { PlanForm } from '../components/PlanForm';
 import { Empty, ErrorNote, Loading, PageHeader, Section } from '../components/ui';
 import { DAY_NAMES, formatDuration, formatPercent } from '../format';
@@ -9,7 +10,7 @@ import { projectResources, useLiveReload } from '../live/live';
 import { seg } from '../router';
 import { Crumbs } from '../Shell';
 
-/** The project's rollout plans: list, create, edit, delete. */
+/** The project's rollout plans (list, create, edit, delete) and the guard metrics their steps may watch. */
 export function PlansPage({ slug, projectId }: { slug: string; projectId: string }) {
   const project = useResource(() => api().getProject({ path: { id: projectId } }), [projectId]);
   const plans = useResource(() => api().listRolloutPlans({ path: { id: projectId } }), [projectId]);
@@ -95,12 +96,14 @@ export function PlansPage({ slug, projectId }: { slug: string; projectId: string
                   <strong>{formatPercent(s.percent)}</strong>
                   <span className="small muted">{s.holdForSeconds ? `hold ${formatDuration(s.holdForSeconds)}` : 'final'}</span>
                   {s.requiresApproval && <span className="badge badge-paused">approval</span>}
+                  {s.guard && <span className="badge">guarded: {s.guard.metrics.map((m) => m.key).join(', ')}</span>}
                 </li>
               ))}
             </ol>
           </Section>
         ),
       )}
+      <GuardMetrics projectId={projectId} />
     </>
   );
 }
