@@ -17,13 +17,17 @@ import { defineConfig } from 'vitest/config';
  */
 const ON_POSTGRES = ['server/src/**/*.test.ts', 'tests/http/**/*.test.ts', 'tests/hostile/**/*.test.ts', 'tests/scale/**/*.test.ts'];
 // The domain is pure; the watchdog and the statement pool are the embedded database's own; slow
-// clients and bodies before authentication test the HTTP server's own limits and admission order.
+// clients and bodies before authentication test the HTTP server's own limits and admission order;
+// security headers, the origin check and the trusted proxy hop are decided before any query.
 const NOT_ON_POSTGRES = [
   'server/src/domain/**',
   'server/src/db/watchdog.test.ts',
   'server/src/db/statement-pool.test.ts',
   'tests/hostile/slow-clients.test.ts',
   'tests/hostile/preauth-body.test.ts',
+  'tests/http/security-headers.test.ts',
+  'tests/http/origin.test.ts',
+  'tests/http/trust-proxy.test.ts',
 ];
 
 const postgresSubset = Boolean(process.env.DATABASE_URL) && process.env.GRADUAL_TEST_EVERY_FILE !== '1';

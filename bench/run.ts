@@ -44,6 +44,7 @@
  *                                             full run in docs/benchmarks.md uses 600), connections (32)
  *   BENCH_LOAD_LATENCY_RUNS                   server-load: paced runs at half the maximum (3; the goal
  *                                             takes the median run's p99)
+ *   BENCH_LOAD_MAX_ROUNDS                     server-load: maximum-throughput rounds per scenario (2)
  *   BENCH_LOAD_SCENARIOS=ruleset-304,…        server-load: only these scenarios, no soak
  *   BENCH_SERVER_CPU_PROF=<dir>, BENCH_SERVER_NODE_ARGS="--trace-gc …"
  *                                             diagnose a production start (contains, server-load):

@@ -45,6 +45,8 @@ const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 60);
 const CONNECTIONS = Number(process.env.BENCH_LOAD_CONNECTIONS ?? 32);
 /** Paced runs at half the maximum per scenario (each also on the bare server); the goal takes the median p99. */
 const LATENCY_RUNS = Number(process.env.BENCH_LOAD_LATENCY_RUNS ?? 3);
+/** Rounds of the maximum-throughput runs per scenario (each on both servers, order alternating); the ratio takes the median. */
+const MAX_ROUNDS = Number(process.env.BENCH_LOAD_MAX_ROUNDS ?? 2);
 /** A subset of the scenarios (comma-separated ids), for iterating on one; the soak runs only with all. */
 const ONLY_SCENARIOS = process.env.BENCH_LOAD_SCENARIOS?.split(',').map((x) => x.trim());
 const FLAGS = 20;
@@ -357,7 +359,7 @@ export async function benchServerLoad(backend: Backend, log: (msg: string) => vo
     for (const s of fresh.filter((x) => !ONLY_SCENARIOS || ONLY_SCENARIOS.includes(x.id))) {
       // The rollout PUTs must stay writes: the ETag scenarios must see the ruleset of now.
       const runs: Array<{ gradual: Run; bare: Run }> = [];
-      for (let round = 0; round < 2; round++) {
+      for (let round = 0; round < MAX_ROUNDS; round++) {
         const order = round % 2 === 0 ? (['gradual', 'bare'] as const) : (['bare', 'gradual'] as const);
         const out: Partial<Record<'gradual' | 'bare', Run>> = {};
         for (const target of order) {
