@@ -1,7 +1,7 @@
 /**
  * `eval-hooks`: what the live client's evaluation hooks cost per evaluation. The same
  * `getBoolean(key, ctx, false)` loop over a flag at a 37.5% rollout (a `createFlagClient`
- * started from a bootstrap ruleset, its network stubbed out), on four clients:
+ * started from a bootstrap ruleset, its network stubbed out), on these clients:
  *
  * - no hook (the baseline);
  * - `onEvaluation: () => {}` (a no-op hook: the cost of calling out at all);
@@ -11,8 +11,11 @@
  *   the usual case of a server answering the same users);
  * - guard reporting on (the rollout holds at a guarded step, docs/guards.md; every other client has
  *   it off), every evaluation a new unit of its arm (the worst case) and 1,000 users repeated (the
- *   usual case: each unit counted once), its report sent inside the measured time; the goal is
- *   ≤ 5 % more CPU than the client without it;
+ *   usual case: each unit counted once), its report sent inside the measured time;
+ * - the default client (usage reporting on) with and without guard reporting, 1,000 users
+ *   repeated: the goal is ≤ 5 % more CPU with it. Against the client without any reporting the
+ *   ratio is reported too: there guard reporting also pays for the call out of the evaluation,
+ *   which usage reporting, on by default, already makes;
  * - `track()` of a watched event, per call (each evaluates the guarded flag for the context).
  *
  * A round evaluates every id once per client (the exposure clients' pending batches flushed
@@ -46,7 +49,9 @@ const KEY = 'checkout-v2';
 const silentFetch: typeof fetch = (input, init) =>
   new Promise((resolve, reject) => {
     const url = input instanceof Request ? input.url : String(input);
-    if (url.endsWith('/guard-metrics')) return resolve(new Response('{"accepted":0,"skipped":0,"dropped":0}', { status: 202, headers: { 'content-type': 'application/json' } }));
+    const accepted = (body: string) => resolve(new Response(body, { status: 202, headers: { 'content-type': 'application/json' } }));
+    if (url.endsWith('/guard-metrics')) return accepted('{"accepted":0,"skipped":0,"dropped":0}');
+    if (url.endsWith('/usage')) return accepted('{"accepted":0,"skipped":0,"dropped":0,"overLimit":0}');
     const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
     if (signal?.aborted) reject(signal.reason as Error);
     signal?.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
@@ -135,9 +140,14 @@ export async function benchEvalHooks(_backend: Backend, log: (msg: string) => vo
     // The baseline of the repeated cases: the same 1,000 context objects (they stay in the CPU's caches).
     { name: `no hook, ${USERS.toLocaleString('en')} users repeated`, client: createFlagClient(base), contexts: repeated, tracked: null, expected: null },
     { name: `guard arms, ${USERS.toLocaleString('en')} users repeated`, client: createFlagClient({ ...base, guardIntervalMs: 10_000 }), contexts: repeated, tracked: null, expected: null },
+    // The default client: usage reporting on (its window sent inside the measured time).
+    { name: `usage, ${USERS.toLocaleString('en')} users repeated`, client: createFlagClient({ ...base, sendUsage: true }), contexts: repeated, tracked: null, expected: null },
+    { name: `usage and guard arms, ${USERS.toLocaleString('en')} users repeated`, client: createFlagClient({ ...base, sendUsage: true, guardIntervalMs: 10_000 }), contexts: repeated, tracked: null, expected: null },
   ];
-  const GUARD_REPEATED = subjects.length - 1;
-  const REPEATED_BASELINE = subjects.length - 2;
+  const DEFAULT_GUARDED = subjects.length - 1;
+  const DEFAULT_CLIENT = subjects.length - 2;
+  const GUARD_REPEATED = subjects.length - 3;
+  const REPEATED_BASELINE = subjects.length - 4;
   try {
     await Promise.all(subjects.map((s) => s.client.ready()));
     const runRound = async (s: Subject): Promise<Round> => {
@@ -204,13 +214,18 @@ export async function benchEvalHooks(_backend: Backend, log: (msg: string) => vo
     }
     out.push(series('track() of a watched event, wall', trackNs, false, 'ns'));
     // The guard's bar: the same client and contexts with and without guard reporting.
-    const guarded = samples.get(subjects[GUARD_REPEATED]!)!;
-    const unguarded = samples.get(subjects[REPEATED_BASELINE]!)!;
-    const guardCpu = ratioOf(median(guarded.map((x) => x.cpuNs)) / median(unguarded.map((x) => x.cpuNs)), guarded.map((x, k) => x.cpuNs / unguarded[k]!.cpuNs), 'over the rounds');
-    const guardWall = ratioOf(median(guarded.map((x) => x.wallNs)) / median(unguarded.map((x) => x.wallNs)), guarded.map((x, k) => x.wallNs / unguarded[k]!.wallNs), 'over the rounds');
-    ratios.push({ label: `guard arms / no hook, both ${USERS.toLocaleString('en')} users repeated, wall`, ...guardWall });
-    ratios.push({ label: `guard arms / no hook, both ${USERS.toLocaleString('en')} users repeated, CPU`, ...guardCpu });
-    const goals = [goal(`guard arms / no hook (${USERS.toLocaleString('en')} users repeated): CPU per evaluation`, guardCpu.value, 1.05, 'x')];
+    const pair = (withIt: number, without: number, metric: 'cpuNs' | 'wallNs') => {
+      const a = samples.get(subjects[withIt]!)!;
+      const b = samples.get(subjects[without]!)!;
+      return ratioOf(median(a.map((x) => x[metric])) / median(b.map((x) => x[metric])), a.map((x, k) => x[metric] / b[k]![metric]), 'over the rounds');
+    };
+    const users = USERS.toLocaleString('en');
+    ratios.push({ label: `guard arms / no hook, both ${users} users repeated, wall`, ...pair(GUARD_REPEATED, REPEATED_BASELINE, 'wallNs') });
+    ratios.push({ label: `guard arms / no hook, both ${users} users repeated, CPU`, ...pair(GUARD_REPEATED, REPEATED_BASELINE, 'cpuNs') });
+    ratios.push({ label: `usage and guard arms / usage (the default client), both ${users} users repeated, wall`, ...pair(DEFAULT_GUARDED, DEFAULT_CLIENT, 'wallNs') });
+    const guardCpu = pair(DEFAULT_GUARDED, DEFAULT_CLIENT, 'cpuNs');
+    ratios.push({ label: `usage and guard arms / usage (the default client), both ${users} users repeated, CPU`, ...guardCpu });
+    const goals = [goal(`guard arms on the default client (${users} users repeated): CPU per evaluation`, guardCpu.value, 1.05, 'x')];
     return {
       id: 'eval-hooks',
       title: `live client evaluation hooks, ${N.toLocaleString('en')} evaluations per round${QUICK ? ' (quick mode)' : ''}`,

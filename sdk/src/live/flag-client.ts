@@ -56,15 +56,11 @@ function servedListener(usage: UsageReporter | null, guards: GuardReporter | nul
   if (usage !== null && guards !== null) {
     return (held, primitive, result) => {
       usage.countServed(held.compiled, primitive, result.variant);
-      if (result.rolloutPercent !== null) guards.exposed(held, primitive, result);
+      guards.exposed(held, primitive, result);
     };
   }
   if (usage !== null) return (held, primitive, result) => usage.countServed(held.compiled, primitive, result.variant);
-  if (guards !== null) {
-    return (held, primitive, result) => {
-      if (result.rolloutPercent !== null) guards.exposed(held, primitive, result);
-    };
-  }
+  if (guards !== null) return guards.exposed;
   return undefined;
 }
 

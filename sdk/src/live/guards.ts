@@ -77,6 +77,14 @@ interface EventSums {
 /** One rollout holding at a guarded step, as the held ruleset describes it. */
 class GuardedStep {
   readonly units: Record<GuardArm, ArmUnits> = { treatment: new ArmUnits(), control: new ArmUnits() };
+  /**
+   * The arms' bands as bounds (armOf's rule unrolled): treatment is [0, treatmentEnd), control
+   * [controlStart, 100). The evaluation path reads these and the arms below, never a keyed lookup.
+   */
+  readonly treatmentEnd: number;
+  readonly controlStart: number;
+  readonly treatment: ArmUnits;
+  readonly control: ArmUnits;
   /** Event name → arm → sums since the last report. */
   events = new Map<string, Partial<Record<GuardArm, EventSums>>>();
 
@@ -90,7 +98,12 @@ class GuardedStep {
     readonly bucketField: string,
     readonly watched: ReadonlySet<string>,
     public primitive: CompiledPrimitive,
-  ) {}
+  ) {
+    this.treatmentEnd = Math.min(percent, 50);
+    this.controlStart = Math.max(100 - percent, percent);
+    this.treatment = this.units.treatment;
+    this.control = this.units.control;
+  }
 
   same(other: GuardedStep): boolean {
     return this.rolloutId === other.rolloutId && this.percent === other.percent && this.since === other.since;
@@ -133,11 +146,16 @@ export class GuardReporter {
 
   /** Counts an evaluation that served `result` from `primitive` of the held ruleset: one unit of its arm, once per context and step. */
   readonly exposed = (held: HeldRuleset, primitive: CompiledPrimitive, result: EvaluationResult): void => {
+    if (result.rolloutPercent === null) return;
     if (held !== this.slotsOf) this.follow(held);
     const step = this.slots[primitive.ordinal];
-    if (step === undefined || this.reporter.stopped) return;
-    const arm = servedArm(result.variant, result.bucket, step.percent, step.gatesRules);
-    if (arm !== null) step.units[arm].add(((result.bucket as number) * BUCKET_TO_ID) | 0);
+    if (step === undefined) return;
+    // servedArm inlined: this runs on every evaluation of a guarded flag.
+    const bucket = result.bucket;
+    if (bucket === null || result.variant === 'target-id') return;
+    if (step.gatesRules && bucket >= step.percent && result.variant !== 'rollout-base') return;
+    const units = bucket < step.treatmentEnd ? step.treatment : bucket >= step.controlStart ? step.control : null;
+    if (units !== null) units.add((bucket * BUCKET_TO_ID) | 0);
   };
 
   /** Attributes one event of `context` to the arm it is in of every guarded step that watches `event`. */
@@ -173,8 +191,11 @@ export class GuardReporter {
     return this.reporter.flush();
   }
 
-  close(): Promise<void> {
-    return this.reporter.close();
+  /** Sends what is counted, then counts nothing more: no guarded step is followed after. */
+  async close(): Promise<void> {
+    await this.reporter.close();
+    this.slots = [];
+    this.steps = [];
   }
 
   /** A new held ruleset: its guarded steps, keeping the counts of each step it still holds at. */
@@ -183,6 +204,7 @@ export class GuardReporter {
     this.slotsOf = held;
     this.slots = new Array<GuardedStep | undefined>(held.compiled.keys.length).fill(undefined);
     this.steps = [];
+    if (this.reporter.stopped) return;
     for (const p of held.ruleset.primitives) {
       const r = p.rollout;
       if (!r?.guard || r.status !== 'active' || !(r.percent > 0 && r.percent < 100)) continue;
