@@ -53,5 +53,7 @@ export const GUARD_MIN_UNITS_PER_ARM_MIN = 100;
 export const GUARD_MIN_UNITS_PER_ARM_MAX = 1_000_000;
 /** The longest a guarded step waits for its units, in multiples of its hold. */
 export const GUARD_MAX_HOLD_FACTOR_MAX = 10;
+/** A guard metric's Prometheus counter selector, in characters. */
+export const PROMETHEUS_SELECTOR_MAX_LENGTH = 1000;
 /** What a step's guard leaves out (docs/guards.md): no margin, roll back on a regression, 1,000 units per arm, 3 × the hold. */
 export const GUARD_DEFAULTS = { margin: 0, action: 'rollback', minUnitsPerArm: 1000, maxHoldFactor: 3 } as const;

@@ -123,6 +123,7 @@ const EnvSchema = z
     DATA_DIR: z.string().default('./.data'),
     REDIS_URL: urlWithScheme(['redis:', 'rediss:'], 'redis://127.0.0.1:6379').optional(),
     SMTP_URL: urlWithScheme(['smtp:', 'smtps:'], 'smtps://user:password@mail.example.com:465').optional(),
+    PROMETHEUS_URL: urlWithScheme(['http:', 'https:'], 'http://prometheus.internal:9090').optional(),
     SERVICE_TOPOLOGY: z.enum(['self-hosted', 'hosted']).default('self-hosted'),
     SERVICE_PUBLIC_SIGNUP: flag,
     PUBLIC_URL: publicUrl.optional(),
@@ -188,6 +189,8 @@ export interface Config {
   dataDir: string;
   redisUrl: string | undefined;
   smtpUrl: string | undefined;
+  /** The Prometheus guard metrics with a `prometheus` source are read from (its HTTP API's base URL). */
+  prometheusUrl: string | undefined;
   topology: 'self-hosted' | 'hosted';
   publicSignup: boolean;
   /**
@@ -297,6 +300,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: e.DATA_DIR,
     redisUrl: e.REDIS_URL,
     smtpUrl: e.SMTP_URL,
+    prometheusUrl: e.PROMETHEUS_URL?.replace(/\/+$/, ''),
     topology: e.SERVICE_TOPOLOGY,
     publicSignup: e.SERVICE_PUBLIC_SIGNUP,
     publicUrl: e.PUBLIC_URL === undefined ? localUrl(e.PORT) : e.PUBLIC_URL.replace(/\/+$/, ''),

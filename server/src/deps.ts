@@ -12,6 +12,7 @@ import type { ApiKeyCache } from './features/access/api-key-cache.js';
 import type { EnvDirectory } from './features/environments/env-directory.js';
 import type { TargetIdIndex } from './features/rollouts/target-id-index.js';
 import type { UsageAggregator } from './features/usage/usage-aggregator.js';
+import type { PrometheusReader } from './features/guards/prometheus-source.js';
 
 /** The server's long-lived parts, built once at start (server.ts) and handed to the app and the services that need them. */
 export interface AppDeps {
@@ -38,4 +39,6 @@ export interface AppDeps {
   mailer: Mailer;
   /** Evaluations this instance answered, counted in memory and written every minute (features/usage). */
   usage: UsageAggregator;
+  /** The Prometheus guard metrics may be read from (PROMETHEUS_URL), or null. */
+  prometheus: PrometheusReader | null;
 }

@@ -35,6 +35,7 @@ import { WebhookWorker } from './features/webhooks/worker.js';
 import { orgChangeAnnouncer } from './features/audit/org-changes.js';
 import { webhookOutboxSubscriber } from './features/audit/webhook-outbox.js';
 import { UsageAggregator } from './features/usage/usage-aggregator.js';
+import type { PrometheusReader } from './features/guards/prometheus-source.js';
 import { CONFLICT_OBSERVER, type ConflictObserver } from './db/transaction.js';
 
 /**
@@ -123,7 +124,10 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
   db.orm.config.registerExtension(CONFLICT_OBSERVER, () => conflicts);
   const apiKeys = new ApiKeyCache({ load: (tokenHash) => db.em().findOne(ApiKeyEntity, { tokenHash }) });
   const usage = new UsageAggregator({ db, clock, logger });
-  const deps: AppDeps = { config, db, clock, logger, bus, rulesets: new RulesetCache(), envs, apiKeys, targetIds, streams, limits, mailer, metrics, usage };
+  const prometheus: PrometheusReader | null = config.prometheusUrl
+    ? { url: config.prometheusUrl, logger, onQuery: (result) => metrics.guardPrometheusQueries.inc({ result }) }
+    : null;
+  const deps: AppDeps = { config, db, clock, logger, bus, rulesets: new RulesetCache(), envs, apiKeys, targetIds, streams, limits, mailer, metrics, usage, prometheus };
 
   // Production ticks on an interval; under the test clock, each clock move runs exactly one tick.
   const scheduler = new Scheduler(deps);

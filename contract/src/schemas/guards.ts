@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GUARD_DEFAULTS, GUARD_MAX_HOLD_FACTOR_MAX, GUARD_METRICS_PER_STEP_MAX, GUARD_MIN_UNITS_PER_ARM_MAX, GUARD_MIN_UNITS_PER_ARM_MIN, KEY_MAX_LENGTH } from '../limits.js';
+import { GUARD_DEFAULTS, GUARD_MAX_HOLD_FACTOR_MAX, PROMETHEUS_SELECTOR_MAX_LENGTH, GUARD_METRICS_PER_STEP_MAX, GUARD_MIN_UNITS_PER_ARM_MAX, GUARD_MIN_UNITS_PER_ARM_MIN, KEY_MAX_LENGTH } from '../limits.js';
 import { example, named } from '../openapi-meta.js';
 import { Name, ResourceKey, Timestamp } from './common.js';
 
@@ -13,6 +13,27 @@ export const GuardMetricKind = named(
 );
 export const GuardMetricWorse = named('GuardMetricWorse', z.enum(['higher', 'lower']), 'Which way a change is a regression: `higher` for errors and latency, `lower` for conversions.');
 
+/** A PromQL counter selector with `{{arm}}` (and optionally `{{key}}`) in it, read as `sum(increase(<selector>[1m]))`. */
+const PromSelector = z
+  .string()
+  .min(1)
+  .max(PROMETHEUS_SELECTOR_MAX_LENGTH)
+  .refine((q) => q.includes('{{arm}}'), 'must contain {{arm}} (replaced by treatment or control)')
+  .refine((q) => !/\{\{(?!arm\}\}|key\}\})/.test(q), 'may contain only the placeholders {{arm}} and {{key}}');
+
+export const PrometheusSource = named(
+  'PrometheusSource',
+  z.object({
+    events: PromSelector.describe(
+      'A counter selector: per arm and minute, `sum(increase(<events>[1m]))` is a count metric\'s events, or a mean metric\'s number of observations. `{{arm}}` becomes `treatment` or `control`, `{{key}}` the flag or config key.',
+    ),
+    sum: PromSelector.optional().describe('A mean metric\'s counter of the values\' sum (a summary or histogram\'s `_sum`). Only for mean metrics, which need it.'),
+    sumSquares: PromSelector.optional().describe('A mean metric\'s counter of the values\' squares\' sum (their spread). Only for mean metrics, which need it.'),
+  }),
+  'Where the server reads a metric instead of SDK events: counters in the Prometheus at PROMETHEUS_URL, labelled by arm, read once a minute (docs/guards.md). Units per arm still come from SDK exposures.',
+);
+export type PrometheusSource = z.infer<typeof PrometheusSource>;
+
 export const GuardMetric = named(
   'GuardMetric',
   z.object({
@@ -21,7 +42,8 @@ export const GuardMetric = named(
     description: z.string(),
     kind: GuardMetricKind,
     worse: GuardMetricWorse,
-    event: z.string().describe('The SDK event (`track(event, …)`) the metric counts or averages.'),
+    event: z.string().describe('The SDK event (`track(event, …)`) the metric counts or averages; not used when `prometheus` is set.'),
+    prometheus: PrometheusSource.nullable(),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   }),
@@ -39,6 +61,7 @@ export const CreateGuardMetricRequest = example(
       kind: GuardMetricKind,
       worse: GuardMetricWorse,
       event: z.string().min(1).max(KEY_MAX_LENGTH).optional().describe('Defaults to the key.'),
+      prometheus: PrometheusSource.optional(),
     }),
   ),
   { key: 'checkout-errors', name: 'Checkout errors', kind: 'count', worse: 'higher', event: 'checkout_error' },

@@ -15,6 +15,7 @@ const ERRORS: GuardMetric = {
   kind: 'count',
   worse: 'higher',
   event: 'checkout-errors',
+  prometheus: null,
   createdAt: '2026-12-01T00:00:00.000Z',
   updatedAt: '2026-12-01T00:00:00.000Z',
 };

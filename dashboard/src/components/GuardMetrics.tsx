@@ -52,7 +52,7 @@ export function GuardMetrics({ projectId }: { projectId: string }) {
               <th>Key</th>
               <th>Kind</th>
               <th>Worse when</th>
-              <th>SDK event</th>
+              <th>Source</th>
               <th />
             </tr>
           </thead>
@@ -65,7 +65,15 @@ export function GuardMetrics({ projectId }: { projectId: string }) {
                 <td>{m.kind}</td>
                 <td>{m.worse}</td>
                 <td>
-                  <code>{m.event}</code>
+                  {m.prometheus ? (
+                    <>
+                      Prometheus <code>{m.prometheus.events}</code>
+                    </>
+                  ) : (
+                    <>
+                      SDK event <code>{m.event}</code>
+                    </>
+                  )}
                 </td>
                 <td>
                   <button className="btn btn-small btn-danger-outline" onClick={() => void del(m.key)} disabled={remove.busy} aria-label={`Delete guard metric ${m.key}`}>

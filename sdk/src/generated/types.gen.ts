@@ -1882,6 +1882,26 @@ export type GuardReportAccepted = {
 };
 
 /**
+ * PrometheusSource
+ *
+ * Where the server reads a metric instead of SDK events: counters in the Prometheus at PROMETHEUS_URL, labelled by arm, read once a minute (docs/guards.md). Units per arm still come from SDK exposures.
+ */
+export type PrometheusSource = {
+    /**
+     * A counter selector: per arm and minute, `sum(increase(<events>[1m]))` is a count metric's events, or a mean metric's number of observations. `{{arm}}` becomes `treatment` or `control`, `{{key}}` the flag or config key.
+     */
+    events: string;
+    /**
+     * A mean metric's counter of the values' sum (a summary or histogram's `_sum`). Only for mean metrics, which need it.
+     */
+    sum?: string;
+    /**
+     * A mean metric's counter of the values' squares' sum (their spread). Only for mean metrics, which need it.
+     */
+    sumSquares?: string;
+};
+
+/**
  * GuardMetric
  *
  * A metric that guarded ramp steps watch (docs/guards.md).
@@ -1893,9 +1913,10 @@ export type GuardMetric = {
     kind: GuardMetricKind;
     worse: GuardMetricWorse;
     /**
-     * The SDK event (`track(event, …)`) the metric counts or averages.
+     * The SDK event (`track(event, …)`) the metric counts or averages; not used when `prometheus` is set.
      */
     event: string;
+    prometheus: PrometheusSource | null;
     createdAt: string;
     updatedAt: string;
 };
@@ -1913,6 +1934,7 @@ export type CreateGuardMetricRequest = {
      * Defaults to the key.
      */
     event?: string;
+    prometheus?: PrometheusSource;
 };
 
 /**

@@ -12,6 +12,14 @@ export interface HeldRuleset {
   readonly source: RulesetSource;
   /** Key → bucket field of each primitive with a rollout (for mapping a `targetingKey`). */
   readonly bucketFields: ReadonlyMap<string, string>;
+  /** Key → the guarded step its rollout holds at (docs/guards.md), for `guardArm`. */
+  readonly guardedSteps: ReadonlyMap<string, GuardedStepOf>;
+}
+
+/** A rollout holding at a guarded step: its percent, and whether it gates the rules (no new value). */
+export interface GuardedStepOf {
+  percent: number;
+  gatesRules: boolean;
 }
 
 /** What `RulesetCache.replace` did. */
@@ -76,8 +84,14 @@ export function changedKeys(previous: Ruleset, next: Ruleset): string[] {
 
 function hold(ruleset: Ruleset, source: RulesetSource, compiled?: CompiledRuleset): HeldRuleset {
   const bucketFields = new Map<string, string>();
-  for (const p of ruleset.primitives) if (p.rollout && !bucketFields.has(p.key)) bucketFields.set(p.key, p.rollout.bucketField);
-  return { ruleset, compiled: compiled ?? compileRuleset(ruleset), source, bucketFields };
+  const guardedSteps = new Map<string, GuardedStepOf>();
+  for (const p of ruleset.primitives) {
+    const r = p.rollout;
+    if (!r || bucketFields.has(p.key)) continue;
+    bucketFields.set(p.key, r.bucketField);
+    if (r.guard && r.status === 'active' && r.percent > 0 && r.percent < 100) guardedSteps.set(p.key, { percent: r.percent, gatesRules: r.newValue === undefined });
+  }
+  return { ruleset, compiled: compiled ?? compileRuleset(ruleset), source, bucketFields, guardedSteps };
 }
 
 export class RulesetCache {

@@ -15,7 +15,7 @@
  * Browser-compatible: fetch, web streams, AbortController and timers only.
  */
 import { GradualApiError } from '../errors.js';
-import type { EvaluationContext, Ruleset } from '../evaluation/index.js';
+import type { EvaluationContext, GuardArm, Ruleset } from '../evaluation/index.js';
 import { isFatal } from '../retry.js';
 import { RulesetCache, type RulesetSource } from './cache.js';
 import { TypedEmitter } from './emitter.js';
@@ -25,7 +25,7 @@ import { RulesetStream } from './stream.js';
 import { evaluateHeld, type ServedListener } from './evaluate.js';
 import { Readiness } from './readiness.js';
 import { settingsOf } from './settings.js';
-import { GuardReporter, guardSender } from './guards.js';
+import { GuardReporter, guardSender, servedArm } from './guards.js';
 import { TimerSet } from './timers.js';
 import { createHttp } from './transport.js';
 import { USAGE_ENTRIES_MAX, UsageReporter, usageSender } from './usage.js';
@@ -303,6 +303,14 @@ class LiveFlagClient implements FlagClient {
     const value = options.value ?? 0;
     if (typeof value !== 'number') throw new TypeError('track: value must be a number');
     this.guards?.track(event, context, value, options.targetingKey);
+  }
+
+  guardArm(key: string, context: EvaluationContext = {}): GuardArm | null {
+    const held = this.cache.held;
+    const step = held?.guardedSteps.get(key);
+    if (held == null || step === undefined) return null;
+    const r = evaluateHeld(held, key, context, {});
+    return r.variant === null ? null : servedArm(r.variant, r.bucket ?? null, step.percent, step.gatesRules);
   }
 
   private resolve(key: string, context: EvaluationContext, options: EvaluateOptions): FlagEvaluation<unknown> {

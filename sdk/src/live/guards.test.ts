@@ -107,6 +107,23 @@ describe('the live client reports guard arms', () => {
     await client.close();
   });
 
+  it('guardArm names the arm each context is counted in (null for target IDs, unguarded flags and between the bands), even with reporting off', async () => {
+    const s = server(() => rulesetAt(10));
+    const client = createFlagClient({ baseUrl: 'http://gradual.test', envId: ENV, mode: 'poll', fetch: s.fetch, sendUsage: false, guardIntervalMs: 0, logger: null });
+    expect(client.guardArm('checkout', { userId: 'user-1' })).toBeNull();
+    await client.waitForReady();
+    const counts = { treatment: 0, control: 0 };
+    for (const userId of users) {
+      const arm = client.guardArm('checkout', { userId });
+      if (arm) counts[arm]++;
+    }
+    expect(counts).toEqual(expectedArms(10));
+    expect(client.guardArm('checkout', { userId: 'vip' })).toBeNull();
+    expect(users.map((userId) => client.guardArm('banner', { userId })).filter((a) => a !== null)).toEqual([]);
+    expect(client.guardArm('missing', { userId: 'user-1' })).toBeNull();
+    await client.close();
+  });
+
   it('attributes tracked events to the arm of each guarded rollout watching them, with count, sum and sum of squares', async () => {
     const s = server(() => rulesetAt(10));
     const client = createFlagClient({ baseUrl: 'http://gradual.test', envId: ENV, mode: 'poll', fetch: s.fetch, sendUsage: false, logger: null });

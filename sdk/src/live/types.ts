@@ -1,6 +1,6 @@
 /** The live client's public types. */
 import type { GradualApiError } from '../errors.js';
-import type { EvaluationContext, EvaluationReason, EvaluationVariant, PrimitiveKind, Ruleset } from '../evaluation/index.js';
+import type { EvaluationContext, EvaluationReason, EvaluationVariant, GuardArm, PrimitiveKind, Ruleset } from '../evaluation/index.js';
 import type { RulesetSource } from './cache.js';
 import type { ExposureOptions } from './exposures.js';
 
@@ -196,6 +196,14 @@ export interface FlagClient {
    * at a guarded step watching `event`. Never sends the context.
    */
   track(event: string, context?: EvaluationContext, options?: TrackOptions): void;
+
+  /**
+   * The arm of a guarded step that `context` is in for `key` (docs/guards.md): `treatment`
+   * (admitted), `control` (the mirror band, served the base value), or null (in neither, a
+   * target-ID match, or the rollout holds at no guarded step). For labelling the application's own
+   * metrics, read by a guard metric's Prometheus source (`{{arm}}`).
+   */
+  guardArm(key: string, context?: EvaluationContext): GuardArm | null;
   /** Delivers pending exposures and sends the usage and guard sums counted so far now; resolves when all have settled. */
   flush(): Promise<void>;
 

@@ -46,6 +46,13 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly guardPrometheusQueries = new client.Counter({
+    name: 'gradual_guard_prometheus_queries_total',
+    help: 'Range queries of guard metrics read from Prometheus (PROMETHEUS_URL), by result (ok, failed).',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+
   readonly rulesetPollsFromMemory = new client.Counter({
     name: 'gradual_ruleset_polls_from_memory_total',
     help: 'Ruleset polls answered 304 from memory before the router, replaying their route’s answer (http/answer-cache.ts).',

@@ -1,5 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { id, timestamp } from './common.js';
+import type { PrometheusSource } from '@gradual/contract';
+import { id, jsonb, timestamp } from './common.js';
 import { ProjectEntity } from './project.js';
 import { RolloutEntity } from './rollout.js';
 
@@ -18,6 +19,8 @@ export const GuardMetricEntity = defineEntity({
     worse: p.enum(['higher', 'lower']),
     /** The SDK event (`track(event, …)`) it counts or averages. */
     event: p.text(),
+    /** Set: read from Prometheus instead (features/guards/prometheus-source.ts). */
+    prometheus: jsonb<PrometheusSource>().nullable(),
     createdAt: timestamp(),
     updatedAt: timestamp(),
   }),

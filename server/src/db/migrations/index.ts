@@ -16,6 +16,7 @@ import { Migration20261201232601_usage_budgets } from './Migration20261201232601
 import { Migration20261201232644_webhook_delivery_lanes } from './Migration20261201232644_webhook_delivery_lanes.js';
 import { Migration20261202030309_guarded_steps } from './Migration20261202030309_guarded_steps.js';
 import { Migration20261202032616_guard_metrics } from './Migration20261202032616_guard_metrics.js';
+import { Migration20261202081000_guard_prometheus } from './Migration20261202081000_guard_prometheus.js';
 
 // Static list: MikroORM cannot load .ts migration files by glob under vitest.
 export const migrationsList: MigrationObject[] = [
@@ -35,4 +36,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261201232644_webhook_delivery_lanes', class: Migration20261201232644_webhook_delivery_lanes },
   { name: 'Migration20261202030309_guarded_steps', class: Migration20261202030309_guarded_steps },
   { name: 'Migration20261202032616_guard_metrics', class: Migration20261202032616_guard_metrics },
+  { name: 'Migration20261202081000_guard_prometheus', class: Migration20261202081000_guard_prometheus },
 ];

@@ -56,7 +56,8 @@ async function readGuards(tx: EntityManager, projectId: string, rollouts: readon
   const guards = new Map<string, { since: string; events: string[] }>();
   if (steps.length === 0) return guards;
   const metrics = await tx.find(GuardMetricEntity, { projectId, key: { $in: [...new Set(steps.flatMap((s) => s.keys))] } });
-  const eventOf = new Map(metrics.map((m) => [m.key, m.event]));
+  // SDKs count only the events of metrics they report; a Prometheus metric is read by the server.
+  const eventOf = new Map(metrics.filter((m) => !m.prometheus).map((m) => [m.key, m.event]));
   for (const { r, keys } of steps) {
     const events = [...new Set(keys.flatMap((k) => eventOf.get(k) ?? []))].sort();
     guards.set(r.id, { since: (r.stepStartedAt ?? r.updatedAt).toISOString(), events });

@@ -5,12 +5,13 @@ import { GuardMetricEntity, GuardSampleEntity, type Rollout } from '../../db/ent
 import { checkGuard, DEFAULT_STEP_GUARD, type GuardFacts, type GuardVerdict, type MetricCheck, type StepGuard } from '../../domain/guards/gate.js';
 import { addInterval, countTest, type CountTest, type Moments } from '../../domain/guards/statistics.js';
 import type { RampStep, StepGuardPlan } from '../../domain/rollouts/types.js';
+import { prometheusSampleName } from './prometheus-source.js';
 
 type Arm = 'treatment' | 'control';
 
 const MINUTE_MS = 60_000;
 
-/** The step's guard with its metrics' definitions (kind, direction, SDK event); a metric no longer defined watches nothing. */
+/** The step's guard with its metrics' definitions (kind, direction, the samples' metric: SDK event or Prometheus); a metric no longer defined watches nothing. */
 async function stepGuard(tx: EntityManager, projectId: string, plan: StepGuardPlan): Promise<{ guard: StepGuard; events: Map<string, string> }> {
   const defined = await tx.find(GuardMetricEntity, { projectId, key: { $in: plan.metrics.map((m) => m.key) } });
   const byKey = new Map(defined.map((d) => [d.key, d]));
@@ -19,7 +20,7 @@ async function stepGuard(tx: EntityManager, projectId: string, plan: StepGuardPl
   for (const m of plan.metrics) {
     const d = byKey.get(m.key);
     if (!d) continue;
-    events.set(m.key, d.event);
+    events.set(m.key, d.prometheus ? prometheusSampleName(d.key) : d.event);
     metrics.push({ key: m.key, kind: d.kind, worse: d.worse, margin: m.margin, action: m.action });
   }
   return { guard: { ...DEFAULT_STEP_GUARD, metrics, minUnitsPerArm: plan.minUnitsPerArm, maxHoldFactor: plan.maxHoldFactor }, events };

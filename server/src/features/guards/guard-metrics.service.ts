@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { GUARD_METRICS_PER_PROJECT_MAX, LIVE_STATUSES, type GuardMetric as GuardMetricDto } from '@gradual/contract';
+import { GUARD_METRICS_PER_PROJECT_MAX, LIVE_STATUSES, type GuardMetric as GuardMetricDto, type PrometheusSource } from '@gradual/contract';
 import { GuardMetricEntity, RolloutEntity, RolloutPlanEntity, type GuardMetric, type Project } from '../../db/entities/index.js';
 import { transaction } from '../../db/transaction.js';
 import { DomainError } from '../../domain/errors.js';
@@ -16,6 +16,31 @@ export interface CreateGuardMetricInput {
   kind: 'count' | 'mean';
   worse: 'higher' | 'lower';
   event?: string | undefined;
+  prometheus?: PrometheusSource | undefined;
+}
+
+/** What this server can read metrics from besides SDK events. */
+export interface MetricSources {
+  /** PROMETHEUS_URL is set. */
+  prometheus: boolean;
+}
+
+/**
+ * A Prometheus source fits its metric's kind and the server reads one: a count metric's events
+ * are one counter; a mean metric needs its observations, their sum and their squares' sum.
+ */
+function checkPrometheusSource(input: CreateGuardMetricInput, sources: MetricSources): void {
+  const source = input.prometheus;
+  if (!source) return;
+  if (!sources.prometheus) {
+    throw new DomainError('invalid_request', 'This server reads no Prometheus.', { fields: { prometheus: 'needs the server setting PROMETHEUS_URL' } });
+  }
+  const fields: Record<string, string> = {};
+  for (const part of ['sum', 'sumSquares'] as const) {
+    if (input.kind === 'count' && source[part] !== undefined) fields[`prometheus.${part}`] = 'only for mean metrics: a count metric reads its events alone';
+    if (input.kind === 'mean' && source[part] === undefined) fields[`prometheus.${part}`] = 'required for a mean metric (with events, the number of observations)';
+  }
+  if (Object.keys(fields).length > 0) throw new DomainError('invalid_request', 'The Prometheus source does not fit the metric\'s kind.', { fields });
 }
 
 export const toGuardMetricDto = (m: GuardMetric): GuardMetricDto => ({
@@ -25,6 +50,7 @@ export const toGuardMetricDto = (m: GuardMetric): GuardMetricDto => ({
   kind: m.kind,
   worse: m.worse,
   event: m.event,
+  prometheus: m.prometheus ?? null,
   createdAt: iso(m.createdAt),
   updatedAt: iso(m.updatedAt),
 });
@@ -52,8 +78,9 @@ export async function listGuardMetrics(em: EntityManager, caller: Caller, projec
   return rows.map(toGuardMetricDto);
 }
 
-export async function createGuardMetric(em: EntityManager, caller: Caller, projectId: string, input: CreateGuardMetricInput): Promise<GuardMetricDto> {
+export async function createGuardMetric(em: EntityManager, caller: Caller, projectId: string, input: CreateGuardMetricInput, sources: MetricSources): Promise<GuardMetricDto> {
   const { project, actor } = await metricsProject(em, caller, projectId, 'write');
+  checkPrometheusSource(input, sources);
   const conflict = () => new DomainError('guard_metric_key_conflict', `A guard metric with key "${input.key}" already exists in this project.`, { fields: { key: 'already in use' } });
   const row = await mapUniqueViolation(
     () =>
@@ -74,6 +101,7 @@ export async function createGuardMetric(em: EntityManager, caller: Caller, proje
           kind: input.kind,
           worse: input.worse,
           event: input.event ?? input.key,
+          prometheus: input.prometheus ?? null,
           createdAt: caller.now,
           updatedAt: caller.now,
         });

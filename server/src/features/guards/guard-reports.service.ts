@@ -7,6 +7,7 @@ import { authorize, tokenSees, type Caller } from '../access/authorize.js';
 import { iso } from '../common/lookup.js';
 import { rawQuery } from '../common/sql.js';
 import type { EnvDirectory } from '../environments/env-directory.js';
+import { PROMETHEUS_SAMPLE_PREFIX } from './prometheus-source.js';
 
 /** A report's window: at most this long, ending at most this far back and this far ahead of the server's clock. */
 const WINDOW_MAX_MS = 5 * 60_000;
@@ -53,7 +54,8 @@ export async function reportGuardMetrics(em: EntityManager, caller: Caller, envs
     ...report.exposures.map((e) => ({ ...e, metric: '', units: e.units, events: 0, sum: 0, sumSquares: 0 })),
     ...report.events.map((e) => ({ ...e, metric: e.event, units: 0, events: e.count, sum: e.sum, sumSquares: e.sumSquares })),
   ];
-  const visible = entries.filter((e) => tokenSees(caller, env.id, e.key));
+  // Event names with the Prometheus samples' prefix are the server's own (prometheus-source.ts).
+  const visible = entries.filter((e) => tokenSees(caller, env.id, e.key) && !e.metric.startsWith(PROMETHEUS_SAMPLE_PREFIX));
   const keys = [...new Set(visible.map((e) => e.key))];
   const live = keys.length === 0 ? [] : await em.find(RolloutEntity, { envId: env.id, primitiveKey: { $in: keys }, status: { $in: [...LIVE_STATUSES] } });
   const rollouts = new Map(live.map((r) => [`${r.primitiveKind}:${r.primitiveKey}`, r]));

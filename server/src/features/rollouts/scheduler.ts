@@ -6,6 +6,7 @@ import { guardedStep } from '../../domain/rollouts/ramp-position.js';
 import { applyCommand } from '../../domain/rollouts/state-machine.js';
 import type { Transition } from '../../domain/rollouts/types.js';
 import { checkGuardedStep, guardStopOf, guardStopReason } from '../guards/guard-checks.js';
+import { samplePrometheus, type PrometheusReader } from '../guards/prometheus-source.js';
 import { stopAutomatically } from './automatic-stop.js';
 import { systemActor } from '../access/authorize.js';
 import { changeEnvironments, type EnvChangeBus } from '../environments/env-changes.js';
@@ -19,6 +20,8 @@ export interface SchedulerDeps {
   bus: EnvChangeBus;
   logger: Logger;
   metrics?: ServiceMetrics;
+  /** Guard metrics read from Prometheus are read before the checks that need them. */
+  prometheus?: PrometheusReader | null;
 }
 
 export interface TickResult {
@@ -43,6 +46,8 @@ export const SCHEDULER_BATCH = 250;
 export async function runSchedulerTick(deps: SchedulerDeps, batchSize = SCHEDULER_BATCH): Promise<TickResult> {
   const now = deps.clock.now();
   const result: TickResult = { due: 0, transitioned: 0 };
+  // The facts a due guard check reads from Prometheus, read before any row is locked.
+  if (deps.prometheus) await samplePrometheus(deps.db.em(), deps.prometheus, now);
   for (;;) {
     let claimed = 0;
     let changed = 0;

@@ -14,7 +14,7 @@ export const guardsRoutes = (deps: AppDeps) =>
       body: await reportGuardMetrics(req.em, await admit(req, res, deps), deps.envs, params.envId, body),
     }),
     listGuardMetrics: async ({ req, res, params }) => ({ status: 200, body: await listGuardMetrics(req.em, await admit(req, res, deps), params.id) }),
-    createGuardMetric: async ({ req, res, params, body }) => ({ status: 201, body: await createGuardMetric(req.em, await admit(req, res, deps), params.id, body) }),
+    createGuardMetric: async ({ req, res, params, body }) => ({ status: 201, body: await createGuardMetric(req.em, await admit(req, res, deps), params.id, body, { prometheus: deps.prometheus !== null }) }),
     deleteGuardMetric: async ({ req, res, params }) => {
       await deleteGuardMetric(req.em, await admit(req, res, deps), params.id, params.key);
       return { status: 204, body: undefined };
