@@ -1,6 +1,7 @@
 import { createFlagClient } from '@gradual/sdk';
 import { armOf } from '@gradual/sdk/evaluation';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { prng } from '../support/random.js';
 import { rolloutOps } from '../support/rollout-ops.js';
 import { claim, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
 
@@ -26,6 +27,20 @@ describe('guard reporting from the SDK', () => {
     envId = (await owner.session.createEnvironment({ path: { id: projectId }, body: { key: 'prod', name: 'Prod' } })).id;
     await owner.session.createFlag({ path: { id: projectId }, body: { key: 'checkout', name: 'Checkout', defaultValue: false } });
     await owner.session.createGuardMetric({ path: { id: projectId }, body: { key: 'checkout-errors', name: 'Checkout errors', kind: 'count', worse: 'higher' } });
+    await owner.session.createFlag({ path: { id: projectId }, body: { key: 'search', name: 'Search', defaultValue: false } });
+    await owner.session.createGuardMetric({ path: { id: projectId }, body: { key: 'search-latency', name: 'Search latency (ms)', kind: 'mean', worse: 'higher', event: 'search_ms' } });
+    await owner.session.createRolloutPlan({
+      path: { id: projectId },
+      body: {
+        key: 'latency-guarded',
+        name: 'Latency guarded',
+        cadence: 'auto',
+        rampSteps: [
+          { percent: 20, holdForSeconds: 6 * HOUR, guard: { metrics: [{ key: 'search-latency', margin: 5, action: 'pause' }], minUnitsPerArm: 100 } },
+          { percent: 100, holdForSeconds: 0 },
+        ],
+      },
+    });
     await owner.session.createRolloutPlan({
       path: { id: projectId },
       body: {
@@ -95,6 +110,49 @@ describe('guard reporting from the SDK', () => {
       expect(after.lastStop!.estimate!.value).toBeGreaterThan(1.5);
       // The SDK no longer counts: the rolled-back rollout's entry has no guard.
       expect(client.ruleset()!.primitives.find((p) => p.key === 'checkout')!.rollout!.guard).toBeUndefined();
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a mean metric tracked with values (search latency 230 ms against 200 ms, seeded) pauses the step, its difference and always-valid interval beyond the margin', async () => {
+    await t.setClock(new Date());
+    const path = { envId, key: 'search' };
+    await rolloutOps(owner.session, 'flag').put(path, { percent: 20, newValue: true, planKey: 'latency-guarded' });
+    const { token } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'search service', kind: 'sdk', environments: [envId] } });
+    const client = createFlagClient({ baseUrl: t.url, token, envId, mode: 'stream', logger: null, sendUsage: false });
+    const random = prng(38);
+    // Normal by Box–Muller: the candidate is 30 ms slower, both with a spread of 40 ms.
+    const latency = (mean: number) => mean + 40 * Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+    try {
+      await client.waitForReady({ timeoutMs: 10_000 });
+      expect(client.ruleset()!.primitives.find((p) => p.key === 'search')!.rollout!.guard).toMatchObject({ events: ['search_ms'] });
+      let next = 0;
+      const round = async () => {
+        for (let i = 0; i < 2000; i++, next++) {
+          const context = { userId: `searcher-${next}` };
+          client.evaluate('search', context);
+          const arm = client.guardArm('search', context);
+          if (arm !== null) client.track('search_ms', context, { value: latency(arm === 'treatment' ? 230 : 200) });
+        }
+        await client.flush();
+      };
+      let rounds = 0;
+      while ((await owner.session.getFlagRollout({ path })).status === 'active' && rounds < 10) {
+        await round();
+        await t.advanceClock(60);
+        rounds++;
+      }
+      const stopped = await owner.session.getFlagRollout({ path });
+      expect(stopped).toMatchObject({ status: 'paused', pausedReason: 'guard', percent: 20, lastGuardStop: { cause: 'metric', metricKey: 'search-latency', action: 'pause' } });
+      const { value, lower, upper } = stopped.lastGuardStop!.estimate!;
+      expect(value).toBeGreaterThan(20);
+      expect(value).toBeLessThan(40);
+      // The always-valid interval excludes the margin: that is what made it a regression.
+      expect(lower!).toBeGreaterThan(5);
+      expect(upper!).toBeGreaterThan(value);
+      const { events } = await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { resourceType: 'rollout', resourceKey: 'search', envId } });
+      expect(events.find((e) => e.action === 'rollout.paused')).toMatchObject({ actorType: 'system', reason: 'guard:search-latency' });
     } finally {
       await client.close();
     }
