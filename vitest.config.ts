@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import EnvironmentGroupingSequencer from './tests/support/sequencer.js';
 
 /**
  * Which files run on PostgreSQL (DATABASE_URL set): those whose outcome depends on the database
@@ -55,6 +56,8 @@ export default defineConfig({
     isolate: false,
     // Two cores: two files at a time keeps PGlite start-up and PostgreSQL honest.
     maxWorkers: 2,
+    // The node files, then the jsdom ones: a worker is replaced at each change of environment.
+    sequence: { sequencer: EnvironmentGroupingSequencer },
     reporters: ['default'],
   },
 });

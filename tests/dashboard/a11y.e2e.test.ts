@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumInstalled, ensureDashboardBuilt, launchBrowser, reportMissingBrowser } from '../support/browser.js';
+import { chromiumInstalled, closeBrowserContexts, ensureDashboardBuilt, launchBrowser, reportMissingBrowser } from '../support/browser.js';
 import { startMailSink, startServerWithMail, type MailSink } from '../support/mail.js';
 import { claim, type ClaimedInstance, type TestServer } from '../support/server.js';
 
@@ -132,7 +132,7 @@ describe.skipIf(!chromiumInstalled)('dashboard accessibility in a browser', () =
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await closeBrowserContexts(browser);
     await t?.close();
     await sink?.close();
   });

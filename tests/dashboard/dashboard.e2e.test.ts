@@ -1,7 +1,7 @@
 import { bucket } from '@gradual/sdk/evaluation';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumInstalled, ensureDashboardBuilt, launchBrowser, reportMissingBrowser, screenshot, watchConsole } from '../support/browser.js';
+import { chromiumInstalled, closeBrowserContexts, ensureDashboardBuilt, launchBrowser, reportMissingBrowser, screenshot, watchConsole } from '../support/browser.js';
 import { startMailSink, startServerWithMail, type MailSink } from '../support/mail.js';
 import type { TestServer } from '../support/server.js';
 
@@ -46,7 +46,7 @@ describe.skipIf(!chromiumInstalled)('dashboard in a browser', () => {
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await closeBrowserContexts(browser);
     await t?.close();
     await sink?.close();
   });

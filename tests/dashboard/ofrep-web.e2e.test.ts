@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { Browser, BrowserContext, Page, Response as PageResponse } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumInstalled, launchBrowser, reportMissingBrowser, screenshot } from '../support/browser.js';
+import { chromiumInstalled, closeBrowserContexts, launchBrowser, reportMissingBrowser, screenshot } from '../support/browser.js';
 import { claim, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
 
 /**
@@ -115,7 +115,7 @@ describe.skipIf(!chromiumInstalled)('OFREP web provider in a browser', () => {
   };
 
   afterAll(async () => {
-    await browser?.close();
+    await closeBrowserContexts(browser);
     allowed?.server.close();
     stranger?.server.close();
     await t?.close();

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumInstalled, ensureDashboardBuilt, launchBrowser, reportMissingBrowser, screenshot, watchConsole } from '../support/browser.js';
+import { chromiumInstalled, closeBrowserContexts, ensureDashboardBuilt, launchBrowser, reportMissingBrowser, screenshot, watchConsole } from '../support/browser.js';
 import { freePort } from '../support/prism.js';
 
 /**
@@ -135,7 +135,7 @@ describe.skipIf(!chromiumInstalled)('first run from the README', () => {
   }, START_TIMEOUT_MS + 60_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await closeBrowserContexts(browser);
     if (child) await stopGroup(child);
     if (dir) rmSync(dir, { recursive: true, force: true });
   }, 30_000);

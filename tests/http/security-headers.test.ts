@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiSecurityHeaderPairs } from '../../server/src/http/security-headers.js';
-import { chromiumInstalled, ensureDashboardBuilt, launchBrowser, reportMissingBrowser, watchConsole } from '../support/browser.js';
+import { chromiumInstalled, closeBrowserContexts, ensureDashboardBuilt, launchBrowser, reportMissingBrowser, watchConsole } from '../support/browser.js';
 import { scrapeMetrics } from '../support/metrics.js';
 import { claim, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
 
@@ -182,7 +182,7 @@ describe.skipIf(!chromiumInstalled)('pages under their CSP in a browser', () => 
     browser = await launchBrowser();
   }, 180_000);
   afterAll(async () => {
-    await browser?.close();
+    await closeBrowserContexts(browser);
     await t?.close();
   });
 

@@ -1,7 +1,7 @@
 /**
- * The published packages, as a user gets them: `scripts/release/release.ts` builds and packs
- * `@gradual/sdk` (and `@gradual/cli` once it has a build), the tarballs are installed into empty
- * projects, and then:
+ * The published packages, as a user gets them: `scripts/release/release.ts` builds (unless their
+ * dist/ is newer than everything the build reads) and packs `@gradual/sdk` (and `@gradual/cli` once
+ * it has a build), the tarballs are installed into empty projects, and then:
  *
  * - plain Node loads the SDK as ESM and CommonJS, in a project without the optional peers;
  * - TypeScript compiles a usage file and every ```ts block of sdk/README.md and README.md, with
@@ -15,7 +15,7 @@
  * Runs once per CI run (the PGlite pass).
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -90,6 +90,32 @@ declare global {
 export {};
 `;
 
+/** Every file under `path` (a file or a folder), without node_modules and build output. */
+function filesUnder(path: string): string[] {
+  if (!existsSync(path)) return [];
+  if (!statSync(path).isDirectory()) return [path];
+  return readdirSync(path, { withFileTypes: true }).flatMap((entry) =>
+    entry.name === 'node_modules' || entry.name === 'dist' ? [] : filesUnder(join(path, entry.name)),
+  );
+}
+
+/**
+ * Whether sdk/dist and cli/dist were built after the last change to anything their builds read
+ * (the packages, the contract and scripts/ they import, the TypeScript settings, the lockfile).
+ * CI builds them in its published-packages step just before the tests: packing that build again
+ * costs a full build (declarations included) for the same files.
+ */
+function builtIsFresh(): boolean {
+  const outputs = ['sdk/dist', 'cli/dist'].map((dir) => join(root, dir));
+  if (!outputs.every((dir) => existsSync(dir))) return false;
+  const built = outputs.flatMap((dir) => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)));
+  if (built.length === 0) return false;
+  const inputs = ['sdk', 'cli', 'contract', 'scripts', 'tsconfig.json', 'package.json', 'package-lock.json'].flatMap((p) => filesUnder(join(root, p)));
+  const newestInput = Math.max(...inputs.map((f) => statSync(f).mtimeMs));
+  const oldestOutput = Math.min(...built.map((f) => statSync(f).mtimeMs));
+  return oldestOutput > newestInput;
+}
+
 const temp: string[] = [];
 afterAll(async () => {
   for (const dir of temp) await rm(dir, { recursive: true, force: true });
@@ -135,7 +161,8 @@ describe.skipIf(!!process.env.DATABASE_URL)('npm pack of @gradual/sdk and @gradu
     });
 
     const installed = (async () => {
-      packed = await step('build+pack', () => releasePack({ out: packDir }));
+      const build = !builtIsFresh();
+      packed = await step(build ? 'build+pack' : 'pack (build fresh)', () => releasePack({ out: packDir, build }));
       sdk = packed.find((p) => p.name === '@gradual/sdk')!;
       cli = packed.find((p) => p.name === '@gradual/cli');
       const install = (dir: string, specs: string[]) =>

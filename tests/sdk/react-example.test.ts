@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserRequired, chromiumInstalled, launchBrowser, MISSING_BROWSER, screenshot } from '../support/browser.js';
+import { browserRequired, chromiumInstalled, closeBrowserContexts, launchBrowser, MISSING_BROWSER, screenshot } from '../support/browser.js';
 import { claim, startTestServer, type TestServer } from '../support/server.js';
 
 /**
@@ -85,7 +85,7 @@ describe.skipIf(!chromiumInstalled)('React example in a browser', () => {
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await closeBrowserContexts(browser);
     site?.close();
     await t?.close();
   });

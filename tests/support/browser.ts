@@ -42,7 +42,7 @@ export async function ensureDashboardBuilt(): Promise<void> {
 }
 
 /** Chromium with the flags STACK.md lists; playwright gives every launch a fresh temporary profile. */
-export async function launchBrowser(): Promise<Browser> {
+async function launchChromium(): Promise<Browser> {
   const { chromium } = await import('playwright-core');
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
@@ -56,6 +56,41 @@ export async function launchBrowser(): Promise<Browser> {
       '--no-first-run',
     ],
   });
+}
+
+let shared: Promise<Browser> | undefined;
+
+/**
+ * The worker's Chromium, launched by the first browser test file it runs and shared by the next
+ * ones (`isolate: false` keeps this module loaded from file to file), which saves a launch and a
+ * close (about a second) per file. Each file opens contexts of its own, so no cookie, storage or
+ * page crosses files, and closes them with closeBrowserContexts(). A browser that crashed or was
+ * closed is launched again. At the worker's exit playwright kills it and deletes its profile; the
+ * SIGTERM vitest stops a worker with exits at once, so that this runs before vitest's SIGKILL.
+ */
+export function launchBrowser(): Promise<Browser> {
+  if (!shared) {
+    const launching = launchChromium();
+    shared = launching;
+    launching.then(
+      (browser) => {
+        browser.on('disconnected', () => {
+          if (shared === launching) shared = undefined;
+        });
+        process.once('SIGTERM', () => process.exit(143));
+      },
+      () => {
+        if (shared === launching) shared = undefined;
+      },
+    );
+  }
+  return shared;
+}
+
+/** Closes every context (and so every page) a test file opened in the shared browser; the browser stays up. */
+export async function closeBrowserContexts(browser: Browser | undefined): Promise<void> {
+  if (!browser?.isConnected()) return;
+  await Promise.all(browser.contexts().map((context) => context.close()));
 }
 
 /**
