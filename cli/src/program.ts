@@ -6,6 +6,7 @@ import { registerGitopsCommands } from './commands/gitops.js';
 import { registerMcpCommand } from './mcp/command.js';
 import { registerRolloutCommands } from './commands/rollout.js';
 import { registerTargetCommands } from './commands/targets.js';
+import { registerConvergenceCommand } from './commands/convergence.js';
 
 /** The `gradual` program with every command; main.ts parses argv with it. */
 export function buildProgram(): Command {
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   registerFlagCommands(program);
   registerRolloutCommands(program);
   registerTargetCommands(program);
+  registerConvergenceCommand(program);
   registerGitopsCommands(program);
   registerMcpCommand(program);
   return program;

@@ -16,6 +16,7 @@ import { segmentsContract } from './routes/segments.js';
 import { webhooksContract } from './routes/webhooks.js';
 import { usageContract } from './routes/usage.js';
 import { guardsContract } from './routes/guards.js';
+import { convergenceContract } from './routes/convergence.js';
 
 /** The whole API. Top-level keys become OpenAPI tags; route keys become operationIds. */
 export const contract = c.router(
@@ -42,6 +43,7 @@ export const contract = c.router(
     webhooks: webhooksContract,
     usage: usageContract,
     guards: guardsContract,
+    convergence: convergenceContract,
   },
   { pathPrefix: API_PREFIX, strictStatusCodes: true },
 );
@@ -57,6 +59,7 @@ export * from './schemas/members.js';
 export * from './schemas/primitives.js';
 export * from './schemas/rollouts.js';
 export * from './schemas/guards.js';
+export * from './schemas/convergence.js';
 export * from './schemas/api-keys.js';
 export * from './schemas/audit.js';
 export * from './schemas/evaluation.js';

@@ -57,3 +57,9 @@ export const GUARD_MAX_HOLD_FACTOR_MAX = 10;
 export const PROMETHEUS_SELECTOR_MAX_LENGTH = 1000;
 /** What a step's guard leaves out (docs/guards.md): no margin, roll back on a regression, 1,000 units per arm, 3 × the hold. */
 export const GUARD_DEFAULTS = { margin: 0, action: 'rollback', minUnitsPerArm: 1000, maxHoldFactor: 3 } as const;
+
+/** The convergence ledger's window: instances count when seen within it (minutes). */
+export const CONVERGENCE_WINDOW_MINUTES_DEFAULT = 5;
+export const CONVERGENCE_WINDOW_MINUTES_MAX = 60;
+/** Laggards the convergence ledger names at most. */
+export const CONVERGENCE_LAGGARDS_MAX = 50;

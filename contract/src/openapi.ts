@@ -48,6 +48,7 @@ const tagDescriptions: Record<string, string> = {
   webhooks: 'Outbound webhooks: subscriptions that receive the project\'s rollout, proposal and lifecycle events, signed per Standard Webhooks, with a delivery log.',
   usage: 'Usage insights: evaluation counts reported by SDKs and counted by the server, per flag, variant, environment and hour; stale and ready-to-remove flags.',
   guards: 'Guarded ramp steps: the metrics a project\'s guards watch (docs/guards.md).',
+  convergence: 'Which ruleset version each SDK instance serves: acknowledgements and the ledger (docs/convergence.md).',
   events: 'Live changes: server-sent events announcing each committed write in an environment or across an organization, for screens that show live state.',
 };
 

@@ -36,6 +36,7 @@ import { segmentsRoutes } from './http/routes/segments.routes.js';
 import { webhooksRoutes } from './http/routes/webhooks.routes.js';
 import { usageRoutes } from './http/routes/usage.routes.js';
 import { guardsRoutes } from './http/routes/guards.routes.js';
+import { convergenceRoutes } from './http/routes/convergence.routes.js';
 
 /**
  * The Express application: request id and logging first, then operational
@@ -102,6 +103,7 @@ export function createApp(deps: AppDeps, answers: AnswerCache, extend?: (app: Ex
     webhooks: webhooksRoutes(deps),
     usage: usageRoutes(deps),
     guards: guardsRoutes(deps),
+    convergence: convergenceRoutes(deps),
   });
   createExpressEndpoints(contract, router, app, {
     requestValidationErrorHandler: validationAfterCredentials(requestValidationErrorHandler),

@@ -13,6 +13,7 @@ import type { EnvDirectory } from './features/environments/env-directory.js';
 import type { TargetIdIndex } from './features/rollouts/target-id-index.js';
 import type { UsageAggregator } from './features/usage/usage-aggregator.js';
 import type { PrometheusReader } from './features/guards/prometheus-source.js';
+import type { AckLedger } from './features/convergence/ack-ledger.js';
 
 /** The server's long-lived parts, built once at start (server.ts) and handed to the app and the services that need them. */
 export interface AppDeps {
@@ -41,4 +42,6 @@ export interface AppDeps {
   usage: UsageAggregator;
   /** The Prometheus guard metrics may be read from (PROMETHEUS_URL), or null. */
   prometheus: PrometheusReader | null;
+  /** SDK instances' ruleset acknowledgements, held in memory and written every second (features/convergence). */
+  acks: AckLedger;
 }

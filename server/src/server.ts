@@ -36,6 +36,7 @@ import { orgChangeAnnouncer } from './features/audit/org-changes.js';
 import { webhookOutboxSubscriber } from './features/audit/webhook-outbox.js';
 import { UsageAggregator } from './features/usage/usage-aggregator.js';
 import type { PrometheusReader } from './features/guards/prometheus-source.js';
+import { AckLedger } from './features/convergence/ack-ledger.js';
 import { CONFLICT_OBSERVER, type ConflictObserver } from './db/transaction.js';
 
 /**
@@ -124,10 +125,13 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
   db.orm.config.registerExtension(CONFLICT_OBSERVER, () => conflicts);
   const apiKeys = new ApiKeyCache({ load: (tokenHash) => db.em().findOne(ApiKeyEntity, { tokenHash }) });
   const usage = new UsageAggregator({ db, clock, logger });
+  // Acknowledgements are written every second, under the test clock too (their times are the clock's).
+  const acks = new AckLedger({ db, clock, logger });
+  acks.start();
   const prometheus: PrometheusReader | null = config.prometheusUrl
     ? { url: config.prometheusUrl, logger, onQuery: (result) => metrics.guardPrometheusQueries.inc({ result }) }
     : null;
-  const deps: AppDeps = { config, db, clock, logger, bus, rulesets: new RulesetCache(), envs, apiKeys, targetIds, streams, limits, mailer, metrics, usage, prometheus };
+  const deps: AppDeps = { config, db, clock, logger, bus, rulesets: new RulesetCache(), envs, apiKeys, targetIds, streams, limits, mailer, metrics, usage, prometheus, acks };
 
   // Production ticks on an interval; under the test clock, each clock move runs exactly one tick.
   const scheduler = new Scheduler(deps);
@@ -200,6 +204,7 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
       await scheduler.stop();
       await webhooks.stop();
       await usage.stop(); // the counts of the last minute, before the database closes
+      await acks.stop(); // the acknowledgements of the last second
       if (bus instanceof PgNotifyEnvChangeBus) await bus.close();
       await limits.close();
       await mailer.close();

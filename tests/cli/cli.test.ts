@@ -432,6 +432,7 @@ configs:
       ['rollout start', [...where, '--plan', 'ramp', '--value', 'true']],
       ['rollout status', where],
       ['guard status', where],
+      ['convergence', ['--env', 'prod', '--window', '10']],
       ['rollout pause', [...where, '--reason', 'sweep']],
       ['rollout resume', where],
       ['rollout advance', where],

@@ -73,6 +73,7 @@ const READ_TOOLS = [
   'get_flag',
   'get_rollout',
   'get_rollout_guard',
+  'get_convergence',
   'list_rollout_plans',
   'evaluate',
   'list_proposals',
@@ -204,6 +205,10 @@ describe('gradual mcp', () => {
     expect(await ok(agent, 'get_rollout_guard', { envId, key: 'checkout', kind: 'flag' })).toEqual({
       guard: { rolloutId: rollout.id, step: null, decision: null, waitingFor: [], checks: null, lastStop: null },
     });
+
+    // The convergence ledger, as the API answers it (no SDK instance has acknowledged here).
+    const direct = await owner.session.getConvergence({ path: { envId }, query: { windowMinutes: 10 } });
+    expect(await ok(agent, 'get_convergence', { envId, windowMinutes: 10 })).toEqual({ convergence: { ...direct, at: expect.any(String) } });
 
     const { plans } = await ok<{ plans: Array<{ key: string; rampSteps: unknown[] }> }>(agent, 'list_rollout_plans', { projectId });
     expect(plans).toEqual([expect.objectContaining({ key: 'careful', rampSteps: expect.arrayContaining([expect.objectContaining({ percent: 50 })]) })]);

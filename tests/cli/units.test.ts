@@ -1,8 +1,9 @@
 import { chmod, link, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Rollout, RolloutGuard } from '@gradual/sdk';
+import type { Convergence, Rollout, RolloutGuard } from '@gradual/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { convergenceTable } from '../../cli/src/commands/convergence.js';
 import { guardTable, waitVerdict } from '../../cli/src/commands/rollout.js';
 import { cleartextToAnotherHost, configPath, writeConfig } from '../../cli/src/config.js';
 import { parseDuration } from '../../cli/src/duration.js';
@@ -189,6 +190,32 @@ describe('gradual guard status', () => {
     const out = guardTable({ ...guard, step: null, checks: null, decision: null, waitingFor: [], lastStop: { at: '2026-01-02T00:00:00Z', action: 'pause', cause: 'srm', metricKey: null, stepPercent: 10, units: { treatment: 900, control: 700 }, eValue: null, threshold: null, estimate: null, srmP: 0.0004 } }, 'flag x');
     expect(out).toContain('not holding at a guarded step');
     expect(out).toContain('pause at 10% on 2026-01-02T00:00:00Z: sample-ratio mismatch (p 0.00040); units 900/700');
+  });
+});
+
+describe('gradual convergence', () => {
+  const ledger: Convergence = {
+    envId: 'e1',
+    version: 42,
+    at: '2026-01-01T00:00:00.000Z',
+    windowSeconds: 300,
+    instances: 1204,
+    current: 1199,
+    currentShare: 1199 / 1204,
+    versions: [{ version: 42, committedAt: '2025-12-31T23:59:00.000Z', instances: 1199, p50Ms: 40, p99Ms: 180 }],
+    laggards: [{ instanceId: 'pod-7', sdk: { name: 'gradual-go', version: '0.3.1' }, service: 'billing', mode: 'poll', version: 41, lastSeen: '2025-12-31T23:58:00.000Z' }],
+    bySdk: [{ name: '@gradual/sdk', version: '0.1.0', instances: 1204, current: 1199 }],
+  };
+
+  it('heads with the share on the current version and the laggards, then the versions\' times and the laggards by name', () => {
+    const out = convergenceTable(ledger);
+    expect(out.split('\n')[0]).toBe('1,204 SDK instances · 99.6 % on v42 · 1 laggard (last 5 min)');
+    expect(out).toMatch(/v42 +2025-12-31T23:59:00.000Z +1199 +40 ms +180 ms/);
+    expect(out).toMatch(/pod-7 +gradual-go 0.3.1 +billing +v41/);
+  });
+
+  it('says when no instance acknowledged', () => {
+    expect(convergenceTable({ ...ledger, instances: 0, current: 0, currentShare: null, versions: [], laggards: [], bySdk: [] }).split('\n')[0]).toBe('0 SDK instances · – on v42 · no laggards (last 5 min)');
   });
 });
 

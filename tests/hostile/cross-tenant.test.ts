@@ -98,6 +98,7 @@ function validBody(entry: RouteEntry, a: Tenant): unknown {
     createSegment: { key: 'pwned', name: 'Pwned' },
     createGuardMetric: { key: 'pwned', name: 'Pwned', kind: 'count', worse: 'higher' },
     reportGuardMetrics: { windowStart: new Date(Date.now() - 20_000).toISOString(), windowEnd: new Date(Date.now() - 10_000).toISOString(), exposures: [], events: [] },
+    ackRuleset: { instanceId: 'intruder', sdk: { name: 'probe', version: '1' }, version: 1, mode: 'poll' },
     updateSegment: { name: 'Pwned' },
     deleteSegment: { confirm: 'pwned' },
     addSegmentIncluded: { targetIds: ['intruder'] },

@@ -50,12 +50,14 @@ interface Probe {
 
 /** OFREP routes: they evaluate the one environment the key is bound to, whatever the path names (docs/ofrep.md). */
 const OFREP_ROUTES = new Set(['ofrepEvaluateFlag', 'ofrepEvaluateFlags']);
-/** POST routes that read (a usage or guard report is made by whoever may evaluate). */
-const READ_POSTS = new Set(['evaluate', 'reportUsage', 'reportGuardMetrics', ...OFREP_ROUTES]);
+/** POST routes that read (a usage or guard report, a ruleset acknowledgement, is made by whoever may evaluate). */
+const READ_POSTS = new Set(['evaluate', 'reportUsage', 'reportGuardMetrics', 'ackRuleset', ...OFREP_ROUTES]);
 /** One flag's or config's usage across the project's environments: scoped by project and resource (an env key sees its environments only). */
 const USAGE_READS = new Set(['getFlagUsage', 'getConfigUsage']);
 /** Routes whose success is 202 Accepted. */
 const ACCEPTED_ROUTES = new Set(['reportUsage', 'reportGuardMetrics']);
+/** Routes whose success is 204 No Content. */
+const NO_CONTENT_ROUTES = new Set(['ackRuleset']);
 /** Webhook subscriptions receive every environment's and every flag's events: only keys restricted to neither may manage or read them. */
 const WEBHOOK_ROUTES = new Set([
   'createWebhookSubscription',
@@ -427,6 +429,7 @@ describe('scope matrix: env-, resource-, read-only and approval-required keys on
         exposures: [{ kind: 'flag', key: flagOf(c.prim), percent: 5, arm: 'treatment', units: 1 }],
         events: [],
       },
+      ackRuleset: { instanceId: 'scope-probe', sdk: { name: 'probe', version: '1' }, version: 1, mode: 'poll' },
       createRollbackSecret: { name: 'pwned' },
       createWebhookSubscription: { name: 'pwned', url: 'https://hooks.example.com/pwned', events: ['rollout.created'] },
       updateWebhookSubscription: { name: 'pwned' },
@@ -507,7 +510,7 @@ describe('scope matrix: env-, resource-, read-only and approval-required keys on
           if (problems.length) failures.push(`${label}: ${problems.join('; ')}`);
           const code = (res.json as { code?: string } | undefined)?.code ?? ofrep;
           if ('ok' in probe.expect) {
-            const success = ACCEPTED_ROUTES.has(e.key) ? 202 : 200;
+            const success = ACCEPTED_ROUTES.has(e.key) ? 202 : NO_CONTENT_ROUTES.has(e.key) ? 204 : 200;
             if (res.status !== success) failures.push(`${label}: expected ${success}`);
             const leaked = forbidden(who).filter((m) => res.text.includes(m));
             if (leaked.length) failures.push(`${label}: leaks ${leaked.join(', ')}`);

@@ -106,7 +106,8 @@ describe('live flag client', () => {
   let f: Fixture;
   const clients: FlagClient[] = [];
   const open = (options: Partial<FlagClientOptions> = {}) => {
-    const client = createFlagClient({ baseUrl: f.t.url, token: f.token, envId: f.envId, logger: null, ...options });
+    // These count ruleset requests: acknowledgements are tests/http/convergence.test.ts's.
+    const client = createFlagClient({ baseUrl: f.t.url, token: f.token, envId: f.envId, logger: null, ackIntervalMs: 0, ...options });
     clients.push(client);
     return client;
   };

@@ -139,6 +139,17 @@ export function readTools(ctx: ToolContext): McpTool[] {
       },
     }),
     defineTool({
+      name: 'get_convergence',
+      title: "Get an environment's SDK convergence",
+      description:
+        "Which ruleset version an environment's SDK instances serve (docs/convergence.md): the current version, the instances that acknowledged within the window and how many serve the current version, the time from each of the latest versions' commit to the instances that moved to it (p50, p99 in ms), the instances by SDK, and the laggards (instance, SDK, service, version, last seen).",
+      input: z.strictObject({ envId: EnvId, windowMinutes: z.number().int().min(1).max(60).optional().describe('Count instances seen within this many minutes (default 5).') }),
+      annotations: READ,
+      run: async ({ envId, windowMinutes }) => ({
+        convergence: await client.getConvergence({ path: { envId }, ...(windowMinutes === undefined ? {} : { query: { windowMinutes } }) }),
+      }),
+    }),
+    defineTool({
       name: 'list_rollout_plans',
       title: 'List rollout plans',
       description:

@@ -21,8 +21,9 @@ const PromSelector = z
   .refine((q) => q.includes('{{arm}}'), 'must contain {{arm}} (replaced by treatment or control)')
   .refine((q) => !/\{\{(?!arm\}\}|key\}\})/.test(q), 'may contain only the placeholders {{arm}} and {{key}}');
 
-export const PrometheusSource = named(
-  'PrometheusSource',
+export const PrometheusSource = example(
+  named(
+    'PrometheusSource',
   z.object({
     events: PromSelector.describe(
       'A counter selector: per arm and minute, `sum(increase(<events>[1m]))` is a count metric\'s events, or a mean metric\'s number of observations. `{{arm}}` becomes `treatment` or `control`, `{{key}}` the flag or config key.',
@@ -30,7 +31,9 @@ export const PrometheusSource = named(
     sum: PromSelector.optional().describe('A mean metric\'s counter of the values\' sum (a summary or histogram\'s `_sum`). Only for mean metrics, which need it.'),
     sumSquares: PromSelector.optional().describe('A mean metric\'s counter of the values\' squares\' sum (their spread). Only for mean metrics, which need it.'),
   }),
-  'Where the server reads a metric instead of SDK events: counters in the Prometheus at PROMETHEUS_URL, labelled by arm, read once a minute (docs/guards.md). Units per arm still come from SDK exposures.',
+    'Where the server reads a metric instead of SDK events: counters in the Prometheus at PROMETHEUS_URL, labelled by arm, read once a minute (docs/guards.md). Units per arm still come from SDK exposures.',
+  ),
+  { events: 'checkout_errors_total{flag="{{key}}",arm="{{arm}}"}' },
 );
 export type PrometheusSource = z.infer<typeof PrometheusSource>;
 

@@ -1938,6 +1938,111 @@ export type CreateGuardMetricRequest = {
 };
 
 /**
+ * RulesetAck
+ *
+ * An SDK instance saying which ruleset version it serves: sent when it applies a new one and about every 30 s (docs/convergence.md).
+ */
+export type RulesetAck = {
+    /**
+     * A random id the SDK instance draws once at start (a process, a pod).
+     */
+    instanceId: string;
+    /**
+     * The SDK and its version (`@gradual/sdk` 0.1.0).
+     */
+    sdk: {
+        name: string;
+        version: string;
+    };
+    /**
+     * The application the instance belongs to (the SDK's `serviceName`).
+     */
+    service?: string;
+    /**
+     * The ruleset version the instance serves now: applied, not merely received.
+     */
+    version: number;
+    /**
+     * How the instance keeps its ruleset current.
+     */
+    mode: 'stream' | 'poll';
+};
+
+/**
+ * SdkInstanceSeen
+ */
+export type SdkInstanceSeen = {
+    instanceId: string;
+    sdk: {
+        name: string;
+        version: string;
+    };
+    service: string | null;
+    mode: 'stream' | 'poll';
+    /**
+     * The ruleset version it serves.
+     */
+    version: number;
+    lastSeen: string;
+};
+
+/**
+ * Convergence
+ *
+ * Which ruleset version the environment's SDK instances serve (docs/convergence.md).
+ */
+export type Convergence = {
+    envId: string;
+    /**
+     * The environment's current ruleset version.
+     */
+    version: number;
+    at: string;
+    windowSeconds: number;
+    /**
+     * SDK instances that acknowledged within the window.
+     */
+    instances: number;
+    /**
+     * Of those, how many serve the current version.
+     */
+    current: number;
+    /**
+     * `current / instances` (null without instances).
+     */
+    currentShare: number | null;
+    /**
+     * The latest versions instances acknowledged, newest first (at most 5).
+     */
+    versions: Array<{
+        version: number;
+        /**
+         * When the write that made this version committed (null when unknown).
+         */
+        committedAt: string | null;
+        /**
+         * Instances that acknowledged this version.
+         */
+        instances: number;
+        /**
+         * Median time from the commit to an instance's first acknowledgement of it.
+         */
+        p50Ms: number | null;
+        p99Ms: number | null;
+    }>;
+    /**
+     * Instances seen within the window on an older version, oldest version first (at most 50).
+     */
+    laggards: Array<SdkInstanceSeen>;
+    bySdk: Array<{
+        name: string;
+        version: string;
+        instances: number;
+        current: number;
+    }>;
+};
+
+/**
  * LiveChange
  */
 export type LiveChange = {
@@ -10035,3 +10140,111 @@ export type DeleteGuardMetricResponses = {
 };
 
 export type DeleteGuardMetricResponse = DeleteGuardMetricResponses[keyof DeleteGuardMetricResponses];
+
+export type AckRulesetData = {
+    /**
+     * Request body
+     */
+    body: RulesetAck;
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+    };
+    query?: never;
+    url: '/api/v1/envs/{envId}/ruleset-acks';
+};
+
+export type AckRulesetErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type AckRulesetError = AckRulesetErrors[keyof AckRulesetErrors];
+
+export type AckRulesetResponses = {
+    /**
+     * No content
+     */
+    204: void;
+};
+
+export type AckRulesetResponse = AckRulesetResponses[keyof AckRulesetResponses];
+
+export type GetConvergenceData = {
+    body?: never;
+    path: {
+        /**
+         * The envId of the resource.
+         */
+        envId: string;
+    };
+    query?: {
+        /**
+         * Instances count when they acknowledged within this many minutes (default 5).
+         */
+        windowMinutes?: number;
+    };
+    url: '/api/v1/envs/{envId}/convergence';
+};
+
+export type GetConvergenceErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type GetConvergenceError = GetConvergenceErrors[keyof GetConvergenceErrors];
+
+export type GetConvergenceResponses = {
+    /**
+     * OK
+     */
+    200: Convergence;
+};
+
+export type GetConvergenceResponse = GetConvergenceResponses[keyof GetConvergenceResponses];

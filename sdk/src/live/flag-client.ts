@@ -26,6 +26,7 @@ import { evaluateHeld, type ServedListener } from './evaluate.js';
 import { Readiness } from './readiness.js';
 import { settingsOf } from './settings.js';
 import { GuardReporter, guardSender, servedArm } from './guards.js';
+import { AckReporter, ackSender } from './acks.js';
 import { TimerSet } from './timers.js';
 import { createHttp } from './transport.js';
 import { USAGE_ENTRIES_MAX, UsageReporter, usageSender } from './usage.js';
@@ -78,6 +79,7 @@ class LiveFlagClient implements FlagClient {
   private readonly exposures: ExposureQueue | null = null;
   private readonly usage: UsageReporter | null = null;
   private readonly guards: GuardReporter | null = null;
+  private readonly acks: AckReporter | null = null;
   /** Counts what `evaluate` served (usage, guard arms), from the compiled primitive's slot. */
   private readonly served: ServedListener | undefined;
   private readonly hooks: EvaluationHook[] = [];
@@ -98,7 +100,7 @@ class LiveFlagClient implements FlagClient {
   private readonly readiness = new Readiness(this.timers);
 
   constructor(options: FlagClientOptions) {
-    const { mode, pollIntervalMs, backoff, requestTimeoutMs, idleTimeoutMs, logger, usageIntervalMs, guardIntervalMs } = settingsOf(options);
+    const { mode, pollIntervalMs, backoff, requestTimeoutMs, idleTimeoutMs, logger, usageIntervalMs, guardIntervalMs, ackIntervalMs, serviceName } = settingsOf(options);
     this.envId = options.envId;
     this.mode = mode;
     this.logger = logger;
@@ -171,6 +173,18 @@ class LiveFlagClient implements FlagClient {
       });
     }
     this.served = servedListener(this.usage, this.guards);
+    if (ackIntervalMs > 0) {
+      this.acks = new AckReporter({
+        intervalMs: ackIntervalMs,
+        requestTimeoutMs,
+        timers: this.timers,
+        send: ackSender(http),
+        held: () => this.cache.held,
+        mode,
+        service: serviceName,
+        warn: (message) => this.logger?.warn(message),
+      });
+    }
 
     if (options.bootstrap !== undefined) {
       this.install(options.bootstrap, 'bootstrap', false);
@@ -218,6 +232,7 @@ class LiveFlagClient implements FlagClient {
   private install(ruleset: Ruleset, source: RulesetSource, announce = true): void {
     const r = this.cache.replace(ruleset, source);
     if (source === 'server') this.confirmedVersion = ruleset.version;
+    if (r.kind !== 'same') this.acks?.applied();
     if (r.kind === 'first') {
       this.setStatus('ready');
       this.readiness.resolveAll();
@@ -380,7 +395,7 @@ class LiveFlagClient implements FlagClient {
     const err = clientError('the flag client is closed');
     this.readiness.rejectAll(err);
     this.setStatus('closed');
-    this.closing = Promise.allSettled([this.stream?.settled(), this.poller.settled(), this.exposures?.close(), this.usage?.close(), this.guards?.close()]).then(() => {
+    this.closing = Promise.allSettled([this.stream?.settled(), this.poller.settled(), this.exposures?.close(), this.usage?.close(), this.guards?.close(), this.acks?.close()]).then(() => {
       this.timers.clearAll();
       this.emitter.clear();
     });

@@ -84,7 +84,8 @@ describe('RulesetCache', () => {
 describe('live client with fake timers', () => {
   const opened: { close(): Promise<void> }[] = [];
   const open = (options: Partial<FlagClientOptions> & { fetch: typeof fetch }) => {
-    const client = createFlagClient({ baseUrl: 'http://gradual.test', token: 'svc_t', envId: ENV, mode: 'poll', logger: null, ...options });
+    // The scripts answer ruleset requests only: acknowledgements have their own tests (acks.test.ts).
+    const client = createFlagClient({ baseUrl: 'http://gradual.test', token: 'svc_t', envId: ENV, mode: 'poll', logger: null, ackIntervalMs: 0, ...options });
     opened.push(client);
     return client;
   };

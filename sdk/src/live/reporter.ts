@@ -61,6 +61,8 @@ export interface WindowReporterOptions<R> {
   collect: (windowStart: number, windowEnd: number) => CollectedReport<R> | null;
   send: ReportSender<R>;
   warn: (message: string) => void;
+  /** Whether `close()` sends the window first (default true); without, it waits for no report in flight either. */
+  finalReport?: boolean;
 }
 
 export class WindowReporter<R> {
@@ -89,7 +91,7 @@ export class WindowReporter<R> {
     this.options.timers.clear(this.timer);
     this.timer = null;
     this.closed = true;
-    await this.flush();
+    if (this.options.finalReport !== false) await this.flush();
   }
 
   private arm(): void {

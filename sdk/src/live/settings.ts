@@ -14,12 +14,15 @@ export interface Settings {
   usageIntervalMs: number;
   /** Milliseconds between guard reports; 0: no guard reporting. */
   guardIntervalMs: number;
+  ackIntervalMs: number;
+  serviceName: string | undefined;
 }
 
 /** The longest usage window the server accepts. */
 const USAGE_INTERVAL_MAX_MS = 3_600_000;
 /** The longest guard report window the server accepts. */
 const GUARD_INTERVAL_MAX_MS = 300_000;
+const ACK_INTERVAL_MAX_MS = 300_000;
 
 function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -55,6 +58,14 @@ export function settingsOf(options: FlagClientOptions): Settings {
   if (typeof guardIntervalMs !== 'number' || !(guardIntervalMs >= 0 && guardIntervalMs <= GUARD_INTERVAL_MAX_MS)) {
     throw new TypeError(`createFlagClient: guardIntervalMs must be a number of milliseconds from 0 to ${GUARD_INTERVAL_MAX_MS}`);
   }
+  const ackIntervalMs = options.ackIntervalMs ?? 30_000;
+  if (typeof ackIntervalMs !== 'number' || !(ackIntervalMs >= 0 && ackIntervalMs <= ACK_INTERVAL_MAX_MS)) {
+    throw new TypeError(`createFlagClient: ackIntervalMs must be a number of milliseconds from 0 to ${ACK_INTERVAL_MAX_MS}`);
+  }
+  const serviceName = options.serviceName;
+  if (serviceName !== undefined && !(typeof serviceName === 'string' && /^[\x21-\x7e]{1,128}$/.test(serviceName))) {
+    throw new TypeError('createFlagClient: serviceName must be 1 to 128 printable ASCII characters without spaces');
+  }
   const initialMs = positive('backoff.initialMs', options.backoff?.initialMs, 1_000);
   return {
     mode,
@@ -65,5 +76,7 @@ export function settingsOf(options: FlagClientOptions): Settings {
     logger: options.logger === undefined ? console : options.logger,
     usageIntervalMs: options.sendUsage === false ? 0 : usageIntervalMs,
     guardIntervalMs,
+    ackIntervalMs,
+    serviceName,
   };
 }

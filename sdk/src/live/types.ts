@@ -72,6 +72,14 @@ export interface FlagClientOptions {
    * on `close()` and `flush()`). Default 10 000, at most 300 000; 0 turns guard reporting off.
    */
   guardIntervalMs?: number | undefined;
+  /**
+   * Milliseconds between ruleset acknowledgements (docs/convergence.md): the version this client
+   * serves goes to `POST /envs/{envId}/ruleset-acks` as soon as it applies a new one, and at this
+   * interval besides. Default 30 000, at most 300 000; 0 turns acknowledgements off.
+   */
+  ackIntervalMs?: number | undefined;
+  /** The application this instance belongs to, as the convergence ledger names it (`checkout`). */
+  serviceName?: string | undefined;
 }
 
 /** `track`'s options. */

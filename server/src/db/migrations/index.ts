@@ -17,6 +17,7 @@ import { Migration20261201232644_webhook_delivery_lanes } from './Migration20261
 import { Migration20261202030309_guarded_steps } from './Migration20261202030309_guarded_steps.js';
 import { Migration20261202032616_guard_metrics } from './Migration20261202032616_guard_metrics.js';
 import { Migration20261202081000_guard_prometheus } from './Migration20261202081000_guard_prometheus.js';
+import { Migration20261202090000_convergence } from './Migration20261202090000_convergence.js';
 
 // Static list: MikroORM cannot load .ts migration files by glob under vitest.
 export const migrationsList: MigrationObject[] = [
@@ -37,4 +38,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261202030309_guarded_steps', class: Migration20261202030309_guarded_steps },
   { name: 'Migration20261202032616_guard_metrics', class: Migration20261202032616_guard_metrics },
   { name: 'Migration20261202081000_guard_prometheus', class: Migration20261202081000_guard_prometheus },
+  { name: 'Migration20261202090000_convergence', class: Migration20261202090000_convergence },
 ];

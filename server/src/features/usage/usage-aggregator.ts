@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/database.js';
 import type { PrimitiveKind } from '../../db/entities/index.js';
+import { PeriodicJob } from '../common/periodic-job.js';
 import { addUsage, deleteUsageBefore, deleteUsageBudgetsBefore, emptyColumns, type UsageColumns } from './usage.store.js';
 import { startOfHour, USAGE_REPORT_HOURS_BACK, USAGE_RETENTION_MS } from './usage.service.js';
 
@@ -32,8 +33,11 @@ export class UsageAggregator {
   private counts = new Map<string, EnvCounts>();
   private entries = 0;
   private dropped = 0;
-  private timer: NodeJS.Timeout | null = null;
-  private flushing: Promise<void> | null = null;
+  /** Flushes never overlap: a flush asked for during one runs after it. */
+  private readonly job = new PeriodicJob(
+    () => this.write(),
+    (err) => this.deps.logger.error({ err }, 'usage flush failed'),
+  );
   /** The hour whose retention pass has run (one delete per hour is enough). */
   private retainedHour = 0;
 
@@ -80,26 +84,16 @@ export class UsageAggregator {
 
   /** Writes the counts held so far (to the hour of the clock's now) and, once an hour, deletes hours past retention and the usage budgets of hours that take no more reports. */
   flush(): Promise<void> {
-    // Flushes never overlap: a flush asked for during one runs after it.
-    const run = (this.flushing ?? Promise.resolve()).then(() => this.write());
-    const tracked = run.finally(() => {
-      if (this.flushing === tracked) this.flushing = null;
-    });
-    this.flushing = tracked;
-    return tracked;
+    return this.job.runNow();
   }
 
   start(intervalMs = USAGE_FLUSH_INTERVAL_MS): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => void this.flush(), intervalMs);
-    this.timer.unref();
+    this.job.start(intervalMs);
   }
 
   /** Stops the timer and writes what is held. */
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.flush();
+  stop(): Promise<void> {
+    return this.job.stop();
   }
 
   private take(): UsageColumns {

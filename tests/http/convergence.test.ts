@@ -1,0 +1,110 @@
+import { createFlagClient, type FlagClient } from '@gradual/sdk';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { claim, expectApiError, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
+
+/**
+ * The convergence ledger (docs/convergence.md): real streaming SDK instances acknowledge the
+ * versions they apply, one instance stays behind, and the ledger names it; the time to converge of
+ * a version counts the instances that moved to it.
+ */
+describe('convergence ledger', () => {
+  let t: TestServer;
+  let owner: ClaimedInstance;
+  let projectId: string;
+  let envId: string;
+  let token: string;
+  const clients: FlagClient[] = [];
+
+  beforeAll(async () => {
+    t = await startTestServer();
+    owner = await claim(t);
+    projectId = (await owner.session.createProject({ path: { slug: 'acme' }, body: { key: 'web', name: 'Web' } })).id;
+    envId = (await owner.session.createEnvironment({ path: { id: projectId }, body: { key: 'prod', name: 'Prod' } })).id;
+    await owner.session.createFlag({ path: { id: projectId }, body: { key: 'checkout', name: 'Checkout', defaultValue: false } });
+    token = (await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'services', kind: 'sdk', environments: [envId] } })).token;
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close()));
+    await t?.close();
+  });
+
+  it('counts the instances that acknowledged, on the current version or behind, names the laggards, and times the move to a new version', async () => {
+    await t.setClock('2026-12-02T10:00:00Z');
+    for (const service of ['checkout', 'checkout', 'search']) {
+      const client = createFlagClient({ baseUrl: t.url, token, envId, mode: 'stream', logger: null, sendUsage: false, serviceName: service });
+      clients.push(client);
+      await client.waitForReady({ timeoutMs: 10_000 });
+    }
+    const v1 = clients[0]!.version!;
+    const ledger = () => owner.session.getConvergence({ path: { envId } });
+    await vi.waitFor(async () => expect(await ledger()).toMatchObject({ version: v1, instances: 3, current: 3, currentShare: 1, laggards: [] }), { timeout: 5000, interval: 50 });
+
+    // An instance that stopped following (a frozen process) last said it serves v1.
+    const frozen = { instanceId: 'frozen-pod-7', sdk: { name: 'gradual-go', version: '0.3.1' }, service: 'billing', version: v1, mode: 'poll' as const };
+    await t.asToken(token).ackRuleset({ path: { envId }, body: frozen });
+
+    // A write 250 ms (test clock) before the instances apply it.
+    await owner.session.setFlagValue({ path: { envId, key: 'checkout' }, body: { value: true } });
+    await t.advanceClock(0.25);
+    await vi.waitFor(() => expect(clients.every((c) => c.version! > v1)).toBe(true), { timeout: 5000, interval: 10 });
+    const v2 = clients[0]!.version!;
+    await vi.waitFor(async () => expect(await ledger()).toMatchObject({ version: v2, instances: 4, current: 3 }), { timeout: 5000, interval: 50 });
+    const after = await ledger();
+    expect(after.currentShare).toBe(0.75);
+    expect(after.laggards).toEqual([{ instanceId: 'frozen-pod-7', sdk: { name: 'gradual-go', version: '0.3.1' }, service: 'billing', mode: 'poll', version: v1, lastSeen: '2026-12-02T10:00:00.000Z' }]);
+    expect(after.bySdk).toEqual([
+      { name: '@gradual/sdk', version: '0.1.0', instances: 3, current: 3 },
+      { name: 'gradual-go', version: '0.3.1', instances: 1, current: 0 },
+    ]);
+    // v2 was committed at 10:00:00 and the three instances moved to it within the 250 ms the clock moved;
+    // they started on v1, so nothing is timed for that one.
+    const moved = after.versions[0]!;
+    expect(moved).toMatchObject({ version: v2, committedAt: '2026-12-02T10:00:00.000Z', instances: 3 });
+    expect(moved.p50Ms).toBeGreaterThanOrEqual(0);
+    expect(moved.p99Ms).toBeGreaterThanOrEqual(moved.p50Ms!);
+    expect(moved.p99Ms).toBeLessThanOrEqual(250);
+    expect(after.versions[1]).toMatchObject({ version: v1, instances: 4, p50Ms: null, p99Ms: null });
+
+    // Outside the window (5 minutes by default) an instance is no longer counted; a wider window still sees the frozen one.
+    await t.advanceClock(6 * 60);
+    for (const c of clients) await t.asToken(token).ackRuleset({ path: { envId }, body: { instanceId: `live-${clients.indexOf(c)}`, sdk: { name: '@gradual/sdk', version: '0.1.0' }, version: v2, mode: 'stream' } });
+    expect(await ledger()).toMatchObject({ instances: 3, current: 3, laggards: [] });
+    expect(await owner.session.getConvergence({ path: { envId }, query: { windowMinutes: 10 } })).toMatchObject({ windowSeconds: 600, laggards: [{ instanceId: 'frozen-pod-7' }] });
+  });
+
+  it('times a version from its commit to each moving instance\'s first acknowledgement (p50, p99), leaving out instances that started on it', async () => {
+    const staging = (await owner.session.createEnvironment({ path: { id: projectId }, body: { key: 'staging', name: 'Staging' } })).id;
+    const { token: stagingKey } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'staging services', kind: 'sdk', environments: [staging] } });
+    const ack = (instanceId: string, version: number) =>
+      t.asToken(stagingKey).ackRuleset({ path: { envId: staging }, body: { instanceId, sdk: { name: '@gradual/sdk', version: '0.1.0' }, version, mode: 'stream' } });
+    await t.setClock('2026-12-02T11:00:00Z');
+    await owner.session.setFlagValue({ path: { envId: staging, key: 'checkout' }, body: { value: false } });
+    const v1 = (await owner.session.getConvergence({ path: { envId: staging } })).version;
+    for (let i = 0; i < 4; i++) await ack(`pod-${i}`, v1);
+    await t.advanceClock(60);
+    await owner.session.setFlagValue({ path: { envId: staging, key: 'checkout' }, body: { value: true } });
+    const v2 = v1 + 1;
+    // Moves after 100, 200, 300 and 1,000 ms; a pod started on v2 is not a move.
+    let elapsedMs = 0;
+    for (const [i, ms] of [100, 200, 300, 1000].entries()) {
+      await t.advanceClock((ms - elapsedMs) / 1000);
+      elapsedMs = ms;
+      await ack(`pod-${i}`, v2);
+    }
+    await ack('pod-new', v2);
+    const ledger = await owner.session.getConvergence({ path: { envId: staging } });
+    expect(ledger).toMatchObject({ version: v2, instances: 5, current: 5 });
+    // percentile_cont over 100, 200, 300, 1000 ms.
+    expect(ledger.versions[0]).toEqual({ version: v2, committedAt: '2026-12-02T11:01:00.000Z', instances: 5, p50Ms: 250, p99Ms: 979 });
+  });
+
+  it('refuses client keys on both routes, and an acknowledgement that names no instance or a negative version, by its field', async () => {
+    const { token: clientKey } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'page', kind: 'client', environments: [envId] } });
+    const ack = { instanceId: 'page-1', sdk: { name: 'web', version: '1.0.0' }, version: 1, mode: 'poll' as const };
+    await expectApiError(t.asToken(clientKey).ackRuleset({ path: { envId }, body: ack }), 403, 'scope_denied');
+    await expectApiError(t.asToken(clientKey).getConvergence({ path: { envId } }), 403, 'scope_denied');
+    expect((await expectApiError(t.asToken(token).ackRuleset({ path: { envId }, body: { ...ack, instanceId: '' } }), 400, 'invalid_request')).fields).toHaveProperty(['instanceId']);
+    expect((await expectApiError(t.asToken(token).ackRuleset({ path: { envId }, body: { ...ack, version: -1 } }), 400, 'invalid_request')).fields).toHaveProperty(['version']);
+    await expectApiError(owner.session.getConvergence({ path: { envId }, query: { windowMinutes: 61 } }), 400, 'invalid_request');
+  });
+});
