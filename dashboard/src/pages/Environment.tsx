@@ -1,5 +1,6 @@
 import type { Rollout } from '@gradual/sdk';
 import { api } from '../api';
+import { ConvergenceLine } from '../components/ConvergenceLine';
 import { RollbackBanner } from '../components/RollbackBanner';
 import { RollBackNow } from '../components/RollBackNow';
 import { TypedDelete } from '../components/Danger';
@@ -55,6 +56,7 @@ export function EnvironmentPage({ slug, projectId, envId }: { slug: string; proj
           </Link>
         }
       />
+      <ConvergenceLine envId={envId} version={env.data?.version} />
       {rolledBack.map((r) => (
         <RollbackBanner key={r.key} rollout={r.rollout!} link={`${base}/${r.kind}s/${seg(r.key)}`} />
       ))}

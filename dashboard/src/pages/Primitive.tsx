@@ -5,6 +5,7 @@ import { api, errorMessage, fieldErrors } from '../api';
 import { DefinitionPanel } from '../components/DefinitionPanel';
 import { FlagHistory } from '../components/FlagHistory';
 import { RulesEditor } from '../components/RulesEditor';
+import { ConvergenceLine } from '../components/ConvergenceLine';
 import { RollbackBanner } from '../components/RollbackBanner';
 import { RolloutPanel } from '../components/RolloutPanel';
 import { TargetIds } from '../components/TargetIds';
@@ -98,6 +99,7 @@ export function PrimitivePage(props: { slug: string; projectId: string; envId: s
       {rollout && <RollbackBanner rollout={rollout} />}
 
       <Section title="Rollout" id="rollout-h">
+        {live && <ConvergenceLine envId={envId} version={env.data?.version} />}
         <RolloutPanel
           rollout={rollout}
           ops={ops}
