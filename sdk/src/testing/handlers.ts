@@ -89,7 +89,8 @@ function build(source: RulesetLike): Ruleset {
  * `ruleset` with `{version}` on connect and on every `publish`), and
  * `POST /envs/{envId}/evaluate` computed by the SDK's own evaluator, so mocked
  * answers are the ones production would give for the same ruleset, and
- * `POST /envs/{envId}/usage` (the live client's usage reports, kept for `usageReports`).
+ * `POST /envs/{envId}/usage` (the live client's usage reports, kept for `usageReports`), and
+ * `POST /envs/{envId}/ruleset-acks` (its acknowledgements, accepted).
  *
  * ```ts
  * const gradual = gradualHandlers({
@@ -253,6 +254,9 @@ export function gradualHandlers(options: GradualHandlersOptions): GradualMock {
       // As the server, less its hourly caps: entries of unknown keys are skipped, variants the flag cannot serve dropped.
       return HttpResponse.json({ accepted, skipped: entries.length - matched, dropped: matched - accepted, overLimit: 0 } satisfies UsageReportAccepted, { status: 202 });
     }),
+
+    // The live client's ruleset acknowledgements (docs/convergence.md): accepted and forgotten.
+    http.post(`${api}/envs/:envId/ruleset-acks`, ({ request, params }) => denied(request, envIdOf(params)) ?? new HttpResponse(null, { status: 204 })),
   ];
 
   return {

@@ -19,6 +19,7 @@ import { SegmentEntity, SegmentSpareTargetListEntity } from './segment.js';
 import { WebhookDeliveryEntity, WebhookSubscriptionEntity } from './webhook.js';
 import { UsageBudgetEntity, UsageHourEntity } from './usage.js';
 import { GuardMetricEntity, GuardSampleEntity } from './guard-metric.js';
+import { SdkInstanceEntity, SdkInstanceVersionEntity } from './sdk-instance.js';
 
 export * from './api-key.js';
 export * from './audit-event.js';
@@ -41,6 +42,7 @@ export * from './segment.js';
 export * from './webhook.js';
 export * from './usage.js';
 export * from './guard-metric.js';
+export * from './sdk-instance.js';
 
 export const entities = [
   UserEntity,
@@ -71,4 +73,6 @@ export const entities = [
   UsageBudgetEntity,
   GuardMetricEntity,
   GuardSampleEntity,
+  SdkInstanceEntity,
+  SdkInstanceVersionEntity,
 ];
