@@ -73,7 +73,8 @@ describe.skipIf(!chromiumInstalled)('Roll back now in a browser', () => {
     await screenshot(page, 'rollback-now-01-confirm');
     expect(await seriousViolations(page, '.rollback-now')).toEqual([]);
     await confirm.click();
-    await page.locator('.primitives').getByLabel('0% admitted').waitFor();
+    // Exactly: "20% admitted", the meter before the rollback, contains "0% admitted".
+    await page.locator('.primitives').getByLabel('0% admitted', { exact: true }).waitFor();
     await button('Roll back now').waitFor({ state: 'detached' });
 
     // The fields asserted, projected, so that a failure prints the one that differs.

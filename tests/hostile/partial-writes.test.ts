@@ -220,7 +220,7 @@ describe(`kill -9 during a large replace (${process.env.DATABASE_URL ? 'PostgreS
     }
     const old = Array.from({ length: 1000 }, (_, i) => `old-${String(i).padStart(4, '0')}`);
     expect(await owner.replaceFlagTargetIds({ path: { envId, key: 'beta' }, body: { targetIds: old } })).toEqual({ kind: 'applied', data: { count: 1000 } });
-    const fresh = Array.from({ length: 150_000 }, (_, i) => `new-${String(i).padStart(6, '0')}`);
+    const fresh = Array.from({ length: 300_000 }, (_, i) => `new-${String(i).padStart(6, '0')}`);
     // How long a replace of a third as many IDs takes on this machine, on another list: the killed
     // replace is three times as large, so a third of the way through it is still writing.
     const gaugeStart = performance.now();
