@@ -28,12 +28,11 @@ export async function getConvergence(
   const env = await envs.get(em, envId);
   await authorize(em, caller, env.orgId, { action: 'read', envId: env.id });
   await ledger.flush();
-  const current = await envs.get(em, env.id);
   const windowSeconds = (query.windowMinutes ?? CONVERGENCE_WINDOW_MINUTES_DEFAULT) * 60;
-  const read = await readLedger(em, env.id, current.version, new Date(caller.now.getTime() - windowSeconds * 1000), CONVERGENCE_LAGGARDS_MAX);
+  const read = await readLedger(em, env.id, env.version, new Date(caller.now.getTime() - windowSeconds * 1000), CONVERGENCE_LAGGARDS_MAX);
   return {
     envId: env.id,
-    version: current.version,
+    version: env.version,
     at: iso(caller.now),
     windowSeconds,
     instances: read.instances,

@@ -22,8 +22,10 @@ export interface AckRow {
  * instances writing out of order keep the newest), and the first acknowledgement of each version
  * (the first write wins). Rows in key order, so concurrent flushes never deadlock.
  */
+const compare = (a: string | number, b: string | number): number => (a < b ? -1 : a > b ? 1 : 0);
+
 export async function writeAcks(em: EntityManager, rows: AckRow[]): Promise<void> {
-  const sorted = [...rows].sort((a, b) => (a.envId < b.envId ? -1 : a.envId > b.envId ? 1 : a.instanceId < b.instanceId ? -1 : a.instanceId > b.instanceId ? 1 : 0));
+  const sorted = [...rows].sort((a, b) => compare(a.envId, b.envId) || compare(a.instanceId, b.instanceId));
   const col = <K extends keyof AckRow>(k: K) => sorted.map((r) => r[k]);
   await rawQuery(
     em,
@@ -36,7 +38,7 @@ export async function writeAcks(em: EntityManager, rows: AckRow[]): Promise<void
      where sdk_instances.last_seen <= excluded.last_seen`,
     [col('envId'), col('instanceId'), col('sdkName'), col('sdkVersion'), sorted.map((r) => r.service ?? ''), col('mode'), col('version'), sorted.map((r) => r.seenAt.toISOString())],
   );
-  const byVersion = [...sorted].sort((a, b) => (a.envId < b.envId ? -1 : a.envId > b.envId ? 1 : a.version - b.version || (a.instanceId < b.instanceId ? -1 : a.instanceId > b.instanceId ? 1 : 0)));
+  const byVersion = [...sorted].sort((a, b) => compare(a.envId, b.envId) || compare(a.version, b.version) || compare(a.instanceId, b.instanceId));
   await rawQuery(
     em,
     `insert into sdk_instance_versions (env_id, version, instance_id, first_acked_at, moved)
