@@ -103,7 +103,7 @@ export function createApp(deps: AppDeps, answers: AnswerCache, extend?: (app: Ex
     webhooks: webhooksRoutes(deps),
     usage: usageRoutes(deps),
     guards: guardsRoutes(deps),
-    convergence: convergenceRoutes(deps),
+    convergence: convergenceRoutes(deps, answers),
   });
   createExpressEndpoints(contract, router, app, {
     requestValidationErrorHandler: validationAfterCredentials(requestValidationErrorHandler),

@@ -107,4 +107,16 @@ describe('convergence ledger', () => {
     expect((await expectApiError(t.asToken(token).ackRuleset({ path: { envId }, body: { ...ack, version: -1 } }), 400, 'invalid_request')).fields).toHaveProperty(['version']);
     await expectApiError(owner.session.getConvergence({ path: { envId }, query: { windowMinutes: 61 } }), 400, 'invalid_request');
   });
+
+  it('takes a key\'s repeated acknowledgements from memory, as the route would: a bad body still answers by its field, a revoked key is refused', async () => {
+    const { id, token: fleet } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'fleet', kind: 'sdk', environments: [envId] } });
+    const as = t.asToken(fleet);
+    const ack = (instanceId: string) => ({ instanceId, sdk: { name: 'sim', version: '1.0.0' }, version: 1, mode: 'poll' as const });
+    for (let i = 0; i < 3; i++) await as.ackRuleset({ path: { envId }, body: ack(`fleet-${i}`) });
+    expect((await expectApiError(as.ackRuleset({ path: { envId }, body: { ...ack('fleet-3'), sdk: { name: '', version: '1' } } }), 400, 'invalid_request')).fields).toHaveProperty(['sdk.name']);
+    const ledger = await owner.session.getConvergence({ path: { envId } });
+    expect(ledger.bySdk).toContainEqual(expect.objectContaining({ name: 'sim', instances: 3 }));
+    await owner.session.revokeApiKey({ path: { slug: 'acme', id } });
+    await expectApiError(as.ackRuleset({ path: { envId }, body: ack('fleet-4') }), 401, 'unauthorized');
+  });
 });

@@ -8,12 +8,14 @@ import { readLedger } from './convergence.store.js';
 
 /**
  * POST /envs/{envId}/ruleset-acks: an SDK instance serves `ack.version`. Held in memory by the
- * ledger (written every second); client keys are refused, as everywhere but evaluation.
+ * ledger (written every second); client keys are refused, as everywhere but evaluation. Answers
+ * the environment's id.
  */
-export async function ackRuleset(em: EntityManager, caller: Caller, envs: EnvDirectory, ledger: AckLedger, envId: string, ack: RulesetAck): Promise<void> {
+export async function ackRuleset(em: EntityManager, caller: Caller, envs: EnvDirectory, ledger: AckLedger, envId: string, ack: RulesetAck): Promise<string> {
   const env = await envs.get(em, envId);
   await authorize(em, caller, env.orgId, { action: 'read', envId: env.id });
   ledger.ack(env.id, ack);
+  return env.id;
 }
 
 /** GET /envs/{envId}/convergence: the ledger as of now, this instance's held acknowledgements written first. */
