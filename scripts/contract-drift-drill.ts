@@ -174,8 +174,8 @@ const MUTATIONS: Mutation[] = [
     edits: [
       {
         file: 'contract/src/schemas/rollouts.ts',
-        find: "z.enum(['user', 'approval_gate', 'auto_rollback', 'guard'])",
-        replace: "z.enum(['user', 'approval_gate', 'guard'])",
+        find: "z.enum(['user', 'approval_gate', 'auto_rollback', 'guard', 'convergence'])",
+        replace: "z.enum(['user', 'approval_gate', 'guard', 'convergence'])",
       },
     ],
     mustFail: {

@@ -63,3 +63,11 @@ export const CONVERGENCE_WINDOW_MINUTES_DEFAULT = 5;
 export const CONVERGENCE_WINDOW_MINUTES_MAX = 60;
 /** Laggards the convergence ledger names at most. */
 export const CONVERGENCE_LAGGARDS_MAX = 50;
+/** A step that holds from convergence: the share of recently seen SDK instances it waits for (percent). */
+export const CONVERGENCE_HOLD_PERCENT_MIN = 50;
+export const CONVERGENCE_HOLD_PERCENT_MAX = 100;
+/** How long such a step waits for the fleet before it pauses the rollout (seconds). */
+export const CONVERGENCE_TIMEOUT_SECONDS_MIN = 30;
+export const CONVERGENCE_TIMEOUT_SECONDS_MAX = 86_400;
+/** The share a rollback's convergence is recorded at (percent of the instances seen recently). */
+export const ROLLBACK_CONVERGED_PERCENT = 99;

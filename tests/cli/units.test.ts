@@ -132,6 +132,8 @@ describe('rollout wait', () => {
     planBlackoutTimezone: null,
     rampStepIdx: null,
     nextStepAt: null,
+    stepVersion: null,
+    awaitingConvergenceUntil: null,
     targetIdsCount: 0,
     lastAutoRollback: null,
     lastGuardStop: null,

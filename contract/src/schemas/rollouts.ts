@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ATTRIBUTE_NAME_MAX_LENGTH, HOLD_SECONDS_MAX, HOLD_SECONDS_MIN, RAMP_STEPS_MAX, RAMP_STEPS_MIN, TARGET_ID_MAX_LENGTH } from '../limits.js';
+import { ATTRIBUTE_NAME_MAX_LENGTH, CONVERGENCE_HOLD_PERCENT_MAX, CONVERGENCE_WINDOW_MINUTES_DEFAULT, CONVERGENCE_HOLD_PERCENT_MIN, CONVERGENCE_TIMEOUT_SECONDS_MAX, CONVERGENCE_TIMEOUT_SECONDS_MIN, HOLD_SECONDS_MAX, HOLD_SECONDS_MIN, RAMP_STEPS_MAX, RAMP_STEPS_MIN, TARGET_ID_MAX_LENGTH } from '../limits.js';
 import { named } from '../openapi-meta.js';
 import { Id, JsonValue, Timestamp } from './common.js';
 import { GuardStop, StepGuard, StepGuardInput } from './guards.js';
@@ -11,6 +11,28 @@ export const Percent = z
   .max(100)
   .refine((n) => Math.abs(n * 10_000 - Math.round(n * 10_000)) < 1e-6, 'at most 4 decimal places');
 
+/**
+ * A step whose hold starts when the fleet serves it (docs/convergence.md), not when it is written:
+ * at least `instancesPercent` of the SDK instances seen recently acknowledge the step's version
+ * or a later one. Past `timeoutSeconds` without that, the rollout pauses (reason `convergence`).
+ */
+export const HoldFromConvergence = named(
+  'HoldFromConvergence',
+  z.object({
+    instancesPercent: z
+      .number()
+      .min(CONVERGENCE_HOLD_PERCENT_MIN, `must be from ${CONVERGENCE_HOLD_PERCENT_MIN} to ${CONVERGENCE_HOLD_PERCENT_MAX}`)
+      .max(CONVERGENCE_HOLD_PERCENT_MAX, `must be from ${CONVERGENCE_HOLD_PERCENT_MIN} to ${CONVERGENCE_HOLD_PERCENT_MAX}`),
+    timeoutSeconds: z
+      .number()
+      .int()
+      .min(CONVERGENCE_TIMEOUT_SECONDS_MIN, `must be an integer from ${CONVERGENCE_TIMEOUT_SECONDS_MIN} to ${CONVERGENCE_TIMEOUT_SECONDS_MAX}`)
+      .max(CONVERGENCE_TIMEOUT_SECONDS_MAX, `must be an integer from ${CONVERGENCE_TIMEOUT_SECONDS_MIN} to ${CONVERGENCE_TIMEOUT_SECONDS_MAX}`),
+  }),
+  `The step's hold starts once \`instancesPercent\` (${CONVERGENCE_HOLD_PERCENT_MIN}–${CONVERGENCE_HOLD_PERCENT_MAX}) of the SDK instances seen in the last ${CONVERGENCE_WINDOW_MINUTES_DEFAULT} minutes serve the step's version or a later one (no instance seen: at once). After \`timeoutSeconds\` (${CONVERGENCE_TIMEOUT_SECONDS_MIN}–${CONVERGENCE_TIMEOUT_SECONDS_MAX.toLocaleString('en-US')}) without it, the rollout pauses with reason \`convergence\`. Auto cadence only; not on the final step.`,
+);
+export type HoldFromConvergence = z.infer<typeof HoldFromConvergence>;
+
 export const RampStep = named(
   'RampStep',
   z.object({
@@ -18,6 +40,7 @@ export const RampStep = named(
     holdForSeconds: z.number().int(),
     requiresApproval: z.boolean().optional(),
     guard: StepGuard.optional(),
+    holdFromConvergence: HoldFromConvergence.optional(),
   }),
 );
 
@@ -37,8 +60,8 @@ export type LiveStatus = (typeof LIVE_STATUSES)[number];
 export const isLiveStatus = (status: RolloutStatus): status is LiveStatus => LIVE_STATUSES.some((live) => live === status);
 export const PausedReason = named(
   'PausedReason',
-  z.enum(['user', 'approval_gate', 'auto_rollback', 'guard']),
-  '`user`: a person paused it; `approval_gate`: the ramp waits for an approval; `auto_rollback`: rolled back to 0 % by an alert or a guarded step\'s regression; `guard`: a guarded step stopped the ramp where it was (a metric whose action is pause, a sample-ratio mismatch, or too little data at its longest hold).',
+  z.enum(['user', 'approval_gate', 'auto_rollback', 'guard', 'convergence']),
+  '`user`: a person paused it; `approval_gate`: the ramp waits for an approval; `auto_rollback`: rolled back to 0 % by an alert or a guarded step\'s regression; `guard`: a guarded step stopped the ramp where it was (a metric whose action is pause, a sample-ratio mismatch, or too little data at its longest hold); `convergence`: a step that holds from convergence timed out before enough SDK instances served it.',
 );
 export type PausedReason = z.infer<typeof PausedReason>;
 export const Cadence = named('Cadence', z.enum(['auto', 'manual']));
@@ -87,6 +110,14 @@ export const Rollout = named(
     planBlackoutTimezone: z.string().nullable(),
     rampStepIdx: z.number().int().nullable(),
     nextStepAt: Timestamp.nullable(),
+    stepVersion: z
+      .number()
+      .int()
+      .nullable()
+      .describe('The environment version that made the rollout what it is now (its latest audited change: the step it entered, a pause, a rollback); null for a rollout last written before versions were recorded.'),
+    awaitingConvergenceUntil: Timestamp.nullable().describe(
+      'While the current step holds from convergence and the fleet has not reached it: when the rollout pauses if it still has not (the hold, and `nextStepAt`, start once it has). Null otherwise.',
+    ),
     targetIdsCount: z.number().int(),
     lastAutoRollback: AutoRollbackInfoRef.nullable(),
     lastGuardStop: GuardStop.nullable(),
@@ -209,6 +240,7 @@ export const RampStepInput = named(
       .max(HOLD_SECONDS_MAX, `must be an integer from ${HOLD_SECONDS_MIN} to ${HOLD_SECONDS_MAX}`),
     requiresApproval: z.boolean().optional(),
     guard: StepGuardInput.optional(),
+    holdFromConvergence: HoldFromConvergence.optional(),
   }),
   `\`holdForSeconds\`: ${HOLD_SECONDS_MIN} to ${HOLD_SECONDS_MAX.toLocaleString('en-US')} s (30 days) on every step but the last, which holds 0.`,
 );

@@ -31,6 +31,8 @@ const ROLLOUT: Rollout = {
   planBlackoutTimezone: 'UTC',
   rampStepIdx: 0,
   nextStepAt: null,
+  stepVersion: null,
+  awaitingConvergenceUntil: null,
   targetIdsCount: 0,
   lastAutoRollback: null,
   lastGuardStop: null,

@@ -30,6 +30,8 @@ const ROLLOUT: Rollout = {
   planBlackoutTimezone: 'UTC',
   rampStepIdx: 0,
   nextStepAt: '2026-11-23T10:00:00.000Z',
+  stepVersion: null,
+  awaitingConvergenceUntil: null,
   targetIdsCount: 0,
   lastAutoRollback: null,
   lastGuardStop: null,

@@ -37,6 +37,8 @@ const GATED: Rollout = {
   planBlackoutTimezone: 'UTC',
   rampStepIdx: 0,
   nextStepAt: null,
+  stepVersion: null,
+  awaitingConvergenceUntil: null,
   targetIdsCount: 0,
   lastAutoRollback: null,
   lastGuardStop: null,
@@ -153,6 +155,18 @@ describe('RolloutPanel', () => {
     show(active);
     await waitFor(() => expect(rampReads).toHaveLength(2));
     expect(screen.getByRole('table', { name: 'Timeline' })).toBeTruthy();
+  });
+
+  it('says what a step that holds from convergence waits for, and when it pauses without it', () => {
+    const awaiting: Rollout = {
+      ...ACTIVE,
+      percent: 10,
+      planRampStepsSnapshot: [{ percent: 10, holdForSeconds: 3600, holdFromConvergence: { instancesPercent: 99, timeoutSeconds: 600 } }, { percent: 100, holdForSeconds: 0 }],
+      stepVersion: 42,
+      awaitingConvergenceUntil: '2026-11-22T10:10:00.000Z',
+    };
+    renderPanel(awaiting, { status: 200, body: awaiting });
+    expect(screen.getByTestId('awaiting-convergence').textContent).toMatch(/^once 99% of SDK instances serve v42, then 60 min; pauses at .+ if not$/);
   });
 
   it('says where a rolled-back rollout resumes to', () => {

@@ -115,6 +115,16 @@ export function RolloutPanel(props: RolloutPanelProps) {
                 </dd>
               </>
             )}
+            {rollout.awaitingConvergenceUntil && (
+              <>
+                <dt>Next step</dt>
+                <dd data-testid="awaiting-convergence">
+                  once {steps[rollout.rampStepIdx ?? -1]?.holdFromConvergence?.instancesPercent ?? 100}% of SDK instances serve v{rollout.stepVersion}, then{' '}
+                  {Math.round((steps[rollout.rampStepIdx ?? -1]?.holdForSeconds ?? 0) / 60).toLocaleString()} min; pauses at {formatTime(rollout.awaitingConvergenceUntil)} (
+                  {relativeTime(rollout.awaitingConvergenceUntil, now)}) if not
+                </dd>
+              </>
+            )}
             <dt>Bucketing</dt>
             <dd>
               <code>{rollout.bucketField}</code> with seed <code>{rollout.seed}</code>

@@ -32,6 +32,8 @@ const ROLLOUT: Rollout = {
   planBlackoutTimezone: 'UTC',
   rampStepIdx: null,
   nextStepAt: null,
+  stepVersion: null,
+  awaitingConvergenceUntil: null,
   targetIdsCount: 1,
   lastAutoRollback: null,
   lastGuardStop: null,

@@ -120,6 +120,7 @@ const REASON_TEXT: Record<PausedReason, string> = {
   approval_gate: 'awaiting approval',
   auto_rollback: 'rolled back',
   guard: 'by its guard',
+  convergence: 'waiting for the fleet timed out',
 };
 
 export function StatusBadge({ status, reason }: { status: RolloutStatus | 'none'; reason?: PausedReason | null }) {

@@ -452,9 +452,9 @@ export type RolloutStatus = 'active' | 'paused' | 'completed' | 'cancelled';
 /**
  * PausedReason
  *
- * `user`: a person paused it; `approval_gate`: the ramp waits for an approval; `auto_rollback`: rolled back to 0 % by an alert or a guarded step's regression; `guard`: a guarded step stopped the ramp where it was (a metric whose action is pause, a sample-ratio mismatch, or too little data at its longest hold).
+ * `user`: a person paused it; `approval_gate`: the ramp waits for an approval; `auto_rollback`: rolled back to 0 % by an alert or a guarded step's regression; `guard`: a guarded step stopped the ramp where it was (a metric whose action is pause, a sample-ratio mismatch, or too little data at its longest hold); `convergence`: a step that holds from convergence timed out before enough SDK instances served it.
  */
-export type PausedReason = 'user' | 'approval_gate' | 'auto_rollback' | 'guard';
+export type PausedReason = 'user' | 'approval_gate' | 'auto_rollback' | 'guard' | 'convergence';
 
 /**
  * GuardMetricAction
@@ -477,6 +477,16 @@ export type StepGuard = {
 };
 
 /**
+ * HoldFromConvergence
+ *
+ * The step's hold starts once `instancesPercent` (50–100) of the SDK instances seen in the last 5 minutes serve the step's version or a later one (no instance seen: at once). After `timeoutSeconds` (30–86,400) without it, the rollout pauses with reason `convergence`. Auto cadence only; not on the final step.
+ */
+export type HoldFromConvergence = {
+    instancesPercent: number;
+    timeoutSeconds: number;
+};
+
+/**
  * RampStep
  */
 export type RampStep = {
@@ -484,6 +494,7 @@ export type RampStep = {
     holdForSeconds: number;
     requiresApproval?: boolean;
     guard?: StepGuard;
+    holdFromConvergence?: HoldFromConvergence;
 };
 
 /**
@@ -571,6 +582,14 @@ export type Rollout = {
     planBlackoutTimezone: string | null;
     rampStepIdx: number | null;
     nextStepAt: string | null;
+    /**
+     * The environment version that made the rollout what it is now (its latest audited change: the step it entered, a pause, a rollback); null for a rollout last written before versions were recorded.
+     */
+    stepVersion: number | null;
+    /**
+     * While the current step holds from convergence and the fleet has not reached it: when the rollout pauses if it still has not (the hold, and `nextStepAt`, start once it has). Null otherwise.
+     */
+    awaitingConvergenceUntil: string | null;
     targetIdsCount: number;
     lastAutoRollback: AutoRollbackInfo | null;
     lastGuardStop: GuardStop | null;
@@ -1029,6 +1048,7 @@ export type RampStepInput = {
     holdForSeconds: number;
     requiresApproval?: boolean;
     guard?: StepGuardInput;
+    holdFromConvergence?: HoldFromConvergence;
 };
 
 /**

@@ -8,6 +8,7 @@ export interface StoredRampStep {
   holdForSeconds: number;
   requiresApproval?: boolean;
   guard?: { metrics: Array<{ key: string; margin: number; action: 'rollback' | 'pause' }>; minUnitsPerArm: number; maxHoldFactor: number };
+  holdFromConvergence?: { instancesPercent: number; timeoutSeconds: number };
 }
 
 /** A project-scoped ramp template. Deleting soft-deletes, so the key can be reused and DELETE stays idempotent. */

@@ -7,7 +7,7 @@ import type { StoredRampStep } from './rollout-plan.js';
 
 /** The live statuses as an SQL list, `('active', 'paused')`: the one live predicate of the index and the queries. */
 export const LIVE_STATUSES_SQL = `(${LIVE_STATUSES.map((status) => `'${status}'`).join(', ')})`;
-export const PAUSED_REASONS = ['user', 'approval_gate', 'auto_rollback', 'guard'] as const;
+export const PAUSED_REASONS = ['user', 'approval_gate', 'auto_rollback', 'guard', 'convergence'] as const;
 
 /** What a rollout copied from its plan at attach time (see domain/rollouts/types.ts PlanSnapshot). */
 export interface StoredPlanSnapshot {
@@ -53,6 +53,13 @@ export const RolloutEntity = defineEntity({
     stepStartedAt: timestamp().nullable(),
     /** When the scheduler next checks the guarded step this rollout holds at; null when it holds at none. */
     guardCheckAt: timestamp().nullable(),
+    /**
+     * The environment version of the rollout's latest audited change. A row written with
+     * PENDING_VERSION takes the version its write gives the environment (features/environments/env-changes.ts).
+     */
+    stepVersion: p.integer().nullable(),
+    /** While the current step holds from convergence and waits for the fleet: when it pauses if the fleet is not there. */
+    awaitingConvergenceUntil: timestamp().nullable(),
     targetIdsCount: p.integer(),
     /**
      * Raised by every edit that changes the allow-list, in the edit's transaction: an in-memory
@@ -85,7 +92,16 @@ export const RolloutEntity = defineEntity({
       name: 'rollouts_guard_check_index',
       expression: 'create index "rollouts_guard_check_index" on "rollouts" ("guard_check_at") where "status" = \'active\' and "guard_check_at" is not null',
     },
+    {
+      // The scheduler's third scan: steps waiting for the fleet to converge.
+      name: 'rollouts_convergence_wait_index',
+      expression:
+        'create index "rollouts_convergence_wait_index" on "rollouts" ("awaiting_convergence_until") where "status" = \'active\' and "awaiting_convergence_until" is not null',
+    },
     { properties: ['projectId', 'planKey'] },
   ],
 });
 export type Rollout = InferEntity<typeof RolloutEntity>;
+
+/** A rollout's stepVersion before its write: the write gives it the environment's new version. */
+export const PENDING_VERSION = -1;

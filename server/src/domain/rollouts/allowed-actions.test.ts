@@ -35,6 +35,7 @@ const active: RolloutState = {
   nextStepAt: NOW,
   stepStartedAt: null,
   guardCheckAt: null,
+  awaitingConvergenceUntil: null,
 };
 const noPlan: RolloutState = { ...active, plan: null, rampStepIdx: null, nextStepAt: null };
 const paused = (s: RolloutState, reason: 'user' | 'approval_gate'): RolloutState => ({

@@ -93,6 +93,11 @@ export function rampStepProblems(steps: readonly RampStepInput[], cadence: Caden
         seen.add(m.key);
       });
     }
+    if (step.holdFromConvergence) {
+      // The final step has no hold to start, and only the scheduler waits for the fleet.
+      if (last) fields[`${at}.holdFromConvergence`] = 'the final step has no hold to start from convergence';
+      else if (cadence !== 'auto') fields[`${at}.holdFromConvergence`] = 'holding from convergence is only valid when cadence is auto';
+    }
   });
   return fields;
 }
@@ -112,6 +117,7 @@ export function validateRampSteps(steps: readonly RampStepInput[], cadence: Cade
     holdForSeconds: s.holdForSeconds,
     ...(s.requiresApproval !== undefined ? { requiresApproval: s.requiresApproval } : {}),
     ...(s.guard ? { guard: normalizedGuard(s.guard) } : {}),
+    ...(s.holdFromConvergence ? { holdFromConvergence: { instancesPercent: s.holdFromConvergence.instancesPercent, timeoutSeconds: s.holdFromConvergence.timeoutSeconds } } : {}),
   }));
 }
 

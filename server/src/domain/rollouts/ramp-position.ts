@@ -13,7 +13,7 @@
  *   and resume.
  */
 import { DomainError } from '../errors.js';
-import type { PlanSnapshot, RampStep, RolloutState } from './types.js';
+import type { HoldFromConvergence, PlanSnapshot, RampStep, RolloutState } from './types.js';
 
 /** The percent the ramp position refers to (see the file comment). */
 export function effectivePercent(r: RolloutState): number {
@@ -91,8 +91,32 @@ export function attachPlan(r: RolloutState, plan: PlanSnapshot, now: Date): Roll
  */
 export function scheduled(r: RolloutState, now: Date): RolloutState {
   const nextStepAt = scheduleFor(r, now);
-  const next = { ...r, nextStepAt, stepStartedAt: nextStepAt ? new Date(now.getTime()) : r.stepStartedAt };
+  // A step that holds from convergence has no next move until the fleet serves it; its deadline instead.
+  const awaits = nextStepAt ? convergenceHold(r) : undefined;
+  const next: RolloutState = {
+    ...r,
+    nextStepAt: awaits ? null : nextStepAt,
+    stepStartedAt: nextStepAt ? new Date(now.getTime()) : r.stepStartedAt,
+    awaitingConvergenceUntil: awaits ? new Date(now.getTime() + awaits.timeoutSeconds * 1000) : null,
+  };
   return { ...next, guardCheckAt: guardedStep(next) ? nextGuardCheck(now) : null };
+}
+
+/**
+ * The convergence the current step holds from: when the rollout is active at its percent on an
+ * auto plan and the step has `holdFromConvergence`; undefined otherwise.
+ */
+export function convergenceHold(r: Pick<RolloutState, 'status' | 'percent' | 'rampStepIdx' | 'plan'>): HoldFromConvergence | undefined {
+  if (r.status !== 'active' || r.plan?.cadence !== 'auto' || r.rampStepIdx === null) return undefined;
+  const step = r.plan.rampSteps[r.rampStepIdx];
+  return step?.percent === r.percent ? step.holdFromConvergence : undefined;
+}
+
+/** The fleet serves the step a rollout awaited: its hold (and the guard's analysis) starts now. */
+export function startHold(r: RolloutState, now: Date): RolloutState {
+  const step = r.plan?.rampSteps[r.rampStepIdx ?? -1];
+  if (!step) throw new Error('startHold: no current ramp step');
+  return { ...r, awaitingConvergenceUntil: null, stepStartedAt: new Date(now.getTime()), nextStepAt: new Date(now.getTime() + step.holdForSeconds * 1000) };
 }
 
 /** How often the scheduler checks a guarded step: the per-minute intervals its count tests are made of. */

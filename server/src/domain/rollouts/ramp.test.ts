@@ -58,6 +58,7 @@ function toRamp(r: TestRollout): RampRollout {
     nextStepAt: r.nextStepAt === null ? null : new Date(r.nextStepAt),
     stepStartedAt: null,
     guardCheckAt: null,
+    awaitingConvergenceUntil: null,
   };
   return { state: s, createdAt: new Date(r.createdAt), updatedAt: new Date(r.updatedAt) };
 }

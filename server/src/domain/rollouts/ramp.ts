@@ -217,7 +217,8 @@ export function buildRamp(rollout: RampRollout, history: readonly RecordedTransi
  * The changes the plan still has in store from `now` (the rollout last changed at `since`), found
  * by applying the state machine's own commands to the current state: the scheduler's `tick` at
  * each `nextStepAt` (an auto plan), a `resume` where the rollout waits for a person (a pause, a
- * rollback, an approval gate), an `advance` once each hold has run (a manual plan). A change that
+ * rollback, an approval gate), an `advance` once each hold has run (a manual plan); a step that
+ * holds from convergence as if the fleet served it when entered. A change that
  * waits for a person is placed at the earliest time it could happen, and every change after it
  * waits for that person too.
  */
@@ -229,7 +230,10 @@ function project(current: RolloutState, since: number, now: number): RampMark[] 
   const auto = plan.cadence === 'auto';
   const holdOf = (s: RolloutState) => (steps[s.rampStepIdx ?? -1]?.holdForSeconds ?? 0) * 1000;
   const approaching = (s: RolloutState) => s.rampStepIdx !== null && effectivePercent(s) < (steps[s.rampStepIdx]?.percent ?? 0);
-  const apply = (s: RolloutState, command: RolloutCommand, at: number) => applyCommand(s, command, new Date(at));
+  // A step that holds from convergence is projected as if the fleet served it at once.
+  const converged = (t: ReturnType<typeof applyCommand>, at: number) =>
+    t.rollout.awaitingConvergenceUntil === null ? t : { ...t, rollout: applyCommand(t.rollout, { type: 'tick', converged: true }, new Date(at)).rollout };
+  const apply = (s: RolloutState, command: RolloutCommand, at: number) => converged(applyCommand(s, command, new Date(at)), at);
   const mark = (at: number, percent: number, step: number | null, cause: RolloutRampMarkCause, waitsFor: RolloutRampWait, gate = false): RampMark => ({
     at: new Date(at),
     percent,
@@ -263,6 +267,7 @@ function project(current: RolloutState, since: number, now: number): RampMark[] 
     due = auto ? (state.nextStepAt?.getTime() ?? null) : approaching(state) ? now : now + holdOf(state);
   } else if (auto) {
     waitsFor = 'schedule';
+    if (state.awaitingConvergenceUntil !== null) state = apply(state, { type: 'tick', converged: true }, now).rollout;
     due = state.nextStepAt === null ? null : Math.max(now, state.nextStepAt.getTime());
   } else {
     // Manual cadence: an operator advances each step; the plan's holds are the intended spacing.

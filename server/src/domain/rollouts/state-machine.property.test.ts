@@ -21,14 +21,16 @@ const rampArb = (cadence: Cadence): fc.Arbitrary<RampStep[]> =>
         fc.array(fc.integer({ min: 60, max: 3 * 86_400 }), { minLength: ps.length, maxLength: ps.length }),
         fc.array(fc.boolean(), { minLength: ps.length, maxLength: ps.length }),
         fc.boolean(),
+        fc.array(fc.boolean(), { minLength: ps.length, maxLength: ps.length }),
       ),
     )
-    .map(([percents, holds, gates, endsAt100]) => {
+    .map(([percents, holds, gates, endsAt100, convergent]) => {
       const ps = endsAt100 && percents[percents.length - 1] !== 100 ? [...percents.slice(0, 5), 100] : percents;
       return ps.map((percent, i) => ({
         percent,
         holdForSeconds: i === ps.length - 1 ? 0 : holds[i]!,
         ...(cadence === 'auto' && gates[i] ? { requiresApproval: true } : {}),
+        ...(cadence === 'auto' && convergent[i] && i < ps.length - 1 ? { holdFromConvergence: { instancesPercent: 99, timeoutSeconds: 600 } } : {}),
       }));
     })
     .filter((steps) => {
@@ -88,6 +90,8 @@ const commandArb = (world: World): fc.Arbitrary<RolloutCommand> =>
     { weight: 1, arbitrary: fc.constant({ type: 'cancel' as const }) },
     { weight: 3, arbitrary: fc.constant({ type: 'advance' as const }) },
     { weight: 14, arbitrary: fc.constant({ type: 'tick' as const }) },
+    { weight: 4, arbitrary: fc.constant({ type: 'tick' as const, converged: true }) },
+    { weight: 1, arbitrary: fc.constant({ type: 'convergence_pause' as const }) },
     { weight: 2, arbitrary: fc.constant({ type: 'fire' as const }) },
   );
 
@@ -238,10 +242,10 @@ describe('state machine properties', () => {
         let now = new Date(start);
         let r = create({ type: 'put', percent: 0, planKey: 'a', plan, hasNewValue: false }, now).rollout;
         const entered: number[] = [];
-        for (let i = 0; i < 200_000 && r.status === 'active' && r.nextStepAt !== null; i++) {
-          // Jump to the next due instant (or the next minute), as a minute-ly scheduler would see it.
-          now = new Date(Math.max(now.getTime() + 60_000, r.nextStepAt.getTime()));
-          const t = applyCommand(r, { type: 'tick' }, now);
+        for (let i = 0; i < 200_000 && r.status === 'active' && (r.nextStepAt !== null || r.awaitingConvergenceUntil !== null); i++) {
+          // Jump to the next due instant (or the next minute), as a minute-ly scheduler would see it; the fleet converges on each step.
+          now = new Date(Math.max(now.getTime() + 60_000, r.nextStepAt?.getTime() ?? 0));
+          const t = applyCommand(r, { type: 'tick', converged: true }, now);
           if (t.actions.includes('rollout.advanced')) entered.push(t.rollout.percent);
           r = t.rollout;
           if (r.status === 'paused' && r.pausedReason === 'approval_gate') {

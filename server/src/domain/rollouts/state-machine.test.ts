@@ -46,6 +46,7 @@ const base: RolloutState = {
   nextStepAt: DUE,
   stepStartedAt: new Date(DUE.getTime() - 3600_000),
   guardCheckAt: null,
+  awaitingConvergenceUntil: null,
 };
 
 function deepFreeze<T>(o: T): T {
@@ -324,6 +325,7 @@ describe('createRollout', () => {
         nextStepAt: null,
         stepStartedAt: null,
         guardCheckAt: null,
+        awaitingConvergenceUntil: null,
       },
       actions: ['rollout.created'],
       changed: true,
@@ -610,5 +612,42 @@ describe('guarded steps', () => {
     const paused = applyCommand(held, { type: 'guard_pause' }, NOW).rollout;
     expect(applyCommand(paused, { type: 'advance' }, NOW).rollout).toMatchObject({ status: 'paused', pausedReason: 'guard', percent: 25, pausedAtPercent: 25, rampStepIdx: 1 });
     expect(allowedActions(paused, NOW)).toEqual(['resume', 'advance', 'rollback', 'cancel']);
+  });
+});
+
+describe('steps that hold from convergence', () => {
+  const hold = { instancesPercent: 99, timeoutSeconds: 600 };
+  const PROVEN: PlanSnapshot = { ...PLAN, blackoutDaysOfWeek: [], rampSteps: PLAN.rampSteps.map((s, i) => (i === 1 ? { ...s, holdFromConvergence: hold } : s)) };
+  /** Active at the first step (5 %), its hold over: the next tick enters the 25 % step, which holds from convergence. */
+  const due: RolloutState = { ...base, plan: PROVEN };
+
+  it('entering the step waits for the fleet: no next step, a deadline instead; a tick without convergence changes nothing', () => {
+    const entered = applyCommand(due, { type: 'tick' }, NOW);
+    expect(entered.actions).toEqual(['rollout.advanced']);
+    expect(entered.rollout).toMatchObject({ percent: 25, rampStepIdx: 1, nextStepAt: null, awaitingConvergenceUntil: later(600), stepStartedAt: NOW });
+    expect(applyCommand(entered.rollout, { type: 'tick' }, later(300)).changed).toBe(false);
+  });
+
+  it('the hold starts when the fleet converges: nextStepAt = then + hold, no audit action (nothing an SDK evaluates changed)', () => {
+    const entered = applyCommand(due, { type: 'tick' }, NOW).rollout;
+    const converged = applyCommand(entered, { type: 'tick', converged: true }, later(45));
+    expect(converged).toEqual({ rollout: { ...entered, awaitingConvergenceUntil: null, stepStartedAt: later(45), nextStepAt: later(45 + 7200) }, actions: [], changed: true });
+  });
+
+  it('convergence_pause stops only a step that awaits convergence, as paused(convergence); resume waits again from then', () => {
+    const entered = applyCommand(due, { type: 'tick' }, NOW).rollout;
+    expect(applyCommand(due, { type: 'convergence_pause' }, NOW).changed).toBe(false);
+    const paused = applyCommand(entered, { type: 'convergence_pause' }, later(600));
+    expect(paused.actions).toEqual(['rollout.paused']);
+    expect(paused.rollout).toMatchObject({ status: 'paused', pausedReason: 'convergence', pausedAtPercent: 25, nextStepAt: null, awaitingConvergenceUntil: null });
+    const resumed = applyCommand(paused.rollout, { type: 'resume' }, later(900));
+    expect(resumed.rollout).toMatchObject({ status: 'active', percent: 25, nextStepAt: null, awaitingConvergenceUntil: later(1500) });
+  });
+
+  it('a person\'s pause, a rollback or a detach clears the wait', () => {
+    const entered = applyCommand(due, { type: 'tick' }, NOW).rollout;
+    expect(applyCommand(entered, { type: 'pause' }, NOW).rollout.awaitingConvergenceUntil).toBe(null);
+    expect(applyCommand(entered, { type: 'fire' }, NOW).rollout.awaitingConvergenceUntil).toBe(null);
+    expect(applyCommand(entered, { type: 'put', percent: 25, planKey: null, hasNewValue: false }, NOW).rollout.awaitingConvergenceUntil).toBe(null);
   });
 });

@@ -6,7 +6,7 @@
  */
 import { isLiveStatus } from '@gradual/contract';
 import { DomainError } from '../errors.js';
-import { attachPlan, effectivePercent, enterStep, guardedStep, nextGuardCheck, nextStepIndex, scheduled } from './ramp-position.js';
+import { attachPlan, effectivePercent, enterStep, guardedStep, nextGuardCheck, nextStepIndex, scheduled, startHold } from './ramp-position.js';
 import { assertPercent, cloneJson, deepEqual, resolvedPlan } from './rollout-values.js';
 import { isBlackout, nextNonBlackoutStart } from './schedule.js';
 import { finish, noop } from './transition-results.js';
@@ -40,6 +40,7 @@ export function createRollout(input: CreateRolloutInput, now: Date): Transition 
     nextStepAt: null,
     stepStartedAt: null,
     guardCheckAt: null,
+    awaitingConvergenceUntil: null,
   };
   if (typeof input.planKey === 'string') rollout = attachPlan(rollout, resolvedPlan(input.planKey, input.plan), now);
   return finish(rollout, ['rollout.created']);
@@ -66,9 +67,11 @@ export function applyCommand(current: RolloutState, command: RolloutCommand, now
     case 'advance':
       return advance(current, now);
     case 'tick':
-      return tick(current, now, command.guard);
+      return tick(current, now, command.guard, command.converged === true);
     case 'guard_pause':
-      return guardPause(current);
+      return stopWhereItIs(current, 'guard');
+    case 'convergence_pause':
+      return current.awaitingConvergenceUntil === null ? noop(current) : stopWhereItIs(current, 'convergence');
     case 'fire':
       return fire(current);
     case 'rollback':
@@ -126,6 +129,7 @@ function put(current: RolloutState, cmd: PutRollout, now: Date): Transition {
     next.rampStepIdx = null;
     next.nextStepAt = null;
     next.stepStartedAt = null;
+    next.awaitingConvergenceUntil = null;
   } else if (cmd.planKey !== undefined && cmd.planKey !== current.plan?.key) {
     next = attachPlan(next, resolvedPlan(cmd.planKey, cmd.plan), now);
   } else if (next.plan && cmd.percent !== previousEffective) {
@@ -140,7 +144,7 @@ function put(current: RolloutState, cmd: PutRollout, now: Date): Transition {
 function pause(current: RolloutState): Transition {
   if (current.status !== 'active') return noop(current);
   return finish(
-    { ...current, status: 'paused', pausedReason: 'user', pausedAtPercent: current.percent, nextStepAt: null },
+    { ...current, status: 'paused', pausedReason: 'user', pausedAtPercent: current.percent, nextStepAt: null, awaitingConvergenceUntil: null },
     ['rollout.paused'],
   );
 }
@@ -186,6 +190,7 @@ function cancel(current: RolloutState): Transition {
       pausedReason: null,
       rolledBackFromPercent: null,
       nextStepAt: null,
+      awaitingConvergenceUntil: null,
     },
     ['rollout.cancelled'],
   );
@@ -195,7 +200,7 @@ function cancel(current: RolloutState): Transition {
  * advance (operator): to nextStepIndex, ignoring hold, blackout and approval.
  * No plan, no step left, or a terminal rollout → rollout_already_at_final_step.
  * - active → enters the step (auto: nextStepAt = now + hold, null at the final step).
- * - paused(user|guard) → stays paused at the step's percent (pausedAtPercent too).
+ * - paused(user|guard|convergence) → stays paused at the step's percent (pausedAtPercent too).
  * - paused(approval_gate) → the operator overrides the gate: active at the step.
  * - paused(auto_rollback) → stays paused at 0; rolledBackFromPercent = the step's percent.
  * Audit rollout.advanced (+ rollout.completed when an active rollout reaches 100).
@@ -206,9 +211,9 @@ function advance(current: RolloutState, now: Date): Transition {
   if (target === null || !step) {
     throw new DomainError('rollout_already_at_final_step', 'The rollout has no next ramp step.');
   }
-  if (current.status === 'paused' && (current.pausedReason === 'user' || current.pausedReason === 'guard')) {
+  if (current.status === 'paused' && (current.pausedReason === 'user' || current.pausedReason === 'guard' || current.pausedReason === 'convergence')) {
     return finish(
-      { ...current, percent: step.percent, pausedAtPercent: step.percent, rampStepIdx: target, nextStepAt: null },
+      { ...current, percent: step.percent, pausedAtPercent: step.percent, rampStepIdx: target, nextStepAt: null, awaitingConvergenceUntil: null },
       ['rollout.advanced'],
     );
   }
@@ -236,15 +241,23 @@ function advance(current: RolloutState, now: Date): Transition {
  *   (guardCheckAt), and only with the check's verdict (none: no-op): `advance`
  *   with the hold over moves on as above; otherwise the step stays and its next
  *   check is a minute away (changed, no audit action).
+ * - at a step awaiting convergence (awaitingConvergenceUntil) nothing moves until
+ *   `converged`: then its hold starts (nextStepAt = now + hold; changed, no audit
+ *   action). Its guard's checks go on meanwhile (guardCheckAt).
  * A step is never applied twice at the same `now`: after it nextStepAt is null
  * or later than now (holds of non-final steps are ≥ 60 s).
  */
-function tick(current: RolloutState, now: Date, guard: GuardGate | undefined): Transition {
+function tick(current: RolloutState, now: Date, guard: GuardGate | undefined, converged: boolean): Transition {
   const plan = current.plan;
   if (current.status !== 'active' || !plan || plan.cadence !== 'auto') return noop(current);
+  const checkDue = current.guardCheckAt !== null && current.guardCheckAt.getTime() <= now.getTime();
+  if (current.awaitingConvergenceUntil !== null) {
+    let next = converged ? startHold(current, now) : current;
+    if (guardedStep(current) && guard !== undefined && checkDue) next = { ...next, guardCheckAt: nextGuardCheck(now) };
+    return next === current ? noop(current) : { rollout: next, actions: [], changed: true };
+  }
   const stepDue = current.nextStepAt !== null && current.nextStepAt.getTime() <= now.getTime();
   if (guardedStep(current)) {
-    const checkDue = current.guardCheckAt !== null && current.guardCheckAt.getTime() <= now.getTime();
     if (guard === undefined || !(stepDue || checkDue)) return noop(current);
     // Checked, and staying: the next check in a minute (scheduling only: no audit row).
     if (guard !== 'advance' || !stepDue) return { rollout: { ...current, guardCheckAt: nextGuardCheck(now) }, actions: [], changed: true };
@@ -262,7 +275,7 @@ function tick(current: RolloutState, now: Date, guard: GuardGate | undefined): T
   }
   if (step.requiresApproval === true) {
     return finish(
-      { ...current, status: 'paused', pausedReason: 'approval_gate', pausedAtPercent: current.percent, nextStepAt: null },
+      { ...current, status: 'paused', pausedReason: 'approval_gate', pausedAtPercent: current.percent, nextStepAt: null, awaitingConvergenceUntil: null },
       ['rollout.approval_gate_reached'],
     );
   }
@@ -270,14 +283,14 @@ function tick(current: RolloutState, now: Date, guard: GuardGate | undefined): T
 }
 
 /**
- * guard_pause (a guarded step's checks): active → paused(guard) at the current
- * percent, ramp frozen; rollout.paused. Anything else: no-op (a person's pause or
- * a rollback already stopped it).
+ * guard_pause (a guarded step's checks) and convergence_pause (a step awaiting convergence timed
+ * out): active → paused(guard | convergence) at the current percent, ramp frozen; rollout.paused.
+ * Anything else: no-op (a person's pause or a rollback already stopped it).
  */
-function guardPause(current: RolloutState): Transition {
+function stopWhereItIs(current: RolloutState, reason: 'guard' | 'convergence'): Transition {
   if (current.status !== 'active') return noop(current);
   return finish(
-    { ...current, status: 'paused', pausedReason: 'guard', pausedAtPercent: current.percent, nextStepAt: null },
+    { ...current, status: 'paused', pausedReason: reason, pausedAtPercent: current.percent, nextStepAt: null, awaitingConvergenceUntil: null },
     ['rollout.paused'],
   );
 }
@@ -320,6 +333,7 @@ function rolledBack(current: RolloutState, action: 'rollout.auto_rollback' | 'ro
       percent: 0,
       pausedAtPercent: 0,
       nextStepAt: null,
+      awaitingConvergenceUntil: null,
     },
     [action],
   );

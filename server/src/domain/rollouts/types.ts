@@ -22,11 +22,21 @@ export interface StepGuardPlan {
   maxHoldFactor: number;
 }
 
+/**
+ * A step whose hold starts when the fleet serves it (docs/convergence.md): `instancesPercent` of
+ * the SDK instances seen recently on the step's version or later, within `timeoutSeconds`.
+ */
+export interface HoldFromConvergence {
+  instancesPercent: number;
+  timeoutSeconds: number;
+}
+
 export interface RampStep {
   percent: number;
   holdForSeconds: number;
   requiresApproval?: boolean;
   guard?: StepGuardPlan;
+  holdFromConvergence?: HoldFromConvergence;
 }
 
 /** What a guarded step's checks concluded, for the scheduler's tick: advance once the hold is over, or hold on. */
@@ -71,6 +81,11 @@ export interface RolloutState {
    * check: GUARD_CHECK_SECONDS); null unless it is at one (guardedStep).
    */
   guardCheckAt: Date | null;
+  /**
+   * While the current step holds from convergence and the fleet is not there yet: when the
+   * rollout pauses if it still is not (nextStepAt is null meanwhile; the hold starts once it is).
+   */
+  awaitingConvergenceUntil: Date | null;
 }
 
 export type RolloutAuditAction =
@@ -109,11 +124,14 @@ export type RolloutCommand =
   | { type: 'advance' }
   /**
    * The scheduler's periodic check (auto cadence). At a guarded step the step's checks decide
-   * too: the ramp moves on only with `guard: 'advance'` (never blind: absent holds).
+   * too: the ramp moves on only with `guard: 'advance'` (never blind: absent holds). A step
+   * awaiting convergence starts its hold with `converged: true`.
    */
-  | { type: 'tick'; guard?: GuardGate }
+  | { type: 'tick'; guard?: GuardGate; converged?: boolean }
   /** A guarded step's checks stop the ramp where it is (insufficient data, a sample-ratio mismatch, a metric whose action is pause). */
   | { type: 'guard_pause' }
+  /** A step awaiting convergence timed out: the ramp stops where it is. */
+  | { type: 'convergence_pause' }
   /** An automatic-rollback webhook fire. */
   | { type: 'fire' }
   /** An operator's manual rollback (the kill switch): the state change of `fire`. */

@@ -142,10 +142,15 @@ export class BoundRows<T extends object> {
     return `insert into "${this.meta.tableName}" (${this.columns}) select ${values} from jsonb_to_recordset(?::jsonb) as r(${this.definitions})${opts.join ? ` ${opts.join}` : ''}`;
   }
 
-  /** `update … as t`: writes every column of each bound row (toJson), matched by primary key. */
-  updateStatement(): string {
-    const assignments = this.props.filter((p) => p.fieldNames[0] !== this.primaryKey).map((p) => `"${p.fieldNames[0]}" = r."${p.fieldNames[0]}"`);
-    return `update "${this.meta.tableName}" as t set ${assignments.join(', ')} from jsonb_to_recordset(?::jsonb) as r(${this.definitions}) where t."${this.primaryKey}" = r."${this.primaryKey}"`;
+  /**
+   * `update … as t`: writes every column of each bound row (toJson), matched by primary key.
+   * `expressions` and `join` as for insertStatement.
+   */
+  updateStatement(opts: { expressions?: Record<string, string>; join?: string } = {}): string {
+    const assignments = this.props
+      .filter((p) => p.fieldNames[0] !== this.primaryKey)
+      .map((p) => `"${p.fieldNames[0]}" = ${opts.expressions?.[p.fieldNames[0]!] ?? `r."${p.fieldNames[0]}"`}`);
+    return `update "${this.meta.tableName}" as t set ${assignments.join(', ')} from jsonb_to_recordset(?::jsonb) as r(${this.definitions})${opts.join ? ` ${opts.join}` : ''} where t."${this.primaryKey}" = r."${this.primaryKey}"`;
   }
 
   private static readonly cache = new WeakMap<EntityMetadata, BoundRows<object>>();

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CONVERGENCE_LAGGARDS_MAX, CONVERGENCE_WINDOW_MINUTES_DEFAULT, type Convergence, type RulesetAck } from '@gradual/contract';
 import { authorize, type Caller } from '../access/authorize.js';
-import { iso } from '../common/lookup.js';
+import { findEnvironment, iso } from '../common/lookup.js';
 import type { EnvDirectory } from '../environments/env-directory.js';
 import type { AckLedger } from './ack-ledger.js';
-import { readLedger } from './convergence.store.js';
+import { fleetShare, readLedger } from './convergence.store.js';
 
 /**
  * POST /envs/{envId}/ruleset-acks: an SDK instance serves `ack.version`. Held in memory by the
@@ -51,4 +51,28 @@ export async function getConvergence(
     })),
     bySdk: read.bySdk,
   };
+}
+
+/** How much of an environment's fleet serves a version (a step that holds from convergence, a rollback). */
+export interface FleetConvergence {
+  version: number;
+  /** Instances seen in the ledger's default window. */
+  instances: number;
+  /** Of those, the ones on `version` or later. */
+  serving: number;
+  /** serving / instances × 100; 100 when no instance was seen (nothing to wait for). */
+  servingPercent: number;
+}
+
+/**
+ * The fleet's convergence on `version` as of `now`, over the instances seen in the ledger's
+ * default window. No instance seen counts as converged: a fleet without Gradual SDKs has nothing
+ * to wait for. A rollout whose version is unknown (null: last written before versions were
+ * recorded) waits for the environment's current version.
+ */
+export async function fleetConvergence(em: EntityManager, envId: string, version: number | null, now: Date): Promise<FleetConvergence> {
+  const target = version ?? (await findEnvironment(em, envId)).version;
+  const since = new Date(now.getTime() - CONVERGENCE_WINDOW_MINUTES_DEFAULT * 60_000);
+  const { instances, serving } = await fleetShare(em, envId, target, since);
+  return { version: target, instances, serving, servingPercent: instances === 0 ? 100 : (serving / instances) * 100 };
 }

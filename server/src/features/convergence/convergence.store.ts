@@ -129,3 +129,13 @@ export async function readLedger(em: EntityManager, envId: string, version: numb
     })),
   };
 }
+
+/** How many of an environment's instances seen since `since` there are, and how many serve `version` or a later one. */
+export async function fleetShare(em: EntityManager, envId: string, version: number, since: Date): Promise<{ instances: number; serving: number }> {
+  const { rows } = await rawQuery<{ instances: string | number; serving: string | number }>(
+    em,
+    `select count(*) as instances, count(*) filter (where version >= ?) as serving from sdk_instances where env_id = ? and last_seen >= ?`,
+    [version, envId, since],
+  );
+  return { instances: Number(rows[0]?.instances ?? 0), serving: Number(rows[0]?.serving ?? 0) };
+}

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AuditEventEntity, RolloutEntity, type AuditEvent, type Rollout } from '../../db/entities/index.js';
+import { AuditEventEntity, PENDING_VERSION, RolloutEntity, type AuditEvent, type Rollout } from '../../db/entities/index.js';
 import type { Actor, Caller } from '../access/authorize.js';
 import { auditRow, type AuditEntry } from '../audit/audit.store.js';
 import { orgChangesOf, projectChangesOf, type LiveChangeRow, type OrgChange, type OrgChangePublisher } from '../audit/org-changes.js';
@@ -102,8 +102,8 @@ const boundRows = (em: EntityManager) => ({
 });
 
 /**
- * The set's write: new and changed rollouts, the bumps and the audit rows, an env-scoped row
- * without a version taking its environment's new one.
+ * The set's write: the bumps, new and changed rollouts and the audit rows, an env-scoped audit
+ * row without a version and a rollout stamped PENDING_VERSION taking their environment's new one.
  *
  * The environments are locked in id order, so two writers never wait on each other's
  * environments crosswise, and FOR NO KEY UPDATE, the lock the bump itself takes: rows this
@@ -115,13 +115,17 @@ const boundRows = (em: EntityManager) => ({
 const writeStatement = (em: EntityManager) =>
   builtOnce('env_change_write', () => {
     const { rollouts, audits } = boundRows(em);
-    return `with new_rollouts as (${rollouts.insertStatement()}),
-            changed_rollouts as (${rollouts.updateStatement()}),
-            locked as (select id from environments where id = any(?::uuid[]) order by id for no key update),
+    const withVersion = { expressions: { step_version: STAMPED_STEP_VERSION }, join: 'left join bumped on bumped.id = r."env_id"' };
+    return `with locked as (select id from environments where id = any(?::uuid[]) order by id for no key update),
             bumped as (update environments e set version = e.version + 1, updated_at = ?::timestamptz from locked where e.id = locked.id returning e.id, e.version),
+            new_rollouts as (${rollouts.insertStatement(withVersion)}),
+            changed_rollouts as (${rollouts.updateStatement(withVersion)}),
             audit as (${audits.insertStatement({ expressions: { version: 'coalesce(r."version", bumped.version)' }, join: 'left join bumped on bumped.id = r."env_id"' })})
        select id, version from bumped`;
   });
+
+/** A rollout row's step_version as written: PENDING_VERSION takes its environment's new version (`bumped`). */
+const STAMPED_STEP_VERSION = `case when r."step_version" = ${PENDING_VERSION} then bumped.version else r."step_version" end`;
 
 /**
  * One transaction's environment changes (see the file comment). The caller applies its own
@@ -180,15 +184,16 @@ export class EnvChangeSet {
     for (const row of audit) if (row.envId && row.version === null) row.version = this.versions.get(row.envId) ?? null;
     const { rollouts, audits } = boundRows(this.tx);
     const { rows } = await rawQuery<{ id: string; version: number }>(this.tx, writeStatement(this.tx), [
-      rollouts.toJson(inserted),
-      rollouts.toJson(updated),
       toBump,
       this.now.toISOString(),
+      rollouts.toJson(inserted),
+      rollouts.toJson(updated),
       audits.toJson(audit),
     ]);
     for (const { id, version } of rows) this.versions.set(id, version);
     if (rows.length !== toBump.length) throw new Error('an environment vanished during a write');
     for (const row of audit) if (row.envId && row.version === null) row.version = this.versions.get(row.envId) ?? null;
+    for (const row of [...inserted, ...updated]) if (row.stepVersion === PENDING_VERSION) row.stepVersion = this.versions.get(row.envId) ?? null;
     this.written.push(...audit);
     await enqueueWebhookEvents(this.tx, audit); // the outbound webhooks these rows call for, in the same transaction
   }
@@ -207,9 +212,12 @@ export class EnvChangeSet {
 const ifUnchangedStatement = (em: EntityManager) =>
   builtOnce('env_change_if_unchanged', () => {
     const { rollouts, audits } = boundRows(em);
-    return numbered(`with changed as (${rollouts.updateStatement()} and t.xmin = ?::xid returning t.id),
+    // The row is locked first (and skipped when a concurrent write changed it: the lock re-checks
+    // xmin on the row it waited for), so the bump can follow it and the row take the bumped version.
+    return numbered(`with target as (select t.id from rollouts t where t.id = ?::uuid and t.xmin = ?::xid for no key update),
           bumped as (update environments e set version = e.version + 1, updated_at = ?::timestamptz
-                      where e.id = ? and ?::boolean and exists (select 1 from changed) returning e.version),
+                      where e.id = ? and ?::boolean and exists (select 1 from target) returning e.version),
+          changed as (${rollouts.updateStatement({ expressions: { step_version: STAMPED_STEP_VERSION }, join: 'left join bumped on true' })} and t.id in (select id from target) returning t.id),
           audit as (${audits.insertStatement({ expressions: { version: 'bumped.version' }, join: 'join bumped on true' })}),
           deliveries as (${deliveryInsertStatement(em)})
      select (select count(*) from changed)::int as changed, (select version from bumped) as version`);
@@ -237,17 +245,19 @@ export async function changeRolloutIfUnchanged(
   const { rollouts, audits } = boundRows(em);
   const deliveries = await planWebhookDeliveries(em, audit);
   const [written] = await hotQuery<{ changed: number; version: number | null }>(em, 'gradual_rollout_commit_if_unchanged', ifUnchangedStatement(em), [
-    rollouts.toJson([row]),
+    row.id,
     rowVersion,
     now.toISOString(),
     row.envId,
     audit.length > 0,
+    rollouts.toJson([row]),
     audits.toJson(audit),
     deliveryInsertParameter(em, deliveries),
   ]);
   const result = written!; // the statement always answers one row
   if (result.changed === 0) return null;
   if (audit.length && result.version === null) throw new Error(`environment ${row.envId} vanished during a write`);
+  if (row.stepVersion === PENDING_VERSION) row.stepVersion = result.version;
   if (result.version !== null) bus.publish({ envId: row.envId, version: result.version });
   return { version: result.version };
 }

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Rollout as RolloutDto } from '@gradual/contract';
-import { PrimitiveStateEntity, type AuditEvent, type Primitive, type Rollout } from '../../db/entities/index.js';
+import { PENDING_VERSION, PrimitiveStateEntity, type AuditEvent, type Primitive, type Rollout } from '../../db/entities/index.js';
 import { approvalGateReason } from '../../domain/rollouts/ramp-position.js';
 import type { Transition } from '../../domain/rollouts/types.js';
 import type { Actor, Caller } from '../access/authorize.js';
@@ -37,6 +37,7 @@ export async function commitTransition(
   if (!transition.changed) return;
   const { changes, actor, caller } = ctx;
   applyState(row, transition.rollout, caller.now);
+  if (transition.actions.length) row.stepVersion = PENDING_VERSION; // an audited change: the version it is written at
   changes.rollout(row, before === null);
   const audit = rolloutAuditRows(actor, caller, row, transition, before);
   if (audit.length) changes.change(row.envId);
@@ -115,6 +116,7 @@ export async function commitIfUnchanged(
   const { bus, actor, caller } = ctx;
   const next = { ...row };
   applyState(next, transition.rollout, caller.now);
+  if (transition.actions.length) next.stepVersion = PENDING_VERSION;
   if (completesWithValue(next, transition)) throw new Error('commitIfUnchanged cannot complete a rollout with a value');
   const written = await changeRolloutIfUnchanged(em, bus, caller.now, next, rowVersion, rolloutAuditRows(actor, caller, next, transition, before));
   if (written) Object.assign(row, next);

@@ -20,6 +20,7 @@ export function toState(r: Rollout): RolloutState {
     nextStepAt: r.nextStepAt ?? null,
     stepStartedAt: r.stepStartedAt ?? null,
     guardCheckAt: r.guardCheckAt ?? null,
+    awaitingConvergenceUntil: r.awaitingConvergenceUntil ?? null,
   };
 }
 
@@ -40,6 +41,7 @@ export function applyState(r: Rollout, s: RolloutState, now: Date): void {
   r.nextStepAt = s.nextStepAt;
   r.stepStartedAt = s.stepStartedAt;
   r.guardCheckAt = s.guardCheckAt;
+  r.awaitingConvergenceUntil = s.awaitingConvergenceUntil;
   r.updatedAt = now;
 }
 
@@ -64,6 +66,8 @@ export function toRolloutDto(r: Rollout): RolloutDto {
     planBlackoutTimezone: r.plan?.blackoutTimezone ?? null,
     rampStepIdx: r.rampStepIdx ?? null,
     nextStepAt: r.nextStepAt ? iso(r.nextStepAt) : null,
+    stepVersion: r.stepVersion ?? null,
+    awaitingConvergenceUntil: r.awaitingConvergenceUntil ? iso(r.awaitingConvergenceUntil) : null,
     targetIdsCount: r.targetIdsCount,
     lastAutoRollback: r.lastAutoRollback ?? null,
     lastGuardStop: r.lastGuardStop ?? null,

@@ -33,6 +33,8 @@ export function newRolloutRow(env: Pick<Environment, 'id' | 'orgId' | 'projectId
     nextStepAt: null,
     stepStartedAt: null,
     guardCheckAt: null,
+    stepVersion: null,
+    awaitingConvergenceUntil: null,
     targetIdsCount: 0,
     targetIdsVersion: 0,
     targetListId: null,
@@ -83,8 +85,8 @@ export async function findCurrentRollout(em: EntityManager, envId: string, primi
 
 /**
  * The scheduler's claim: up to `limit` active rollouts whose next step is due at `now`, oldest
- * due first, then (to fill the batch) those whose guarded step's check is due; row-locked and
- * skipping rows another instance holds (each step applied once). Detached, for commitTransition
+ * due first, then (to fill the batch) those whose guarded step's check is due, then those whose
+ * step waits for the fleet to converge; row-locked and skipping rows another instance holds (each step applied once). Detached, for commitTransition
  * to write back.
  */
 export async function claimDueRollouts(tx: EntityManager, now: Date, limit: number): Promise<Rollout[]> {
@@ -107,10 +109,23 @@ export async function claimDueRollouts(tx: EntityManager, now: Date, limit: numb
     [now, limit],
   );
   const ids = new Set(claimed.map((r) => r.id));
-  for (const row of checks.map((r) => rows.fromRow(r))) {
-    if (claimed.length >= limit) break;
-    if (!ids.has(row.id)) claimed.push(row);
-  }
+  const add = (found: Array<Record<string, unknown>>) => {
+    for (const row of found.map((r) => rows.fromRow(r))) {
+      if (claimed.length >= limit) break;
+      if (!ids.has(row.id)) claimed.push(row);
+      ids.add(row.id);
+    }
+  };
+  add(checks);
+  if (claimed.length >= limit) return claimed;
+  // Steps waiting for the fleet (rollouts_convergence_wait_index): each tick looks at every one.
+  const { rows: waiting } = await rawQuery(
+    tx,
+    `select ${rows.selectList} from rollouts x where x.status = 'active' and x.awaiting_convergence_until is not null
+      order by x.awaiting_convergence_until asc limit ? for update skip locked`,
+    [limit],
+  );
+  add(waiting);
   return claimed;
 }
 

@@ -2,7 +2,8 @@ import type { Logger } from 'pino';
 import type { ServiceMetrics } from '../../metrics/metrics.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/database.js';
-import { guardedStep } from '../../domain/rollouts/ramp-position.js';
+import { convergenceHold, guardedStep } from '../../domain/rollouts/ramp-position.js';
+import type { HoldFromConvergence } from '../../domain/rollouts/types.js';
 import { applyCommand } from '../../domain/rollouts/state-machine.js';
 import type { Transition } from '../../domain/rollouts/types.js';
 import { checkGuardedStep, guardStopOf, guardStopReason } from '../guards/guard-checks.js';
@@ -12,6 +13,8 @@ import { systemActor } from '../access/authorize.js';
 import { changeEnvironments, type EnvChangeBus } from '../environments/env-changes.js';
 import { commitTransition } from './commit-transition.js';
 import { claimDueRollouts } from './rollouts.store.js';
+import type { AckLedger } from '../convergence/ack-ledger.js';
+import { fleetConvergence, type FleetConvergence } from '../convergence/convergence.service.js';
 import { toRolloutDto, toState } from './rollout.mapper.js';
 
 export interface SchedulerDeps {
@@ -22,6 +25,8 @@ export interface SchedulerDeps {
   metrics?: ServiceMetrics;
   /** Guard metrics read from Prometheus are read before the checks that need them. */
   prometheus?: PrometheusReader | null;
+  /** This instance's held acknowledgements, written before a step awaiting convergence reads the ledger. */
+  acks?: Pick<AckLedger, 'flush'>;
 }
 
 export interface TickResult {
@@ -48,6 +53,9 @@ export async function runSchedulerTick(deps: SchedulerDeps, batchSize = SCHEDULE
   const result: TickResult = { due: 0, transitioned: 0 };
   // The facts a due guard check reads from Prometheus, read before any row is locked.
   if (deps.prometheus) await samplePrometheus(deps.db.em(), deps.prometheus, now);
+  await deps.acks?.flush();
+  /** The fleet's convergence per environment and version, read once per tick. */
+  const fleet = new Map<string, Promise<FleetConvergence>>();
   for (;;) {
     let claimed = 0;
     let changed = 0;
@@ -63,6 +71,24 @@ export async function runSchedulerTick(deps: SchedulerDeps, batchSize = SCHEDULE
         const primitive = { id: row.primitiveId, kind: row.primitiveKind, key: row.primitiveKey };
         const state = toState(row);
         const step = guardedStep(state);
+        const hold = convergenceHold(state);
+        let converged = false;
+        if (state.awaitingConvergenceUntil && hold) {
+          // A step that holds from convergence: the ledger decides when its hold starts (docs/convergence.md).
+          const at = `${row.envId}:${row.stepVersion}`;
+          if (!fleet.has(at)) fleet.set(at, fleetConvergence(changes.tx, row.envId, row.stepVersion ?? null, now));
+          const seen = await fleet.get(at)!;
+          converged = seen.servingPercent >= hold.instancesPercent;
+          if (!converged && state.awaitingConvergenceUntil.getTime() <= now.getTime()) {
+            const reason = convergenceTimeoutReason(seen, hold);
+            const stopped = await stopAutomatically(changes, now, row, primitive, { by: 'convergence', reason });
+            if (stopped.changed) {
+              changed++;
+              result.transitioned++;
+            }
+            continue;
+          }
+        }
         let transition: Transition;
         if (step) {
           // A guarded step: its check's verdict decides with the time (docs/guards.md).
@@ -76,9 +102,9 @@ export async function runSchedulerTick(deps: SchedulerDeps, batchSize = SCHEDULE
             }
             continue;
           }
-          transition = applyCommand(state, { type: 'tick', guard: verdict.decision }, now);
+          transition = applyCommand(state, { type: 'tick', guard: verdict.decision, converged }, now);
         } else {
-          transition = applyCommand(state, { type: 'tick' }, now);
+          transition = applyCommand(state, { type: 'tick', converged }, now);
         }
         if (!transition.changed) continue;
         changed++;
@@ -90,6 +116,12 @@ export async function runSchedulerTick(deps: SchedulerDeps, batchSize = SCHEDULE
     // A short batch means nothing else is due; a batch that changed nothing would only repeat itself.
     if (claimed < batchSize || changed === 0) return result;
   }
+}
+
+/** The audit reason of a step that timed out waiting for the fleet. */
+function convergenceTimeoutReason(seen: FleetConvergence, hold: HoldFromConvergence): string {
+  const share = `${seen.serving.toLocaleString('en-US')} of ${seen.instances.toLocaleString('en-US')} SDK instances (${seen.servingPercent.toFixed(1)}%)`;
+  return `convergence: ${share} served v${seen.version} or later after ${hold.timeoutSeconds} s; the step waits for ${hold.instancesPercent}%`;
 }
 
 /** Runs ticks on an interval (never overlapping) until stopped. */
