@@ -28,6 +28,10 @@
  *                  write's own round trip)
  *   rollback-fire  rollback webhook fire → streaming client sees the rollback (vs the fire's round
  *                  trip), and fire endpoint throughput at 50 in flight (vs GET /healthz)
+ *   fan-out        write → the last of N streaming connections (raw SSE readers in a pool of
+ *                  processes) receives the new version, N = 1,000 … 10,000, vs a bare node:http SSE
+ *                  broadcaster sending the same bytes to the same connections; idle memory per stream
+ *                  (BENCH_FANOUT_QUICK=1: 1,000 and 2,000 streams, under a minute)
  *   server-load    autocannon against a production start (ruleset 304/200, evaluate, rollout PUT)
  *                  vs a bare node:http server replaying the same bytes; latency at 50% of max; soak
  *
@@ -54,6 +58,9 @@
  * server-load scenario and /healthz (from the server's --trace-gc-nvp), to find GC pressure.
  *   BENCH_LOCAL_EVAL_ROUNDS (7), BENCH_PROPAGATION_WRITES (200), BENCH_PROPAGATION_GAP_MS (25),
  *   BENCH_ROLLBACK_FIRES (120), BENCH_ROLLBACK_THROUGHPUT_ROUNDS (3 × 1,000 fires)
+ *   BENCH_FANOUT_COUNTS (1000,2500,5000,10000), BENCH_FANOUT_WRITES (20 per count), BENCH_FANOUT_PROCS
+ *   (4 client processes), BENCH_FANOUT_GAP_MS (100), BENCH_FANOUT_GC=0 (no inspector, RSS without a GC);
+ *   10,000 streams need `ulimit -n` ≥ 10,512 (the server inherits the bench's limit)
  *
  * On a busy machine wall times inflate; the CPU-time rows (this process, plus the PostgreSQL
  * backends when local) and the same-run ratios are the steadier numbers.
@@ -62,6 +69,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { benchContains } from './contains.bench.js';
 import { benchEvalHooks } from './eval-hooks.bench.js';
+import { benchFanOut } from './fan-out.bench.js';
 import { benchLocalEval } from './local-eval.bench.js';
 import { benchPropagation } from './propagation.bench.js';
 import { benchRollbackFire } from './rollback-fire.bench.js';
@@ -90,6 +98,7 @@ const BENCHES: Array<{ id: string; run: Bench; noDatabase?: boolean }> = [
   { id: 'worst-rules', run: benchWorstRules, noDatabase: true },
   { id: 'propagation', run: benchPropagation },
   { id: 'rollback-fire', run: benchRollbackFire },
+  { id: 'fan-out', run: benchFanOut },
 ];
 
 const RESULTS_PATH = fileURLToPath(new URL('./results/latest.json', import.meta.url));

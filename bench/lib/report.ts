@@ -3,8 +3,8 @@ import { dirname } from 'node:path';
 import type { BackendKind } from './backends.js';
 import { summarize, type Ratio, type Summary } from './stats.js';
 
-/** What a number is: milliseconds (the default), nanoseconds, a rate per second, or a plain factor (×). */
-export type Unit = 'ms' | 'ns' | '/s' | 'x' | '%';
+/** What a number is: milliseconds (the default), nanoseconds, a rate per second, a plain factor (×), a percentage or kibibytes. */
+export type Unit = 'ms' | 'ns' | '/s' | 'x' | '%' | 'KiB';
 
 export interface Series {
   label: string;
@@ -84,6 +84,8 @@ export function fmtValue(v: number, unit: Unit = 'ms'): string {
       return `${v.toFixed(1)} %`;
     case 'x':
       return `×${fmtRatio(v)}`;
+    case 'KiB':
+      return `${v >= 100 ? v.toFixed(0) : v.toFixed(1)} KiB`;
   }
 }
 
