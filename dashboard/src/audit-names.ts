@@ -61,6 +61,7 @@ export const AUDIT_ACTION_NAMES: Record<AuditAction, string> = {
   'rollout.completed': 'Rollout completed',
   'rollout.auto_rollback': 'Rolled back by webhook',
   'rollout.rolled_back': 'Rolled back by an operator',
+  'rollout.rollback_converged': 'Rollback reached the fleet',
   'rollout.target_ids_added': 'Target IDs added',
   'rollout.target_ids_removed': 'Target IDs removed',
   'rollout.target_ids_replaced': 'Target ID list replaced',

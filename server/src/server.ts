@@ -36,6 +36,7 @@ import { orgChangeAnnouncer } from './features/audit/org-changes.js';
 import { webhookOutboxSubscriber } from './features/audit/webhook-outbox.js';
 import { UsageAggregator } from './features/usage/usage-aggregator.js';
 import type { PrometheusReader } from './features/guards/prometheus-source.js';
+import { fleetsNow } from './features/convergence/convergence.service.js';
 import { AckLedger } from './features/convergence/ack-ledger.js';
 import { CONFLICT_OBSERVER, type ConflictObserver } from './db/transaction.js';
 
@@ -117,6 +118,7 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
     openStreams: () => streams.size,
     busConnected: () => (bus instanceof PgNotifyEnvChangeBus ? bus.connected : true),
     targetIdsInMemory: () => targetIds.size,
+    fleet: () => fleetsNow(db.em(), clock.now()),
   });
   const conflicts: ConflictObserver = {
     retried: (sqlState) => metrics.dbConflicts.inc({ sqlstate: sqlState, outcome: 'retried' }),

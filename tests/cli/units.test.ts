@@ -137,6 +137,7 @@ describe('rollout wait', () => {
     targetIdsCount: 0,
     lastAutoRollback: null,
     lastGuardStop: null,
+    lastRollbackConvergence: null,
     allowedActions: [],
     createdAt: '2026-01-01T00:00:00Z',
     updatedAt: '2026-01-01T00:00:00Z',

@@ -1,15 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claim, expectApiError, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
 import { applied } from '../support/rollout-ops.js';
+import { scrapeMetrics } from '../support/metrics.js';
 
 /**
- * Steps that hold from convergence (docs/convergence.md): the hold starts when enough of the SDK
- * instances seen recently serve the step's version (the rollout's stepVersion, stored on it),
- * and a step the fleet does not reach in time pauses the rollout with reason `convergence`. The
- * instances here acknowledge through the contract route with the versions the test chooses, on
- * the test clock.
+ * Ramps and rollbacks that wait on proof (docs/convergence.md): a step's hold starts when enough
+ * of the SDK instances seen recently serve the step's version (the rollout's stepVersion, stored
+ * on it), a step the fleet does not reach in time pauses the rollout with reason `convergence`,
+ * and a rollback records when the fleet served it. The instances here acknowledge through the
+ * contract route with the versions the test chooses, on the test clock.
  */
-describe('steps that hold from convergence', () => {
+describe('ramps and rollbacks that wait on the fleet', () => {
   let t: TestServer;
   let owner: ClaimedInstance;
   let projectId: string;
@@ -27,7 +28,7 @@ describe('steps that hold from convergence', () => {
     owner = await claim(t);
     projectId = (await owner.session.createProject({ path: { slug: 'acme' }, body: { key: 'web', name: 'Web' } })).id;
     envId = (await owner.session.createEnvironment({ path: { id: projectId }, body: { key: 'prod', name: 'Prod' } })).id;
-    for (const key of ['checkout', 'search', 'banner']) await owner.session.createFlag({ path: { id: projectId }, body: { key, name: key, defaultValue: false } });
+    for (const key of ['checkout', 'search', 'banner', 'promo']) await owner.session.createFlag({ path: { id: projectId }, body: { key, name: key, defaultValue: false } });
     token = (await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'fleet', kind: 'sdk', environments: [envId] } })).token;
     await owner.session.createRolloutPlan({ path: { id: projectId }, body: { key: 'proven', name: 'Proven', cadence: 'auto', rampSteps } });
   });
@@ -109,5 +110,50 @@ describe('steps that hold from convergence', () => {
     expect(
       await refused({ key: 'short', name: 'S', cadence: 'auto', rampSteps: [{ percent: 10, holdForSeconds: HOUR, holdFromConvergence: { instancesPercent: 99, timeoutSeconds: 5 } }, { percent: 100, holdForSeconds: 0 }] }, 'invalid_request'),
     ).toHaveProperty(['rampSteps.0.holdFromConvergence.timeoutSeconds']);
+  });
+
+  it('records when 99 % of the fleet served a rollback: on the rollout, in an audit row and in the webhook event', async () => {
+    const subscription = await owner.session.createWebhookSubscription({
+      path: { id: projectId },
+      body: { name: 'fleet', url: 'https://hooks.example.com/gradual', events: ['rollout.rollback_converged'] },
+    });
+    const T0 = Date.parse('2026-12-04T09:00:00Z');
+    const at = (ms: number) => t.setClock(new Date(T0 + ms));
+    await at(-60_000);
+    await applied(owner.session.putFlagRollout({ path: { envId, key: 'promo' }, body: { percent: 30, newValue: true } }));
+    const live = await envVersion();
+    for (const id of ['g', 'h', 'i']) await ack(id, live);
+
+    await at(0);
+    await owner.session.rollbackFlagRollout({ path: { envId, key: 'promo' }, headers: { 'x-audit-reason': 'checkout errors' } });
+    const version = await envVersion();
+    for (const [ms, id] of [[150, 'g'], [400, 'h'], [900, 'i']] as const) {
+      await at(ms); // each move runs a scheduler tick: fewer than 99 % serve it until the last
+      expect((await owner.session.getFlagRollout({ path: { envId, key: 'promo' } })).lastRollbackConvergence).toBe(null);
+      await ack(id, version);
+    }
+    await at(1000);
+    const rolledBack = await owner.session.getFlagRollout({ path: { envId, key: 'promo' } });
+    const recorded = { version, rolledBackAt: '2026-12-04T09:00:00.000Z', convergedAt: '2026-12-04T09:00:00.900Z', convergedMs: 900, instances: 3, serving: 3 };
+    expect(rolledBack).toMatchObject({ status: 'paused', pausedReason: 'auto_rollback', stepVersion: version, lastRollbackConvergence: recorded });
+
+    const { events } = await owner.session.listAuditEvents({ path: { slug: 'acme' }, query: { resourceType: 'rollout', resourceKey: 'promo', envId } });
+    expect(events.filter((e) => e.action === 'rollout.rollback_converged')).toEqual([
+      expect.objectContaining({ actorType: 'system', reason: `convergence: 3 of 3 SDK instances served v${version} or later 900 ms after the rollback`, version: null }),
+    ]);
+    const { items } = await owner.session.listWebhookDeliveries({ path: { id: projectId, subscriptionId: subscription.id } });
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({ eventType: 'rollout.rollback_converged', payload: { type: 'rollout.rollback_converged', data: { rollbackConvergence: recorded } } });
+
+    // In the metrics: the fleet by state, and the rollback's time.
+    const metrics = await scrapeMetrics(t.server.url);
+    expect(metrics.sample(`gradual_sdk_instances{env_id="${envId}",state="current"}`)).toBe(3);
+    expect(metrics.sample(`gradual_sdk_instances{env_id="${envId}",state="behind"}`)).toBe(0);
+    expect(metrics.sample('gradual_rollback_convergence_seconds_count')).toBe(1);
+    expect(metrics.sample('gradual_rollback_convergence_seconds_sum')).toBeCloseTo(0.9);
+
+    // Recorded once: later ticks leave it.
+    await at(60_000);
+    expect((await owner.session.listWebhookDeliveries({ path: { id: projectId, subscriptionId: subscription.id } })).items).toHaveLength(1);
   });
 });

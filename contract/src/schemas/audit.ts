@@ -68,6 +68,7 @@ export const AUDIT_ACTIONS = [
   'rollout.completed',
   'rollout.auto_rollback',
   'rollout.rolled_back',
+  'rollout.rollback_converged',
   'rollout.target_ids_added',
   'rollout.target_ids_removed',
   'rollout.target_ids_replaced',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ATTRIBUTE_NAME_MAX_LENGTH, CONVERGENCE_HOLD_PERCENT_MAX, CONVERGENCE_WINDOW_MINUTES_DEFAULT, CONVERGENCE_HOLD_PERCENT_MIN, CONVERGENCE_TIMEOUT_SECONDS_MAX, CONVERGENCE_TIMEOUT_SECONDS_MIN, HOLD_SECONDS_MAX, HOLD_SECONDS_MIN, RAMP_STEPS_MAX, RAMP_STEPS_MIN, TARGET_ID_MAX_LENGTH } from '../limits.js';
+import { ATTRIBUTE_NAME_MAX_LENGTH, CONVERGENCE_HOLD_PERCENT_MAX, CONVERGENCE_WINDOW_MINUTES_DEFAULT, CONVERGENCE_HOLD_PERCENT_MIN, CONVERGENCE_TIMEOUT_SECONDS_MAX, CONVERGENCE_TIMEOUT_SECONDS_MIN, HOLD_SECONDS_MAX, ROLLBACK_CONVERGED_PERCENT, HOLD_SECONDS_MIN, RAMP_STEPS_MAX, RAMP_STEPS_MIN, TARGET_ID_MAX_LENGTH } from '../limits.js';
 import { named } from '../openapi-meta.js';
 import { Id, JsonValue, Timestamp } from './common.js';
 import { GuardStop, StepGuard, StepGuardInput } from './guards.js';
@@ -88,6 +88,21 @@ export const AutoRollbackInfoRef = named(
   'The last rollback fire that paused this rollout; the dashboard shows a banner for an hour after `firedAt`.',
 );
 
+/** When the fleet served a rollback (docs/convergence.md). */
+export const RollbackConvergence = named(
+  'RollbackConvergence',
+  z.object({
+    version: z.number().int().describe('The environment version the rollback was written at (or a later one the fleet was measured on).'),
+    rolledBackAt: Timestamp,
+    convergedAt: Timestamp.nullable().describe(`When ${ROLLBACK_CONVERGED_PERCENT} % of the SDK instances seen recently first served \`version\` or a later one; null when they did not within the watch (an hour), or no instance was seen.`),
+    convergedMs: z.number().int().nullable().describe('convergedAt − rolledBackAt, in milliseconds.'),
+    instances: z.number().int().describe('SDK instances seen in the ledger\'s window when it was recorded.'),
+    serving: z.number().int().describe('Of those, the ones serving `version` or a later one.'),
+  }),
+  `The last rollback's convergence: recorded once ${ROLLBACK_CONVERGED_PERCENT} % of the SDK instances seen recently serve it, or when its watch of an hour ends.`,
+);
+export type RollbackConvergence = z.infer<typeof RollbackConvergence>;
+
 export const Rollout = named(
   'Rollout',
   z.object({
@@ -121,6 +136,7 @@ export const Rollout = named(
     targetIdsCount: z.number().int(),
     lastAutoRollback: AutoRollbackInfoRef.nullable(),
     lastGuardStop: GuardStop.nullable(),
+    lastRollbackConvergence: RollbackConvergence.nullable(),
     allowedActions: z.array(RolloutAction).describe(
       'The actions the rollout accepts in its state, from the state machine: `approve` (POST resume) while held at an approval gate, `resume` after a pause or a rollback, never `advance` while gated or rolled back. Empty once completed or cancelled.',
     ),

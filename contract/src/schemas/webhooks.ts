@@ -11,6 +11,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'rollout.completed',
   'rollout.cancelled',
   'rollout.rolled_back',
+  'rollout.rollback_converged',
   'proposal.created',
   'proposal.approved',
   'proposal.rejected',
@@ -23,7 +24,7 @@ export const WEBHOOK_EVENT_TYPES = [
 export const WebhookEventType = named(
   'WebhookEventType',
   z.enum(WEBHOOK_EVENT_TYPES),
-  '`rollout.paused` covers a person\'s pause and an approval gate (`data.pausedReason`); `rollout.rolled_back` an alert\'s rollback and the manual one; `proposal.approved` is a proposal applied, `proposal.rejected` one cancelled.',
+  '`rollout.paused` covers a person\'s pause and an approval gate (`data.pausedReason`); `rollout.rolled_back` an alert\'s rollback, a guard\'s and the manual one; `rollout.rollback_converged` when the SDK instances seen recently serve a rollback (`data.rollbackConvergence`); `proposal.approved` is a proposal applied, `proposal.rejected` one cancelled.',
 );
 export type WebhookEventType = z.infer<typeof WebhookEventType>;
 

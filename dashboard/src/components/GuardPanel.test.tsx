@@ -36,6 +36,7 @@ const ROLLOUT: Rollout = {
   targetIdsCount: 0,
   lastAutoRollback: null,
   lastGuardStop: null,
+  lastRollbackConvergence: null,
   allowedActions: ['pause', 'advance', 'rollback', 'cancel'],
   createdAt: '2026-12-01T10:00:00.000Z',
   updatedAt: '2026-12-01T10:00:00.000Z',

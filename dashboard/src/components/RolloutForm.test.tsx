@@ -35,6 +35,7 @@ const ROLLOUT: Rollout = {
   targetIdsCount: 0,
   lastAutoRollback: null,
   lastGuardStop: null,
+  lastRollbackConvergence: null,
   allowedActions: ['pause', 'rollback', 'cancel'],
   createdAt: '2026-11-22T10:00:00.000Z',
   updatedAt: '2026-11-22T10:00:00.000Z',

@@ -42,6 +42,7 @@ const GATED: Rollout = {
   targetIdsCount: 0,
   lastAutoRollback: null,
   lastGuardStop: null,
+  lastRollbackConvergence: null,
   allowedActions: ['approve', 'rollback', 'cancel'],
   createdAt: '2026-11-22T10:00:00.000Z',
   updatedAt: '2026-11-22T10:00:00.000Z',
@@ -172,6 +173,12 @@ describe('RolloutPanel', () => {
   it('says where a rolled-back rollout resumes to', () => {
     renderPanel(ROLLED_BACK, { status: 200, body: ROLLED_BACK });
     expect(screen.getByText(/Rolled back to 0%/).textContent).toBe('Rolled back to 0%. Resume returns it to 30%.');
+  });
+
+  it('says how fast the fleet served the rollback, once recorded', () => {
+    const recorded = { version: 43, rolledBackAt: '2026-11-22T10:00:00.000Z', convergedAt: '2026-11-22T10:00:00.180Z', convergedMs: 180, instances: 1210, serving: 1204 };
+    renderPanel({ ...ROLLED_BACK, lastRollbackConvergence: recorded }, { status: 200, body: ROLLED_BACK });
+    expect(screen.getByTestId('rollback-converged').textContent).toBe(' The rollback reached 1,204 of 1,210 SDK instances in 180 ms.');
   });
 
   it('rolls back now after a confirmation with a required reason, sent as X-Audit-Reason', async () => {

@@ -153,6 +153,13 @@ export function RolloutPanel(props: RolloutPanelProps) {
         <div className="note note-error">
           Rolled back to 0%{rollout.lastAutoRollback ? ' (the last alert is in the banner above)' : ''}. Resume returns it to{' '}
           {formatPercent(rollout.rolledBackFromPercent ?? 0)}.
+          {rollout.lastRollbackConvergence?.convergedMs != null && (
+            <span data-testid="rollback-converged">
+              {' '}
+              The rollback reached {rollout.lastRollbackConvergence.serving.toLocaleString()} of {rollout.lastRollbackConvergence.instances.toLocaleString()} SDK instances in{' '}
+              {rollout.lastRollbackConvergence.convergedMs.toLocaleString()} ms.
+            </span>
+          )}
         </div>
       )}
 

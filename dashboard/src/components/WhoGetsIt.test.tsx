@@ -37,6 +37,7 @@ const ROLLOUT: Rollout = {
   targetIdsCount: 1,
   lastAutoRollback: null,
   lastGuardStop: null,
+  lastRollbackConvergence: null,
   allowedActions: ['pause', 'cancel', 'rollback'],
   createdAt: '2026-11-22T10:00:00.000Z',
   updatedAt: '2026-11-22T10:00:00.000Z',

@@ -17,6 +17,7 @@ export const WEBHOOK_EVENT_NAMES: Record<WebhookEventType, string> = {
   'rollout.completed': 'Rollout completed',
   'rollout.cancelled': 'Rollout cancelled',
   'rollout.rolled_back': 'Rollout rolled back',
+  'rollout.rollback_converged': 'Rollback reached the SDK fleet',
   'proposal.created': 'Change proposed',
   'proposal.approved': 'Proposal applied',
   'proposal.rejected': 'Proposal cancelled',

@@ -555,6 +555,35 @@ export type GuardStop = {
 };
 
 /**
+ * RollbackConvergence
+ *
+ * The last rollback's convergence: recorded once 99 % of the SDK instances seen recently serve it, or when its watch of an hour ends.
+ */
+export type RollbackConvergence = {
+    /**
+     * The environment version the rollback was written at (or a later one the fleet was measured on).
+     */
+    version: number;
+    rolledBackAt: string;
+    /**
+     * When 99 % of the SDK instances seen recently first served `version` or a later one; null when they did not within the watch (an hour), or no instance was seen.
+     */
+    convergedAt: string | null;
+    /**
+     * convergedAt − rolledBackAt, in milliseconds.
+     */
+    convergedMs: number | null;
+    /**
+     * SDK instances seen in the ledger's window when it was recorded.
+     */
+    instances: number;
+    /**
+     * Of those, the ones serving `version` or a later one.
+     */
+    serving: number;
+};
+
+/**
  * RolloutAction
  */
 export type RolloutAction = 'pause' | 'resume' | 'approve' | 'advance' | 'rollback' | 'cancel';
@@ -593,6 +622,7 @@ export type Rollout = {
     targetIdsCount: number;
     lastAutoRollback: AutoRollbackInfo | null;
     lastGuardStop: GuardStop | null;
+    lastRollbackConvergence: RollbackConvergence | null;
     /**
      * The actions the rollout accepts in its state, from the state machine: `approve` (POST resume) while held at an approval gate, `resume` after a pause or a rollback, never `advance` while gated or rolled back. Empty once completed or cancelled.
      */
@@ -1371,7 +1401,7 @@ export type ActorType = 'user' | 'api_token' | 'agent_token' | 'system' | 'rollb
  *
  * `rollout.approval_gate_reached`: the scheduler stopped before a step that requires approval (the row's reason names the step); the rollout is paused until someone resumes or advances it.
  */
-export type AuditAction = 'org.created' | 'project.created' | 'project.updated' | 'project.deleted' | 'environment.created' | 'environment.deleted' | 'member.added' | 'member.role_changed' | 'member.removed' | 'invitation.created' | 'invitation.revoked' | 'invitation.accepted' | 'api_token.created' | 'api_token.revoked' | 'rollback_secret.created' | 'rollback_secret.revoked' | 'rollout_plan.created' | 'rollout_plan.updated' | 'rollout_plan.deleted' | 'guard_metric.created' | 'guard_metric.deleted' | 'flag.created' | 'flag.update_value' | 'flag.update_rules' | 'flag.updated' | 'flag.archived' | 'flag.restored' | 'flag.deleted' | 'config.created' | 'config.update_value' | 'config.update_rules' | 'config.updated' | 'config.archived' | 'config.restored' | 'config.deleted' | 'segment.created' | 'segment.updated' | 'segment.deleted' | 'segment.target_ids_added' | 'segment.target_ids_removed' | 'segment.target_ids_replaced' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'rollout.created' | 'rollout.updated' | 'rollout.paused' | 'rollout.resumed' | 'rollout.advanced' | 'rollout.approval_gate_reached' | 'rollout.approval_resolved' | 'rollout.cancelled' | 'rollout.completed' | 'rollout.auto_rollback' | 'rollout.rolled_back' | 'rollout.target_ids_added' | 'rollout.target_ids_removed' | 'rollout.target_ids_replaced' | 'proposal.created' | 'proposal.applied' | 'proposal.cancelled' | 'proposal.expired';
+export type AuditAction = 'org.created' | 'project.created' | 'project.updated' | 'project.deleted' | 'environment.created' | 'environment.deleted' | 'member.added' | 'member.role_changed' | 'member.removed' | 'invitation.created' | 'invitation.revoked' | 'invitation.accepted' | 'api_token.created' | 'api_token.revoked' | 'rollback_secret.created' | 'rollback_secret.revoked' | 'rollout_plan.created' | 'rollout_plan.updated' | 'rollout_plan.deleted' | 'guard_metric.created' | 'guard_metric.deleted' | 'flag.created' | 'flag.update_value' | 'flag.update_rules' | 'flag.updated' | 'flag.archived' | 'flag.restored' | 'flag.deleted' | 'config.created' | 'config.update_value' | 'config.update_rules' | 'config.updated' | 'config.archived' | 'config.restored' | 'config.deleted' | 'segment.created' | 'segment.updated' | 'segment.deleted' | 'segment.target_ids_added' | 'segment.target_ids_removed' | 'segment.target_ids_replaced' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'rollout.created' | 'rollout.updated' | 'rollout.paused' | 'rollout.resumed' | 'rollout.advanced' | 'rollout.approval_gate_reached' | 'rollout.approval_resolved' | 'rollout.cancelled' | 'rollout.completed' | 'rollout.auto_rollback' | 'rollout.rolled_back' | 'rollout.rollback_converged' | 'rollout.target_ids_added' | 'rollout.target_ids_removed' | 'rollout.target_ids_replaced' | 'proposal.created' | 'proposal.applied' | 'proposal.cancelled' | 'proposal.expired';
 
 /**
  * AuditEventSummary
@@ -1612,9 +1642,9 @@ export type SegmentReferrers = {
 /**
  * WebhookEventType
  *
- * `rollout.paused` covers a person's pause and an approval gate (`data.pausedReason`); `rollout.rolled_back` an alert's rollback and the manual one; `proposal.approved` is a proposal applied, `proposal.rejected` one cancelled.
+ * `rollout.paused` covers a person's pause and an approval gate (`data.pausedReason`); `rollout.rolled_back` an alert's rollback, a guard's and the manual one; `rollout.rollback_converged` when the SDK instances seen recently serve a rollback (`data.rollbackConvergence`); `proposal.approved` is a proposal applied, `proposal.rejected` one cancelled.
  */
-export type WebhookEventType = 'rollout.created' | 'rollout.advanced' | 'rollout.paused' | 'rollout.resumed' | 'rollout.completed' | 'rollout.cancelled' | 'rollout.rolled_back' | 'proposal.created' | 'proposal.approved' | 'proposal.rejected' | 'flag.archived' | 'flag.deleted' | 'config.archived' | 'config.deleted';
+export type WebhookEventType = 'rollout.created' | 'rollout.advanced' | 'rollout.paused' | 'rollout.resumed' | 'rollout.completed' | 'rollout.cancelled' | 'rollout.rolled_back' | 'rollout.rollback_converged' | 'proposal.created' | 'proposal.approved' | 'proposal.rejected' | 'flag.archived' | 'flag.deleted' | 'config.archived' | 'config.deleted';
 
 /**
  * WebhookFormat

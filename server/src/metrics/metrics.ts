@@ -5,8 +5,9 @@ import { LatencyHistogram } from './latency-histogram.js';
  * The service's Prometheus metrics, one registry per server (tests run several in one
  * process). Beyond the process defaults and request latency, the few an operator alerts on:
  * the scheduler falling behind or failing, rollback fires by outcome, live streams (open, refused
- * over a cap, ended with their credentials), and whether this instance hears other instances'
- * writes.
+ * over a cap, ended with their credentials), whether this instance hears other instances'
+ * writes, and the fleet's convergence (SDK instances per environment, current or behind; how fast
+ * rollbacks reach them).
  */
 export class ServiceMetrics {
   readonly registry = new client.Registry();
@@ -104,7 +105,20 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
-  constructor(sources: { openStreams: () => number; busConnected: () => boolean; targetIdsInMemory?: () => number }) {
+  readonly rollbackConvergence = new client.Histogram({
+    name: 'gradual_rollback_convergence_seconds',
+    help: 'Time from a rollback to 99 % of the SDK instances seen recently serving it, as the watch that recorded it measured (docs/convergence.md).',
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+    registers: [this.registry],
+  });
+
+  constructor(sources: {
+    openStreams: () => number;
+    busConnected: () => boolean;
+    targetIdsInMemory?: () => number;
+    /** Per environment with SDK instances seen in the ledger's window: how many, and how many serve its current version (read from the database). */
+    fleet?: () => Promise<Array<{ envId: string; instances: number; current: number }>>;
+  }) {
     client.collectDefaultMetrics({ register: this.registry });
     new client.Gauge({
       name: 'gradual_sse_open_streams',
@@ -120,6 +134,20 @@ export class ServiceMetrics {
       registers: [this.registry],
       collect() {
         this.set(sources.targetIdsInMemory?.() ?? 0);
+      },
+    });
+    new client.Gauge({
+      name: 'gradual_sdk_instances',
+      help: 'SDK instances seen in the convergence ledger’s window (5 minutes), by environment and whether they serve its current version (state current or behind). Read from the database: every server instance reports the same figures.',
+      labelNames: ['env_id', 'state'] as const,
+      registers: [this.registry],
+      async collect() {
+        if (!sources.fleet) return;
+        this.reset();
+        for (const env of await sources.fleet()) {
+          this.set({ env_id: env.envId, state: 'current' }, env.current);
+          this.set({ env_id: env.envId, state: 'behind' }, env.instances - env.current);
+        }
       },
     });
     new client.Gauge({

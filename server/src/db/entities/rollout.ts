@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { LIVE_STATUSES, ROLLOUT_STATUSES, type GuardStop } from '@gradual/contract';
+import { LIVE_STATUSES, ROLLOUT_STATUSES, type GuardStop, type RollbackConvergence } from '@gradual/contract';
 import { id, jsonb, timestamp, type JsonValue } from './common.js';
 import { EnvironmentEntity } from './environment.js';
 import { PrimitiveEntity, PRIMITIVE_KINDS } from './primitive.js';
@@ -60,6 +60,12 @@ export const RolloutEntity = defineEntity({
     stepVersion: p.integer().nullable(),
     /** While the current step holds from convergence and waits for the fleet: when it pauses if the fleet is not there. */
     awaitingConvergenceUntil: timestamp().nullable(),
+    /** When the last rollback (an alert's, a guard's or a person's) committed. */
+    rolledBackAt: timestamp().nullable(),
+    /** While the scheduler watches the last rollback reach the fleet: until when. */
+    rollbackWatchUntil: timestamp().nullable(),
+    /** What the watch of the last rollback recorded (the contract's RollbackConvergence), or null. */
+    rollbackConvergence: jsonb<RollbackConvergence>().nullable(),
     targetIdsCount: p.integer(),
     /**
      * Raised by every edit that changes the allow-list, in the edit's transaction: an in-memory
@@ -97,6 +103,11 @@ export const RolloutEntity = defineEntity({
       name: 'rollouts_convergence_wait_index',
       expression:
         'create index "rollouts_convergence_wait_index" on "rollouts" ("awaiting_convergence_until") where "status" = \'active\' and "awaiting_convergence_until" is not null',
+    },
+    {
+      // The scheduler's watch of rollbacks until the fleet serves them.
+      name: 'rollouts_rollback_watch_index',
+      expression: 'create index "rollouts_rollback_watch_index" on "rollouts" ("rollback_watch_until") where "rollback_watch_until" is not null',
     },
     { properties: ['projectId', 'planKey'] },
   ],

@@ -32,6 +32,7 @@ export const WEBHOOK_EVENT_OF_ACTION: Partial<Record<AuditAction, WebhookEventTy
   'rollout.cancelled': 'rollout.cancelled',
   'rollout.auto_rollback': 'rollout.rolled_back',
   'rollout.rolled_back': 'rollout.rolled_back',
+  'rollout.rollback_converged': 'rollout.rollback_converged',
   'proposal.created': 'proposal.created',
   'proposal.applied': 'proposal.approved',
   'proposal.cancelled': 'proposal.rejected',
@@ -99,6 +100,8 @@ export function renderStandard(type: string, row: AuditEvent, place: EventPlace)
     data.pausedReason = asObject(resource)?.pausedReason ?? (row.action === 'rollout.approval_gate_reached' ? 'approval_gate' : 'user');
   // A guarded step's stop (reason guard:<metric>): the check's evidence (docs/guards.md).
   if (guardStopped(row)) data.guardStop = asObject(resource)?.lastGuardStop ?? null;
+  // When the fleet served a rollback: the time it took (docs/convergence.md).
+  if (type === 'rollout.rollback_converged') data.rollbackConvergence = asObject(resource)?.lastRollbackConvergence ?? null;
   return { type, timestamp: row.createdAt.toISOString(), data };
 }
 
@@ -134,6 +137,11 @@ export function summary(type: string, row: AuditEvent, place: EventPlace): strin
       return `${subject} was cancelled`;
     case 'rollout.rolled_back':
       return `${subject} was rolled back${guardStopped(row) ? ` by its guard (${row.reason!.slice('guard:'.length)})` : row.action === 'rollout.auto_rollback' ? ' by an alert' : ''}`;
+    case 'rollout.rollback_converged': {
+      const seen = asObject(rollout?.lastRollbackConvergence ?? null);
+      const share = typeof seen?.serving === 'number' && typeof seen.instances === 'number' ? `${seen.serving.toLocaleString('en-US')} of ${seen.instances.toLocaleString('en-US')} SDK instances` : 'the SDK instances';
+      return `Rollback of ${key}${where} reached ${share}${typeof seen?.convergedMs === 'number' ? ` in ${seen.convergedMs.toLocaleString('en-US')} ms` : ''}`;
+    }
     case 'proposal.created':
       return `Proposal for ${key}${where} is waiting for approval`;
     case 'proposal.approved':

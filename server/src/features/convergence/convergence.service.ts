@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { CONVERGENCE_LAGGARDS_MAX, CONVERGENCE_WINDOW_MINUTES_DEFAULT, type Convergence, type RulesetAck } from '@gradual/contract';
+import { CONVERGENCE_LAGGARDS_MAX, CONVERGENCE_WINDOW_MINUTES_DEFAULT, ROLLBACK_CONVERGED_PERCENT, type Convergence, type RollbackConvergence, type RulesetAck } from '@gradual/contract';
 import { authorize, type Caller } from '../access/authorize.js';
 import { findEnvironment, iso } from '../common/lookup.js';
 import type { EnvDirectory } from '../environments/env-directory.js';
 import type { AckLedger } from './ack-ledger.js';
-import { fleetShare, readLedger } from './convergence.store.js';
+import { fleetByEnvironment, fleetShare, readLedger, servedBy } from './convergence.store.js';
 
 /**
  * POST /envs/{envId}/ruleset-acks: an SDK instance serves `ack.version`. Held in memory by the
@@ -75,4 +75,28 @@ export async function fleetConvergence(em: EntityManager, envId: string, version
   const since = new Date(now.getTime() - CONVERGENCE_WINDOW_MINUTES_DEFAULT * 60_000);
   const { instances, serving } = await fleetShare(em, envId, target, since);
   return { version: target, instances, serving, servingPercent: instances === 0 ? 100 : (serving / instances) * 100 };
+}
+
+/**
+ * A rollback's convergence as of `now` (docs/convergence.md): of the instances seen in the
+ * ledger's default window, the ones serving `version` (the rollback's) or a later one, and when
+ * ROLLBACK_CONVERGED_PERCENT of them first did; `convergedAt` null while fewer do.
+ */
+export async function rollbackConvergence(em: EntityManager, envId: string, version: number, rolledBackAt: Date, now: Date): Promise<RollbackConvergence> {
+  const since = new Date(now.getTime() - CONVERGENCE_WINDOW_MINUTES_DEFAULT * 60_000);
+  const seen = await servedBy(em, envId, version, since, ROLLBACK_CONVERGED_PERCENT);
+  const convergedAt = seen.reachedAt && new Date(Math.max(seen.reachedAt.getTime(), rolledBackAt.getTime()));
+  return {
+    version,
+    rolledBackAt: iso(rolledBackAt),
+    convergedAt: convergedAt && iso(convergedAt),
+    convergedMs: convergedAt && convergedAt.getTime() - rolledBackAt.getTime(),
+    instances: seen.instances,
+    serving: seen.serving,
+  };
+}
+
+/** Every environment's fleet as of `now` (the ledger's default window), for the metrics' gauge. */
+export function fleetsNow(em: EntityManager, now: Date): Promise<Array<{ envId: string; instances: number; current: number }>> {
+  return fleetByEnvironment(em, new Date(now.getTime() - CONVERGENCE_WINDOW_MINUTES_DEFAULT * 60_000));
 }

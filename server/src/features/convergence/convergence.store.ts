@@ -139,3 +139,38 @@ export async function fleetShare(em: EntityManager, envId: string, version: numb
   );
   return { instances: Number(rows[0]?.instances ?? 0), serving: Number(rows[0]?.serving ?? 0) };
 }
+
+/**
+ * An environment's instances seen since `since`, how many serve `version` or a later one, and when
+ * `percent` of them first did (the first acknowledgement of such a version of the instance that
+ * made it that many; null when fewer serve it).
+ */
+export async function servedBy(em: EntityManager, envId: string, version: number, since: Date, percent: number): Promise<{ instances: number; serving: number; reachedAt: Date | null }> {
+  const { rows } = await rawQuery<{ instances: string | number; serving: string | number; reached_at: string | Date | null }>(
+    em,
+    `with fleet as (select instance_id from sdk_instances where env_id = ? and last_seen >= ?),
+          served as (
+            select v.instance_id, min(v.first_acked_at) as at from sdk_instance_versions v join fleet f on f.instance_id = v.instance_id
+             where v.env_id = ? and v.version >= ? group by v.instance_id),
+          needed as (select greatest(ceil(count(*) * ?::float8 / 100)::int, 1) as n from fleet)
+     select (select count(*) from fleet) as instances, (select count(*) from served) as serving,
+            (select at from served order by at offset (select n - 1 from needed) limit 1) as reached_at`,
+    [envId, since, envId, version, percent],
+  );
+  const row = rows[0];
+  const instances = Number(row?.instances ?? 0);
+  const serving = Number(row?.serving ?? 0);
+  const enough = instances > 0 && serving >= Math.ceil((instances * percent) / 100);
+  return { instances, serving, reachedAt: enough && row?.reached_at ? new Date(row.reached_at) : null };
+}
+
+/** Per environment with instances seen since `since`: how many, and how many serve its current version. */
+export async function fleetByEnvironment(em: EntityManager, since: Date): Promise<Array<{ envId: string; instances: number; current: number }>> {
+  const { rows } = await rawQuery<{ env_id: string; instances: string | number; current: string | number }>(
+    em,
+    `select i.env_id, count(*) as instances, count(*) filter (where i.version >= e.version) as current
+       from sdk_instances i join environments e on e.id = i.env_id where i.last_seen >= ? group by i.env_id order by i.env_id`,
+    [since],
+  );
+  return rows.map((r) => ({ envId: r.env_id, instances: Number(r.instances), current: Number(r.current) }));
+}

@@ -37,7 +37,7 @@ export async function commitTransition(
   if (!transition.changed) return;
   const { changes, actor, caller } = ctx;
   applyState(row, transition.rollout, caller.now);
-  if (transition.actions.length) row.stepVersion = PENDING_VERSION; // an audited change: the version it is written at
+  recordAudited(row, transition, caller.now);
   changes.rollout(row, before === null);
   const audit = rolloutAuditRows(actor, caller, row, transition, before);
   if (audit.length) changes.change(row.envId);
@@ -59,6 +59,24 @@ export async function commitTransition(
       previousValue: previous,
       newValue: state.value,
     });
+  }
+}
+
+/** How long the scheduler watches a rollback reach the fleet (features/rollouts/rollback-watch.ts). */
+export const ROLLBACK_WATCH_MS = 3600_000;
+
+/**
+ * What an audited transition records on the row besides its state: the environment version it is
+ * written at (stepVersion, filled in by the write) and, for a rollback, when it happened and the
+ * start of its watch (the previous rollback's record goes).
+ */
+function recordAudited(row: Rollout, transition: Transition, now: Date): void {
+  if (!transition.actions.length) return;
+  row.stepVersion = PENDING_VERSION;
+  if (transition.actions.some((a) => a === 'rollout.auto_rollback' || a === 'rollout.rolled_back')) {
+    row.rolledBackAt = now;
+    row.rollbackWatchUntil = new Date(now.getTime() + ROLLBACK_WATCH_MS);
+    row.rollbackConvergence = null;
   }
 }
 
@@ -116,7 +134,7 @@ export async function commitIfUnchanged(
   const { bus, actor, caller } = ctx;
   const next = { ...row };
   applyState(next, transition.rollout, caller.now);
-  if (transition.actions.length) next.stepVersion = PENDING_VERSION;
+  recordAudited(next, transition, caller.now);
   if (completesWithValue(next, transition)) throw new Error('commitIfUnchanged cannot complete a rollout with a value');
   const written = await changeRolloutIfUnchanged(em, bus, caller.now, next, rowVersion, rolloutAuditRows(actor, caller, next, transition, before));
   if (written) Object.assign(row, next);

@@ -71,6 +71,7 @@ export function toRolloutDto(r: Rollout): RolloutDto {
     targetIdsCount: r.targetIdsCount,
     lastAutoRollback: r.lastAutoRollback ?? null,
     lastGuardStop: r.lastGuardStop ?? null,
+    lastRollbackConvergence: r.rollbackConvergence ?? null,
     // As of the row's last change: no action's acceptance depends on the time.
     allowedActions: allowedActions(toState(r), r.updatedAt),
     createdAt: iso(r.createdAt),

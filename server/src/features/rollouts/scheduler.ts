@@ -12,6 +12,7 @@ import { stopAutomatically } from './automatic-stop.js';
 import { systemActor } from '../access/authorize.js';
 import { changeEnvironments, type EnvChangeBus } from '../environments/env-changes.js';
 import { commitTransition } from './commit-transition.js';
+import { watchRollbacks } from './rollback-watch.js';
 import { claimDueRollouts } from './rollouts.store.js';
 import type { AckLedger } from '../convergence/ack-ledger.js';
 import { fleetConvergence, type FleetConvergence } from '../convergence/convergence.service.js';
@@ -34,6 +35,8 @@ export interface TickResult {
   due: number;
   /** Of those, how many produced an audited transition (advanced, gated or completed). */
   transitioned: number;
+  /** Rollbacks recorded as served by the fleet. */
+  rollbacksConverged: number;
 }
 
 /** Rollouts handled per transaction: bounds lock time and memory, keeps each commit small. */
@@ -50,7 +53,7 @@ export const SCHEDULER_BATCH = 250;
  */
 export async function runSchedulerTick(deps: SchedulerDeps, batchSize = SCHEDULER_BATCH): Promise<TickResult> {
   const now = deps.clock.now();
-  const result: TickResult = { due: 0, transitioned: 0 };
+  const result: TickResult = { due: 0, transitioned: 0, rollbacksConverged: 0 };
   // The facts a due guard check reads from Prometheus, read before any row is locked.
   if (deps.prometheus) await samplePrometheus(deps.db.em(), deps.prometheus, now);
   await deps.acks?.flush();
@@ -114,8 +117,13 @@ export async function runSchedulerTick(deps: SchedulerDeps, batchSize = SCHEDULE
     });
     result.due += claimed;
     // A short batch means nothing else is due; a batch that changed nothing would only repeat itself.
-    if (claimed < batchSize || changed === 0) return result;
+    if (claimed < batchSize || changed === 0) break;
   }
+  // Rollbacks the fleet has come to serve since (rollback-watch.ts).
+  const converged = await changeEnvironments(deps.db.em(), deps.bus, now, (changes) => watchRollbacks(changes, now, batchSize));
+  for (const ms of converged) deps.metrics?.rollbackConvergence.observe(ms / 1000);
+  result.rollbacksConverged = converged.length;
+  return result;
 }
 
 /** The audit reason of a step that timed out waiting for the fleet. */
