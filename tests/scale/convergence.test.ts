@@ -87,5 +87,5 @@ describe('convergence ledger accuracy', () => {
     expect(ledger.laggards.map((l) => l.instanceId).sort()).toEqual(FROZEN.map((i) => `sim-0-${i}`).sort());
     expect(ledger.laggards.every((l) => l.version === before.version && l.service === 'pool-0')).toBe(true);
     console.log(`ledger: ${ledger.current}/${ledger.instances} on v${ledger.version} after ${tookMs} ms; p50 ${ledger.versions[0]?.p50Ms} ms, p99 ${ledger.versions[0]?.p99Ms} ms (${servers.length} server instance(s))`);
-  });
+  }, 120_000);
 });
