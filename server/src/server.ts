@@ -1,4 +1,4 @@
-import { createServer, type Server, type ServerOptions, type ServerResponse } from 'node:http';
+import { createServer, IncomingMessage, ServerResponse, type Server, type ServerOptions } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { answerClientError } from './http/client-error.js';
 import type { AddressInfo } from 'node:net';
@@ -54,6 +54,24 @@ export function httpServerOptions(config: Pick<Config, 'http'>): ServerOptions {
     requestTimeout: requestTimeoutMs,
     connectionsCheckingInterval: Math.min(1000, Math.max(100, Math.floor(headersTimeoutMs / 4))),
   };
+}
+
+/**
+ * The HTTP server's request and response classes for `app`. Express sets its prototype on every
+ * request and response (app.request, app.response, with Object.setPrototypeOf); done to an object
+ * created with another prototype, that gives each object a hidden class of its own: about 1 KiB
+ * each, kept as long as the request lives (a stream's, for hours), and every property access on
+ * them megamorphic. These classes inherit from Express's prototypes, and become app.request and
+ * app.response: the objects are created with the prototype Express sets, which then changes nothing.
+ */
+export function expressClasses(app: Express) {
+  class AppRequest extends IncomingMessage {}
+  Object.setPrototypeOf(AppRequest.prototype, app.request);
+  class AppResponse extends ServerResponse {}
+  Object.setPrototypeOf(AppResponse.prototype, app.response);
+  Object.defineProperty(app, 'request', { value: AppRequest.prototype, writable: true, configurable: true, enumerable: true });
+  Object.defineProperty(app, 'response', { value: AppResponse.prototype, writable: true, configurable: true, enumerable: true });
+  return { IncomingMessage: AppRequest, ServerResponse: AppResponse };
 }
 
 /** How long graceful shutdown waits for in-flight requests before closing their connections. */
@@ -163,7 +181,7 @@ export async function startServer({ config, logger: givenLogger, db: givenDb }: 
   });
   // Each connection's latest response, for answering a malformed request that follows it (client-error.ts).
   const latestResponse = new WeakMap<Duplex, ServerResponse>();
-  const http = createServer(httpServerOptions(config), (req, res) => {
+  const http = createServer({ ...httpServerOptions(config), ...expressClasses(app) }, (req, res) => {
     latestResponse.set(req.socket, res);
     apiKeyHeaderAsBearer(req);
     const answered = answers.tryAnswer(req, res);

@@ -124,6 +124,29 @@ describe('security headers', () => {
     expectApiHeaders(await fetch(`${t.server.url}/openapi.yaml`));
   });
 
+  it('sends an event stream nosniff and CORP only (the other headers are for documents), its refusals all of them', async () => {
+    const controller = new AbortController();
+    const stream = await fetch(`${t.server.url}/api/v1/envs/${envId}/ruleset/stream`, { headers: { authorization: `Bearer ${token}` }, signal: controller.signal });
+    try {
+      expect(stream.status).toBe(200);
+      expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      expect(securityOf(stream)).toEqual({
+        'content-security-policy': null,
+        'x-content-type-options': 'nosniff',
+        'referrer-policy': null,
+        'cross-origin-opener-policy': null,
+        'cross-origin-resource-policy': 'same-origin',
+        'x-frame-options': null,
+        'strict-transport-security': null,
+      });
+    } finally {
+      controller.abort();
+    }
+    const refused = await fetch(`${t.server.url}/api/v1/envs/${envId}/ruleset/stream`);
+    expect(refused.status).toBe(401);
+    expectApiHeaders(refused);
+  });
+
   it('answers a 304 poll from memory with the same security headers as the route', async () => {
     const url = `${t.server.url}/api/v1/envs/${envId}/ruleset`;
     const auth = { authorization: `Bearer ${token}` };

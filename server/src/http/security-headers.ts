@@ -72,6 +72,15 @@ function options(https: boolean, directives: Directives, referrer: 'no-referrer'
   };
 }
 
+/**
+ * The API answers' security headers that only a document uses (a page a browser renders, frames
+ * or navigates from): an event stream (text/event-stream, which no browser renders) drops them
+ * once it is authorized, so each of the many long-lived streams holds fewer header bytes. It
+ * keeps X-Content-Type-Options, Cross-Origin-Resource-Policy and, over https,
+ * Strict-Transport-Security; its error answers (JSON) keep them all.
+ */
+export const DOCUMENT_ONLY_HEADERS: readonly string[] = ['Content-Security-Policy', 'Cross-Origin-Opener-Policy', 'Referrer-Policy', 'X-Frame-Options'];
+
 /** `'sha256-…'` sources for each inline `<script>` (without src) and `<style>` in a page. */
 export function inlineHashes(html: string): { script: string[]; style: string[] } {
   const hash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;

@@ -1,4 +1,4 @@
-import type { PassThrough } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { InProcessEnvChangeBus } from '../environments/env-changes.js';
 import { LiveStreams, type ChangeScope, type ChangeRow, type DescribeChanges, type StreamLimits } from './live-streams.js';
@@ -18,8 +18,11 @@ function setUp(describe: DescribeChanges) {
   const failures: unknown[] = [];
   const live = new LiveStreams(bus, { limits, now: () => new Date(0), check: () => Promise.resolve({ keyIds: new Set(['k']), sessions: new Set() }), describe, onDescribeFailed: (err) => failures.push(err) });
   const requester = { ip: '10.0.0.1', credential: { kind: 'key' as const, hash: 'h' } };
-  const open = (target: Parameters<LiveStreams['openEventStream']>[1], visible: (r: ChangeScope) => boolean = () => true) =>
-    live.openEventStream(live.reserve(requester), target, grant, visible, () => {});
+  const open = (target: Parameters<LiveStreams['openEventStream']>[1], visible: (r: ChangeScope) => boolean = () => true) => {
+    const stream = new PassThrough();
+    live.openEventStream(live.reserve(requester), target, grant, visible, stream, () => {});
+    return stream;
+  };
   return { bus, live, open, failures };
 }
 

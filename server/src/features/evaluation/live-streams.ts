@@ -1,9 +1,23 @@
-import { PassThrough } from 'node:stream';
 import { DomainError } from '../../domain/errors.js';
 import type { LiveChangeRow, OrgChange } from '../audit/org-changes.js';
 import type { EnvChange, EnvChangeBus } from '../environments/env-changes.js';
 
+/** Each stream gets a comment heartbeat this often (from its opening), so proxies keep it open. */
 export const HEARTBEAT_MS = 15_000;
+/**
+ * One timer writes every stream's heartbeats: each tick, the streams whose phase it is (those
+ * opened in the same tick of the cycle), so each stream gets one every HEARTBEAT_MS, its first
+ * 14 to 15 s after it opened, and a large number of streams is spread over the cycle.
+ */
+const HEARTBEAT_TICK_MS = 1000;
+const HEARTBEAT_PHASES = HEARTBEAT_MS / HEARTBEAT_TICK_MS;
+/**
+ * A stream whose client has left this many bytes unread beyond what its connection holds (a
+ * client that stopped reading, or a connection gone silent) is cut at its next event or
+ * heartbeat rather than buffered without end: a client still there reconnects and reads the
+ * current version. Live clients read every event as it comes (tens of bytes).
+ */
+export const MAX_UNREAD_BYTES = 64 * 1024;
 /**
  * Retry-After of a stream refused over a cap. A place frees only when another stream of the same
  * holder ends, so retrying at once is pointless; the SDK polls meanwhile.
@@ -11,6 +25,11 @@ export const HEARTBEAT_MS = 15_000;
 export const STREAM_REFUSED_RETRY_AFTER_SECONDS = 10;
 /** How often (real time) the re-check looks whether its interval has passed on the clock. */
 const RECHECK_POLL_MS = 250;
+/**
+ * Ruleset streams written per macrotask when a version is announced: the fan-out runs after the
+ * write that announced it (setImmediate), and between slices the event loop takes other work.
+ */
+export const ANNOUNCE_SLICE = 1000;
 
 /** Caps on open streams, per instance (config: STREAM_MAX_*), and how often their credentials are checked again. */
 export interface StreamLimits {
@@ -98,6 +117,19 @@ export type DescribeChanges = (envId: string, after: number, upTo: number) => Pr
  */
 export type RulesetStreamFormat = 'ruleset' | 'ofrep';
 
+/**
+ * Where a stream's bytes go: the HTTP response itself, written directly (a ServerResponse is
+ * one), or in tests any Writable. An event is built once per version and format, and the same
+ * Buffer is written to every stream that gets it: a sink keeps what it is given unchanged.
+ */
+export interface StreamSink {
+  write(chunk: Buffer | string): boolean;
+  end(): void;
+  /** Bytes written and not yet taken by the connection (its kernel buffer full): the client's unread backlog. */
+  readonly writableLength: number;
+  destroy(): void;
+}
+
 /** What an event stream follows: one environment, or every environment of an organization. */
 export type EventStreamTarget = { envId: string; version: number } | { orgId: string };
 
@@ -135,7 +167,9 @@ interface OpenStream {
   format: RulesetStreamFormat;
   /** Organization event streams: the last version announced per environment. */
   lastByEnv: Map<string, number> | null;
-  stream: PassThrough;
+  /** The heartbeat timer's tick (of HEARTBEAT_PHASES) at which this stream gets its heartbeat. */
+  phase: number;
+  sink: StreamSink;
   grant: StreamGrant;
   slot: StreamSlot;
   close: () => void;
@@ -152,11 +186,31 @@ interface OpenStream {
  * this instance at once, and every `recheckIntervalMs` (by the clock) one statement asks which
  * credentials of the open streams still hold, which ends those revoked, expired or logged out
  * on other instances, and sessions whose user left the stream's organization.
+ *
+ * Thousands of streams may follow one environment. Each stream writes to its response directly
+ * (StreamSink); a version's event is built once, one Buffer written to every stream; the write
+ * that announced it does not wait for them (they are written from the next macrotask on,
+ * ANNOUNCE_SLICE at a time); one timer writes the heartbeats; a client that stops reading is cut
+ * (MAX_UNREAD_BYTES).
  */
 export class LiveStreams {
   private readonly open = new Set<OpenStream>();
+  /** Ruleset streams, per environment. */
   private readonly byEnv = new Map<string, Set<OpenStream>>();
+  /** Environment event streams, per environment. */
+  private readonly eventsByEnv = new Map<string, Set<OpenStream>>();
   private readonly byOrg = new Map<string, Set<OpenStream>>();
+  /**
+   * Versions announced to ruleset streams and not yet written to all of them, in announcement
+   * order; `streams` is taken when the announcement's turn comes (null before), `next` the first
+   * not yet written.
+   */
+  private readonly announcing: Array<{ envId: string; version: number; streams: OpenStream[] | null; next: number }> = [];
+  private writing = false;
+  /** The open streams by heartbeat phase; the timer, while any stream is open, and the phase it last wrote. */
+  private readonly phases: Array<Set<OpenStream>> = Array.from({ length: HEARTBEAT_PHASES }, () => new Set());
+  private heartbeats: NodeJS.Timeout | null = null;
+  private phase = 0;
   /** Per environment, the announcement to event streams in progress (they are written in version order). */
   private readonly describing = new Map<string, Promise<void>>();
   private readonly held = {
@@ -238,19 +292,21 @@ export class LiveStreams {
   }
 
   /**
-   * Opens a stream on a place `reserve` gave. `onClose` receives the function that ends it (call
-   * it when the client goes away); ending the stream releases the place. `format` decides how each
-   * version is written (RulesetStreamFormat).
+   * Opens a stream on a place `reserve` gave, writing to `sink`. `onClose` receives the function
+   * that ends it (call it when the client goes away); ending the stream ends the sink and releases
+   * the place. `format` decides how each version is written (RulesetStreamFormat).
    */
   openStream(
     slot: StreamSlot,
     envId: string,
     currentVersion: number,
     grant: StreamGrant,
+    sink: StreamSink,
     onClose: (close: () => void) => void,
     format: RulesetStreamFormat = 'ruleset',
-  ): PassThrough {
-    return this.register(slot, grant, onClose, { envId, orgId: null, last: currentVersion, visible: null, lastByEnv: null, format }, (entry) => send(entry, currentVersion));
+  ): void {
+    const fields = { envId, orgId: null, last: currentVersion, visible: null, lastByEnv: null, format };
+    this.register(slot, grant, sink, onClose, fields, (entry) => entry.sink.write(eventBytes(format, currentVersion).connect));
   }
 
   /**
@@ -258,52 +314,58 @@ export class LiveStreams {
    * gave: of one environment (every write, its changes filtered by `visible`), or of every
    * environment of an organization (the writes with a change `visible` lets through).
    */
-  openEventStream(slot: StreamSlot, target: EventStreamTarget, grant: StreamGrant, visible: (row: ChangeScope) => boolean, onClose: (close: () => void) => void): PassThrough {
+  openEventStream(
+    slot: StreamSlot,
+    target: EventStreamTarget,
+    grant: StreamGrant,
+    visible: (row: ChangeScope) => boolean,
+    sink: StreamSink,
+    onClose: (close: () => void) => void,
+  ): void {
     const fields =
       'envId' in target
         ? { envId: target.envId, orgId: null, last: target.version, visible, lastByEnv: null, format: 'ruleset' as const }
         : { envId: null, orgId: target.orgId, last: 0, visible, lastByEnv: new Map<string, number>(), format: 'ruleset' as const };
     const ready = 'envId' in target ? { envId: target.envId, version: target.version } : { orgId: target.orgId };
-    return this.register(slot, grant, onClose, fields, (entry) => entry.stream.write(`event: ready\ndata: ${JSON.stringify(ready)}\n\n`));
+    this.register(slot, grant, sink, onClose, fields, (entry) => entry.sink.write(`${RETRY}event: ready\ndata: ${JSON.stringify(ready)}\n\n`));
   }
 
   private register(
     slot: StreamSlot,
     grant: StreamGrant,
+    sink: StreamSink,
     onClose: (close: () => void) => void,
     fields: Pick<OpenStream, 'envId' | 'orgId' | 'last' | 'visible' | 'lastByEnv' | 'format'>,
     first: (entry: OpenStream) => void,
-  ): PassThrough {
-    const stream = new PassThrough();
-    const heartbeat = setInterval(() => stream.write(`: heartbeat\n\n`), HEARTBEAT_MS);
-    heartbeat.unref();
-    const index = fields.envId !== null ? { map: this.byEnv, key: fields.envId } : { map: this.byOrg, key: fields.orgId ?? '' };
+  ): void {
+    const index =
+      fields.envId === null ? { map: this.byOrg, key: fields.orgId ?? '' } : { map: fields.visible ? this.eventsByEnv : this.byEnv, key: fields.envId };
     const entry: OpenStream = {
       ...fields,
-      stream,
+      sink,
       grant,
       slot,
+      phase: this.phase, // the tick just written: this stream's first heartbeat comes a whole cycle later
       close: () => {
         if (!this.open.delete(entry)) return;
         const streams = index.map.get(index.key);
         streams?.delete(entry);
         if (streams?.size === 0) index.map.delete(index.key);
-        clearInterval(heartbeat);
+        this.phases[entry.phase]!.delete(entry);
         slot.release();
-        stream.end();
-        if (this.open.size === 0) this.stopRechecks();
+        sink.end();
+        if (this.open.size === 0) this.stopTimers();
       },
     };
-    stream.write(`retry: 1000\n`);
-    first(entry);
+    first(entry); // the retry line and the first event, in one write
     this.open.add(entry);
     let streams = index.map.get(index.key);
     if (!streams) index.map.set(index.key, (streams = new Set()));
     streams.add(entry);
-    this.startRechecks();
+    this.phases[entry.phase]!.add(entry);
+    this.startTimers();
     onClose(entry.close);
     if (this.stopping) entry.close(); // shutdown began while the request was authorized
-    return stream;
   }
 
   /** Ends the streams of an API key (revoked or deleted on this instance). */
@@ -313,7 +375,7 @@ export class LiveStreams {
 
   /** Ends the ruleset and event streams of an environment (deleted on this instance). */
   endEnvironment(envId: string): number {
-    const ended = [...(this.byEnv.get(envId) ?? [])];
+    const ended = [...(this.byEnv.get(envId) ?? []), ...(this.eventsByEnv.get(envId) ?? [])];
     for (const entry of ended) entry.close();
     return ended.length;
   }
@@ -350,22 +412,51 @@ export class LiveStreams {
   shutdown(): void {
     this.stopping = true;
     this.closeAll();
-    this.stopRechecks();
+    this.announcing.length = 0;
+    this.stopTimers();
     for (const unsubscribe of this.unsubscribe) unsubscribe();
   }
 
   private announce(change: EnvChange): void {
-    const streams = this.byEnv.get(change.envId);
+    if (this.byEnv.has(change.envId)) {
+      this.announcing.push({ envId: change.envId, version: change.version, streams: null, next: 0 });
+      if (!this.writing) {
+        this.writing = true;
+        setImmediate(() => this.writeAnnounced());
+      }
+    }
     // Versions only grow; an older or repeated one (two instances, replays) is not news.
     const events: Array<{ entry: OpenStream; after: number }> = [];
-    for (const entry of streams ?? []) {
+    for (const entry of this.eventsByEnv.get(change.envId) ?? []) {
       if (change.version <= entry.last) continue;
-      if (entry.visible) {
-        events.push({ entry, after: entry.last });
-        entry.last = change.version;
-      } else send(entry, change.version);
+      events.push({ entry, after: entry.last });
+      entry.last = change.version;
     }
     if (events.length || this.byOrg.size) this.announceEvents(change, events);
+  }
+
+  /**
+   * Writes the announced versions to the ruleset streams, ANNOUNCE_SLICE streams per macrotask,
+   * announcements in order (so each stream gets its versions in order). A stream opened before an
+   * announcement's turn gets it too unless it opened at that version or later; one ended meanwhile
+   * is skipped.
+   */
+  private writeAnnounced(): void {
+    let budget = ANNOUNCE_SLICE;
+    while (budget > 0 && this.announcing.length) {
+      const job = this.announcing[0]!;
+      const streams = (job.streams ??= [...(this.byEnv.get(job.envId) ?? [])]);
+      const end = Math.min(streams.length, job.next + budget);
+      budget -= end - job.next;
+      for (let i = job.next; i < end; i++) {
+        const entry = streams[i]!;
+        if (job.version > entry.last && this.open.has(entry)) send(entry, job.version);
+      }
+      job.next = end;
+      if (end === streams.length) this.announcing.shift();
+    }
+    if (this.announcing.length) setImmediate(() => this.writeAnnounced());
+    else this.writing = false;
   }
 
   /**
@@ -378,7 +469,7 @@ export class LiveStreams {
     const { projectId, envId } = change;
     for (const entry of this.byOrg.get(change.orgId) ?? []) {
       const visible = change.changes.filter((c) => entry.visible!({ ...c, envId }));
-      if (visible.length) entry.stream.write(`event: org-change\ndata: ${JSON.stringify({ projectId, envId, changes: visible })}\n\n`);
+      if (visible.length) write(entry, `event: org-change\ndata: ${JSON.stringify({ projectId, envId, changes: visible })}\n\n`);
     }
   }
 
@@ -440,6 +531,24 @@ export class LiveStreams {
     return ended.length;
   }
 
+  /** The heartbeats and the credentials' re-checks run while streams are open. */
+  private startTimers(): void {
+    if (!this.heartbeats && !this.stopping) {
+      this.heartbeats = setInterval(() => {
+        this.phase = (this.phase + 1) % HEARTBEAT_PHASES;
+        for (const entry of this.phases[this.phase]!) write(entry, HEARTBEAT);
+      }, HEARTBEAT_TICK_MS);
+      this.heartbeats.unref();
+    }
+    this.startRechecks();
+  }
+
+  private stopTimers(): void {
+    if (this.heartbeats) clearInterval(this.heartbeats);
+    this.heartbeats = null;
+    this.stopRechecks();
+  }
+
   private startRechecks(): void {
     if (this.poller || this.stopping) return;
     this.lastCheckMs = this.options.now().getTime();
@@ -487,16 +596,56 @@ export class LiveStreams {
   }
 }
 
+/** Writes to an open stream, or cuts it when its client is MAX_UNREAD_BYTES behind. */
+function write(entry: OpenStream, chunk: Buffer | string): void {
+  if (entry.sink.writableLength <= MAX_UNREAD_BYTES) {
+    entry.sink.write(chunk);
+    return;
+  }
+  entry.close();
+  entry.sink.destroy();
+}
+
 function send(entry: OpenStream, version: number): void {
   entry.last = version;
-  if (entry.format === 'ofrep') entry.stream.write(`id: ${version}\ndata: ${JSON.stringify({ type: 'refetchEvaluation', etag: `"${version}"` })}\n\n`);
-  else entry.stream.write(`event: ruleset\nid: ${version}\ndata: ${JSON.stringify({ version })}\n\n`);
+  write(entry, eventBytes(entry.format, version).event);
+}
+
+/** The first line of every stream: how long a client waits before it reconnects. */
+const RETRY = 'retry: 1000\n';
+const HEARTBEAT = Buffer.from(': heartbeat\n\n', 'latin1');
+
+/** A version's event in one format, and the same preceded by the retry line (a stream's first write). */
+interface EventBytes {
+  event: Buffer;
+  connect: Buffer;
+}
+
+/** Recent versions' events per format: every stream of every environment at a version shares them. */
+const eventCache: Record<RulesetStreamFormat, Map<number, EventBytes>> = { ruleset: new Map(), ofrep: new Map() };
+const EVENT_CACHE_SIZE = 256;
+
+/** The bytes of `version`'s event in `format`, built once (RulesetStreamFormat). */
+function eventBytes(format: RulesetStreamFormat, version: number): EventBytes {
+  const cache = eventCache[format];
+  let bytes = cache.get(version);
+  if (!bytes) {
+    const text =
+      format === 'ofrep'
+        ? `id: ${version}\ndata: ${JSON.stringify({ type: 'refetchEvaluation', etag: `"${version}"` })}\n\n`
+        : `event: ruleset\nid: ${version}\ndata: ${JSON.stringify({ version })}\n\n`;
+    const event = Buffer.from(text, 'utf8');
+    bytes = { event, connect: Buffer.concat([Buffer.from(RETRY, 'latin1'), event]) };
+    if (cache.size >= EVENT_CACHE_SIZE) cache.clear();
+    cache.set(version, bytes);
+  }
+  return bytes;
 }
 
 function sendChange(entry: OpenStream, envId: string, version: number, rows: readonly LiveChangeRow[]): void {
   const changes = rows.map(({ resourceType, resourceKey, action }) => ({ resourceType, resourceKey, action }));
   const id = entry.envId !== null ? `id: ${version}\n` : '';
-  entry.stream.write(`event: change\n${id}data: ${JSON.stringify({ envId, version, changes })}\n\n`);
+  write(entry, `event: change\n${id}data: ${JSON.stringify({ envId, version, changes })}\n\n`);
 }
 
 /** One cap a stream request is under: how many places its holder has, of how many. */

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import { Readable } from 'node:stream';
+import { Readable, Stream } from 'node:stream';
 import accepts from 'accepts';
+import type { Request, Response } from 'express';
 import { initServer } from '@ts-rest/express';
 import { contract } from '@gradual/contract';
 import { admit } from '../admission.js';
@@ -13,11 +14,12 @@ import { ifNoneMatchHits, type CachedRuleset } from '../../features/evaluation/r
 import type { EvaluationResult } from '@gradual/sdk/evaluation';
 import { keyAdmission, type AnswerCache, type ReplayAnswer } from '../answer-cache.js';
 import { isPlainJson, replayableBody } from '../text-guard.js';
+import { DOCUMENT_ONLY_HEADERS } from '../security-headers.js';
 import { sessionTokenOf, type CallerRequest } from '../caller.js';
 import { bearerKeyHash } from '../../features/access/principal.js';
 import { hashToken } from '../../domain/secrets.js';
 import { clientAddressKey } from '../../rate-limits/client-address.js';
-import type { StreamGrant, StreamRequester } from '../../features/evaluation/live-streams.js';
+import type { StreamGrant, StreamRequester, StreamSink } from '../../features/evaluation/live-streams.js';
 
 const s = initServer();
 
@@ -72,16 +74,7 @@ export const evaluationRoutes = (deps: AppDeps, answers: AnswerCache) => {
           principal.kind === 'token'
             ? { kind: 'key', keyId: principal.key.id, expiresAt: principal.key.expiresAt ?? null }
             : { kind: 'session', sessionId: principal.sessionId, orgId: env.orgId };
-        res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-        res.setHeader('Cache-Control', 'no-cache, no-transform');
-        res.setHeader('Connection', 'keep-alive');
-        res.setHeader('X-Accel-Buffering', 'no');
-        const stream = deps.streams.openStream(slot, env.id, env.version, grant, (close) => {
-          req.on('close', close);
-          res.on('close', close);
-          if (res.destroyed || req.socket.destroyed) close(); // the client left while the request was authorized
-        });
-        return { status: 200, body: stream };
+        return { status: 200, body: eventStream(deps, req, res, (sink, onClose) => deps.streams.openStream(slot, env.id, env.version, grant, sink, onClose)) };
       } catch (err) {
         slot.release();
         throw err;
@@ -100,6 +93,50 @@ export const evaluationRoutes = (deps: AppDeps, answers: AnswerCache) => {
     },
   });
 };
+
+/**
+ * The body ts-rest is handed for a response its route writes itself. ts-rest sends a Node stream
+ * body by piping it into the response; this one has nothing to pipe, and leaves the response to
+ * its writer.
+ */
+export class WrittenBody extends Stream {
+  override pipe<T extends NodeJS.WritableStream>(destination: T): T {
+    return destination;
+  }
+}
+
+/**
+ * Answers an authorized stream request: the event stream's headers, then `open` registers the
+ * stream with LiveStreams (features/evaluation/live-streams.ts), which writes its events to the
+ * response directly, each event's bytes built once for every stream. `onClose` ends the stream
+ * when the client goes away (at once if it already has).
+ *
+ * A stream is held open for hours, by thousands of clients: it lets go of what only authorizing
+ * it needed. Its request's unit of work (a fork of the EntityManager, with the entities it read)
+ * is swapped for the shared root one, which refuses any use outside a fork; its admission and
+ * caller (read by the handler alone) are dropped; and the security headers only documents use
+ * are not sent.
+ */
+export function eventStream(
+  deps: Pick<AppDeps, 'db'>,
+  req: Request,
+  res: Response,
+  open: (sink: StreamSink, onClose: (close: () => void) => void) => void,
+): WrittenBody {
+  req.em = deps.db.orm.em;
+  req.admission = undefined; // not `delete`: that turns the request into a larger, slower dictionary object
+  req.callerPromise = undefined;
+  for (const name of DOCUMENT_ONLY_HEADERS) res.removeHeader(name);
+  res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-cache, no-transform');
+  res.setHeader('Connection', 'keep-alive');
+  res.setHeader('X-Accel-Buffering', 'no');
+  open(res, (close) => {
+    res.on('close', close);
+    if (res.destroyed || req.socket.destroyed) close(); // the client left while the request was authorized
+  });
+  return new WrittenBody();
+}
 
 /**
  * Who asks for a stream, before any database read: the client address (an IPv6 address as its

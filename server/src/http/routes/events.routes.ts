@@ -6,7 +6,7 @@ import type { AppDeps } from '../../deps.js';
 import type { Caller } from '../../features/access/authorize.js';
 import { DomainError } from '../../domain/errors.js';
 import { environmentEventsAccess, orgEventsAccess, type EventStreamAccess } from '../../features/evaluation/change-events.service.js';
-import { streamRequester } from './evaluation.routes.js';
+import { eventStream, streamRequester } from './evaluation.routes.js';
 
 const s = initServer();
 
@@ -21,16 +21,7 @@ export const eventsRoutes = (deps: AppDeps) => {
     try {
       const caller = await admit(req, res, deps);
       const { target, grant, visible } = await access(caller);
-      res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-      res.setHeader('Cache-Control', 'no-cache, no-transform');
-      res.setHeader('Connection', 'keep-alive');
-      res.setHeader('X-Accel-Buffering', 'no');
-      const stream = deps.streams.openEventStream(slot, target, grant, visible, (close) => {
-        req.on('close', close);
-        res.on('close', close);
-        if (res.destroyed || req.socket.destroyed) close(); // the client left while the request was authorized
-      });
-      return { status: 200 as const, body: stream };
+      return { status: 200 as const, body: eventStream(deps, req, res, (sink, onClose) => deps.streams.openEventStream(slot, target, grant, visible, sink, onClose)) };
     } catch (err) {
       slot.release();
       throw err;

@@ -24,6 +24,7 @@ import {
 import { etagListMatches } from '../../features/common/etag.js';
 import { keyAdmission, type AnswerCache, type Replay, type ReplayAnswer } from '../answer-cache.js';
 import { chargeApiKey } from '../api-rate-limit.js';
+import { eventStream } from './evaluation.routes.js';
 import { isPlainJson, replayableBody } from '../text-guard.js';
 import { clientAddressKey } from '../../rate-limits/client-address.js';
 import { hashToken } from '../../domain/secrets.js';
@@ -179,23 +180,7 @@ export const ofrepRoutes = (deps: AppDeps, answers: AnswerCache) => {
         await authorize(req.em, caller, env.orgId, { action: 'read', envId: env.id, evaluation: true });
         await chargeApiKey(deps, res, current, now);
         const grant: StreamGrant = { kind: 'key', keyId: current.id, expiresAt: current.expiresAt ?? null };
-        res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-        res.setHeader('Cache-Control', 'no-cache, no-transform');
-        res.setHeader('Connection', 'keep-alive');
-        res.setHeader('X-Accel-Buffering', 'no');
-        const stream = deps.streams.openStream(
-          slot,
-          env.id,
-          env.version,
-          grant,
-          (close) => {
-            req.on('close', close);
-            res.on('close', close);
-            if (res.destroyed || req.socket.destroyed) close();
-          },
-          'ofrep',
-        );
-        return { status: 200, body: stream };
+        return { status: 200, body: eventStream(deps, req, res, (sink, onClose) => deps.streams.openStream(slot, env.id, env.version, grant, sink, onClose, 'ofrep')) };
       } catch (err) {
         slot.release();
         throw err;
