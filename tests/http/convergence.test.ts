@@ -119,4 +119,43 @@ describe('convergence ledger', () => {
     await owner.session.revokeApiKey({ path: { slug: 'acme', id } });
     await expectApiError(as.ackRuleset({ path: { envId }, body: ack('fleet-4') }), 401, 'unauthorized');
   });
+
+  it('records OFREP clients from their bulk evaluations: a 304 confirms the version its ETag names, the 200 after a change moves the client; browsers\' client keys are not recorded', async () => {
+    const env = (await owner.session.createEnvironment({ path: { id: projectId }, body: { key: 'ofrep', name: 'OFREP' } })).id;
+    const { token: sdkKey } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'ofrep services', kind: 'sdk', environments: [env] } });
+    const { token: clientKey } = await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'ofrep pages', kind: 'client', environments: [env] } });
+    const bulk = (key: string, userAgent: string, etag?: string) =>
+      fetch(`${t.url}/api/v1/ofrep/v1/evaluate/flags`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'user-agent': userAgent, ...(etag ? { 'if-none-match': etag } : {}) },
+        body: JSON.stringify({ context: { targetingKey: 'user-1' } }),
+      });
+    const first = await bulk(sdkKey, 'OFREP-Test/1.2 (node)');
+    expect(first.status).toBe(200);
+    const etag = first.headers.get('etag')!;
+    // Repeated, the bulk evaluation is answered in front of Express: the client is recorded there too.
+    expect((await bulk(sdkKey, 'OFREP-Test/1.2 (node)', etag)).status).toBe(304);
+    expect((await bulk(sdkKey, 'OFREP-Test/1.2 (node)', etag)).status).toBe(304);
+    expect((await bulk(sdkKey, 'other-service/3.0', etag)).status).toBe(304);
+    expect((await bulk(clientKey, 'Mozilla/5.0 (X11; Linux x86_64)')).status).toBe(200);
+    const v1 = (await owner.session.getConvergence({ path: { envId: env } })).version;
+    await vi.waitFor(async () => {
+      const ledger = await owner.session.getConvergence({ path: { envId: env } });
+      expect(ledger).toMatchObject({ instances: 2, current: 2 });
+      expect(ledger.bySdk).toEqual([
+        { name: 'ofrep', version: 'OFREP-Test/1.2', instances: 1, current: 1 },
+        { name: 'ofrep', version: 'other-service/3.0', instances: 1, current: 1 },
+      ]);
+    }, { timeout: 5000, interval: 50 });
+
+    // A change: the first client presents its old ETag and is handed the new version; the other has not asked since.
+    await owner.session.setFlagValue({ path: { envId: env, key: 'checkout' }, body: { value: true } });
+    expect((await bulk(sdkKey, 'OFREP-Test/1.2 (node)', etag)).status).toBe(200);
+    await vi.waitFor(async () => {
+      const ledger = await owner.session.getConvergence({ path: { envId: env } });
+      expect(ledger).toMatchObject({ version: v1 + 1, instances: 2, current: 1 });
+      expect(ledger.laggards).toEqual([expect.objectContaining({ sdk: { name: 'ofrep', version: 'other-service/3.0' }, mode: 'poll', version: v1, service: null })]);
+      expect(ledger.laggards[0]!.instanceId).toMatch(/^ofrep-[\w-]{22}$/);
+    }, { timeout: 5000, interval: 50 });
+  });
 });

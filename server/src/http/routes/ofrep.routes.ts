@@ -28,6 +28,7 @@ import { eventStream } from './evaluation.routes.js';
 import { isPlainJson, replayableBody } from '../text-guard.js';
 import { clientAddressKey } from '../../rate-limits/client-address.js';
 import { hashToken } from '../../domain/secrets.js';
+import { ofrepClientAck } from '../../features/convergence/ofrep-clients.js';
 import type { PrimitiveKind } from '../../db/entities/index.js';
 
 const s = initServer();
@@ -60,6 +61,18 @@ export const ofrepRoutes = (deps: AppDeps, answers: AnswerCache) => {
   /** Counts what an answer served (usage). */
   const countServed = (envId: string, served: Served) => {
     for (const s of served) deps.usage.count(envId, s.kind, s.key, s.variant);
+  };
+
+  /**
+   * Records in the convergence ledger that the client a bulk answer went to serves `version`.
+   * Client keys' (browsers') are not recorded: countless and short-lived, they would hold every
+   * convergence wait on closed tabs. The address is Express's (`ip` under TRUST_PROXY), which a
+   * request answered in front of Express has too (server.ts gives it Express's prototype).
+   */
+  const recordClient = (req: IncomingMessage, envId: string, key: ApiKey, version: number) => {
+    if (key.kind === 'client') return;
+    const address = 'ip' in req && typeof req.ip === 'string' ? req.ip : (req.socket.remoteAddress ?? '');
+    deps.acks.ack(envId, ofrepClientAck(key.id, address, req.headers['user-agent'], version));
   };
 
   /** The stream URL of a bulk answer: a fresh ticket for the key and environment. */
@@ -95,12 +108,25 @@ export const ofrepRoutes = (deps: AppDeps, answers: AnswerCache) => {
         const cache = ['ETag', parsed.etag, 'Cache-Control', BULK_CACHE_CONTROL];
         const ifNoneMatch = next.headers['if-none-match'];
         if (ifNoneMatch !== undefined && etagListMatches(ifNoneMatch, parsed.etag)) {
-          return { status: 304, headers: cache, onSent: () => countServed(envId, (parsed.served ??= servedBy(evaluateFlags(entry, parsed.context).flags))) };
+          return {
+            status: 304,
+            headers: cache,
+            onSent: () => {
+              countServed(envId, (parsed.served ??= servedBy(evaluateFlags(entry, parsed.context).flags)));
+              recordClient(next, envId, key, entry.version);
+            },
+          };
         }
         if (next.headers.host !== host || next.headers['x-forwarded-proto'] !== proto) return null;
         const eventStreams = [{ type: 'sse', url: streamUrl(base, key, envId, deps.clock.now()), inactivityDelaySec: OFREP_INACTIVITY_DELAY_SEC }];
         const evaluated = evaluateFlags(entry, parsed.context);
-        return { ...json(200, { ...evaluated, eventStreams }, cache), onSent: () => countServed(envId, (parsed.served ??= servedBy(evaluated.flags))) };
+        return {
+          ...json(200, { ...evaluated, eventStreams }, cache),
+          onSent: () => {
+            countServed(envId, (parsed.served ??= servedBy(evaluated.flags)));
+            recordClient(next, envId, key, entry.version);
+          },
+        };
       };
   };
 
@@ -136,6 +162,7 @@ export const ofrepRoutes = (deps: AppDeps, answers: AnswerCache) => {
       // A 304 serves the same evaluations again: they are counted as the 200's are.
       const evaluated = evaluateFlags(entry, body.context);
       countServed(envId, servedBy(evaluated.flags));
+      if (entry) recordClient(req, envId, key, entry.version);
       if (ifNoneMatch !== undefined && etagListMatches(ifNoneMatch, etag)) return { status: 304, body: undefined };
       const eventStreams = [{ type: 'sse' as const, url: streamUrl(origin(req), key, envId, caller.now), inactivityDelaySec: OFREP_INACTIVITY_DELAY_SEC }];
       return { status: 200, body: { ...evaluated, eventStreams } };
