@@ -7,8 +7,9 @@
  * - **Arms** come from the context's bucket and the step's percent (`armOf`); a context in no arm
  *   (between the bands, a target-ID match, no bucket field) is not counted.
  * - **Units** are the contexts first exposed at the step: each arm remembers the bucket hashes it
- *   counted (30 bits; a direct-mapped filter in front of the set makes a repeat cost two array
- *   reads on the evaluation path), so summed over the step's reports they are distinct contexts.
+ *   counted (30 bits), so summed over the step's reports they are distinct contexts. An exact
+ *   direct-mapped filter per step in front of the arm check makes a context seen again cost one
+ *   typed-array read on the evaluation path.
  *   A new step, a resume (a new `guard.since`) or a rollout leaving its guarded step starts over.
  * - **Events** (`track`) are attributed to each guarded rollout whose step watches them, by the
  *   same arm rule: count, Σ value and Σ value² per (rollout, arm, event).
@@ -29,8 +30,16 @@ const COUNT_MAX = 10_000_000;
 const WINDOW_MAX_MS = 300_000;
 /** Contexts one arm of one step remembers; past this it starts over (a context may then count twice). */
 const UNITS_REMEMBERED_MAX = 250_000;
-/** Slots of the direct-mapped filter of recently counted contexts (a power of two). */
-const RECENT_SLOTS = 4096;
+/**
+ * The direct-mapped filter of the contexts a step has seen: a context's 30-bit id picks a slot by
+ * its low RECENT_BITS bits and is stored there as its high bits (so the filter is exact), in
+ * 16 bits (128 KiB a step). Large enough that a working set of a few thousand contexts rarely
+ * evicts itself: a repeat then costs one read and a branch the processor predicts.
+ */
+const RECENT_BITS = 16;
+const RECENT_MASK = (1 << RECENT_BITS) - 1;
+/** No id's high bits (30 − RECENT_BITS = 14 bits): an empty slot. */
+const RECENT_EMPTY = 0xffff;
 /** 2^30 / 100: a bucket (0–100, from a 32-bit hash) back to 30 bits of its hash. */
 const BUCKET_TO_ID = 10_737_418.24;
 
@@ -53,14 +62,10 @@ export function servedArm(variant: string, bucket: number | null, percent: numbe
 /** The contexts one arm counted at one step. */
 class ArmUnits {
   private readonly seen = new Set<number>();
-  private readonly recent = new Int32Array(RECENT_SLOTS).fill(-1);
   /** Counted since the last report. */
   pending = 0;
 
   add(id: number): void {
-    const slot = id & (RECENT_SLOTS - 1);
-    if (this.recent[slot] === id) return;
-    this.recent[slot] = id;
     if (this.seen.has(id)) return;
     if (this.seen.size >= UNITS_REMEMBERED_MAX) this.seen.clear();
     this.seen.add(id);
@@ -85,6 +90,12 @@ class GuardedStep {
   readonly controlStart: number;
   readonly treatment: ArmUnits;
   readonly control: ArmUnits;
+  /**
+   * A direct-mapped filter of the contexts (bucket ids) classified at this step since the held
+   * ruleset last changed, in an arm or in none: a context seen again, the usual case, costs one
+   * typed-array read here and nothing more on the evaluation path.
+   */
+  readonly recent = new Uint16Array(RECENT_MASK + 1).fill(RECENT_EMPTY);
   /** Event name → arm → sums since the last report. */
   events = new Map<string, Partial<Record<GuardArm, EventSums>>>();
 
@@ -103,10 +114,6 @@ class GuardedStep {
     this.controlStart = Math.max(100 - percent, percent);
     this.treatment = this.units.treatment;
     this.control = this.units.control;
-  }
-
-  same(other: GuardedStep): boolean {
-    return this.rolloutId === other.rolloutId && this.percent === other.percent && this.since === other.since;
   }
 }
 
@@ -146,16 +153,23 @@ export class GuardReporter {
 
   /** Counts an evaluation that served `result` from `primitive` of the held ruleset: one unit of its arm, once per context and step. */
   readonly exposed = (held: HeldRuleset, primitive: CompiledPrimitive, result: EvaluationResult): void => {
-    if (result.rolloutPercent === null) return;
     if (held !== this.slotsOf) this.follow(held);
     const step = this.slots[primitive.ordinal];
     if (step === undefined) return;
-    // servedArm inlined: this runs on every evaluation of a guarded flag.
     const bucket = result.bucket;
-    if (bucket === null || result.variant === 'target-id') return;
+    if (bucket === null) return;
+    // The filter first: a context the step has seen since the ruleset changed serves the same
+    // variant, so it is in the same arm, already counted, or in none.
+    const id = (bucket * BUCKET_TO_ID) | 0;
+    const slot = id & RECENT_MASK;
+    const high = id >>> RECENT_BITS;
+    if (step.recent[slot] === high) return;
+    step.recent[slot] = high;
+    // servedArm inlined.
+    if (result.variant === 'target-id') return;
     if (step.gatesRules && bucket >= step.percent && result.variant !== 'rollout-base') return;
     const units = bucket < step.treatmentEnd ? step.treatment : bucket >= step.controlStart ? step.control : null;
-    if (units !== null) units.add((bucket * BUCKET_TO_ID) | 0);
+    if (units !== null) units.add(id);
   };
 
   /** Attributes one event of `context` to the arm it is in of every guarded step that watches `event`. */
@@ -210,13 +224,16 @@ export class GuardReporter {
       if (!r?.guard || r.status !== 'active' || !(r.percent > 0 && r.percent < 100)) continue;
       const primitive = held.compiled.primitive(p.key);
       if (primitive === undefined || primitive.kind !== p.kind) continue;
-      const fresh = new GuardedStep(p.kind, p.key, r.id, r.percent, r.guard.since, r.newValue === undefined, r.bucketField, new Set(r.guard.events), primitive);
       const old = previous.get(p.key);
-      let step = fresh;
-      if (old !== undefined && old.same(fresh)) {
+      let step: GuardedStep;
+      if (old !== undefined && old.rolloutId === r.id && old.percent === r.percent && old.since === r.guard.since) {
+        // The rules may have changed, and with them which contexts a step that gates them admits.
+        old.recent.fill(RECENT_EMPTY);
         old.primitive = primitive;
         previous.delete(p.key);
         step = old;
+      } else {
+        step = new GuardedStep(p.kind, p.key, r.id, r.percent, r.guard.since, r.newValue === undefined, r.bucketField, new Set(r.guard.events), primitive);
       }
       this.steps.push(step);
       this.slots[primitive.ordinal] = step;
