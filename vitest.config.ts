@@ -5,9 +5,8 @@ import EnvironmentGroupingSequencer from './tests/support/sequencer.js';
  * Which files run on PostgreSQL (DATABASE_URL set): those whose outcome depends on the database
  * behind the server. That is the server's own tests (its SQL, transactions, migrations, pools,
  * LISTEN/NOTIFY; server/src/domain is pure) and the server's black-box suites: tests/http (which CI
- * sends through Prism's validating proxy there), tests/hostile (tenancy, partial writes, hostile
- * input reaching SQL) and tests/scale (concurrent writers, several processes on one database,
- * database failures). Every other file is a client of that same server or needs no server at all
+ * sends through Prism's validating proxy there), tests/hostile (partial writes) and tests/scale
+ * (concurrent writers, several processes on one database, database failures). Every other file is a client of that same server or needs no server at all
  * (contract, SDK, CLI, dashboard, browser, packaging, the first run, Prism's mock, the embedded
  * database's own package): it runs on the embedded database only, since on PostgreSQL it would
  * repeat what the suites above check.
@@ -19,13 +18,20 @@ import EnvironmentGroupingSequencer from './tests/support/sequencer.js';
 const ON_POSTGRES = ['server/src/**/*.test.ts', 'tests/http/**/*.test.ts', 'tests/hostile/**/*.test.ts', 'tests/scale/**/*.test.ts'];
 // The domain is pure; the watchdog and the statement pool are the embedded database's own; slow
 // clients and bodies before authentication test the HTTP server's own limits and admission order;
-// security headers, the origin check and the trusted proxy hop are decided before any query.
+// security headers, the origin check and the trusted proxy hop are decided before any query. The
+// hostile input, scope and tenancy files depend on what the server decides and on SQL alone: the
+// embedded database is the same PostgreSQL engine behind the same driver (the wire protocol over a
+// socket), one connection or many changes none of their answers, and the PGlite pass ran them.
 const NOT_ON_POSTGRES = [
   'server/src/domain/**',
   'server/src/db/watchdog.test.ts',
   'server/src/db/statement-pool.test.ts',
   'tests/hostile/slow-clients.test.ts',
   'tests/hostile/preauth-body.test.ts',
+  'tests/hostile/fuzz.test.ts',
+  'tests/hostile/targeted.test.ts',
+  'tests/hostile/scope-matrix.test.ts',
+  'tests/hostile/cross-tenant.test.ts',
   'tests/http/security-headers.test.ts',
   'tests/http/origin.test.ts',
   'tests/http/trust-proxy.test.ts',

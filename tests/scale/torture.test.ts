@@ -1,6 +1,6 @@
 /**
  * Concurrent writers: 16 clients make mixed writes in one project with three environments for
- * TORTURE_SECONDS (default 60 on PostgreSQL, 30 embedded), then the database's state is checked.
+ * TORTURE_SECONDS (default 60 on PostgreSQL, 15 embedded), then the database's state is checked.
  *
  * On PostgreSQL (DATABASE_URL) two server processes share the database and Redis, and the clients
  * alternate between them: what an operator runs behind a load balancer, and where writers really
@@ -27,7 +27,7 @@ import { claimProcess, createScratchDatabase, startProduction, type ProductionSe
 const ADMIN_URL = process.env.DATABASE_URL;
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 // Embedded, one connection serializes every write: half the time already makes thousands of them.
-const SECONDS = Number(process.env.TORTURE_SECONDS ?? (ADMIN_URL ? 60 : 30));
+const SECONDS = Number(process.env.TORTURE_SECONDS ?? (ADMIN_URL ? 60 : 15));
 const CLIENTS = 16;
 const INSTANCES = ADMIN_URL ? 2 : 1;
 const ENVS = ['dev', 'staging', 'prod'];
