@@ -7,6 +7,7 @@ import { hashToken } from '../domain/secrets.js';
 import { clientAddressKey } from '../rate-limits/client-address.js';
 import { chargeApiKey, chargeUser } from './api-rate-limit.js';
 import { callerOf, sessionTokenOf, setSessionCookie, type CallerRequest } from './caller.js';
+import { requestAddress } from './request-address.js';
 
 declare global {
   namespace Express {
@@ -37,7 +38,7 @@ export type AdmissionRequest = CallerRequest & { admission?: Promise<Caller> | u
  */
 export function admit(req: AdmissionRequest, res: Response, deps: AppDeps): Promise<Caller> {
   req.admission ??= (async () => {
-    const address = clientAddressKey(req.ip ?? req.socket.remoteAddress ?? '');
+    const address = clientAddressKey(requestAddress(req));
     refuseThrottled(req, deps, address);
     const failed = () => deps.limits.authFailures.fail(address, deps.config.authFailuresPerIpPerMin, deps.clock.now().getTime());
     let caller: Caller;

@@ -5,6 +5,7 @@ import { DomainError } from '../domain/errors.js';
 import type { AppDeps } from '../deps.js';
 import { clientAddressKey } from '../rate-limits/client-address.js';
 import type { BucketDecision, BucketSpec, BucketState } from '../rate-limits/token-buckets.js';
+import { requestAddress } from './request-address.js';
 
 /** The X-RateLimit headers of `bucket`, as name, value, name, value… (for writeHead). */
 export function rateLimitHeaders(bucket: BucketState): string[] {
@@ -64,7 +65,7 @@ const CLIENT_BUCKET_NAMES = ['token', 'client-org', 'address'] as const;
 /** A client key's bucket for the request's client address (an IPv6 address counted as its /64). */
 function clientAddressBucket(key: ApiKey, res: Response, capacity: number): BucketSpec {
   const req = res.req;
-  const address = clientAddressKey(req.ip ?? req.socket.remoteAddress ?? '');
+  const address = clientAddressKey(requestAddress(req));
   return { key: `client-address:${key.id}:${address}`, capacity, refillSeconds: 60 };
 }
 

@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import type { Caller } from '../features/access/authorize.js';
 import { resolvePrincipal } from '../features/access/principal.js';
 import type { AppDeps } from '../deps.js';
+import { requestAddress } from './request-address.js';
 
 declare global {
   namespace Express {
@@ -52,7 +53,7 @@ export function callerOf(req: CallerRequest, deps: AppDeps): Promise<Caller> {
     const reason = req.headers['x-audit-reason'];
     return {
       principal,
-      ip: req.ip ?? req.socket.remoteAddress ?? '',
+      ip: requestAddress(req),
       reason: typeof reason === 'string' && reason.length ? reason : null,
       now,
     };
@@ -80,5 +81,5 @@ export function clearSessionCookie(res: Response, config: Config): void {
  * stale cookie or a bad bearer header never turns a link into a 401.
  */
 export function anonymousCaller(req: CallerRequest, deps: AppDeps): Caller {
-  return { principal: null, ip: req.ip ?? req.socket.remoteAddress ?? '', reason: null, now: deps.clock.now() };
+  return { principal: null, ip: requestAddress(req), reason: null, now: deps.clock.now() };
 }

@@ -3,9 +3,9 @@ import type { RulesetAck } from '@gradual/contract';
 
 /** An OFREP client's acknowledgements are named like this, so the ledger tells them from SDKs'. */
 export const OFREP_SDK_NAME = 'ofrep';
-/** Remembered identities (key, address, User-Agent → instance id); past this the map starts over. */
-const IDENTITIES_MAX = 10_000;
-const identities = new Map<string, string>();
+/** Remembered clients (key, address, User-Agent → instance id and SDK version); past this the map starts over. */
+const CLIENTS_MAX = 10_000;
+const clients = new Map<string, { instanceId: string; product: string }>();
 
 /**
  * What the ledger knows of an OFREP client from a bulk evaluation it was answered (docs/convergence.md):
@@ -17,12 +17,12 @@ const identities = new Map<string, string>();
 export function ofrepClientAck(keyId: string, address: string, userAgent: string | undefined, version: number): RulesetAck {
   const ua = userAgent ?? '';
   const identity = `${keyId}\n${address}\n${ua}`;
-  let instanceId = identities.get(identity);
-  if (instanceId === undefined) {
-    instanceId = `ofrep-${createHash('sha256').update(identity).digest('base64url').slice(0, 22)}`;
-    if (identities.size >= IDENTITIES_MAX) identities.clear();
-    identities.set(identity, instanceId);
+  let client = clients.get(identity);
+  if (client === undefined) {
+    const instanceId = `ofrep-${createHash('sha256').update(identity).digest('base64url').slice(0, 22)}`;
+    client = { instanceId, product: /^[\x21-\x7e]{1,32}/.exec(ua)?.[0] ?? 'unknown' };
+    if (clients.size >= CLIENTS_MAX) clients.clear();
+    clients.set(identity, client);
   }
-  const product = /^[\x21-\x7e]{1,32}/.exec(ua)?.[0] ?? 'unknown';
-  return { instanceId, sdk: { name: OFREP_SDK_NAME, version: product }, version, mode: 'poll' };
+  return { instanceId: client.instanceId, sdk: { name: OFREP_SDK_NAME, version: client.product }, version, mode: 'poll' };
 }

@@ -20,6 +20,7 @@ import { bearerKeyHash } from '../../features/access/principal.js';
 import { hashToken } from '../../domain/secrets.js';
 import { clientAddressKey } from '../../rate-limits/client-address.js';
 import type { StreamGrant, StreamRequester, StreamSink } from '../../features/evaluation/live-streams.js';
+import { requestAddress } from '../request-address.js';
 
 const s = initServer();
 
@@ -144,7 +145,7 @@ export function eventStream(
  * admission will resolve it (a bearer token wins over the session cookie).
  */
 export function streamRequester(req: CallerRequest): StreamRequester {
-  const ip = clientAddressKey(req.ip ?? req.socket.remoteAddress ?? '');
+  const ip = clientAddressKey(requestAddress(req));
   const authorization = req.headers.authorization;
   if (authorization !== undefined) {
     const hash = bearerKeyHash(authorization);

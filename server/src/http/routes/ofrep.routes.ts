@@ -30,6 +30,7 @@ import { clientAddressKey } from '../../rate-limits/client-address.js';
 import { hashToken } from '../../domain/secrets.js';
 import { ofrepClientAck } from '../../features/convergence/ofrep-clients.js';
 import type { PrimitiveKind } from '../../db/entities/index.js';
+import { requestAddress } from '../request-address.js';
 
 const s = initServer();
 
@@ -66,13 +67,11 @@ export const ofrepRoutes = (deps: AppDeps, answers: AnswerCache) => {
   /**
    * Records in the convergence ledger that the client a bulk answer went to serves `version`.
    * Client keys' (browsers') are not recorded: countless and short-lived, they would hold every
-   * convergence wait on closed tabs. The address is Express's (`ip` under TRUST_PROXY), which a
-   * request answered in front of Express has too (server.ts gives it Express's prototype).
+   * convergence wait on closed tabs.
    */
   const recordClient = (req: IncomingMessage, envId: string, key: ApiKey, version: number) => {
     if (key.kind === 'client') return;
-    const address = 'ip' in req && typeof req.ip === 'string' ? req.ip : (req.socket.remoteAddress ?? '');
-    deps.acks.ack(envId, ofrepClientAck(key.id, address, req.headers['user-agent'], version));
+    deps.acks.ack(envId, ofrepClientAck(key.id, requestAddress(req), req.headers['user-agent'], version));
   };
 
   /** The stream URL of a bulk answer: a fresh ticket for the key and environment. */
@@ -172,7 +171,7 @@ export const ofrepRoutes = (deps: AppDeps, answers: AnswerCache) => {
         throw new DomainError('service_unavailable', 'This instance is shutting down.', { retryAfterSeconds: 1, closeConnection: true });
       }
       const now = deps.clock.now();
-      const ip = req.ip ?? req.socket.remoteAddress ?? '';
+      const ip = requestAddress(req);
       const address = clientAddressKey(ip);
       // Forged tickets count as failed authentications of the client address, as bad API keys do (http/admission.ts).
       const failures = deps.limits.authFailures;

@@ -7,6 +7,7 @@ import type { AppDeps } from '../../deps.js';
 import { fireRollback } from '../../features/rollback/fire.service.js';
 import { listFires } from '../../features/rollback/history.service.js';
 import { listRollbackSecrets, mintRollbackSecret, revokeRollbackSecret } from '../../features/rollback/secrets.service.js';
+import { requestAddress } from '../request-address.js';
 
 const s = initServer();
 
@@ -30,7 +31,7 @@ export const rollbackRoutes = (deps: AppDeps) => {
         body: req.fireBody?.bytes ?? Buffer.alloc(0),
         tooLarge: req.fireBody?.tooLarge ?? false,
         contentType: req.headers['content-type'],
-        sourceIp: req.ip ?? req.socket.remoteAddress ?? '',
+        sourceIp: requestAddress(req),
         now: deps.clock.now(),
       },
     ),
