@@ -963,6 +963,7 @@ describe('outbound webhooks: two instances on one database', () => {
     const start = new Date(Date.now() + 3_600_000);
     await Promise.all(servers.map((s) => moveClock(s.url, { now: start.toISOString() })));
     const queues = new Map<string, string[]>();
+    const subscriptions = new Map<string, string>();
     for (let i = 0; i < 4; i++) {
       const sub = await api.createWebhookSubscription({
         path: { id: projectId },
@@ -970,21 +971,36 @@ describe('outbound webhooks: two instances on one database', () => {
       });
       receiver.secrets.set(`/slow-${i}`, sub.secret);
       receiver.holding.add(`/slow-${i}`);
+      subscriptions.set(`/slow-${i}`, sub.id);
       const queued: string[] = [];
       for (let n = 0; n < 6; n++) queued.push((await api.testWebhookSubscription({ path: { id: projectId, subscriptionId: sub.id } })).id);
       queues.set(`/slow-${i}`, queued);
     }
+    // Every answered attempt is in the delivery log: a real one is recorded within its lease's margin.
+    const recorded = async () => {
+      for (const [path, subscriptionId] of subscriptions) {
+        const { items } = await api.listWebhookDeliveries({ path: { id: projectId, subscriptionId }, query: { status: 'succeeded', limit: 200 } });
+        // A subscription has one attempt in flight at most: the one the receiver holds, if any.
+        if (items.length < new Set(receiver.on(path).map((r) => r.id)).size - (receiver.holds(path) ? 1 : 0)) return false;
+      }
+      return true;
+    };
     const ids = [...queues.values()].flat();
     const sent = () => receiver.received.filter((r) => r.path.startsWith('/slow-'));
     const delivered = () => new Set(sent().map((r) => r.id)).size === ids.length;
     // Subscriptions with an event the receiver has not seen yet: each has an attempt on its way.
     const waiting = () => [...queues].filter(([path, queued]) => queued.some((id) => !receiver.on(path).some((r) => r.id === id))).map(([path]) => path);
 
-    // Each round, time moves 20 s on both instances and both workers run; once every attempt on
-    // its way has reached the receiver, it answers them all. So each attempt spans one round at
-    // most (20 s of service time, under its 40 s lease), as a real one ends within its 10 s timeout.
+    // Each round, once the attempts answered in the last one are recorded, time moves 20 s on both
+    // instances and both workers run; once every attempt on its way has reached the receiver, it
+    // answers them all. So each attempt spans one round at most (20 s of service time, under its
+    // 40 s lease), as a real one ends within its 10 s timeout and is recorded within the margin.
     const passes: Array<Promise<void>> = [];
     for (let round = 0; round < 30 && !delivered(); round++) {
+      for (const deadline = Date.now() + 10_000; !(await recorded()); ) {
+        if (Date.now() > deadline) throw new Error('timed out waiting for the answered attempts to be recorded');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
       for (const clock of clocks) clock.advance(20);
       passes.push(...servers.map((s) => s.webhooks.tick()));
       await until('every attempt on its way', () => waiting().every((path) => receiver.holds(path)));
