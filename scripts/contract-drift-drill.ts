@@ -13,15 +13,10 @@
  *      control failed or a consumer that uses the changed piece still compiles
  *      (that consumer has drifted from the contract).
  *
- * The typecheck is one incremental pass per program: a checker process for each
- * of the two programs of `npm run typecheck` (the root tsconfig's and the
- * dashboard's) keeps the control's TypeScript builder program in memory, and
- * each mutation is checked as a change to the control: the files it leaves
- * alone are neither read into a new syntax tree nor checked again, and their
- * (empty) diagnostics are the control's. Every mutation starts from the
- * control, never from the previous mutation, so none is checked against
- * another's leftovers. The errors are the ones `tsc -p <project> --noEmit`
- * prints for the same files.
+ * The typecheck is the one `npm run typecheck` runs: the native compiler (`tsgo -p <project>
+ * --noEmit`) on each of its two programs (the root tsconfig's and the dashboard's), side by side.
+ * Every mutation starts from the control, never from the previous mutation, so none is checked
+ * against another's leftovers.
  *
  * All mutations are first checked together, in one combined pass (a mutation's check costs a
  * whole program's, since every consumer reaches the contract through its barrel): each compiler
@@ -46,7 +41,7 @@
  * By default the root program is typechecked without tests/ and bench/: they are
  * not consumers the drill judges, and leaving them out saves a third of each run.
  */
-import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -63,7 +58,6 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -406,7 +400,7 @@ interface Typecheck {
   /** The check itself failed (a configuration error, a compiler crash, a checker that died). */
   broken: string | undefined;
   seconds: number;
-  /** Per program: seconds to build it (read, parse what changed) + seconds to check it. */
+  /** Seconds per program. */
   timing: string;
 }
 
@@ -438,201 +432,44 @@ function rootProjectOf(repo: string, options: Options): string {
 
 const ERROR_LINE = /^(.+?)\(\d+,\d+\): error TS\d+:/;
 
-/** What a checker process sends: `read` once its program has read the files, then the outcome. */
-type CheckerMessage =
-  | { kind: 'read' }
-  | {
-      kind: 'checked';
-      /** The diagnostics as `tsc --pretty false` prints them (a message's chain on indented lines). */
-      output: string;
-      /** Set when the check itself failed (a config error, a compiler crash). */
-      failure: string | undefined;
-      /** Seconds spent building the program (reading, parsing what changed) and checking it. */
-      programSeconds: number;
-      checkSeconds: number;
-    };
-type CheckerReply = Extract<CheckerMessage, { kind: 'checked' }>;
-
-/**
- * Checker process (`--checker <repo> <project>`): typechecks one TypeScript project of the copy on
- * each request from the drill. The first check is the control and becomes the base of every later
- * one: each later program is built from the control's, as an editor's language service builds its
- * next program, so files whose text is unchanged keep the control's parsed and bound syntax trees
- * and module resolutions, and only the changed files are read into new ones. Every file is then
- * checked by the new program's checker, exactly as `tsc --noEmit` checks it. (TypeScript's builder
- * program could skip files no change reaches, but the contract's barrel `export *`s every schema,
- * so every consumer is reached, and computing that costs declaration emits: slower than checking.)
- * Once the program has read the files the process says so (`read`): from then on the drill may
- * change the copy for the next mutation while this one is checked.
- */
-function serveChecker(repo: string, project: string): void {
-  const configHost: ts.ParseConfigFileHost = {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => {
-      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-    },
-  };
-  const formatHost: ts.FormatDiagnosticsHost = {
-    getCanonicalFileName: (f) => f,
-    getCurrentDirectory: () => repo,
-    getNewLine: () => '\n',
-  };
-  /** Syntax trees by file and parse mode, with the text they were parsed from. */
-  const trees = new Map<string, { text: string; tree: ts.SourceFile }>();
-  let base: ts.Program | undefined;
-  const send = (message: CheckerMessage) => process.send?.(message);
-
-  const check = (): CheckerReply => {
-    const t0 = performance.now();
-    const config = ts.getParsedCommandLineOfConfigFile(join(repo, project), { noEmit: true }, configHost);
-    if (!config) throw new Error(`${project}: could not read the configuration`);
-    const host = ts.createCompilerHost(config.options);
-    const parse = host.getSourceFile.bind(host);
-    host.getSourceFile = (fileName, languageVersionOrOptions, onError, shouldCreate) => {
-      const mode =
-        typeof languageVersionOrOptions === 'object'
-          ? `${languageVersionOrOptions.languageVersion}:${languageVersionOrOptions.impliedNodeFormat ?? ''}`
-          : String(languageVersionOrOptions);
-      const key = `${mode}:${fileName}`;
-      const text = host.readFile(fileName);
-      const known = trees.get(key);
-      if (known && text !== undefined && known.text === text) return known.tree;
-      const tree = parse(fileName, languageVersionOrOptions, onError, shouldCreate);
-      if (tree && text !== undefined) trees.set(key, { text, tree });
-      return tree;
-    };
-    const program = ts.createProgram({
-      rootNames: config.fileNames,
-      options: config.options,
-      host,
-      oldProgram: base,
-      configFileParsingDiagnostics: ts.getConfigFileParsingDiagnostics(config),
-    });
-    send({ kind: 'read' });
-    const t1 = performance.now();
-    // What `tsc --noEmit` reports, in its order (ts.getPreEmitDiagnostics).
-    const diagnostics = ts.getPreEmitDiagnostics(program);
-    base ??= program;
-    return {
-      kind: 'checked',
-      output: ts.formatDiagnostics(diagnostics, formatHost),
-      failure: undefined,
-      programSeconds: (t1 - t0) / 1000,
-      checkSeconds: (performance.now() - t1) / 1000,
-    };
-  };
-
-  process.on('message', () => {
-    let reply: CheckerReply;
-    try {
-      reply = check();
-    } catch (err) {
-      send({ kind: 'read' });
-      reply = { kind: 'checked', output: '', failure: err instanceof Error ? (err.stack ?? err.message) : String(err), programSeconds: 0, checkSeconds: 0 };
-    }
-    send(reply);
-  });
-}
-
-function isCheckerMessage(value: unknown): value is CheckerMessage {
-  return typeof value === 'object' && value !== null && 'kind' in value && (value.kind === 'read' || (value.kind === 'checked' && 'output' in value));
-}
-
-const failed = (failure: string): CheckerReply => ({ kind: 'checked', output: '', failure, programSeconds: 0, checkSeconds: 0 });
-
-/** One check by one checker process: `read` settles once the files are read, `done` with the outcome. */
-interface CheckInFlight {
-  read: Promise<void>;
-  done: Promise<CheckerReply>;
-}
-
-/** The drill's side of a checker process: one check at a time. */
-class Checker {
-  private readonly child: ChildProcess;
-  private pending: { read: () => void; done: (reply: CheckerReply) => void } | undefined;
-  private exited: string | undefined;
-
-  constructor(
-    repo: string,
-    readonly project: string,
-  ) {
-    // The same script in checker mode, with the drill's own node flags (the tsx loader).
-    this.child = fork(fileURLToPath(import.meta.url), ['--checker', repo, project], {
-      cwd: root,
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    this.child.on('message', (message) => {
-      const pending = this.pending;
-      if (!pending) return;
-      if (isCheckerMessage(message) && message.kind === 'read') {
-        pending.read();
-        return;
-      }
-      this.pending = undefined;
-      pending.read();
-      pending.done(isCheckerMessage(message) && message.kind === 'checked' ? message : failed(`unexpected message ${JSON.stringify(message)}`));
-    });
-    this.child.on('exit', (code, signal) => {
-      this.exited = `the checker of ${project} exited (${signal ?? `code ${code}`})`;
-      const pending = this.pending;
-      this.pending = undefined;
-      pending?.read();
-      pending?.done(failed(this.exited));
-    });
-  }
-
-  check(): CheckInFlight {
-    if (this.exited) return { read: Promise.resolve(), done: Promise.resolve(failed(this.exited)) };
-    if (this.pending) throw new Error(`${this.project}: a check is already running`);
-    let read!: () => void;
-    let done!: (reply: CheckerReply) => void;
-    const inFlight = { read: new Promise<void>((r) => (read = r)), done: new Promise<CheckerReply>((r) => (done = r)) };
-    this.pending = { read, done };
-    this.child.send('check');
-    return inFlight;
-  }
-
-  close(): void {
-    this.child.removeAllListeners('exit');
-    this.child.kill();
-  }
-}
+/** The native compiler, as `npm run typecheck` runs it. */
+const TSGO = join(root, 'node_modules', '.bin', 'tsgo');
 
 /**
  * The two programs of `npm run typecheck` (root tsconfig and the dashboard's), side by side, each
- * in its checker process, both always to the end. An error both report (SDK sources are in both
- * programs) counts once. `read` settles when both programs have read the copy.
+ * by the native compiler with `--pretty false` (a message's chain on indented lines). An error both
+ * report (SDK sources are in both programs) counts once.
  */
-function typecheck(checkers: Checker[]): { read: Promise<void>; done: Promise<Typecheck> } {
+async function typecheck(repo: string, projects: string[]): Promise<Typecheck> {
   const started = performance.now();
-  const checks = checkers.map((c) => c.check());
-  const done = Promise.all(checks.map((c) => c.done)).then((replies): Typecheck => {
-    const seen = new Set<string>();
-    const errors: CompilerError[] = [];
-    let broken: string | undefined;
-    replies.forEach((r, i) => {
-      if (r.failure) broken = `${checkers[i]!.project}: ${r.failure.slice(0, 2000)}`;
-      let current: CompilerError | undefined;
-      for (const line of r.output.split('\n')) {
-        const m = ERROR_LINE.exec(line);
-        if (!m?.[1] && !/^error TS\d+:/.test(line)) {
-          // A chain line belongs to the error above it (when that one was kept).
-          if (current && /^\s/.test(line)) current.text += `\n${line}`;
-          continue;
-        }
-        current = undefined;
-        // The same error from both programs may print types differently: one error per position and code.
-        const key = m?.[0] ?? line;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        current = { area: m?.[1] ? areaOf(m[1]) : 'other', line, text: line };
-        errors.push(current);
+  const runs = await Promise.all(projects.map((project) => run(TSGO, ['-p', project, '--noEmit', '--pretty', 'false'], repo)));
+  const seen = new Set<string>();
+  const errors: CompilerError[] = [];
+  let broken: string | undefined;
+  runs.forEach((r, i) => {
+    let current: CompilerError | undefined;
+    let own = 0;
+    for (const line of r.output.split('\n')) {
+      const m = ERROR_LINE.exec(line);
+      if (!m?.[1] && !/^error TS\d+:/.test(line)) {
+        // A chain line belongs to the error above it (when that one was kept).
+        if (current && /^\s/.test(line)) current.text += `\n${line}`;
+        continue;
       }
-    });
-    const timing = replies.map((r, i) => `${checkers[i]!.project} ${r.programSeconds.toFixed(1)}s + ${r.checkSeconds.toFixed(1)}s`).join(', ');
-    return { errors, broken, seconds: (performance.now() - started) / 1000, timing };
+      own++;
+      current = undefined;
+      // The same error from both programs may print types differently: one error per position and code.
+      const key = m?.[0] ?? line;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      current = { area: m?.[1] ? areaOf(m[1]) : 'other', line, text: line };
+      errors.push(current);
+    }
+    // A failed run that printed no error is a broken check (a configuration error, a crash).
+    if (!r.ok && own === 0) broken = `${projects[i]!}: ${r.output.slice(0, 2000)}`;
   });
-  return { read: Promise.all(checks.map((c) => c.read)).then(() => undefined), done };
+  const timing = runs.map((r, i) => `${projects[i]!} ${r.seconds.toFixed(1)}s`).join(', ');
+  return { errors, broken, seconds: (performance.now() - started) / 1000, timing };
 }
 
 function applyEdits(repo: string, m: Mutation): void {
@@ -660,7 +497,7 @@ function applyEdits(repo: string, m: Mutation): void {
 async function checkCombined(
   repo: string,
   mutations: Mutation[],
-  checkers: Checker[],
+  projects: string[],
   restore: () => void,
 ): Promise<{ summary: string; outcomes?: Outcome[] }> {
   let regenerateSeconds = 0;
@@ -676,10 +513,8 @@ async function checkCombined(
     restore();
     return { summary: `not run (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); every mutation is checked alone` };
   }
-  const pass = typecheck(checkers);
-  await pass.read;
+  const result = await typecheck(repo, projects);
   restore();
-  const result = await pass.done;
   const head = `${mutations.length} mutations at once, regenerated in ${regenerateSeconds.toFixed(0)}s, typecheck ${result.seconds.toFixed(0)}s (${result.timing}), ${result.errors.length} error(s)`;
   if (result.broken || result.errors.some((e) => e.area === 'contract' || e.area === 'generated')) {
     return { summary: `${head}; the check broke or the contract itself did not compile: every mutation is checked alone` };
@@ -824,9 +659,8 @@ async function main(): Promise<number> {
     console.error(`\nCONTROL FAILED: npm run openapi on the unmutated copy\n${controlGen.output}`);
     return 1;
   }
-  const checkers = [rootProjectOf(repo, options), 'dashboard/tsconfig.json'].map((project) => new Checker(repo, project));
-  process.on('exit', () => checkers.forEach((c) => c.close()));
-  const control = await typecheck(checkers).done;
+  const projects = [rootProjectOf(repo, options), 'dashboard/tsconfig.json'];
+  const control = await typecheck(repo, projects);
   console.log(
     `control: regenerated in ${controlGen.seconds.toFixed(0)}s, typecheck ${control.seconds.toFixed(0)}s (${control.timing}), ${control.errors.length} error(s) (${elapsed()})`,
   );
@@ -894,7 +728,7 @@ async function main(): Promise<number> {
   const byMutation = new Map<Mutation, Outcome>();
   let alone: Mutation[] = mutations;
   if (mutations.length > 1) {
-    const combined = await checkCombined(repo, mutations, checkers, restore);
+    const combined = await checkCombined(repo, mutations, projects, restore);
     console.log(`\ncombined: ${combined.summary} (${elapsed()})`);
     if (combined.outcomes) {
       alone = [];
@@ -907,25 +741,15 @@ async function main(): Promise<number> {
     }
   }
 
-  // One mutation at a time on the one copy, its two programs checked side by side. As soon as both
-  // have read the copy, it is restored and the next mutation is applied and regenerated while they
-  // check this one.
-  let prepared = alone[0] ? prepare(alone[0]) : undefined;
-  for (let i = 0; i < alone.length; i++) {
-    const mutation = alone[i]!;
-    const ready = await prepared!;
-    let result: Typecheck | undefined;
-    const pass = ready.error ? undefined : typecheck(checkers);
-    await pass?.read;
+  // One mutation at a time on the one copy, its two programs checked side by side, then restored.
+  for (const mutation of alone) {
+    const ready = await prepare(mutation);
+    const result = ready.error ? undefined : await typecheck(repo, projects);
     restore();
-    const following = alone[i + 1];
-    prepared = following ? prepare(following) : undefined;
-    if (pass) result = await pass.done;
     const outcome: Outcome = { mutation, error: ready.error, check: result, regenerateSeconds: ready.seconds, seconds: ready.seconds + (result?.seconds ?? 0), combined: false };
     byMutation.set(mutation, outcome);
     print(outcome);
   }
-  checkers.forEach((c) => c.close());
   const outcomes = mutations.map((m) => byMutation.get(m)!);
 
   report(outcomes, options.withTests);
@@ -944,10 +768,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-if (process.argv[2] === '--checker') {
-  const [repo, project] = process.argv.slice(3);
-  if (!repo || !project || !process.send) throw new Error('usage (from the drill only): --checker <repo> <project>');
-  serveChecker(repo, project);
-} else {
-  process.exitCode = await main();
-}
+process.exitCode = await main();
