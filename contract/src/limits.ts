@@ -71,3 +71,14 @@ export const CONVERGENCE_TIMEOUT_SECONDS_MIN = 30;
 export const CONVERGENCE_TIMEOUT_SECONDS_MAX = 86_400;
 /** The share a rollback's convergence is recorded at (percent of the instances seen recently). */
 export const ROLLBACK_CONVERGED_PERCENT = 99;
+
+/**
+ * A flag's or config's custom metadata (OpenFeature `flagMetadata`, OFREP `metadata`): at most
+ * this many entries, each a key of up to FLAG_METADATA_KEY_MAX_LENGTH characters with a string
+ * (up to FLAG_METADATA_STRING_MAX_LENGTH characters), number or boolean value.
+ */
+export const FLAG_METADATA_MAX_ENTRIES = 20;
+export const FLAG_METADATA_KEY_MAX_LENGTH = 64;
+export const FLAG_METADATA_STRING_MAX_LENGTH = 256;
+/** Metadata keys evaluation sets itself (a live rollout's percentage and the context's bucket): not custom. */
+export const FLAG_METADATA_RESERVED_KEYS = ['rolloutPercent', 'bucket'] as const;

@@ -80,6 +80,48 @@ describe('flag and config lifecycle', () => {
     await api().updateFlag({ path: flagPath('checkout'), body: { maintainer: 'Payments' } });
   });
 
+  it('takes custom metadata within its bounds (400 naming the field otherwise), puts it in every environment\'s ruleset under a new version, and audits it', async () => {
+    const config = await api().createConfig({ path: { id: projectId }, body: { key: 'checkout-limits', name: 'Limits', defaultValue: { max: 1 }, metadata: { owner: 'ops', tier: 2, paging: true } } });
+    expect(config.metadata).toEqual({ owner: 'ops', tier: 2, paging: true });
+    const refused = async (metadata: unknown) => {
+      const err = await expectApiError(
+        fetch(`${t.url}/api/v1/projects/${projectId}/configs/checkout-limits`, {
+          method: 'PATCH',
+          headers: { 'content-type': 'application/json', cookie: `svc_session=${owner.sessionToken}` },
+          body: JSON.stringify({ metadata }),
+        }).then(async (res) => {
+          if (res.ok) return res;
+          throw Object.assign(new Error(`HTTP ${res.status}`), { status: res.status, ...((await res.json()) as object) });
+        }),
+        400,
+        'invalid_request',
+      );
+      return Object.keys(err.fields ?? {});
+    };
+    expect(await refused(Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, i])))).toEqual(['metadata']);
+    expect(await refused({ bucket: 3 })).toEqual(['metadata']);
+    expect(await refused({ 'has space': 'x' })).toEqual(['metadata.has space']);
+    expect(await refused({ nested: { a: 1 } })).toEqual(['metadata.nested']);
+    expect(await refused({ long: 'x'.repeat(257) })).toEqual(['metadata.long']);
+    expect((await api().getConfig({ path: flagPath('checkout-limits') })).metadata).toEqual({ owner: 'ops', tier: 2, paging: true });
+
+    const before = await versions();
+    const ruleset = async (envId: string) => (await api().getRuleset({ path: { envId } })).primitives.find((p) => p.key === 'checkout-limits');
+    expect((await ruleset(prod))?.metadata).toEqual({ owner: 'ops', tier: 2, paging: true });
+    await api().updateConfig({ path: flagPath('checkout-limits'), body: { metadata: { owner: 'payments' } } });
+    expect(await versions()).toEqual(before.map((v) => v + 1)); // evaluations return it: a new ruleset everywhere
+    expect((await ruleset(staging))?.metadata).toEqual({ owner: 'payments' });
+    const [row] = (await auditOf('config', 'checkout-limits')).filter((e) => e.action === 'config.updated');
+    const detail = await api().getAuditEvent({ path: { id: row!.id } });
+    expect(detail.previousValue).toEqual({ metadata: { owner: 'ops', tier: 2, paging: true } });
+    expect(detail.newValue).toEqual({ metadata: { owner: 'payments' } });
+    // `{}` clears it, and the ruleset leaves it out.
+    expect((await api().updateConfig({ path: flagPath('checkout-limits'), body: { metadata: {} } })).metadata).toEqual({});
+    expect(await ruleset(prod)).not.toHaveProperty('metadata');
+    await api().archiveConfig({ path: flagPath('checkout-limits') });
+    await api().deleteConfig({ path: flagPath('checkout-limits'), body: { confirm: 'checkout-limits' } });
+  });
+
   it('filters lists by archived state and tag', async () => {
     await api().createFlag({ path: { id: projectId }, body: { key: 'old-banner', name: 'Old banner', defaultValue: true, tags: ['team:web'] } });
     await api().createFlag({ path: { id: projectId }, body: { key: 'search', name: 'Search', defaultValue: false, tags: ['team:web', 'experiment'] } });

@@ -75,33 +75,32 @@ describe('OFREP: single and bulk evaluation, errors, ETags and the event stream'
     expect(bulk.body).toMatchObject({ flags: [], metadata: { rulesetVersion: 0 } });
   });
 
-  it('evaluates one flag or config: value, reason, variant and metadata per branch', async () => {
+  it('evaluates one flag or config: value, reason, variant, and metadata (the custom entries, a live rollout\'s percent and bucket) per branch', async () => {
     await owner.session.createFlag({ path: { id: projectId }, body: { key: 'plain', name: 'Plain', defaultValue: false } });
     await owner.session.createFlag({ path: { id: projectId }, body: { key: 'ruled', name: 'Ruled', defaultValue: false } });
     await owner.session.createFlag({ path: { id: projectId }, body: { key: 'rolled', name: 'Rolled', defaultValue: false } });
-    await owner.session.createConfig({ path: { id: projectId }, body: { key: 'limits', name: 'Limits', defaultValue: { max: 1 } } });
+    await owner.session.createConfig({ path: { id: projectId }, body: { key: 'limits', name: 'Limits', defaultValue: { max: 1 }, metadata: { owner: 'ops', tier: 2 } } });
     await owner.session.setFlagRules({ path: { envId, key: 'ruled' }, body: { rules: [{ conditions: [{ attribute: 'plan', operator: 'in', values: ['pro'] }], value: true }] } });
     await owner.session.putFlagRollout({ path: { envId, key: 'rolled' }, body: { percent: 50, newValue: true } });
     await owner.session.addFlagTargetIds({ path: { envId, key: 'rolled' }, body: { targetIds: ['vip'] } });
-    const v = await version();
 
     expect(await post('/plain', { context: {} })).toMatchObject({
       status: 200,
-      body: { key: 'plain', value: false, reason: 'STATIC', variant: 'default', metadata: { kind: 'flag', rulesetVersion: v } },
+      body: { key: 'plain', value: false, reason: 'STATIC', variant: 'default', metadata: {} },
     });
     expect((await post('/ruled', { context: { plan: 'pro' } })).body).toEqual({
       key: 'ruled',
       value: true,
       reason: 'TARGETING_MATCH',
       variant: 'rule-1',
-      metadata: { kind: 'flag', rulesetVersion: v },
+      metadata: {},
     });
     expect((await post('/ruled', { context: { plan: 'free' } })).body).toMatchObject({ value: false, reason: 'DEFAULT', variant: 'default' });
-    expect((await post('/limits', { context: {} })).body).toEqual({ key: 'limits', value: { max: 1 }, reason: 'STATIC', variant: 'default', metadata: { kind: 'config', rulesetVersion: v } });
+    expect((await post('/limits', { context: {} })).body).toEqual({ key: 'limits', value: { max: 1 }, reason: 'STATIC', variant: 'default', metadata: { owner: 'ops', tier: 2 } });
 
     // targetingKey stands in for the rollout's bucket field (userId): a target ID, then a split.
     const vip = await post('/rolled', { context: { targetingKey: 'vip' } });
-    expect(vip.body).toMatchObject({ key: 'rolled', value: true, reason: 'TARGETING_MATCH', variant: 'target-id', metadata: { kind: 'flag', rolloutPercent: 50 } });
+    expect(vip.body).toMatchObject({ key: 'rolled', value: true, reason: 'TARGETING_MATCH', variant: 'target-id', metadata: { rolloutPercent: 50 } });
     expect(typeof (vip.body.metadata as Record<string, unknown>).bucket).toBe('number');
     const evaluated = await owner.session.evaluate({ path: { envId }, body: { context: { userId: 'u-17' } } });
     const expected = evaluated.results.rolled!;
@@ -111,7 +110,7 @@ describe('OFREP: single and bulk evaluation, errors, ETags and the event stream'
       value: expected.value,
       reason: 'SPLIT',
       variant: expected.variant,
-      metadata: { kind: 'flag', rulesetVersion: v, rolloutPercent: 50, bucket: expected.bucket },
+      metadata: { rolloutPercent: 50, bucket: expected.bucket },
     });
     // The context's own bucket field wins over targetingKey.
     expect((await post('/rolled', { context: { userId: 'vip', targetingKey: 'u-17' } })).body).toMatchObject({ variant: 'target-id' });
@@ -310,5 +309,16 @@ describe('OFREP: single and bulk evaluation, errors, ETags and the event stream'
     const expired = await events(ticket);
     expect(expired.status).toBe(401);
     expect(await expired.json()).toMatchObject({ code: 'unauthorized', message: expect.stringContaining('expired') });
+  });
+  it('answers an archived flag or config with the protocol\'s codeDefaultFlag: reason DISABLED, no value or variant, so the provider serves the caller\'s default', async () => {
+    await owner.session.createFlag({ path: { id: projectId }, body: { key: 'retired', name: 'Retired', defaultValue: true, metadata: { owner: 'web' } } });
+    await owner.session.archiveFlag({ path: { id: projectId, key: 'retired' } });
+    expect(await post('/retired', { context: { targetingKey: 'u-1' } })).toMatchObject({ status: 200, body: { key: 'retired', reason: 'DISABLED', metadata: { owner: 'web' } } });
+    expect(Object.keys((await post('/retired', { context: {} })).body).sort()).toEqual(['key', 'metadata', 'reason']);
+    const bulk = await post('', { context: { plan: 'pro' } });
+    expect(bulk.body.flags!.find((f) => f.key === 'retired')).toEqual({ key: 'retired', reason: 'DISABLED', metadata: { owner: 'web' } });
+    // The native evaluation keeps serving the base value with reason DISABLED.
+    const native = await owner.session.evaluate({ path: { envId }, body: { context: {}, keys: ['retired'] } });
+    expect(native.results.retired).toMatchObject({ value: true, reason: 'DISABLED', variant: 'default' });
   });
 });

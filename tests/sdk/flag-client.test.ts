@@ -140,6 +140,7 @@ describe('live flag client', () => {
       bucket: bucket(SEED, 'vip-1'),
       rolloutPercent: 37.5,
       version: client.version,
+      metadata: {},
     });
     expect(client.evaluate('checkout', { userId: admitted })).toMatchObject({
       value: true,
@@ -282,6 +283,7 @@ describe('live flag client', () => {
       bucket: null,
       rolloutPercent: null,
       version: null,
+      metadata: {},
     });
     expect(client.getBoolean('first', {}, false)).toBe(false);
 

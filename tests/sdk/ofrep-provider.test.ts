@@ -39,7 +39,7 @@ describe('OFREP with @openfeature/ofrep-provider', () => {
     await s.createFlag({ path: { id: projectId }, body: { key: 'banner', name: 'Banner', valueType: 'string', defaultValue: 'Hello' } });
     await s.setFlagRules({ path: { envId, key: 'banner' }, body: { rules: [{ ...pro, value: 'Hello, pro' }] } });
     await s.createFlag({ path: { id: projectId }, body: { key: 'limit', name: 'Limit', valueType: 'number', defaultValue: 5 } });
-    await s.createConfig({ path: { id: projectId }, body: { key: 'limits', name: 'Limits', defaultValue: { max: 1, regions: ['eu'] } } });
+    await s.createConfig({ path: { id: projectId }, body: { key: 'limits', name: 'Limits', defaultValue: { max: 1, regions: ['eu'] }, metadata: { owner: 'ops' } } });
 
     await OpenFeature.setProviderAndWait(DOMAIN, new OFREPProvider({ baseUrl: `${t.url}/api/v1`, headers: [['Authorization', `Bearer ${token}`]] }));
     client = OpenFeature.getClient(DOMAIN);
@@ -49,13 +49,13 @@ describe('OFREP with @openfeature/ofrep-provider', () => {
     await t?.close();
   });
 
-  it('resolves boolean, string, number and object values with their reasons and variants', async () => {
+  it('resolves boolean, string, number and object values with their reasons, variants and metadata', async () => {
     expect(await client.getBooleanDetails('checkout', false, { targetingKey: 'vip-1' })).toMatchObject({ value: true, reason: 'TARGETING_MATCH', variant: 'target-id' });
-    expect(await client.getBooleanDetails('checkout', true, { targetingKey: 'x', plan: 'pro' })).toMatchObject({ value: expect.any(Boolean), flagMetadata: { kind: 'flag', rolloutPercent: 40 } });
+    expect(await client.getBooleanDetails('checkout', true, { targetingKey: 'x', plan: 'pro' })).toMatchObject({ value: expect.any(Boolean), flagMetadata: { rolloutPercent: 40 } });
     expect(await client.getStringDetails('banner', 'fallback', { plan: 'pro' })).toMatchObject({ value: 'Hello, pro', reason: 'TARGETING_MATCH', variant: 'rule-1' });
     expect(await client.getStringDetails('banner', 'fallback', { plan: 'free' })).toMatchObject({ value: 'Hello', reason: 'DEFAULT', variant: 'default' });
-    expect(await client.getNumberDetails('limit', 0, {})).toMatchObject({ value: 5, reason: 'STATIC', variant: 'default', flagMetadata: { kind: 'flag' } });
-    expect(await client.getObjectDetails('limits', {}, {})).toMatchObject({ value: { max: 1, regions: ['eu'] }, reason: 'STATIC', variant: 'default', flagMetadata: { kind: 'config' } });
+    expect(await client.getNumberDetails('limit', 0, {})).toMatchObject({ value: 5, reason: 'STATIC', variant: 'default', flagMetadata: {} });
+    expect(await client.getObjectDetails('limits', {}, {})).toMatchObject({ value: { max: 1, regions: ['eu'] }, reason: 'STATIC', variant: 'default', flagMetadata: { owner: 'ops' } });
   });
 
   it('reports FLAG_NOT_FOUND, TYPE_MISMATCH and TARGETING_KEY_MISSING as the provider’s errors, with the default value', async () => {

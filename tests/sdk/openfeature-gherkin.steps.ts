@@ -16,7 +16,7 @@ import {
   type Hook,
   type JsonValue,
 } from '@openfeature/server-sdk';
-import type { GradualClient, LegacyRule, Rule } from '@gradual/sdk';
+import type { FlagMetadata, GradualClient, LegacyRule, Rule } from '@gradual/sdk';
 import { GradualProvider } from '@gradual/sdk/openfeature';
 
 // ---------------------------------------------------------------------------
@@ -29,8 +29,8 @@ function ballmerRule(value: JsonValue): Rule {
 }
 
 type SpecFlag =
-  | { kind: 'flag'; key: string; valueType: 'boolean' | 'string' | 'number'; defaultValue: JsonValue; rules?: LegacyRule[]; archived?: true }
-  | { kind: 'config'; key: string; defaultValue: JsonValue; rules?: Rule[]; archived?: true };
+  | { kind: 'flag'; key: string; valueType: 'boolean' | 'string' | 'number'; defaultValue: JsonValue; rules?: LegacyRule[]; archived?: true; metadata?: FlagMetadata }
+  | { kind: 'config'; key: string; defaultValue: JsonValue; rules?: Rule[]; archived?: true; metadata?: FlagMetadata };
 
 const TEMPLATE = { showImages: true, title: 'Check out these pics!', imagesPerPage: 100 };
 
@@ -40,10 +40,8 @@ const TEMPLATE = { showImages: true, title: 'Check out these pics!', imagesPerPa
  * strings and numbers are flags, JSON objects configs. What Gradual has no
  * equivalent for:
  * - variant names: Gradual stores values, and reports the branch that served one;
- * - `disabled: true`: the *-disabled-flag flags are archived, which serves their base value
- *   (the default variant's) with reason DISABLED, where a disabled flag of the specification
- *   serves the caller's default;
- * - custom `flagMetadata` (metadata-flag): not stored;
+ * - `disabled: true`: the *-disabled-flag flags are archived (GradualProvider then serves the
+ *   caller's default with reason DISABLED);
  * - null-default-flag and undefined-default-flag (no default variant): not created,
  *   and no scenario evaluates them.
  */
@@ -77,7 +75,7 @@ export const SPEC_FLAGS: readonly SpecFlag[] = [
   { kind: 'flag', key: 'integer-disabled-flag', valueType: 'number', defaultValue: 10, archived: true },
   { kind: 'flag', key: 'integer-targeted-zero-flag', valueType: 'number', defaultValue: 0, rules: [ballmerRule(0)] },
   { kind: 'flag', key: 'integer-zero-flag', valueType: 'number', defaultValue: 0 },
-  { kind: 'flag', key: 'metadata-flag', valueType: 'boolean', defaultValue: true },
+  { kind: 'flag', key: 'metadata-flag', valueType: 'boolean', defaultValue: true, metadata: { string: '1.0.2', integer: 2, float: 0.1, boolean: true } },
   { kind: 'config', key: 'object-flag', defaultValue: TEMPLATE },
   { kind: 'config', key: 'object-disabled-flag', defaultValue: TEMPLATE, archived: true },
   { kind: 'config', key: 'object-targeted-zero-flag', defaultValue: {}, rules: [ballmerRule({})] },
@@ -114,13 +112,13 @@ export async function createSpecFlags(session: GradualClient, projectId: string)
     if (f.kind === 'flag') {
       await session.createFlag({
         path: { id: projectId },
-        body: { key: f.key, name: f.key, valueType: f.valueType, defaultValue: f.defaultValue, ...(f.rules ? { rules: f.rules } : {}) },
+        body: { key: f.key, name: f.key, valueType: f.valueType, defaultValue: f.defaultValue, ...(f.rules ? { rules: f.rules } : {}), ...(f.metadata ? { metadata: f.metadata } : {}) },
       });
       if (f.archived) await session.archiveFlag({ path: { id: projectId, key: f.key } });
     } else {
       await session.createConfig({
         path: { id: projectId },
-        body: { key: f.key, name: f.key, defaultValue: f.defaultValue, ...(f.rules ? { rules: f.rules } : {}) },
+        body: { key: f.key, name: f.key, defaultValue: f.defaultValue, ...(f.rules ? { rules: f.rules } : {}), ...(f.metadata ? { metadata: f.metadata } : {}) },
       });
       if (f.archived) await session.archiveConfig({ path: { id: projectId, key: f.key } });
     }

@@ -59,7 +59,7 @@ describe('OpenFeature provider', () => {
     await s.createFlag({ path: { id: projectId }, body: { key: 'checkout', name: 'Checkout', defaultValue: false } });
     await s.createConfig({ path: { id: projectId }, body: { key: 'limits', name: 'Limits', defaultValue: { max: 1 } } });
     await s.createConfig({ path: { id: projectId }, body: { key: 'banner', name: 'Banner', defaultValue: 'hello' } });
-    await s.createConfig({ path: { id: projectId }, body: { key: 'max-items', name: 'Max items', defaultValue: 10 } });
+    await s.createConfig({ path: { id: projectId }, body: { key: 'max-items', name: 'Max items', defaultValue: 10, metadata: { owner: 'team-checkout', reviewed: true } } });
     await s.setFlagRules({
       path: { envId, key: 'checkout' },
       body: { rules: [{ conditions: [{ attribute: 'plan', operator: 'in', values: ['internal'] }], value: true }] },
@@ -90,22 +90,21 @@ describe('OpenFeature provider', () => {
     await expect.poll(() => late, { timeout: 5000 }).toBe(1);
   });
 
-  it('passes reasons through with the variant; flagMetadata has kind, rulesetVersion, rolloutPercent and bucket; targetingKey buckets', async () => {
+  it('passes reasons through with the variant; flagMetadata has the custom metadata, rolloutPercent and bucket; targetingKey buckets', async () => {
     const client = OpenFeature.getClient();
-    const rulesetVersion = provider.client.version!;
     expect(await client.getBooleanDetails('checkout', false, { targetingKey: 'vip-1' })).toEqual({
       flagKey: 'checkout',
       value: true,
       reason: StandardResolutionReasons.TARGETING_MATCH,
       variant: 'target-id',
-      flagMetadata: { kind: 'flag', rulesetVersion, rolloutPercent: 37.5, bucket: bucket(SEED, 'vip-1') },
+      flagMetadata: { rolloutPercent: 37.5, bucket: bucket(SEED, 'vip-1') },
     });
     expect(await client.getBooleanDetails('checkout', false, { targetingKey: admitted })).toEqual({
       flagKey: 'checkout',
       value: true,
       reason: StandardResolutionReasons.SPLIT,
       variant: 'rollout-new',
-      flagMetadata: { kind: 'flag', rulesetVersion, rolloutPercent: 37.5, bucket: bucket(SEED, admitted) },
+      flagMetadata: { rolloutPercent: 37.5, bucket: bucket(SEED, admitted) },
     });
     expect(await client.getBooleanDetails('checkout', false, { targetingKey: excluded, plan: 'internal' })).toMatchObject({
       value: true,
@@ -129,15 +128,15 @@ describe('OpenFeature provider', () => {
       value: false,
       reason: StandardResolutionReasons.DEFAULT,
       variant: 'default',
-      flagMetadata: { kind: 'flag', rulesetVersion, rolloutPercent: 37.5 },
+      flagMetadata: { rolloutPercent: 37.5 },
     });
-    // No rule and no rollout: STATIC, without rolloutPercent or bucket.
+    // No rule and no rollout: STATIC, the custom metadata without rolloutPercent or bucket.
     expect(await client.getNumberDetails('max-items', 0, { targetingKey: admitted })).toEqual({
       flagKey: 'max-items',
       value: 10,
       reason: StandardResolutionReasons.STATIC,
       variant: 'default',
-      flagMetadata: { kind: 'config', rulesetVersion },
+      flagMetadata: { owner: 'team-checkout', reviewed: true },
     });
     // The evaluation context set on the API applies too.
     OpenFeature.setContext({ targetingKey: 'vip-1' });
@@ -154,7 +153,7 @@ describe('OpenFeature provider', () => {
       value: 'hello',
       reason: StandardResolutionReasons.STATIC,
       variant: 'default',
-      flagMetadata: { kind: 'config' },
+      flagMetadata: {},
     });
     expect(await client.getNumberValue('max-items', 0)).toBe(10);
     expect(await client.getObjectValue('limits', {})).toEqual({ max: 1 });
@@ -266,7 +265,6 @@ describe('OpenFeature provider', () => {
     client.addHandler(ProviderEvents.Stale, () => void events.push('stale'));
     client.addHandler(ProviderEvents.Ready, () => void events.push('ready'));
     await expect.poll(() => events, { timeout: 5000 }).toEqual(['ready']); // the handler runs at once for the current state
-    const rulesetVersion = flaky.client.version!;
     expect(await client.getBooleanDetails('checkout', false, { targetingKey: admitted })).toMatchObject({ reason: StandardResolutionReasons.SPLIT, variant: 'rollout-new' });
     net.state.offline = true;
     await expect.poll(() => client.providerStatus, { timeout: 5000 }).toBe(ProviderStatus.STALE);
@@ -276,14 +274,14 @@ describe('OpenFeature provider', () => {
       value: 'hello',
       reason: StandardResolutionReasons.CACHED,
       variant: 'default',
-      flagMetadata: { kind: 'config', rulesetVersion },
+      flagMetadata: {},
     });
     expect(await client.getBooleanDetails('checkout', false, { targetingKey: admitted })).toEqual({
       flagKey: 'checkout',
       value: true,
       reason: StandardResolutionReasons.CACHED,
       variant: 'rollout-new',
-      flagMetadata: { kind: 'flag', rulesetVersion, rolloutPercent: 37.5, bucket: bucket(SEED, admitted) },
+      flagMetadata: { rolloutPercent: 37.5, bucket: bucket(SEED, admitted) },
     });
     // Errors stay errors while stale.
     expect(await client.getBooleanDetails('missing', true)).toMatchObject({ value: true, reason: StandardResolutionReasons.ERROR, errorCode: ErrorCode.FLAG_NOT_FOUND });

@@ -3,6 +3,7 @@ import { ErrorEnvelope } from '../errors.js';
 import {
   OfrepBulkEvaluationFailure,
   OfrepBulkEvaluationSuccess,
+  OfrepCodeDefault,
   OfrepEvaluationFailure,
   OfrepEvaluationRequest,
   OfrepEvaluationSuccess,
@@ -25,9 +26,9 @@ export const ofrepContract = c.router({
     path: '/ofrep/v1/evaluate/flags/:key',
     summary: 'OFREP: evaluate one flag or config for a context',
     description:
-      'Same evaluator as `POST /envs/{envId}/evaluate` and the SDK\'s local evaluation. `400` with an OFREP `errorCode`: `PARSE_ERROR` (not JSON), `INVALID_CONTEXT` (the context is not an object of JSON values), `TARGETING_KEY_MISSING` (a live rollout buckets on an attribute the context lacks, and it has no `targetingKey`). `404 FLAG_NOT_FOUND` for a key the API key cannot see. `401`/`403`/`429` carry the API\'s error envelope.',
+      'Same evaluator as `POST /envs/{envId}/evaluate` and the SDK\'s local evaluation. `400` with an OFREP `errorCode`: `PARSE_ERROR` (not JSON), `INVALID_CONTEXT` (the context is not an object of JSON values), `TARGETING_KEY_MISSING` (a live rollout buckets on an attribute the context lacks, and it has no `targetingKey`). `404 FLAG_NOT_FOUND` for a key the API key cannot see. An archived flag or config answers `200` with reason `DISABLED` and no value (the protocol\'s `codeDefaultFlag`): the provider serves the caller\'s default. `401`/`403`/`429` carry the API\'s error envelope.',
     body: OfrepEvaluationRequest,
-    responses: { 200: OfrepEvaluationSuccess, 400: OfrepEvaluationFailure, 404: OfrepFlagNotFound, ...credentialErrors },
+    responses: { 200: z.union([OfrepEvaluationSuccess, OfrepCodeDefault]), 400: OfrepEvaluationFailure, 404: OfrepFlagNotFound, ...credentialErrors },
     metadata: { auth: 'apiKey' } satisfies RouteMetadata,
   },
   ofrepEvaluateFlags: {

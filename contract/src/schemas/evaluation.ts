@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { KEY_MAX_LENGTH } from '../limits.js';
 import { example, named } from '../openapi-meta.js';
 import { Id, JsonValue, Timestamp } from './common.js';
-import { Rule } from './primitives.js';
+import { FlagMetadata, Rule } from './primitives.js';
 import { SegmentRule } from './segments.js';
 import { PrimitiveKind, RolloutStatus } from './rollouts.js';
 
@@ -36,6 +36,7 @@ export const RulesetPrimitive = named(
     rules: z.array(Rule),
     rollout: RulesetRollout.nullable(),
     archived: z.literal(true).optional().describe('Present on an archived flag or config: everyone gets `value`, reason `DISABLED`.'),
+    metadata: FlagMetadata.optional(),
   }),
 );
 

@@ -31,13 +31,27 @@ export const OfrepEvaluationSuccess = example(
     z.object({
       key: z.string(),
       value: JsonValue,
-      reason: EvaluationReason,
+      // DISABLED is OfrepCodeDefault's: an archived flag or config has no value here.
+      reason: EvaluationReason.exclude(['DISABLED']),
       variant: z.string(),
       metadata: OfrepMetadata.optional(),
     }),
-    '`metadata` carries `kind` (flag or config), `rulesetVersion`, and with a live rollout `rolloutPercent` (and `bucket` when the context was bucketed).',
+    '`metadata` carries the flag\'s custom metadata and, with a live rollout, `rolloutPercent` (and `bucket` when the context was bucketed).',
   ),
-  { key: 'new-checkout', value: true, reason: 'SPLIT', variant: 'rollout-new', metadata: { kind: 'flag', rulesetVersion: 42, rolloutPercent: 25, bucket: 12.3456 } },
+  { key: 'new-checkout', value: true, reason: 'SPLIT', variant: 'rollout-new', metadata: { owner: 'team-checkout', rolloutPercent: 25, bucket: 12.3456 } },
+);
+
+export const OfrepCodeDefault = example(
+  named(
+    'OfrepCodeDefault',
+    z.object({
+      key: z.string(),
+      reason: z.literal('DISABLED'),
+      metadata: OfrepMetadata.optional(),
+    }),
+    'The protocol\'s `codeDefaultFlag`: an archived flag or config, which the provider answers with the caller\'s default value (no `value`, no `variant`).',
+  ),
+  { key: 'old-banner', reason: 'DISABLED', metadata: {} },
 );
 
 export const OfrepErrorCode = named('OfrepErrorCode', z.enum(['PARSE_ERROR', 'TARGETING_KEY_MISSING', 'INVALID_CONTEXT', 'GENERAL']));
@@ -77,7 +91,7 @@ export const OfrepBulkEvaluationSuccess = example(
   named(
     'OfrepBulkEvaluationSuccess',
     z.object({
-      flags: z.array(z.union([OfrepEvaluationSuccess, OfrepEvaluationFailure])),
+      flags: z.array(z.union([OfrepEvaluationSuccess, OfrepCodeDefault, OfrepEvaluationFailure])),
       metadata: OfrepMetadata.optional(),
       eventStreams: z.array(OfrepEventStream).optional(),
     }),
@@ -85,8 +99,9 @@ export const OfrepBulkEvaluationSuccess = example(
   ),
   {
     flags: [
-      { key: 'new-checkout', value: true, reason: 'SPLIT', variant: 'rollout-new', metadata: { kind: 'flag', rulesetVersion: 42, rolloutPercent: 25, bucket: 12.3456 } },
-      { key: 'banner-text', value: 'Hello', reason: 'STATIC', variant: 'default', metadata: { kind: 'config', rulesetVersion: 42 } },
+      { key: 'new-checkout', value: true, reason: 'SPLIT', variant: 'rollout-new', metadata: { owner: 'team-checkout', rolloutPercent: 25, bucket: 12.3456 } },
+      { key: 'banner-text', value: 'Hello', reason: 'STATIC', variant: 'default', metadata: {} },
+      { key: 'old-banner', reason: 'DISABLED', metadata: {} },
     ],
     metadata: { rulesetVersion: 42 },
     eventStreams: [{ type: 'sse', url: 'https://gradual.example.com/api/v1/ofrep/v1/events?ticket=t1.abc', inactivityDelaySec: 120 }],

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { ATTRIBUTE_NAME_MAX_LENGTH } from '../limits.js';
+import {
+  ATTRIBUTE_NAME_MAX_LENGTH,
+  FLAG_METADATA_KEY_MAX_LENGTH,
+  FLAG_METADATA_MAX_ENTRIES,
+  FLAG_METADATA_RESERVED_KEYS,
+  FLAG_METADATA_STRING_MAX_LENGTH,
+} from '../limits.js';
 import { example, named } from '../openapi-meta.js';
 import { Id, JsonValue, Name, ResourceKey, Timestamp } from './common.js';
 import { Percent, Rollout } from './rollouts.js';
@@ -44,6 +50,28 @@ export const LegacyRule = named(
   '`rolloutPercent` is accepted on import only: the first rule with one is hoisted into an env-scoped rollout (see migration warnings).',
 );
 
+const RESERVED_METADATA_KEYS: ReadonlySet<string> = new Set(FLAG_METADATA_RESERVED_KEYS);
+
+export const FlagMetadata = example(
+  named(
+    'FlagMetadata',
+    z
+      .record(
+        z
+          .string()
+          .min(1)
+          .max(FLAG_METADATA_KEY_MAX_LENGTH)
+          .regex(/^[A-Za-z][A-Za-z0-9_.-]*$/, 'a letter, then letters, digits and ".", "_", "-"'),
+        z.union([z.string().max(FLAG_METADATA_STRING_MAX_LENGTH), z.number().finite(), z.boolean()]),
+      )
+      .refine((m) => Object.keys(m).length <= FLAG_METADATA_MAX_ENTRIES, `At most ${FLAG_METADATA_MAX_ENTRIES} entries.`)
+      .refine((m) => !Object.keys(m).some((k) => RESERVED_METADATA_KEYS.has(k)), `${FLAG_METADATA_RESERVED_KEYS.join(' and ')} are set by evaluation, not by hand.`),
+    `Custom metadata, returned with every evaluation as OpenFeature \`flagMetadata\` and OFREP \`metadata\` (docs/openfeature.md): up to ${FLAG_METADATA_MAX_ENTRIES} entries of strings (up to ${FLAG_METADATA_STRING_MAX_LENGTH} characters), numbers and booleans.`,
+  ),
+  { owner: 'team-checkout', ticket: 'CHK-123', experiment: false },
+);
+export type FlagMetadata = z.infer<typeof FlagMetadata>;
+
 export const FlagValueType = named('FlagValueType', z.enum(['boolean', 'string', 'number']));
 export type FlagValueType = z.infer<typeof FlagValueType>;
 
@@ -60,6 +88,7 @@ export const Flag = named(
     clientVisible: z.boolean().describe('Client keys (`pub_…`, shipped in web pages) may evaluate it.'),
     tags: z.array(z.string()).describe('Free labels for finding and grouping flags (`team:checkout`, `experiment`).'),
     maintainer: z.string().nullable().describe('Who answers for it: a person\'s email or a team name.'),
+    metadata: FlagMetadata,
     archivedAt: Timestamp.nullable().describe('Set while archived: hidden from lists by default, no new rollouts, every environment serves its base value with reason `DISABLED`.'),
     createdAt: Timestamp,
     updatedAt: Timestamp,
@@ -79,6 +108,7 @@ export const Config = named(
     clientVisible: z.boolean().describe('Client keys (`pub_…`, shipped in web pages) may evaluate it.'),
     tags: z.array(z.string()).describe('Free labels for finding and grouping flags (`team:checkout`, `experiment`).'),
     maintainer: z.string().nullable().describe('Who answers for it: a person\'s email or a team name.'),
+    metadata: FlagMetadata,
     archivedAt: Timestamp.nullable().describe('Set while archived: hidden from lists by default, no new rollouts, every environment serves its base value with reason `DISABLED`.'),
     createdAt: Timestamp,
     updatedAt: Timestamp,
@@ -108,6 +138,7 @@ export const CreateFlagRequest = named(
     clientVisible: z.boolean().optional(),
     tags: Tags.optional(),
     maintainer: Maintainer.optional(),
+    metadata: FlagMetadata.optional(),
   }),
   'Creates the flag and its state (value = defaultValue, the given rules) in every environment of the project. `valueType` defaults to boolean; `clientVisible` to false.',
 );
@@ -123,6 +154,7 @@ export const CreateConfigRequest = named(
     clientVisible: z.boolean().optional(),
     tags: Tags.optional(),
     maintainer: Maintainer.optional(),
+    metadata: FlagMetadata.optional(),
   }),
   'Creates the config and its state (value = defaultValue, the given rules) in every environment of the project. `clientVisible` defaults to false.',
 );
@@ -136,9 +168,10 @@ export const UpdatePrimitiveRequest = named(
       clientVisible: z.boolean().optional(),
       tags: Tags.optional(),
       maintainer: Maintainer.nullable().optional(),
+      metadata: FlagMetadata.optional(),
     })
-    .refine((body) => Object.values(body).some((v) => v !== undefined), 'Send at least one of name, description, clientVisible, tags, maintainer.'),
-  'The definition\'s metadata; omitted fields keep their value, a null `description` or `maintainer` clears it, `tags` replaces the whole list. Changing `clientVisible` changes what client keys evaluate, so every environment of the project gets a new ruleset version.',
+    .refine((body) => Object.values(body).some((v) => v !== undefined), 'Send at least one of name, description, clientVisible, tags, maintainer, metadata.'),
+  'The definition\'s descriptive fields; omitted fields keep their value, a null `description` or `maintainer` clears it, `tags` and `metadata` replace the whole list or map (`{}` clears the metadata). Changing `clientVisible` changes what client keys evaluate, and changing `metadata` what evaluations return, so every environment of the project gets a new ruleset version.',
 );
 
 export const PrimitiveListQuery = z.object({

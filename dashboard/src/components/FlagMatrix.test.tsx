@@ -28,6 +28,7 @@ const CONFIG: Config = {
   clientVisible: false,
   tags: [],
   maintainer: null,
+  metadata: {},
   archivedAt: null,
   createdAt: '2026-11-20T10:00:00.000Z',
   updatedAt: '2026-11-20T10:00:00.000Z',

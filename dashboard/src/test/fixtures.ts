@@ -15,6 +15,7 @@ export function flagDefinition(overrides: Partial<Flag> & Pick<Flag, 'projectId'
     clientVisible: false,
     tags: [],
     maintainer: null,
+    metadata: {},
     archivedAt: null,
     createdAt: FIXTURE_TIME,
     updatedAt: FIXTURE_TIME,

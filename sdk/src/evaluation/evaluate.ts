@@ -55,6 +55,7 @@ import {
   type EvaluationReason,
   type EvaluationResult,
   type EvaluationVariant,
+  type FlagMetadata,
   type PrimitiveKind,
   type Ruleset,
   type RulesetPrimitive,
@@ -69,13 +70,19 @@ export interface CompiledPrimitive {
   readonly key: string;
   /** Its position in its compiled ruleset (0 for one compiled alone): a slot index for per-primitive tallies. */
   readonly ordinal: number;
+  /** Its custom metadata (an empty object when it has none). */
+  readonly metadata: FlagMetadata;
   evaluate(ctx: EvaluationContext): EvaluationResult;
 }
+
+/** The metadata of a primitive without any: one frozen object shared by all. */
+export const NO_METADATA: FlagMetadata = Object.freeze({});
 
 class CompiledPrimitiveImpl implements CompiledPrimitive {
   readonly kind: PrimitiveKind;
   readonly key: string;
   readonly ordinal: number;
+  readonly metadata: FlagMetadata;
   private readonly base: unknown;
   private readonly rules: readonly CompiledRule[];
   /** `rule-1`, `rule-2`, … for `rules`. */
@@ -120,6 +127,7 @@ class CompiledPrimitiveImpl implements CompiledPrimitive {
     this.kind = p.kind;
     this.key = p.key;
     this.ordinal = ordinal;
+    this.metadata = p.metadata === undefined ? NO_METADATA : Object.freeze({ ...p.metadata });
     this.base = p.value;
     const archived = p.archived === true;
     this.rules = archived ? [] : (p.rules ?? []).map((rule) => compileRule(rule, segments));

@@ -16,6 +16,7 @@ export {
   evaluatePrimitive,
   compilePrimitive,
   compileRuleset,
+  NO_METADATA,
   type CompiledPrimitive,
   type CompiledRuleset,
 } from './evaluate.js';
@@ -38,4 +39,5 @@ export type {
   EvaluationReason,
   EvaluationVariant,
   EvaluationResult,
+  FlagMetadata,
 } from './types.js';

@@ -91,7 +91,12 @@ export interface RulesetPrimitive {
   rollout: RulesetRollout | null;
   /** Present on an archived flag or config: everyone gets `value`, reason `DISABLED`, variant `default`. */
   archived?: true;
+  /** Custom metadata (OpenFeature `flagMetadata`), present when there is any. */
+  metadata?: FlagMetadata;
 }
+
+/** A flag's or config's custom metadata: flat string, number and boolean entries. */
+export type FlagMetadata = Readonly<Record<string, string | number | boolean>>;
 
 /** One rule of a segment: a context matching all of its conditions (AND) matches the rule. */
 export interface SegmentRule {

@@ -2095,7 +2095,7 @@ export const streamOrgEvents = <ThrowOnError extends boolean = false>(options: O
 /**
  * OFREP: evaluate one flag or config for a context
  *
- * Same evaluator as `POST /envs/{envId}/evaluate` and the SDK's local evaluation. `400` with an OFREP `errorCode`: `PARSE_ERROR` (not JSON), `INVALID_CONTEXT` (the context is not an object of JSON values), `TARGETING_KEY_MISSING` (a live rollout buckets on an attribute the context lacks, and it has no `targetingKey`). `404 FLAG_NOT_FOUND` for a key the API key cannot see. `401`/`403`/`429` carry the API's error envelope.
+ * Same evaluator as `POST /envs/{envId}/evaluate` and the SDK's local evaluation. `400` with an OFREP `errorCode`: `PARSE_ERROR` (not JSON), `INVALID_CONTEXT` (the context is not an object of JSON values), `TARGETING_KEY_MISSING` (a live rollout buckets on an attribute the context lacks, and it has no `targetingKey`). `404 FLAG_NOT_FOUND` for a key the API key cannot see. An archived flag or config answers `200` with reason `DISABLED` and no value (the protocol's `codeDefaultFlag`): the provider serves the caller's default. `401`/`403`/`429` carry the API's error envelope.
  */
 export const ofrepEvaluateFlag = <ThrowOnError extends boolean = false>(options: Options<OfrepEvaluateFlagData, ThrowOnError>) => (options.client ?? client).post<OfrepEvaluateFlagResponses, OfrepEvaluateFlagErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, { name: 'X-API-Key', type: 'apiKey' }],

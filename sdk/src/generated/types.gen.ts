@@ -359,6 +359,15 @@ export type LegacyRule = {
 };
 
 /**
+ * FlagMetadata
+ *
+ * Custom metadata, returned with every evaluation as OpenFeature `flagMetadata` and OFREP `metadata` (docs/openfeature.md): up to 20 entries of strings (up to 256 characters), numbers and booleans.
+ */
+export type FlagMetadata = {
+    [key: string]: string | number | boolean;
+};
+
+/**
  * CreateFlagRequest
  *
  * Creates the flag and its state (value = defaultValue, the given rules) in every environment of the project. `valueType` defaults to boolean; `clientVisible` to false.
@@ -373,6 +382,7 @@ export type CreateFlagRequest = {
     clientVisible?: boolean;
     tags?: Array<string>;
     maintainer?: string;
+    metadata?: FlagMetadata;
 };
 
 /**
@@ -398,6 +408,7 @@ export type Flag = {
      * Who answers for it: a person's email or a team name.
      */
     maintainer: string | null;
+    metadata: FlagMetadata;
     /**
      * Set while archived: hidden from lists by default, no new rollouts, every environment serves its base value with reason `DISABLED`.
      */
@@ -409,7 +420,7 @@ export type Flag = {
 /**
  * UpdatePrimitiveRequest
  *
- * The definition's metadata; omitted fields keep their value, a null `description` or `maintainer` clears it, `tags` replaces the whole list. Changing `clientVisible` changes what client keys evaluate, so every environment of the project gets a new ruleset version.
+ * The definition's descriptive fields; omitted fields keep their value, a null `description` or `maintainer` clears it, `tags` and `metadata` replace the whole list or map (`{}` clears the metadata). Changing `clientVisible` changes what client keys evaluate, and changing `metadata` what evaluations return, so every environment of the project gets a new ruleset version.
  */
 export type UpdatePrimitiveRequest = {
     name?: string;
@@ -417,6 +428,7 @@ export type UpdatePrimitiveRequest = {
     clientVisible?: boolean;
     tags?: Array<string>;
     maintainer?: string | null;
+    metadata?: FlagMetadata;
 };
 
 /**
@@ -672,6 +684,7 @@ export type CreateConfigRequest = {
     clientVisible?: boolean;
     tags?: Array<string>;
     maintainer?: string;
+    metadata?: FlagMetadata;
 };
 
 /**
@@ -696,6 +709,7 @@ export type Config = {
      * Who answers for it: a person's email or a team name.
      */
     maintainer: string | null;
+    metadata: FlagMetadata;
     /**
      * Set while archived: hidden from lists by default, no new rollouts, every environment serves its base value with reason `DISABLED`.
      */
@@ -1164,6 +1178,7 @@ export type RulesetPrimitive = {
      * Present on an archived flag or config: everyone gets `value`, reason `DISABLED`.
      */
     archived?: true;
+    metadata?: FlagMetadata;
 };
 
 /**
@@ -1509,13 +1524,24 @@ export type OfrepMetadata = {
 /**
  * OfrepEvaluationSuccess
  *
- * `metadata` carries `kind` (flag or config), `rulesetVersion`, and with a live rollout `rolloutPercent` (and `bucket` when the context was bucketed).
+ * `metadata` carries the flag's custom metadata and, with a live rollout, `rolloutPercent` (and `bucket` when the context was bucketed).
  */
 export type OfrepEvaluationSuccess = {
     key: string;
     value?: unknown;
-    reason: EvaluationReason;
+    reason: 'STATIC' | 'TARGETING_MATCH' | 'SPLIT' | 'DEFAULT' | 'ERROR';
     variant: string;
+    metadata?: OfrepMetadata;
+};
+
+/**
+ * OfrepCodeDefault
+ *
+ * The protocol's `codeDefaultFlag`: an archived flag or config, which the provider answers with the caller's default value (no `value`, no `variant`).
+ */
+export type OfrepCodeDefault = {
+    key: string;
+    reason: 'DISABLED';
     metadata?: OfrepMetadata;
 };
 
@@ -1568,7 +1594,7 @@ export type OfrepEventStream = {
  * Every flag and config the key may see, evaluated for one context. `metadata.rulesetVersion` is the environment's ruleset version.
  */
 export type OfrepBulkEvaluationSuccess = {
-    flags: Array<OfrepEvaluationSuccess | OfrepEvaluationFailure>;
+    flags: Array<OfrepEvaluationSuccess | OfrepCodeDefault | OfrepEvaluationFailure>;
     metadata?: OfrepMetadata;
     eventStreams?: Array<OfrepEventStream>;
 };
@@ -8297,7 +8323,7 @@ export type OfrepEvaluateFlagResponses = {
     /**
      * OK
      */
-    200: OfrepEvaluationSuccess;
+    200: OfrepEvaluationSuccess | OfrepCodeDefault;
 };
 
 export type OfrepEvaluateFlagResponse = OfrepEvaluateFlagResponses[keyof OfrepEvaluateFlagResponses];

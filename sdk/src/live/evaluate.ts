@@ -1,5 +1,5 @@
 /** One evaluation against the held ruleset (or none), with the fallback and OpenFeature-named error codes. */
-import type { CompiledPrimitive, EvaluationContext, EvaluationResult } from '../evaluation/index.js';
+import { NO_METADATA, type CompiledPrimitive, type EvaluationContext, type EvaluationResult } from '../evaluation/index.js';
 import { withTargetingKey } from '../evaluation/targeting-key.js';
 import type { HeldRuleset } from './cache.js';
 import type { EvaluateOptions, EvaluationValueType, FlagEvaluation } from './types.js';
@@ -38,6 +38,7 @@ export function evaluateHeld(
       bucket: null,
       rolloutPercent: null,
       version: null,
+      metadata: NO_METADATA,
     };
   }
   const version = held.ruleset.version;
@@ -54,6 +55,7 @@ export function evaluateHeld(
       bucket: null,
       rolloutPercent: null,
       version,
+      metadata: NO_METADATA,
     };
   }
   const ctx = options.targetingKey === undefined ? context : withTargetingKey(context, held.bucketFields.get(key), options.targetingKey);
@@ -70,6 +72,7 @@ export function evaluateHeld(
       bucket: r.bucket,
       rolloutPercent: r.rolloutPercent,
       version,
+      metadata: primitive.metadata,
     };
   }
   if (options.type !== undefined && !matchesType(r.value, options.type)) {
@@ -84,8 +87,9 @@ export function evaluateHeld(
       bucket: r.bucket,
       rolloutPercent: r.rolloutPercent,
       version,
+      metadata: primitive.metadata,
     };
   }
   if (served !== undefined) served(held, primitive, r);
-  return { key, value: r.value, reason: r.reason, variant: r.variant, kind: r.kind, bucket: r.bucket, rolloutPercent: r.rolloutPercent, version };
+  return { key, value: r.value, reason: r.reason, variant: r.variant, kind: r.kind, bucket: r.bucket, rolloutPercent: r.rolloutPercent, version, metadata: primitive.metadata };
 }

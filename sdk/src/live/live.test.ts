@@ -15,7 +15,7 @@ import type { FlagClientOptions, FlagEvaluation } from './types.js';
 const ENV = 'env-test';
 const v1 = rulesetBuilder({ envId: ENV, version: 1 })
   .flag('checkout', false, { rollout: { percent: 50, newValue: true, targetIds: ['vip'] } })
-  .config('limits', { max: 1 })
+  .config('limits', { max: 1 }, { metadata: { owner: 'ops' } })
   .build();
 const v2 = rulesetBuilder({ envId: ENV, version: 2 })
   .flag('checkout', false, { rollout: { percent: 50, newValue: true, targetIds: ['vip'] } })
@@ -218,8 +218,8 @@ describe('live client with fake timers', () => {
     // allFlags is a bulk read, not an exposure.
     expect(client.allFlags({ userId: 'vip' })).toEqual({ checkout: true, limits: { max: 1 } });
     expect(client.allFlagsDetail({}, { targetingKey: 'vip' })).toEqual({
-      checkout: { key: 'checkout', value: true, reason: 'TARGETING_MATCH', variant: 'target-id', kind: 'flag', bucket: expect.any(Number), rolloutPercent: 50, version: 1 },
-      limits: { key: 'limits', value: { max: 1 }, reason: 'STATIC', variant: 'default', kind: 'config', bucket: null, rolloutPercent: null, version: 1 },
+      checkout: { key: 'checkout', value: true, reason: 'TARGETING_MATCH', variant: 'target-id', kind: 'flag', bucket: expect.any(Number), rolloutPercent: 50, version: 1, metadata: {} },
+      limits: { key: 'limits', value: { max: 1 }, reason: 'STATIC', variant: 'default', kind: 'config', bucket: null, rolloutPercent: null, version: 1, metadata: { owner: 'ops' } },
     });
     expect(seen).toHaveLength(3);
   });

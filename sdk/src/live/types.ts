@@ -1,6 +1,6 @@
 /** The live client's public types. */
 import type { GradualApiError } from '../errors.js';
-import type { EvaluationContext, EvaluationReason, EvaluationVariant, GuardArm, PrimitiveKind, Ruleset } from '../evaluation/index.js';
+import type { EvaluationContext, EvaluationReason, EvaluationVariant, FlagMetadata, GuardArm, PrimitiveKind, Ruleset } from '../evaluation/index.js';
 import type { RulesetSource } from './cache.js';
 import type { ExposureOptions } from './exposures.js';
 
@@ -133,6 +133,8 @@ export interface FlagEvaluation<T = unknown> {
   rolloutPercent: number | null;
   /** Version of the ruleset that answered; null before the first ruleset. */
   version: number | null;
+  /** The flag's or config's custom metadata; empty when it has none or the key is unknown. */
+  metadata: FlagMetadata;
 }
 
 export interface EvaluateOptions<T = unknown> {

@@ -13,13 +13,16 @@
  *   JSON object or array) or PROVIDER_NOT_READY (no ruleset yet). Errors are
  *   returned as resolution details (not thrown), so the SDK serves the
  *   caller's default and still runs error hooks.
- * - `variant`, on every successful resolution (CACHED included): the branch
- *   that served the value: `default`, `rule-<n>` (from 1), `target-id`,
- *   `rollout-new` or `rollout-base`.
- * - `flagMetadata`: `kind` (flag or config) and `rulesetVersion` (the version
- *   of the ruleset that answered), when known; `rolloutPercent` when the
+ * - `variant`, on every successful resolution (CACHED included) but DISABLED:
+ *   the branch that served the value: `default`, `rule-<n>` (from 1),
+ *   `target-id`, `rollout-new` or `rollout-base`.
+ * - An archived flag or config resolves to the caller's default with reason
+ *   DISABLED and no variant, as OpenFeature defines a disabled flag (the
+ *   flag client's own `evaluate` serves its base value, reason DISABLED).
+ * - `flagMetadata`: the flag's custom metadata; `rolloutPercent` when the
  *   primitive has a live (active or paused) rollout; `bucket` (0–100) when,
- *   in addition, the context carries the rollout's bucket field.
+ *   in addition, the context carries the rollout's bucket field. Empty for a
+ *   flag without metadata or a live rollout.
  * - Context: passed through as Gradual attributes (rules read top-level keys).
  *   `targetingKey` stands in for the rollout's bucket field (e.g. `userId`)
  *   when the context does not carry that attribute itself, so
@@ -192,9 +195,7 @@ export class GradualProvider implements Provider {
   private resolve<T>(flagKey: string, defaultValue: T, context: EvaluationContext, type: ValueType): ResolutionDetails<T> {
     const targetingKey = context.targetingKey;
     const r = this.client.evaluate(flagKey, context, typeof targetingKey === 'string' ? { targetingKey } : {});
-    const flagMetadata: FlagMetadata = {};
-    if (r.kind !== null) flagMetadata.kind = r.kind;
-    if (r.version !== null) flagMetadata.rulesetVersion = r.version;
+    const flagMetadata: FlagMetadata = { ...r.metadata };
     if (r.rolloutPercent !== null) flagMetadata.rolloutPercent = r.rolloutPercent;
     if (r.bucket !== null) flagMetadata.bucket = r.bucket;
     if (r.reason === 'ERROR' || r.variant === null) {
@@ -206,6 +207,8 @@ export class GradualProvider implements Provider {
         flagMetadata,
       };
     }
+    // An archived flag is disabled, which OpenFeature answers with the caller's default (no variant).
+    if (r.reason === 'DISABLED') return { value: defaultValue, reason: StandardResolutionReasons.DISABLED, flagMetadata };
     if (!matches(r.value, type)) {
       return {
         value: defaultValue,

@@ -1,6 +1,7 @@
 import type {
   Condition,
   ConditionOperator,
+  FlagMetadata,
   PrimitiveKind,
   Rule,
   RolloutStatus,
@@ -30,6 +31,8 @@ export interface PrimitiveInput {
   /** First matching rule wins. */
   rules?: Rule[];
   rollout?: RolloutInput | null;
+  /** Custom metadata (OpenFeature `flagMetadata`); left out when absent or empty. */
+  metadata?: FlagMetadata;
 }
 
 export interface RulesetBuilderOptions {
@@ -84,6 +87,7 @@ export function rulesetBuilder(options: RulesetBuilderOptions = {}): RulesetBuil
       value,
       rules: input.rules ?? [],
       rollout: input.rollout ? rollout(key, envKey, input.rollout) : null,
+      ...(input.metadata && Object.keys(input.metadata).length ? { metadata: { ...input.metadata } } : {}),
     });
     return builder;
   };

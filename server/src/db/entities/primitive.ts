@@ -28,6 +28,8 @@ export const PrimitiveEntity = defineEntity({
     tags: jsonb<string[]>().default('[]'),
     /** A person's email or a team name; free text. */
     maintainer: p.text().nullable(),
+    /** Custom metadata (the contract's `FlagMetadata`): returned with every evaluation. */
+    metadata: jsonb<Record<string, string | number | boolean>>().default('{}'),
     /** Set while archived: hidden from lists by default, every environment serves its base value (reason DISABLED). */
     archivedAt: timestamp().nullable(),
     createdAt: timestamp(),

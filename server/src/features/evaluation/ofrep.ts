@@ -5,13 +5,14 @@
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { z } from 'zod';
-import type { OfrepBulkEvaluationSuccess, OfrepEvaluationFailure, OfrepEvaluationSuccess, OfrepFlagNotFound, Ruleset } from '@gradual/contract';
-import { isLiveStatus, withTargetingKey, type EvaluationContext, type EvaluationResult } from '@gradual/sdk/evaluation';
+import type { OfrepBulkEvaluationSuccess, OfrepCodeDefault, OfrepEvaluationFailure, OfrepEvaluationSuccess, OfrepFlagNotFound, Ruleset } from '@gradual/contract';
+import { isLiveStatus, withTargetingKey, type EvaluationContext, type EvaluationResult, type FlagMetadata } from '@gradual/sdk/evaluation';
 import { DomainError } from '../../domain/errors.js';
 import type { Caller } from '../access/authorize.js';
 import type { CachedRuleset } from './ruleset.cache.js';
 
 type Success = z.infer<typeof OfrepEvaluationSuccess>;
+type CodeDefault = z.infer<typeof OfrepCodeDefault>;
 type Failure = z.infer<typeof OfrepEvaluationFailure>;
 type NotFound = z.infer<typeof OfrepFlagNotFound>;
 type Bulk = z.infer<typeof OfrepBulkEvaluationSuccess>;
@@ -51,15 +52,21 @@ function targetingKeyMissing(primitive: Ruleset['primitives'][number], context: 
   return `The rollout of "${primitive.key}" buckets on "${rollout.bucketField}"; send it or a targetingKey.`;
 }
 
-function success(key: string, result: EvaluationResult, version: number): Success {
-  const metadata: Record<string, string | number | boolean> = { kind: result.kind, rulesetVersion: version };
+/**
+ * An evaluation as OFREP answers it: the value, or for an archived primitive the protocol's
+ * `codeDefaultFlag` (reason DISABLED, no value: the provider serves the caller's default). The
+ * metadata is the primitive's own, with the live rollout's percent and the context's bucket.
+ */
+function success(key: string, result: EvaluationResult, custom: FlagMetadata): Success | CodeDefault {
+  const metadata: Record<string, string | number | boolean> = { ...custom };
   if (result.rolloutPercent !== null) metadata.rolloutPercent = result.rolloutPercent;
   if (result.bucket !== null) metadata.bucket = result.bucket;
+  if (result.reason === 'DISABLED') return { key, reason: 'DISABLED', metadata };
   return { key, value: result.value ?? null, reason: result.reason, variant: result.variant, metadata };
 }
 
 /** One primitive of `entry` for `context`: a success, a failure (TARGETING_KEY_MISSING), or null when there is no such primitive. */
-function evaluateKey(entry: CachedRuleset, index: ReadonlyMap<string, Ruleset['primitives'][number]>, key: string, context: OfrepContext): Success | Failure | null {
+function evaluateKey(entry: CachedRuleset, index: ReadonlyMap<string, Ruleset['primitives'][number]>, key: string, context: OfrepContext): Success | CodeDefault | Failure | null {
   const primitive = index.get(key);
   const compiled = entry.compiled().primitive(key);
   if (!primitive || !compiled) return null;
@@ -69,7 +76,7 @@ function evaluateKey(entry: CachedRuleset, index: ReadonlyMap<string, Ruleset['p
   if (result.reason === 'ERROR') {
     return { key, errorCode: 'GENERAL', errorDetails: `The rules of "${key}" need more than the evaluation's work budget.` };
   }
-  return success(key, result, entry.version);
+  return success(key, result, compiled.metadata);
 }
 
 /** Primitives by key (the first of a repeated key wins, as in the compiled ruleset), per materialized ruleset. */
@@ -89,7 +96,7 @@ export function evaluateFlag(
   entry: CachedRuleset | null,
   key: string,
   context: OfrepContext,
-): { status: 200; body: Success } | { status: 400; body: Failure } | { status: 404; body: NotFound } {
+): { status: 200; body: Success | CodeDefault } | { status: 400; body: Failure } | { status: 404; body: NotFound } {
   const result = entry ? evaluateKey(entry, indexOf(entry), key, context) : null;
   if (!result) return { status: 404, body: { key, errorCode: 'FLAG_NOT_FOUND', errorDetails: `Flag "${key}" was not found.` } };
   return 'errorCode' in result ? { status: 400, body: result } : { status: 200, body: result };

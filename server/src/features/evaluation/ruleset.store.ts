@@ -121,6 +121,7 @@ export async function readRuleset(em: EntityManager, envId: string): Promise<Rul
                   }
                 : null,
               ...(p.archivedAt ? { archived: true as const } : {}),
+              ...(Object.keys(p.metadata).length ? { metadata: p.metadata } : {}),
             },
           ];
         }),

@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import { isDeepStrictEqual } from 'node:util';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { KEY_MAX_LENGTH, type Config, type ConfigState, type Flag, type FlagState, type FlagValueType, type Rule } from '@gradual/contract';
+import { KEY_MAX_LENGTH, type Config, type ConfigState, type Flag, type FlagMetadata, type FlagState, type FlagValueType, type Rule } from '@gradual/contract';
 import {
   EnvironmentEntity,
   ProjectEntity,
@@ -55,6 +55,7 @@ const presenters: { [K in PrimitiveKind]: { definition(p: Primitive): Definition
       clientVisible: p.clientVisible,
       tags: [...p.tags],
       maintainer: p.maintainer ?? null,
+      metadata: { ...p.metadata },
       archivedAt: p.archivedAt ? iso(p.archivedAt) : null,
       createdAt: iso(p.createdAt),
       updatedAt: iso(p.updatedAt),
@@ -110,6 +111,7 @@ export interface CreatePrimitiveInput {
   clientVisible?: boolean | undefined;
   tags?: string[] | undefined;
   maintainer?: string | undefined;
+  metadata?: FlagMetadata | undefined;
   /** Imported rules may carry a legacy `rolloutPercent` (flags only; see legacy-import.ts). */
   rules?: Array<Rule & LegacyRule> | undefined;
 }
@@ -143,6 +145,7 @@ export async function createPrimitive<K extends PrimitiveKind>(em: EntityManager
           clientVisible: input.clientVisible ?? false,
           tags: uniqueTags(input.tags ?? []),
           maintainer: input.maintainer ?? null,
+          metadata: { ...input.metadata },
           createdAt: now,
           updatedAt: now,
         });
@@ -188,6 +191,7 @@ export interface UpdatePrimitiveInput {
   clientVisible?: boolean | undefined;
   tags?: string[] | undefined;
   maintainer?: string | null | undefined;
+  metadata?: FlagMetadata | undefined;
 }
 
 /**
@@ -215,11 +219,12 @@ async function lockDefinition<K extends PrimitiveKind>(tx: EntityManager, kind: 
 }
 
 /**
- * Changes a definition's name, description, tags, maintainer or client visibility: the change
- * and its audit row (`flag.updated` / `config.updated`, the changed fields before and after)
+ * Changes a definition's name, description, tags, maintainer, metadata or client visibility: the
+ * change and its audit row (`flag.updated` / `config.updated`, the changed fields before and after)
  * commit together. `ifMatch` is checked against the definition's ETag (getPrimitive's). A change
- * of `clientVisible` changes what client keys evaluate, so every environment of the project gets
- * a new version (the write reaches every environment, as creating the definition does). A write
+ * of `clientVisible` changes what client keys evaluate, and one of `metadata` what every evaluation
+ * returns, so every environment of the project gets a new version (the write reaches every
+ * environment, as creating the definition does). A write
  * that changes nothing commits nothing. An archived definition's metadata can be edited.
  */
 export async function updatePrimitive<K extends PrimitiveKind>(
@@ -242,11 +247,12 @@ export async function updatePrimitive<K extends PrimitiveKind>(
     if (input.clientVisible !== undefined) primitive.clientVisible = input.clientVisible;
     if (input.tags !== undefined) primitive.tags = uniqueTags(input.tags);
     if (input.maintainer !== undefined) primitive.maintainer = input.maintainer;
+    if (input.metadata !== undefined) primitive.metadata = { ...input.metadata };
     const after = toDefinitionDto(kind, primitive);
     if (isDeepStrictEqual(before, after)) return primitive;
     primitive.updatedAt = now;
     await tx.flush();
-    if (before.clientVisible !== after.clientVisible) {
+    if (before.clientVisible !== after.clientVisible || !isDeepStrictEqual(before.metadata, after.metadata)) {
       const envs = await tx.find(EnvironmentEntity, { projectId });
       for (const env of envs) changes.change(env.id);
     }
@@ -266,7 +272,7 @@ export async function updatePrimitive<K extends PrimitiveKind>(
 }
 
 /** The metadata a PATCH edits, as its audit row records them. */
-const EDITABLE = ['name', 'description', 'clientVisible', 'tags', 'maintainer'] as const;
+const EDITABLE = ['name', 'description', 'clientVisible', 'tags', 'maintainer', 'metadata'] as const;
 type Editable = Pick<Flag, (typeof EDITABLE)[number]>;
 
 /** The fields of `dto` whose value differs in `other` (an audit row's before or after). */
