@@ -320,5 +320,9 @@ describe('OFREP: single and bulk evaluation, errors, ETags and the event stream'
     // The native evaluation keeps serving the base value with reason DISABLED.
     const native = await owner.session.evaluate({ path: { envId }, body: { context: {}, keys: ['retired'] } });
     expect(native.results.retired).toMatchObject({ value: true, reason: 'DISABLED', variant: 'default' });
+    // Usage counts them all under the branch the native evaluation names: two single, one bulk, one native.
+    await t.advanceClock(60);
+    const usage = (await owner.session.getFlagUsage({ path: { id: projectId, key: 'retired' } })).environments.find((e) => e.envId === envId)!;
+    expect(usage.variants).toEqual([expect.objectContaining({ variant: 'default', count: 4 })]);
   });
 });

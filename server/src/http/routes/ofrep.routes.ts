@@ -111,7 +111,7 @@ export const ofrepRoutes = (deps: AppDeps, answers: AnswerCache) => {
             status: 304,
             headers: cache,
             onSent: () => {
-              countServed(envId, (parsed.served ??= servedBy(evaluateFlags(entry, parsed.context).flags)));
+              countServed(envId, (parsed.served ??= servedBy(entry, evaluateFlags(entry, parsed.context).flags)));
               recordClient(next, envId, key, entry.version);
             },
           };
@@ -122,7 +122,7 @@ export const ofrepRoutes = (deps: AppDeps, answers: AnswerCache) => {
         return {
           ...json(200, { ...evaluated, eventStreams }, cache),
           onSent: () => {
-            countServed(envId, (parsed.served ??= servedBy(evaluated.flags)));
+            countServed(envId, (parsed.served ??= servedBy(entry, evaluated.flags)));
             recordClient(next, envId, key, entry.version);
           },
         };
@@ -134,7 +134,7 @@ export const ofrepRoutes = (deps: AppDeps, answers: AnswerCache) => {
     const parsed = replayedRequest(next, raw, entry, key.id);
     if (!parsed) return null;
     const answer = evaluateFlag(entry, flagKey, parsed.context);
-    return answer.status === 200 ? { ...json(200, answer.body, []), onSent: () => countServed(envId, servedBy([answer.body])) } : null;
+    return answer.status === 200 ? { ...json(200, answer.body, []), onSent: () => countServed(envId, servedBy(entry, [answer.body])) } : null;
   };
 
   return s.router(contract.ofrep, {
@@ -144,7 +144,7 @@ export const ofrepRoutes = (deps: AppDeps, answers: AnswerCache) => {
       const entry = await rulesetForEvaluation(req.em, caller, deps, envId);
       if (entry) remember(req, caller, envId, entry, SINGLE_ROUTE, singleReplay(envId, entry, params.key));
       const answer = evaluateFlag(entry, params.key, body.context);
-      if (answer.status === 200) countServed(envId, servedBy([answer.body]));
+      if (answer.status === 200) countServed(envId, servedBy(entry, [answer.body]));
       return answer;
     },
     ofrepEvaluateFlags: async ({ req, res, body }) => {
@@ -160,7 +160,7 @@ export const ofrepRoutes = (deps: AppDeps, answers: AnswerCache) => {
       const ifNoneMatch = req.headers['if-none-match'];
       // A 304 serves the same evaluations again: they are counted as the 200's are.
       const evaluated = evaluateFlags(entry, body.context);
-      countServed(envId, servedBy(evaluated.flags));
+      countServed(envId, servedBy(entry, evaluated.flags));
       if (entry) recordClient(req, envId, key, entry.version);
       if (ifNoneMatch !== undefined && etagListMatches(ifNoneMatch, etag)) return { status: 304, body: undefined };
       const eventStreams = [{ type: 'sse' as const, url: streamUrl(origin(req), key, envId, caller.now), inactivityDelaySec: OFREP_INACTIVITY_DELAY_SEC }];
@@ -224,11 +224,15 @@ function json(status: number, body: unknown, headers: string[]): ReplayAnswer {
 /** What one evaluated answer served: each flag or config with its variant (failures serve none). */
 type Served = Array<{ kind: PrimitiveKind; key: string; variant: string }>;
 
-function servedBy(flags: ReadonlyArray<{ key: string; variant?: string; metadata?: Record<string, unknown> | undefined }>): Served {
+function servedBy(entry: CachedRuleset | null, flags: ReadonlyArray<{ key: string; variant?: string; reason?: string }>): Served {
   const served: Served = [];
+  if (!entry) return served;
+  const compiled = entry.compiled();
   for (const f of flags) {
-    const kind = f.metadata?.kind;
-    if (f.variant !== undefined && (kind === 'flag' || kind === 'config')) served.push({ kind, key: f.key, variant: f.variant });
+    const kind = compiled.primitive(f.key)?.kind;
+    // An archived primitive's codeDefaultFlag has no variant: the native evaluation names its branch `default`.
+    const variant = f.variant ?? (f.reason === 'DISABLED' ? 'default' : undefined);
+    if (kind !== undefined && variant !== undefined) served.push({ kind, key: f.key, variant });
   }
   return served;
 }
