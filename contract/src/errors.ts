@@ -45,6 +45,8 @@ export const errorCatalog = {
   primitive_archived: 409,
   /** Not in the spec's catalog: only an archived flag or config can be deleted. */
   primitive_not_archived: 409,
+  /** Not in the spec's catalog: a declared variant that a value, rule or live rollout uses cannot be renamed, changed or removed (`details.variants`). */
+  variant_in_use: 409,
   version_drift: 409,
   proposal_gone: 410,
   invalid_confirmation: 400,

@@ -56,6 +56,7 @@ export * from './schemas/common.js';
 export * from './schemas/auth.js';
 export * from './schemas/orgs.js';
 export * from './schemas/members.js';
+export * from './schemas/variants.js';
 export * from './schemas/primitives.js';
 export * from './schemas/rollouts.js';
 export * from './schemas/guards.js';

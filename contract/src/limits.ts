@@ -82,3 +82,13 @@ export const FLAG_METADATA_KEY_MAX_LENGTH = 64;
 export const FLAG_METADATA_STRING_MAX_LENGTH = 256;
 /** Metadata keys evaluation sets itself (a live rollout's percentage and the context's bucket): not custom. */
 export const FLAG_METADATA_RESERVED_KEYS = ['rolloutPercent', 'bucket'] as const;
+
+/**
+ * A flag's or config's named variants (name → value): at most this many, each name up to
+ * VARIANT_NAME_MAX_LENGTH characters. The branch names evaluation reports for undeclared values
+ * (`default`, `rule-<n>`, `target-id`, `rollout-new`, `rollout-base`) cannot be variant names.
+ */
+export const VARIANTS_MAX_ENTRIES = 32;
+export const VARIANT_NAME_MAX_LENGTH = 64;
+/** The branch names: which part of a flag's definition served a value (docs/bucketing.md). */
+export const EVALUATION_BRANCH_PATTERN = /^(default|rule-[1-9][0-9]*|target-id|rollout-new|rollout-base)$/;

@@ -181,6 +181,22 @@ describe('gradual CLI', { timeout: 120_000 }, () => {
     );
   });
 
+  it('creates a flag with named variants, its default named by one; a malformed --variant is refused before any call', async () => {
+    await owner.session.createProject({ path: { slug: 'acme' }, body: { key: 'lab', name: 'Lab' } });
+    const lab = { env: { GRADUAL_PROJECT: 'lab' } };
+    const layout = json(
+      await gradual(['flags', 'create', 'layout', '--type', 'string', '--variant', 'control="classic"', '--variant', 'treatment-a="compact"', '--default-variant', 'control', '--json'], lab),
+    );
+    expect(layout).toMatchObject({ key: 'layout', defaultValue: 'classic', variants: { control: 'classic', 'treatment-a': 'compact' } });
+    const human = await gradual(['flags', 'create', 'size', '--type', 'number', '--variant', 's=1', '--variant', 'l=3', '--default-variant', 'l'], lab);
+    expect(human.stdout).toMatch(/created flag size \(number, default 3, variants s, l\)/);
+    const bad = await Promise.all([
+      gradual(['flags', 'create', 'y', '--type', 'string', '--variant', 'nope', '--default', '"x"']),
+      gradual(['flags', 'create', 'y', '--variant', 'on=true', '--default', 'true', '--default-variant', 'on']),
+    ]);
+    expect(bad.map(failure)).toEqual([{ code: 1, error: 'invalid_option' }, { code: 1, error: 'invalid_option' }]);
+  });
+
   const manifest = `# flags as code
 version: 1
 project: web

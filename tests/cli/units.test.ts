@@ -227,7 +227,7 @@ describe('gradual.yaml', () => {
     project: { id: 'p', orgId: 'o', key: 'web', name: 'Web', targetIdField: 'userId', createdAt: '', updatedAt: '' },
     environments: [{ id: 'e1', projectId: 'p', key: 'prod', name: 'Prod', version: 3, createdAt: '' }],
     plans: [],
-    flags: [{ id: 'f', projectId: 'p', key: 'on', name: 'On', description: null, valueType: 'boolean', defaultValue: false, clientVisible: false, tags: [], maintainer: null, metadata: {}, archivedAt: null, createdAt: '', updatedAt: '' }],
+    flags: [{ id: 'f', projectId: 'p', key: 'on', name: 'On', description: null, valueType: 'boolean', defaultValue: false, clientVisible: false, tags: [], maintainer: null, metadata: {}, variants: {}, archivedAt: null, createdAt: '', updatedAt: '' }],
     configs: [],
     flagStates: new Map([['e1', new Map([['on', { key: 'on', envId: 'e1', valueType: 'boolean' as const, value: true, rules: [], rollout: null, updatedAt: '' }]])]]),
     configStates: new Map([['e1', new Map()]]),
@@ -240,7 +240,7 @@ describe('gradual.yaml', () => {
       writes: [],
     });
     const r = remote();
-    r.configs = [{ id: 'c', projectId: 'p', key: 'cfg', name: 'Cfg', description: null, defaultValue: { b: 1, a: [1, 2] }, clientVisible: false, tags: [], maintainer: null, metadata: {}, archivedAt: null, createdAt: '', updatedAt: '' }];
+    r.configs = [{ id: 'c', projectId: 'p', key: 'cfg', name: 'Cfg', description: null, defaultValue: { b: 1, a: [1, 2] }, clientVisible: false, tags: [], maintainer: null, metadata: {}, variants: {}, archivedAt: null, createdAt: '', updatedAt: '' }];
     r.configStates.get('e1')?.set('cfg', { key: 'cfg', envId: 'e1', value: { a: [1, 2], b: 1 }, rules: [], rollout: null, updatedAt: '' });
     expect(computeChanges(file('configs:\n  cfg: { name: Cfg, defaultValue: { a: [1, 2], b: 1 }, environments: { prod: { value: { b: 1, a: [1, 2] } } } }\n'), r).writes).toEqual([]);
   });

@@ -161,27 +161,30 @@ describe('rulesets, evaluation and the ruleset stream', () => {
     const excluded = ids.find((id) => bucket(seed, id) >= 37.5)!;
     const api = t.asToken(token);
     const res = await api.evaluate({ path: { envId }, body: { context: { userId: 'vip-1' } } });
-    expect(res.results.checkout).toEqual({ kind: 'flag', value: true, reason: 'TARGETING_MATCH', variant: 'target-id', bucket: bucket(seed, 'vip-1'), rolloutPercent: 37.5 });
-    expect(res.results.limits).toEqual({ kind: 'config', value: { max: 2 }, reason: 'STATIC', variant: 'default', bucket: null, rolloutPercent: null });
+    expect(res.results.checkout).toEqual({ kind: 'flag', value: true, reason: 'TARGETING_MATCH', variant: 'target-id', branch: 'target-id', bucket: bucket(seed, 'vip-1'), rolloutPercent: 37.5 });
+    expect(res.results.limits).toEqual({ kind: 'config', value: { max: 2 }, reason: 'STATIC', variant: 'default', branch: 'default', bucket: null, rolloutPercent: null });
 
     const one = await api.evaluate({ path: { envId }, body: { context: { userId: admitted }, keys: ['checkout', 'missing'] } });
     expect(Object.keys(one.results)).toEqual(['checkout']);
-    expect(one.results.checkout).toEqual({ kind: 'flag', value: true, reason: 'SPLIT', variant: 'rollout-new', bucket: bucket(seed, admitted), rolloutPercent: 37.5 });
+    expect(one.results.checkout).toEqual({ kind: 'flag', value: true, reason: 'SPLIT', variant: 'rollout-new', branch: 'rollout-new', bucket: bucket(seed, admitted), rolloutPercent: 37.5 });
     expect((await api.evaluate({ path: { envId }, body: { context: { userId: excluded, plan: 'internal' } } })).results.checkout).toMatchObject({
       value: true,
       reason: 'TARGETING_MATCH',
       variant: 'rule-1',
+      branch: 'rule-1',
     });
     expect((await api.evaluate({ path: { envId }, body: { context: { userId: excluded } } })).results.checkout).toMatchObject({
       value: false,
       reason: 'SPLIT',
       variant: 'rollout-base',
+      branch: 'rollout-base',
     });
     expect((await api.evaluate({ path: { envId }, body: { context: {} } })).results.checkout).toEqual({
       kind: 'flag',
       value: false,
       reason: 'DEFAULT',
       variant: 'default',
+      branch: 'default',
       bucket: null,
       rolloutPercent: 37.5,
     });
@@ -218,7 +221,7 @@ describe('rulesets, evaluation and the ruleset stream', () => {
       expect(res.status).toBe(200);
       return ((await res.json()) as { version: number; results: Record<string, unknown> }).results;
     };
-    const flag = (value: unknown, reason: string, variant: string, b: number | null, rolloutPercent: number | null) => ({ kind: 'flag', value, reason, variant, bucket: b, rolloutPercent });
+    const flag = (value: unknown, reason: string, branch: string, b: number | null, rolloutPercent: number | null) => ({ kind: 'flag', value, reason, variant: branch, branch, bucket: b, rolloutPercent });
 
     const cases: Array<[string, Record<string, unknown>, string, ReturnType<typeof flag>]> = [
       ['target ID', { userId: 'vip' }, 'search', flag(true, 'TARGETING_MATCH', 'target-id', bucket('search:staging', 'vip'), 20)],
@@ -232,7 +235,7 @@ describe('rulesets, evaluation and the ruleset stream', () => {
       ['gated, no bucket field', { plan: 'pro' }, 'gated', flag(false, 'DEFAULT', 'default', null, 20)],
     ];
     for (const [branch, context, key, expected] of cases) expect((await evaluate(context, [key]))[key], branch).toEqual(expected);
-    expect((await evaluate({ userId: 'vip' }, ['theme'])).theme).toEqual({ kind: 'config', value: 'light', reason: 'STATIC', variant: 'default', bucket: null, rolloutPercent: null });
+    expect((await evaluate({ userId: 'vip' }, ['theme'])).theme).toEqual({ kind: 'config', value: 'light', reason: 'STATIC', variant: 'default', branch: 'default', bucket: null, rolloutPercent: null });
 
     // Ended rollouts are ignored: no bucket, no percent; the rules decide alone.
     await s.cancelFlagRollout({ path: { envId: env, key: 'search' } });

@@ -136,6 +136,7 @@ describe('live flag client', () => {
       value: true,
       reason: 'TARGETING_MATCH',
       variant: 'target-id',
+      branch: 'target-id',
       kind: 'flag',
       bucket: bucket(SEED, 'vip-1'),
       rolloutPercent: 37.5,
@@ -146,6 +147,7 @@ describe('live flag client', () => {
       value: true,
       reason: 'SPLIT',
       variant: 'rollout-new',
+      branch: 'rollout-new',
       bucket: bucket(SEED, admitted),
       rolloutPercent: 37.5,
     });
@@ -170,6 +172,7 @@ describe('live flag client', () => {
       value: false,
       reason: 'ERROR',
       variant: null,
+      branch: null,
       errorCode: 'TYPE_MISMATCH',
       kind: 'config',
     });
@@ -277,6 +280,7 @@ describe('live flag client', () => {
       value: 'fb',
       reason: 'ERROR',
       variant: null,
+      branch: null,
       errorCode: 'PROVIDER_NOT_READY',
       errorMessage: 'no ruleset yet',
       kind: null,
@@ -393,8 +397,8 @@ describe('live flag client', () => {
     expect(all).toEqual(Object.fromEntries(Object.entries(compiled.evaluateAll({ userId: 'vip-1' })).map(([k, r]) => [k, r.value])));
     expect(all.checkout).toBe(true);
     expect(client.allFlagsDetail({ userId: excluded })).toMatchObject({
-      checkout: { value: false, reason: 'SPLIT', variant: 'rollout-base', kind: 'flag', bucket: bucket(SEED, excluded), rolloutPercent: 37.5, version: client.version },
-      banner: { value: banner, reason: 'STATIC', variant: 'default', kind: 'config', bucket: null, rolloutPercent: null },
+      checkout: { value: false, reason: 'SPLIT', variant: 'rollout-base', branch: 'rollout-base', kind: 'flag', bucket: bucket(SEED, excluded), rolloutPercent: 37.5, version: client.version },
+      banner: { value: banner, reason: 'STATIC', variant: 'default', branch: 'default', kind: 'config', bucket: null, rolloutPercent: null },
     });
     expect(client.allFlags({}, { targetingKey: 'vip-1' }).checkout).toBe(true);
     expect(seen).toEqual([]); // bulk reads are not evaluations the hooks see

@@ -140,7 +140,7 @@ describe('gradualHandlers with the SDK client', () => {
     }
     const vip = await client.evaluate({ path: { envId: 'env-prod' }, body: { context: { userId: 'vip-1' }, keys: ['new-checkout', 'missing'] } });
     expect(vip.results).toEqual({
-      'new-checkout': { kind: 'flag', value: true, reason: 'TARGETING_MATCH', variant: 'target-id', bucket: bucket('new-checkout:prod', 'vip-1'), rolloutPercent: 30 },
+      'new-checkout': { kind: 'flag', value: true, reason: 'TARGETING_MATCH', variant: 'target-id', branch: 'target-id', bucket: bucket('new-checkout:prod', 'vip-1'), rolloutPercent: 30 },
     });
     expect(await client.evaluate({ path: { envId: 'env-new' }, body: { context: {} } })).toEqual({ version: 0, results: {} });
   });
@@ -158,7 +158,7 @@ describe('gradualHandlers with the SDK client', () => {
     expect(await next()).toEqual({ event: 'ruleset', id: '8', data: '{"version":8}' });
     expect(await client.getRuleset({ path: { envId: 'env-prod' } })).toEqual(published);
     expect((await client.evaluate({ path: { envId: 'env-prod' }, body: { context: {} } })).results).toEqual({
-      'new-checkout': { kind: 'flag', value: true, reason: 'STATIC', variant: 'default', bucket: null, rolloutPercent: null },
+      'new-checkout': { kind: 'flag', value: true, reason: 'STATIC', variant: 'default', branch: 'default', bucket: null, rolloutPercent: null },
     });
 
     gradual.publish('env-prod', { ...published, version: 20 });

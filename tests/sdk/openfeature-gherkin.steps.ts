@@ -16,46 +16,56 @@ import {
   type Hook,
   type JsonValue,
 } from '@openfeature/server-sdk';
-import type { FlagMetadata, GradualClient, LegacyRule, Rule } from '@gradual/sdk';
+import type { FlagMetadata, GradualClient, Rule } from '@gradual/sdk';
 import { GradualProvider } from '@gradual/sdk/openfeature';
 
 // ---------------------------------------------------------------------------
 // The specification's flags in Gradual
 // ---------------------------------------------------------------------------
 
-/** The spec's `email == 'ballmer@macrosoft.com' ? 'zero' : ''` as a Gradual rule serving the zero value. */
-function ballmerRule(value: JsonValue): Rule {
-  return { conditions: [{ attribute: 'email', operator: 'in', values: ['ballmer@macrosoft.com'] }], value };
-}
+/** The spec's `email == 'ballmer@macrosoft.com' ? 'zero' : ''` as a Gradual rule serving the `zero` variant. */
+const BALLMER_ZERO: Rule = { conditions: [{ attribute: 'email', operator: 'in', values: ['ballmer@macrosoft.com'] }], variant: 'zero' };
 
-type SpecFlag =
-  | { kind: 'flag'; key: string; valueType: 'boolean' | 'string' | 'number'; defaultValue: JsonValue; rules?: LegacyRule[]; archived?: true; metadata?: FlagMetadata }
-  | { kind: 'config'; key: string; defaultValue: JsonValue; rules?: Rule[]; archived?: true; metadata?: FlagMetadata };
+type Variants = Record<string, JsonValue>;
+
+/** A flag (boolean, string, number) or a config (JSON objects) with its variants, default variant and rules. */
+type SpecFlag = {
+  key: string;
+  variants: Variants;
+  defaultVariant: string;
+  rules?: Rule[];
+  archived?: true;
+  metadata?: FlagMetadata;
+} & ({ kind: 'flag'; valueType: 'boolean' | 'string' | 'number' } | { kind: 'config' });
 
 const TEMPLATE = { showImages: true, title: 'Check out these pics!', imagesPerPage: 100 };
+const ON_OFF: Variants = { on: true, off: false };
+const GREETING: Variants = { greeting: 'hi', parting: 'bye' };
+const TEN: Variants = { one: 1, ten: 10 };
+const HALF: Variants = { tenth: 0.1, half: 0.5 };
+const OBJECT: Variants = { empty: {}, template: TEMPLATE };
+const INTERNAL: Variants = { internal: 'INTERNAL', external: 'EXTERNAL' };
+const zero = (nonZero: JsonValue, zeroValue: JsonValue): Variants => ({ zero: zeroValue, 'non-zero': nonZero });
 
 /**
- * test-flags.json as Gradual has it. The base value is the default variant's
- * value; a `contextEvaluator` is a rule serving its variant's value. Booleans,
- * strings and numbers are flags, JSON objects configs. What Gradual has no
- * equivalent for:
- * - variant names: Gradual stores values, and reports the branch that served one;
- * - `disabled: true`: the *-disabled-flag flags are archived (GradualProvider then serves the
- *   caller's default with reason DISABLED);
- * - null-default-flag and undefined-default-flag (no default variant): not created,
- *   and no scenario evaluates them.
+ * test-flags.json as Gradual has it, one to one: the same variants and default variants; a
+ * `contextEvaluator` is a rule serving its variant. Booleans, strings and numbers are flags, JSON
+ * objects configs. `disabled: true` flags are archived (GradualProvider then serves the caller's
+ * default with reason DISABLED). null-default-flag and undefined-default-flag (no default
+ * variant) are not created: a Gradual flag always has a value, and no scenario evaluates them.
  */
 export const SPEC_FLAGS: readonly SpecFlag[] = [
-  { kind: 'flag', key: 'boolean-flag', valueType: 'boolean', defaultValue: true },
-  { kind: 'flag', key: 'boolean-disabled-flag', valueType: 'boolean', defaultValue: true, archived: true },
-  { kind: 'flag', key: 'boolean-targeted-zero-flag', valueType: 'boolean', defaultValue: false, rules: [ballmerRule(false)] },
-  { kind: 'flag', key: 'boolean-zero-flag', valueType: 'boolean', defaultValue: false },
+  { kind: 'flag', key: 'boolean-flag', valueType: 'boolean', variants: ON_OFF, defaultVariant: 'on' },
+  { kind: 'flag', key: 'boolean-disabled-flag', valueType: 'boolean', variants: ON_OFF, defaultVariant: 'on', archived: true },
+  { kind: 'flag', key: 'boolean-targeted-zero-flag', valueType: 'boolean', variants: zero(true, false), defaultVariant: 'zero', rules: [BALLMER_ZERO] },
+  { kind: 'flag', key: 'boolean-zero-flag', valueType: 'boolean', variants: zero(true, false), defaultVariant: 'zero' },
   {
-    // !customer && email == 'ballmer@macrosoft.com' && age > 10 ? 'internal' : ''
+    // !customer && email == 'ballmer@macrosoft.com' && age > 10 ? 'internal' : 'external'
     kind: 'flag',
     key: 'complex-targeted',
     valueType: 'string',
-    defaultValue: 'EXTERNAL',
+    variants: INTERNAL,
+    defaultVariant: 'external',
     rules: [
       {
         conditions: [
@@ -63,35 +73,35 @@ export const SPEC_FLAGS: readonly SpecFlag[] = [
           { attribute: 'email', operator: 'in', values: ['ballmer@macrosoft.com'] },
           { attribute: 'age', operator: 'gt', values: [10] },
         ],
-        value: 'INTERNAL',
+        variant: 'internal',
       },
     ],
   },
-  { kind: 'flag', key: 'float-flag', valueType: 'number', defaultValue: 0.5 },
-  { kind: 'flag', key: 'float-disabled-flag', valueType: 'number', defaultValue: 0.5, archived: true },
-  { kind: 'flag', key: 'float-targeted-zero-flag', valueType: 'number', defaultValue: 0, rules: [ballmerRule(0)] },
-  { kind: 'flag', key: 'float-zero-flag', valueType: 'number', defaultValue: 0 },
-  { kind: 'flag', key: 'integer-flag', valueType: 'number', defaultValue: 10 },
-  { kind: 'flag', key: 'integer-disabled-flag', valueType: 'number', defaultValue: 10, archived: true },
-  { kind: 'flag', key: 'integer-targeted-zero-flag', valueType: 'number', defaultValue: 0, rules: [ballmerRule(0)] },
-  { kind: 'flag', key: 'integer-zero-flag', valueType: 'number', defaultValue: 0 },
-  { kind: 'flag', key: 'metadata-flag', valueType: 'boolean', defaultValue: true, metadata: { string: '1.0.2', integer: 2, float: 0.1, boolean: true } },
-  { kind: 'config', key: 'object-flag', defaultValue: TEMPLATE },
-  { kind: 'config', key: 'object-disabled-flag', defaultValue: TEMPLATE, archived: true },
-  { kind: 'config', key: 'object-targeted-zero-flag', defaultValue: {}, rules: [ballmerRule({})] },
-  { kind: 'config', key: 'object-zero-flag', defaultValue: {} },
-  { kind: 'flag', key: 'string-flag', valueType: 'string', defaultValue: 'hi' },
-  { kind: 'flag', key: 'string-disabled-flag', valueType: 'string', defaultValue: 'hi', archived: true },
-  { kind: 'flag', key: 'string-targeted-zero-flag', valueType: 'string', defaultValue: '', rules: [ballmerRule('')] },
-  { kind: 'flag', key: 'string-zero-flag', valueType: 'string', defaultValue: '' },
-  { kind: 'flag', key: 'wrong-flag', valueType: 'string', defaultValue: 'uno' },
+  { kind: 'flag', key: 'float-flag', valueType: 'number', variants: HALF, defaultVariant: 'half' },
+  { kind: 'flag', key: 'float-disabled-flag', valueType: 'number', variants: HALF, defaultVariant: 'half', archived: true },
+  { kind: 'flag', key: 'float-targeted-zero-flag', valueType: 'number', variants: zero(1, 0), defaultVariant: 'zero', rules: [BALLMER_ZERO] },
+  { kind: 'flag', key: 'float-zero-flag', valueType: 'number', variants: zero(1, 0), defaultVariant: 'zero' },
+  { kind: 'flag', key: 'integer-flag', valueType: 'number', variants: TEN, defaultVariant: 'ten' },
+  { kind: 'flag', key: 'integer-disabled-flag', valueType: 'number', variants: TEN, defaultVariant: 'ten', archived: true },
+  { kind: 'flag', key: 'integer-targeted-zero-flag', valueType: 'number', variants: zero(1, 0), defaultVariant: 'zero', rules: [BALLMER_ZERO] },
+  { kind: 'flag', key: 'integer-zero-flag', valueType: 'number', variants: zero(1, 0), defaultVariant: 'zero' },
+  { kind: 'flag', key: 'metadata-flag', valueType: 'boolean', variants: ON_OFF, defaultVariant: 'on', metadata: { string: '1.0.2', integer: 2, float: 0.1, boolean: true } },
+  { kind: 'config', key: 'object-flag', variants: OBJECT, defaultVariant: 'template' },
+  { kind: 'config', key: 'object-disabled-flag', variants: OBJECT, defaultVariant: 'template', archived: true },
+  { kind: 'config', key: 'object-targeted-zero-flag', variants: zero(TEMPLATE, {}), defaultVariant: 'zero', rules: [BALLMER_ZERO] },
+  { kind: 'config', key: 'object-zero-flag', variants: zero(TEMPLATE, {}), defaultVariant: 'zero' },
+  { kind: 'flag', key: 'string-flag', valueType: 'string', variants: GREETING, defaultVariant: 'greeting' },
+  { kind: 'flag', key: 'string-disabled-flag', valueType: 'string', variants: GREETING, defaultVariant: 'greeting', archived: true },
+  { kind: 'flag', key: 'string-targeted-zero-flag', valueType: 'string', variants: zero('str', ''), defaultVariant: 'zero', rules: [BALLMER_ZERO] },
+  { kind: 'flag', key: 'string-zero-flag', valueType: 'string', variants: zero('str', ''), defaultVariant: 'zero' },
+  { kind: 'flag', key: 'wrong-flag', valueType: 'string', variants: { one: 'uno', two: 'dos' }, defaultVariant: 'one' },
   {
-    // Not in test-flags.json: evaluation.feature's "Resolves based on context" expects INTERNAL for
-    // fn "Sulisław", ln "Świętopełk", age 29, customer false, and EXTERNAL for an empty context.
+    // fn == 'Sulisław' && ln == 'Świętopełk' && age == 29 && !customer ? 'internal' : 'external'
     kind: 'flag',
     key: 'context-aware',
     valueType: 'string',
-    defaultValue: 'EXTERNAL',
+    variants: INTERNAL,
+    defaultVariant: 'external',
     rules: [
       {
         conditions: [
@@ -100,7 +110,7 @@ export const SPEC_FLAGS: readonly SpecFlag[] = [
           { attribute: 'age', operator: 'in', values: [29] },
           { attribute: 'customer', operator: 'in', values: ['false'] },
         ],
-        value: 'INTERNAL',
+        variant: 'internal',
       },
     ],
   },
@@ -109,17 +119,12 @@ export const SPEC_FLAGS: readonly SpecFlag[] = [
 /** Creates SPEC_FLAGS in a project (flags and configs get their state in every environment), archiving the disabled ones. */
 export async function createSpecFlags(session: GradualClient, projectId: string): Promise<void> {
   for (const f of SPEC_FLAGS) {
+    const body = { key: f.key, name: f.key, variants: f.variants, defaultVariant: f.defaultVariant, ...(f.rules ? { rules: f.rules } : {}), ...(f.metadata ? { metadata: f.metadata } : {}) };
     if (f.kind === 'flag') {
-      await session.createFlag({
-        path: { id: projectId },
-        body: { key: f.key, name: f.key, valueType: f.valueType, defaultValue: f.defaultValue, ...(f.rules ? { rules: f.rules } : {}), ...(f.metadata ? { metadata: f.metadata } : {}) },
-      });
+      await session.createFlag({ path: { id: projectId }, body: { ...body, valueType: f.valueType } });
       if (f.archived) await session.archiveFlag({ path: { id: projectId, key: f.key } });
     } else {
-      await session.createConfig({
-        path: { id: projectId },
-        body: { key: f.key, name: f.key, defaultValue: f.defaultValue, ...(f.rules ? { rules: f.rules } : {}), ...(f.metadata ? { metadata: f.metadata } : {}) },
-      });
+      await session.createConfig({ path: { id: projectId }, body });
       if (f.archived) await session.archiveConfig({ path: { id: projectId, key: f.key } });
     }
   }

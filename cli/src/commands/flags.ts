@@ -13,7 +13,20 @@ interface CreateOptions {
   description?: string;
   type: string;
   default?: string;
+  variant: string[];
+  defaultVariant?: string;
   reason?: string;
+}
+
+/** `--variant name=<json>`, repeated: the flag's declared variants. */
+function parseVariants(specs: readonly string[]): Record<string, unknown> {
+  const variants: Record<string, unknown> = {};
+  for (const spec of specs) {
+    const eq = spec.indexOf('=');
+    if (eq <= 0) throw new CliError('invalid_option', `--variant: "${spec}" is not name=<json>`);
+    variants[spec.slice(0, eq)] = parseJsonOption(spec.slice(eq + 1), `--variant ${spec.slice(0, eq)}`);
+  }
+  return variants;
 }
 
 const VALUE_TYPES = ['boolean', 'string', 'number'] as const;
@@ -96,19 +109,39 @@ export function registerFlagCommands(program: Command): void {
     .option('--description <text>', 'description')
     .option('--type <type>', 'boolean, string or number', 'boolean')
     .option('--default <json>', 'default value, JSON (default: false for boolean flags)')
+    .option('--variant <name=json>', 'declare a variant, e.g. --variant on=true (repeatable)', (spec: string, all: string[]) => [...all, spec], [])
+    .option('--default-variant <name>', 'instead of --default: the declared variant that is the default')
     .option('--reason <text>', 'audit reason (X-Audit-Reason)')
     .action(async (key: string, options: CreateOptions, cmd: Command) => {
       if (!isValueType(options.type)) throw new CliError('invalid_option', `--type: "${options.type}" is not one of ${VALUE_TYPES.join(', ')}`);
       const valueType = options.type;
-      if (options.default === undefined && valueType !== 'boolean') throw new CliError('invalid_option', `--default is required for a ${valueType} flag`);
-      const defaultValue = options.default === undefined ? false : parseJsonOption(options.default, '--default');
+      const variants = parseVariants(options.variant);
+      if (options.default !== undefined && options.defaultVariant !== undefined) throw new CliError('invalid_option', 'give --default or --default-variant, not both');
+      if (options.default === undefined && options.defaultVariant === undefined && valueType !== 'boolean') {
+        throw new CliError('invalid_option', `--default or --default-variant is required for a ${valueType} flag`);
+      }
+      const initial =
+        options.defaultVariant !== undefined
+          ? { defaultVariant: options.defaultVariant }
+          : { defaultValue: options.default === undefined ? false : parseJsonOption(options.default, '--default') };
       const ctx = await connect(cmd);
       const project = await findProject(ctx, options.project);
       const flag = await ctx.client.createFlag({
         path: { id: project.id },
-        body: { key, name: options.name ?? key, valueType, defaultValue, ...(options.description ? { description: options.description } : {}) },
+        body: {
+          key,
+          name: options.name ?? key,
+          valueType,
+          ...initial,
+          ...(options.variant.length ? { variants } : {}),
+          ...(options.description ? { description: options.description } : {}),
+        },
         ...(options.reason ? { headers: { 'x-audit-reason': options.reason } } : {}),
       });
-      ctx.out.result(flag, () => `created flag ${flag.key} (${flag.valueType}, default ${show(flag.defaultValue)}) in project ${project.key}`);
+      const names = Object.keys(flag.variants);
+      ctx.out.result(
+        flag,
+        () => `created flag ${flag.key} (${flag.valueType}, default ${show(flag.defaultValue)}${names.length ? `, variants ${names.join(', ')}` : ''}) in project ${project.key}`,
+      );
     });
 }

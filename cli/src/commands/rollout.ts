@@ -14,6 +14,7 @@ interface Where {
 interface StartOptions extends Where {
   percent?: string;
   value?: string;
+  variant?: string;
   plan?: string;
   seed?: string;
   bucketField?: string;
@@ -30,7 +31,7 @@ interface WaitOptions extends Where {
 
 type Target = { path: { envId: string; key: string } };
 type Headers = { headers?: { 'x-audit-reason': string } };
-type PutBody = { percent: number; planKey?: string; newValue?: unknown; seed?: string; bucketField?: string };
+type PutBody = { percent: number; planKey?: string; newValue?: unknown; newVariant?: string; seed?: string; bucketField?: string };
 
 /** The rollout operations of one kind (flags and configs have the same endpoints). */
 function rolloutApi(client: GradualClient, kind: Kind) {
@@ -171,11 +172,13 @@ export function registerRolloutCommands(program: Command): void {
     .description('start a rollout, or edit the live one (percent, value, plan)')
     .option('--percent <n>', 'share of contexts that get the new value, 0–100 (default: the first step of --plan)')
     .option('--value <json>', 'the new value, JSON (omitted on a primitive with rules: the rollout gates those rules)')
+    .option('--variant <name>', 'instead of --value: one of the flag\'s declared variants')
     .option('--plan <planKey>', 'attach a rollout plan')
     .option('--seed <seed>', 'bucketing seed')
     .option('--bucket-field <attribute>', 'context attribute to bucket on')
     .option('--reason <text>', 'audit reason (X-Audit-Reason)')
     .action(async (key: string | undefined, options: StartOptions, cmd: Command) => {
+      if (options.value !== undefined && options.variant !== undefined) throw new CliError('invalid_option', 'give --value or --variant, not both');
       const newValue = options.value === undefined ? undefined : parseJsonOption(options.value, '--value');
       let percent = options.percent === undefined ? undefined : parsePercent(options.percent, '--percent');
       const { ctx, project, target, api } = await locate(cmd, key, options);
@@ -190,6 +193,7 @@ export function registerRolloutCommands(program: Command): void {
         percent,
         ...(options.plan ? { planKey: options.plan } : {}),
         ...(newValue !== undefined ? { newValue } : {}),
+        ...(options.variant !== undefined ? { newVariant: options.variant } : {}),
         ...(options.seed ? { seed: options.seed } : {}),
         ...(options.bucketField ? { bucketField: options.bucketField } : {}),
       };

@@ -112,11 +112,11 @@ function definitionRoutes<D extends typeof Flag | typeof Config, B extends typeo
     update: {
       method: 'PATCH',
       path: one,
-      summary: `Update a ${noun}'s name, description, tags, maintainer or client visibility`,
-      description: `Audit action \`${noun}.updated\` with the changed fields. \`If-Match\` with the definition's ETag guards against lost updates (\`412 precondition_failed\`). Reaches every environment of the project (an API key restricted to environments gets \`403 token_env_out_of_scope\`); approval-required keys get \`403 approval_not_supported\`. An archived ${noun}'s metadata can still be edited.`,
+      summary: `Update a ${noun}'s name, description, tags, maintainer, client visibility, metadata or variants`,
+      description: `Audit action \`${noun}.updated\` with the changed fields. \`If-Match\` with the definition's ETag guards against lost updates (\`412 precondition_failed\`). Reaches every environment of the project (an API key restricted to environments gets \`403 token_env_out_of_scope\`); approval-required keys get \`403 approval_not_supported\`. An archived ${noun}'s metadata can still be edited. \`variants\` that rename, change or remove a variant some environment's value, rule or live rollout (or the default value) uses answer \`409 variant_in_use\` with those names in \`details.variants\`.`,
       body: UpdatePrimitiveRequest,
       headers: ConditionalMutationHeaders,
-      responses: { 200: Definition, ...errorResponses(400, 401, 403, 404, 412) },
+      responses: { 200: Definition, ...errorResponses(400, 401, 403, 404, 409, 412) },
     },
     archive: lifecycle(
       'archive',

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { KEY_MAX_LENGTH } from '../limits.js';
+import { EVALUATION_BRANCH_PATTERN, KEY_MAX_LENGTH, VARIANT_NAME_MAX_LENGTH } from '../limits.js';
 import { example, named } from '../openapi-meta.js';
 import { Id, JsonValue, Timestamp } from './common.js';
 import { FlagMetadata, Rule } from './primitives.js';
 import { SegmentRule } from './segments.js';
+import { Variants } from './variants.js';
 import { PrimitiveKind, RolloutStatus } from './rollouts.js';
 
 export const RulesetRollout = named(
@@ -37,6 +38,7 @@ export const RulesetPrimitive = named(
     rollout: RulesetRollout.nullable(),
     archived: z.literal(true).optional().describe('Present on an archived flag or config: everyone gets `value`, reason `DISABLED`.'),
     metadata: FlagMetadata.optional(),
+    variants: Variants.optional(),
   }),
 );
 
@@ -106,7 +108,10 @@ export type EvaluationReason = z.infer<typeof EvaluationReason>;
  * `target-id` (the rollout's allow-list), `rollout-new` (admitted by percentage),
  * `rollout-base` (a live rollout's base value for a context it did not admit).
  */
-export const EvaluationVariant = example(z.string().regex(/^(default|rule-[1-9][0-9]*|target-id|rollout-new|rollout-base)$/), 'rollout-new');
+export const EvaluationBranch = example(z.string().regex(EVALUATION_BRANCH_PATTERN), 'rollout-new');
+
+/** The declared variant name of the served value, else the branch that served it. */
+export const EvaluationVariant = example(z.string().min(1).max(VARIANT_NAME_MAX_LENGTH).regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/), 'rollout-new');
 
 export const EvaluationResult = named(
   'EvaluationResult',
@@ -115,10 +120,11 @@ export const EvaluationResult = named(
     value: JsonValue,
     reason: EvaluationReason,
     variant: EvaluationVariant,
+    branch: EvaluationBranch,
     bucket: z.number().nullable(),
     rolloutPercent: z.number().nullable().describe('The live rollout\'s percentage, null without a live rollout.'),
   }),
-  '`variant` names the branch that served the value: `default`, `rule-<n>` (from 1), `target-id`, `rollout-new` or `rollout-base`.',
+  '`branch` names the part of the definition that served the value: `default`, `rule-<n>` (from 1), `target-id`, `rollout-new` or `rollout-base`. `variant` is the name of the served value among the flag\'s or config\'s declared `variants`; when it declares none, or the value is none of them, it is the branch.',
 );
 
 export const EvaluateResponse = example(
@@ -130,8 +136,8 @@ export const EvaluateResponse = example(
   {
     version: 42,
     results: {
-      'new-checkout': { kind: 'flag', value: true, reason: 'SPLIT', variant: 'rollout-new', bucket: 12.3456, rolloutPercent: 25 },
-      'checkout.limits': { kind: 'config', value: { maxItems: 10 }, reason: 'STATIC', variant: 'default', bucket: null, rolloutPercent: null },
+      'new-checkout': { kind: 'flag', value: true, reason: 'SPLIT', variant: 'rollout-new', branch: 'rollout-new', bucket: 12.3456, rolloutPercent: 25 },
+      'checkout.limits': { kind: 'config', value: { maxItems: 10 }, reason: 'STATIC', variant: 'default', branch: 'default', bucket: null, rolloutPercent: null },
     },
   },
 );

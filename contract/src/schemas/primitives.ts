@@ -9,6 +9,7 @@ import {
 import { example, named } from '../openapi-meta.js';
 import { Id, JsonValue, Name, ResourceKey, Timestamp } from './common.js';
 import { Percent, Rollout } from './rollouts.js';
+import { VARIANT_REFERENCE, VariantName, Variants } from './variants.js';
 
 export const ConditionOperator = named(
   'ConditionOperator',
@@ -35,8 +36,9 @@ export const Rule = example(
       description: z.string().max(500).optional(),
       conditions: z.array(Condition).max(50),
       value: JsonValue,
+      variant: VariantName.optional().describe(VARIANT_REFERENCE),
     }),
-    'All conditions must match (AND); the first matching rule wins.',
+    'All conditions must match (AND); the first matching rule wins. Rules as read carry `value` (a `variant` given on write is stored as its value).',
   ),
   { description: 'Staff first', conditions: [{ attribute: 'email', operator: 'ends_with', values: ['@acme.test'] }], value: true },
 );
@@ -89,6 +91,7 @@ export const Flag = named(
     tags: z.array(z.string()).describe('Free labels for finding and grouping flags (`team:checkout`, `experiment`).'),
     maintainer: z.string().nullable().describe('Who answers for it: a person\'s email or a team name.'),
     metadata: FlagMetadata,
+    variants: Variants,
     archivedAt: Timestamp.nullable().describe('Set while archived: hidden from lists by default, no new rollouts, every environment serves its base value with reason `DISABLED`.'),
     createdAt: Timestamp,
     updatedAt: Timestamp,
@@ -109,6 +112,7 @@ export const Config = named(
     tags: z.array(z.string()).describe('Free labels for finding and grouping flags (`team:checkout`, `experiment`).'),
     maintainer: z.string().nullable().describe('Who answers for it: a person\'s email or a team name.'),
     metadata: FlagMetadata,
+    variants: Variants,
     archivedAt: Timestamp.nullable().describe('Set while archived: hidden from lists by default, no new rollouts, every environment serves its base value with reason `DISABLED`.'),
     createdAt: Timestamp,
     updatedAt: Timestamp,
@@ -134,6 +138,8 @@ export const CreateFlagRequest = named(
     description: Description.optional(),
     valueType: FlagValueType.optional(),
     defaultValue: JsonValue,
+    defaultVariant: VariantName.optional().describe(VARIANT_REFERENCE),
+    variants: Variants.optional(),
     rules: z.array(LegacyRule).max(200).optional(),
     clientVisible: z.boolean().optional(),
     tags: Tags.optional(),
@@ -150,6 +156,8 @@ export const CreateConfigRequest = named(
     name: Name,
     description: Description.optional(),
     defaultValue: JsonValue,
+    defaultVariant: VariantName.optional().describe(VARIANT_REFERENCE),
+    variants: Variants.optional(),
     rules: Rules.optional(),
     clientVisible: z.boolean().optional(),
     tags: Tags.optional(),
@@ -169,9 +177,10 @@ export const UpdatePrimitiveRequest = named(
       tags: Tags.optional(),
       maintainer: Maintainer.nullable().optional(),
       metadata: FlagMetadata.optional(),
+      variants: Variants.optional(),
     })
-    .refine((body) => Object.values(body).some((v) => v !== undefined), 'Send at least one of name, description, clientVisible, tags, maintainer, metadata.'),
-  'The definition\'s descriptive fields; omitted fields keep their value, a null `description` or `maintainer` clears it, `tags` and `metadata` replace the whole list or map (`{}` clears the metadata). Changing `clientVisible` changes what client keys evaluate, and changing `metadata` what evaluations return, so every environment of the project gets a new ruleset version.',
+    .refine((body) => Object.values(body).some((v) => v !== undefined), 'Send at least one of name, description, clientVisible, tags, maintainer, metadata, variants.'),
+  'The definition\'s descriptive fields; omitted fields keep their value, a null `description` or `maintainer` clears it, `tags`, `metadata` and `variants` replace the whole list or map (`{}` clears the metadata or the variants). Changing `clientVisible` changes what client keys evaluate, and changing `metadata` or `variants` what evaluations return, so every environment of the project gets a new ruleset version. A variant in use keeps its name and value (`409 variant_in_use`).',
 );
 
 export const PrimitiveListQuery = z.object({
@@ -209,5 +218,5 @@ export const ConfigState = named(
 );
 export type ConfigState = z.infer<typeof ConfigState>;
 
-export const SetValueRequest = named('SetValueRequest', z.object({ value: JsonValue }));
+export const SetValueRequest = named('SetValueRequest', z.object({ value: JsonValue, variant: VariantName.optional().describe(VARIANT_REFERENCE) }));
 export const SetRulesRequest = named('SetRulesRequest', z.object({ rules: Rules }));

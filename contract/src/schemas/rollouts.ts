@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ATTRIBUTE_NAME_MAX_LENGTH, CONVERGENCE_HOLD_PERCENT_MAX, CONVERGENCE_WINDOW_MINUTES_DEFAULT, CONVERGENCE_HOLD_PERCENT_MIN, CONVERGENCE_TIMEOUT_SECONDS_MAX, CONVERGENCE_TIMEOUT_SECONDS_MIN, HOLD_SECONDS_MAX, ROLLBACK_CONVERGED_PERCENT, HOLD_SECONDS_MIN, RAMP_STEPS_MAX, RAMP_STEPS_MIN, TARGET_ID_MAX_LENGTH } from '../limits.js';
 import { named } from '../openapi-meta.js';
 import { Id, JsonValue, Timestamp } from './common.js';
+import { VariantName } from './variants.js';
 import { GuardStop, StepGuard, StepGuardInput } from './guards.js';
 
 /** 0–100 inclusive with at most 4 decimal places (validated by refine, not multipleOf: float rounding). */
@@ -241,8 +242,9 @@ export const PutRolloutRequest = named(
     seed: z.string().min(1).max(256).optional(),
     bucketField: z.string().min(1).max(ATTRIBUTE_NAME_MAX_LENGTH).optional(),
     newValue: JsonValue.optional(),
+    newVariant: VariantName.optional().describe('Instead of `newValue`: the name of one of the flag\'s or config\'s declared `variants`, resolved to its value when written (send one of the two).'),
   }),
-  'Creates the rollout, or edits the live one. `planKey: null` detaches the plan; omitting it keeps the attachment. Omitting `newValue` on a primitive with rules makes the rollout gate those rules.',
+  'Creates the rollout, or edits the live one. `planKey: null` detaches the plan; omitting it keeps the attachment. Omitting `newValue` (and `newVariant`) on a primitive with rules makes the rollout gate those rules.',
 );
 
 export const RampStepInput = named(

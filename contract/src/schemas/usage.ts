@@ -12,7 +12,7 @@ export const UsageEntry = named(
   z.object({
     kind: PrimitiveKind,
     key: z.string().min(1).max(KEY_MAX_LENGTH),
-    variant: z.string().min(1).max(64).describe('The evaluation\'s variant (`default`, `rule-<n>`, `target-id`, `rollout-new`, `rollout-base`, …).'),
+    variant: z.string().min(1).max(64).describe('The branch that served the evaluations, the evaluation\'s `branch` (`default`, `rule-<n>`, `target-id`, `rollout-new`, `rollout-base`): its `variant` when the flag declares no variants.'),
     count: z.number().int().min(1).max(1_000_000_000),
   }),
 );

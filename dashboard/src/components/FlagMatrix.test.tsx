@@ -29,6 +29,7 @@ const CONFIG: Config = {
   tags: [],
   maintainer: null,
   metadata: {},
+  variants: {},
   archivedAt: null,
   createdAt: '2026-11-20T10:00:00.000Z',
   updatedAt: '2026-11-20T10:00:00.000Z',

@@ -16,6 +16,7 @@ export function flagDefinition(overrides: Partial<Flag> & Pick<Flag, 'projectId'
     tags: [],
     maintainer: null,
     metadata: {},
+    variants: {},
     archivedAt: null,
     createdAt: FIXTURE_TIME,
     updatedAt: FIXTURE_TIME,

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bucket } from './bucket.js';
 import { compilePrimitive, compileRuleset, evaluatePrimitive } from './evaluate.js';
-import type { EvaluationContext, EvaluationReason, EvaluationResult, EvaluationVariant, Rule, RulesetPrimitive, RulesetRollout } from './types.js';
+import type { EvaluationBranch, EvaluationContext, EvaluationReason, EvaluationResult, Rule, RulesetPrimitive, RulesetRollout } from './types.js';
 
 // Buckets under seed "flag:env" (from sdk/fixtures/bucketing.json):
 const B = {
@@ -36,10 +36,10 @@ function flag(r: RulesetRollout | null, rules: Rule[] = [usRule]): RulesetPrimit
 const res = (
   value: unknown,
   reason: EvaluationReason,
-  variant: EvaluationVariant,
+  branch: EvaluationBranch,
   b: number | null,
   rolloutPercent: number | null,
-): EvaluationResult => ({ kind: 'flag', value, reason, variant, bucket: b, rolloutPercent });
+): EvaluationResult => ({ kind: 'flag', value, reason, variant: branch, branch, bucket: b, rolloutPercent });
 
 type Case = [name: string, ctx: EvaluationContext, expected: EvaluationResult];
 
@@ -97,9 +97,33 @@ describe('reasons and variants: one row per branch', () => {
       value: 1,
       reason: 'SPLIT',
       variant: 'rollout-base',
+      branch: 'rollout-base',
       bucket: B['42'],
       rolloutPercent: 0,
     });
+  });
+
+  // Declared variants rename what each branch serves, and nothing else: the same rows, with names.
+  const names: Record<string, string> = { old: 'was', new: 'next', pro: 'pro-plan', 'us-rule': 'american' };
+  it.each(rows)('declared variants: %s reports the served value\'s name, the same branch', (_branch, p, ctx, expected) => {
+    const named: RulesetPrimitive = { ...p, variants: Object.fromEntries(Object.entries(names).map(([value, name]) => [name, value])) };
+    const want = { ...expected, variant: names[String(expected.value)] ?? expected.branch };
+    expect(evaluatePrimitive(named, ctx)).toEqual(want);
+    expect(compilePrimitive(named).evaluate(ctx)).toEqual(want);
+  });
+
+  it('declared variants: values compare as JSON (members in any order); an undeclared value keeps its branch name', () => {
+    const config: RulesetPrimitive = {
+      kind: 'config',
+      key: 'layout',
+      value: { columns: 2, theme: 'light' },
+      rules: [{ conditions: [{ attribute: 'plan', operator: 'in', values: ['pro'] }], value: { columns: 4 } }],
+      rollout: null,
+      variants: { classic: { theme: 'light', columns: 2 }, wide: { columns: 3 } },
+    };
+    expect(evaluatePrimitive(config, {})).toMatchObject({ variant: 'classic', branch: 'default', reason: 'DEFAULT' });
+    expect(evaluatePrimitive(config, { plan: 'pro' })).toMatchObject({ value: { columns: 4 }, variant: 'rule-1', branch: 'rule-1' });
+    expect(evaluatePrimitive({ ...config, archived: true }, {})).toMatchObject({ variant: 'classic', branch: 'default', reason: 'DISABLED' });
   });
 });
 
@@ -315,7 +339,7 @@ describe('compileRuleset', () => {
     ],
   };
   const compiled = compileRuleset(ruleset);
-  const pricing: EvaluationResult = { kind: 'config', value: { tier: 1 }, reason: 'STATIC', variant: 'default', bucket: null, rolloutPercent: null };
+  const pricing: EvaluationResult = { kind: 'config', value: { tier: 1 }, reason: 'STATIC', variant: 'default', branch: 'default', bucket: null, rolloutPercent: null };
 
   it('evaluates by key; unknown keys are undefined; the first of duplicate keys wins', () => {
     expect(compiled.envId).toBe('env-1');

@@ -39,6 +39,9 @@
  *   for gated rollouts), otherwise null.
  * - Rule matching semantics, segments included: see rules.ts. Segments come from the ruleset's
  *   `segments` and are compiled once with it.
+ * - Variants: each result's `branch` is the branch named above; its `variant` is the declared
+ *   name of the served value when the primitive declares `variants` and the value is one of
+ *   them (equal as JSON), else the branch.
  * - An archived primitive (`archived: true`) serves its base value to everyone: reason
  *   DISABLED, variant `default`, bucket and rolloutPercent null; its rules and rollout are
  *   not consulted.
@@ -51,6 +54,7 @@ import { murmur3Continue, murmur3Prefix } from './murmur3.js';
 import { canonicalString, compileRule, compileSegments, firstMatchingRule, RULES_UNDECIDED, type CompiledRule, type SegmentLookup } from './rules.js';
 import {
   isLiveStatus,
+  type EvaluationBranch,
   type EvaluationContext,
   type EvaluationReason,
   type EvaluationResult,
@@ -61,6 +65,7 @@ import {
   type RulesetPrimitive,
   type RulesetSegment,
 } from './types.js';
+import { variantNamer } from './variants.js';
 
 const TWO_POW_32 = 4294967296;
 
@@ -86,7 +91,16 @@ class CompiledPrimitiveImpl implements CompiledPrimitive {
   private readonly base: unknown;
   private readonly rules: readonly CompiledRule[];
   /** `rule-1`, `rule-2`, … for `rules`. */
+  private readonly ruleBranches: readonly EvaluationBranch[];
+  /**
+   * What each branch reports as its variant: the declared name of the value it serves, else the
+   * branch (worked out once here, so naming costs evaluation nothing).
+   */
   private readonly ruleVariants: readonly EvaluationVariant[];
+  private readonly defaultVariant: EvaluationVariant;
+  private readonly rolloutBaseVariant: EvaluationVariant;
+  private readonly targetVariant: EvaluationVariant;
+  private readonly rolloutNewVariant: EvaluationVariant;
   /**
    * The reason of the base value when no rollout decided: STATIC without rules, else DEFAULT;
    * DISABLED for an archived primitive (which then has no rules and no live rollout).
@@ -131,8 +145,16 @@ class CompiledPrimitiveImpl implements CompiledPrimitive {
     this.base = p.value;
     const archived = p.archived === true;
     this.rules = archived ? [] : (p.rules ?? []).map((rule) => compileRule(rule, segments));
-    this.ruleVariants = this.rules.map((_, i): EvaluationVariant => `rule-${i + 1}`);
+    this.ruleBranches = this.rules.map((_, i): EvaluationBranch => `rule-${i + 1}`);
+    const nameOf = variantNamer(p.variants);
+    const baseName = nameOf(p.value);
+    this.ruleVariants = this.rules.map((rule, i) => nameOf(rule.value) ?? (this.ruleBranches[i] as EvaluationBranch));
+    this.defaultVariant = baseName ?? 'default';
+    this.rolloutBaseVariant = baseName ?? 'rollout-base';
     const r = archived ? null : p.rollout;
+    const candidateName = r != null ? nameOf(r.newValue) : undefined;
+    this.targetVariant = candidateName ?? 'target-id';
+    this.rolloutNewVariant = candidateName ?? 'rollout-new';
     this.live = r != null && isLiveStatus(r.status);
     this.rolloutPercent = this.live && r != null ? r.percent : null;
     this.baseReason = archived ? 'DISABLED' : this.rules.length === 0 && !this.live ? 'STATIC' : 'DEFAULT';
@@ -185,8 +207,8 @@ class CompiledPrimitiveImpl implements CompiledPrimitive {
     }
   }
 
-  private result(value: unknown, reason: EvaluationReason, variant: EvaluationVariant, bucket: number | null): EvaluationResult {
-    return { kind: this.kind, value, reason, variant, bucket, rolloutPercent: this.rolloutPercent };
+  private result(value: unknown, reason: EvaluationReason, variant: EvaluationVariant, branch: EvaluationBranch, bucket: number | null): EvaluationResult {
+    return { kind: this.kind, value, reason, variant, branch, bucket, rolloutPercent: this.rolloutPercent };
   }
 
   evaluate(ctx: EvaluationContext): EvaluationResult {
@@ -198,27 +220,27 @@ class CompiledPrimitiveImpl implements CompiledPrimitive {
         const b = (h / TWO_POW_32) * 100;
         const targeted = this.targetIds.length !== 0 && this.isTarget(h, id);
         if (!this.gated) {
-          if (targeted) return this.result(this.candidate, 'TARGETING_MATCH', 'target-id', b);
-          if (b < this.percent) return this.result(this.candidate, 'SPLIT', 'rollout-new', b);
-          return this.applyRules(ctx, b, 'SPLIT', 'rollout-base');
+          if (targeted) return this.result(this.candidate, 'TARGETING_MATCH', this.targetVariant, 'target-id', b);
+          if (b < this.percent) return this.result(this.candidate, 'SPLIT', this.rolloutNewVariant, 'rollout-new', b);
+          return this.applyRules(ctx, b, 'SPLIT', this.rolloutBaseVariant, 'rollout-base');
         }
-        if (targeted || b < this.percent) return this.applyRules(ctx, b, 'DEFAULT', 'default');
-        return this.result(this.base, 'SPLIT', 'rollout-base', b);
+        if (targeted || b < this.percent) return this.applyRules(ctx, b, 'DEFAULT', this.defaultVariant, 'default');
+        return this.result(this.base, 'SPLIT', this.rolloutBaseVariant, 'rollout-base', b);
       }
-      if (this.gated) return this.result(this.base, 'DEFAULT', 'default', null);
+      if (this.gated) return this.result(this.base, 'DEFAULT', this.defaultVariant, 'default', null);
     }
-    return this.applyRules(ctx, null, this.baseReason, 'default');
+    return this.applyRules(ctx, null, this.baseReason, this.defaultVariant, 'default');
   }
 
-  /** The first matching rule's value, or the base value with `reason` and `variant`. */
-  private applyRules(ctx: EvaluationContext, b: number | null, reason: EvaluationReason, variant: EvaluationVariant): EvaluationResult {
+  /** The first matching rule's value, or the base value with `reason`, `variant` and `branch`. */
+  private applyRules(ctx: EvaluationContext, b: number | null, reason: EvaluationReason, variant: EvaluationVariant, branch: EvaluationBranch): EvaluationResult {
     const rules = this.rules;
     if (rules.length !== 0) {
       const i = firstMatchingRule(rules, ctx);
-      if (i >= 0) return this.result((rules[i] as CompiledRule).value, 'TARGETING_MATCH', this.ruleVariants[i] as EvaluationVariant, b);
-      if (i === RULES_UNDECIDED) return this.result(this.base, 'ERROR', 'default', b);
+      if (i >= 0) return this.result((rules[i] as CompiledRule).value, 'TARGETING_MATCH', this.ruleVariants[i] as EvaluationVariant, this.ruleBranches[i] as EvaluationBranch, b);
+      if (i === RULES_UNDECIDED) return this.result(this.base, 'ERROR', this.defaultVariant, 'default', b);
     }
-    return this.result(this.base, reason, variant, b);
+    return this.result(this.base, reason, variant, branch, b);
   }
 }
 

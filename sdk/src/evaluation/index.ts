@@ -21,6 +21,7 @@ export {
   type CompiledRuleset,
 } from './evaluate.js';
 export { withTargetingKey } from './targeting-key.js';
+export { valueKey, variantNamer, type VariantNamer } from './variants.js';
 export { armOf, treatmentShare, type GuardArm } from './arms.js';
 export { ROLLOUT_STATUSES, LIVE_STATUSES, EVALUATION_REASONS, isLiveStatus } from './types.js';
 export type {
@@ -38,6 +39,7 @@ export type {
   EvaluationContext,
   EvaluationReason,
   EvaluationVariant,
+  EvaluationBranch,
   EvaluationResult,
   FlagMetadata,
 } from './types.js';

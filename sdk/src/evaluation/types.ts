@@ -93,6 +93,11 @@ export interface RulesetPrimitive {
   archived?: true;
   /** Custom metadata (OpenFeature `flagMetadata`), present when there is any. */
   metadata?: FlagMetadata;
+  /**
+   * Declared variants (name → value, each value once), present when there are any: a result
+   * whose value is one of them carries its name as `variant`.
+   */
+  variants?: Readonly<Record<string, unknown>>;
 }
 
 /** A flag's or config's custom metadata: flat string, number and boolean entries. */
@@ -146,13 +151,21 @@ export type EvaluationReason = (typeof EVALUATION_REASONS)[number];
  * `target-id` (the rollout's allow-list), `rollout-new` (admitted by percentage),
  * `rollout-base` (a live rollout's base value for a context it did not admit).
  */
-export type EvaluationVariant = 'default' | `rule-${number}` | 'target-id' | 'rollout-new' | 'rollout-base';
+export type EvaluationBranch = 'default' | `rule-${number}` | 'target-id' | 'rollout-new' | 'rollout-base';
+
+/**
+ * The name of the served value among the primitive's declared variants; when it declares none,
+ * or the value is none of them, the branch that served it.
+ */
+export type EvaluationVariant = string;
 
 export interface EvaluationResult {
   kind: PrimitiveKind;
   value: unknown;
   reason: EvaluationReason;
   variant: EvaluationVariant;
+  /** Which part of the definition served the value (`rule-2`, `rollout-new`, …), whatever its variant's name. */
+  branch: EvaluationBranch;
   /**
    * The context's bucket when the primitive has a live (active or paused)
    * rollout and the context carries the bucket field; otherwise null.

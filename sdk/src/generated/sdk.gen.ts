@@ -582,9 +582,9 @@ export const getFlag = <ThrowOnError extends boolean = false>(options: Options<G
 });
 
 /**
- * Update a flag's name, description, tags, maintainer or client visibility
+ * Update a flag's name, description, tags, maintainer, client visibility, metadata or variants
  *
- * Audit action `flag.updated` with the changed fields. `If-Match` with the definition's ETag guards against lost updates (`412 precondition_failed`). Reaches every environment of the project (an API key restricted to environments gets `403 token_env_out_of_scope`); approval-required keys get `403 approval_not_supported`. An archived flag's metadata can still be edited.
+ * Audit action `flag.updated` with the changed fields. `If-Match` with the definition's ETag guards against lost updates (`412 precondition_failed`). Reaches every environment of the project (an API key restricted to environments gets `403 token_env_out_of_scope`); approval-required keys get `403 approval_not_supported`. An archived flag's metadata can still be edited. `variants` that rename, change or remove a variant some environment's value, rule or live rollout (or the default value) uses answer `409 variant_in_use` with those names in `details.variants`.
  */
 export const updateFlag = <ThrowOnError extends boolean = false>(options: Options<UpdateFlagData, ThrowOnError>) => (options.client ?? client).patch<UpdateFlagResponses, UpdateFlagErrors, ThrowOnError>({
     security: [
@@ -811,9 +811,9 @@ export const getConfig = <ThrowOnError extends boolean = false>(options: Options
 });
 
 /**
- * Update a config's name, description, tags, maintainer or client visibility
+ * Update a config's name, description, tags, maintainer, client visibility, metadata or variants
  *
- * Audit action `config.updated` with the changed fields. `If-Match` with the definition's ETag guards against lost updates (`412 precondition_failed`). Reaches every environment of the project (an API key restricted to environments gets `403 token_env_out_of_scope`); approval-required keys get `403 approval_not_supported`. An archived config's metadata can still be edited.
+ * Audit action `config.updated` with the changed fields. `If-Match` with the definition's ETag guards against lost updates (`412 precondition_failed`). Reaches every environment of the project (an API key restricted to environments gets `403 token_env_out_of_scope`); approval-required keys get `403 approval_not_supported`. An archived config's metadata can still be edited. `variants` that rename, change or remove a variant some environment's value, rule or live rollout (or the default value) uses answer `409 variant_in_use` with those names in `details.variants`.
  */
 export const updateConfig = <ThrowOnError extends boolean = false>(options: Options<UpdateConfigData, ThrowOnError>) => (options.client ?? client).patch<UpdateConfigResponses, UpdateConfigErrors, ThrowOnError>({
     security: [

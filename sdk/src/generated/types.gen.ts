@@ -26,7 +26,7 @@ export type MailSent = {
  * Every non-2xx response carries this envelope; match on `code`, never on `message`.
  */
 export type ErrorEnvelope = {
-    code: 'invalid_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'precondition_failed' | 'internal' | 'ruleset_not_cached' | 'magic_link_invalid' | 'magic_link_used' | 'magic_link_already_used' | 'magic_link_expired' | 'no_invitation' | 'already_claimed' | 'slug_unavailable' | 'insufficient_role' | 'scope_denied' | 'token_action_denied' | 'token_env_out_of_scope' | 'token_resource_out_of_scope' | 'token_ip_denied' | 'token_rate_limit' | 'approval_not_supported' | 'last_owner_cannot_demote_or_remove' | 'already_member' | 'invitation_pending' | 'invitation_used' | 'invitation_expired' | 'invitation_email_locked' | 'in_use' | 'segment_cycle' | 'segment_nesting_too_deep' | 'primitive_archived' | 'primitive_not_archived' | 'version_drift' | 'proposal_gone' | 'invalid_confirmation' | 'rollout_seed_locked' | 'rollout_not_paused' | 'rollout_already_at_final_step' | 'rollout_nothing_to_roll_back' | 'rollout_plan_key_conflict' | 'rollout_plan_in_use' | 'rollout_plan_invalid_ramp' | 'guard_metric_key_conflict' | 'guard_metric_in_use' | 'rollback_unauthorized' | 'rollback_rollout_not_found' | 'rollback_rate_limited' | 'quota_exceeded' | 'key_in_use' | 'service_unavailable';
+    code: 'invalid_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'precondition_failed' | 'internal' | 'ruleset_not_cached' | 'magic_link_invalid' | 'magic_link_used' | 'magic_link_already_used' | 'magic_link_expired' | 'no_invitation' | 'already_claimed' | 'slug_unavailable' | 'insufficient_role' | 'scope_denied' | 'token_action_denied' | 'token_env_out_of_scope' | 'token_resource_out_of_scope' | 'token_ip_denied' | 'token_rate_limit' | 'approval_not_supported' | 'last_owner_cannot_demote_or_remove' | 'already_member' | 'invitation_pending' | 'invitation_used' | 'invitation_expired' | 'invitation_email_locked' | 'in_use' | 'segment_cycle' | 'segment_nesting_too_deep' | 'primitive_archived' | 'primitive_not_archived' | 'variant_in_use' | 'version_drift' | 'proposal_gone' | 'invalid_confirmation' | 'rollout_seed_locked' | 'rollout_not_paused' | 'rollout_already_at_final_step' | 'rollout_nothing_to_roll_back' | 'rollout_plan_key_conflict' | 'rollout_plan_in_use' | 'rollout_plan_invalid_ramp' | 'guard_metric_key_conflict' | 'guard_metric_in_use' | 'rollback_unauthorized' | 'rollback_rollout_not_found' | 'rollback_rate_limited' | 'quota_exceeded' | 'key_in_use' | 'service_unavailable';
     message: string;
     fields?: {
         [key: string]: string;
@@ -331,6 +331,15 @@ export type DeleteEnvironmentRequest = {
 export type FlagValueType = 'boolean' | 'string' | 'number';
 
 /**
+ * Variants
+ *
+ * Named values (up to 32), each value given once and of the flag's type: evaluation reports the name of the value it served as its `variant` (docs/bucketing.md), and writes may name a variant instead of repeating its value. A variant that a value, rule or live rollout of any environment (or the default value) uses cannot be renamed, changed or removed (`409 variant_in_use`).
+ */
+export type Variants = {
+    [key: string]: unknown;
+};
+
+/**
  * ConditionOperator
  *
  * `in_segment` / `not_in_segment`: `values` are segment keys of the project (the condition holds when the context is in any of them / in none of them); `attribute` is the context attribute matched against the segments' included and excluded target IDs (usually the project's `targetIdField`).
@@ -355,6 +364,10 @@ export type LegacyRule = {
     description?: string;
     conditions: Array<Condition>;
     value?: unknown;
+    /**
+     * Instead of the value: the name of one of the flag's or config's declared `variants`, resolved to its value when written (send one of the two).
+     */
+    variant?: string;
     rolloutPercent?: number;
 };
 
@@ -378,6 +391,11 @@ export type CreateFlagRequest = {
     description?: string;
     valueType?: FlagValueType;
     defaultValue?: unknown;
+    /**
+     * Instead of the value: the name of one of the flag's or config's declared `variants`, resolved to its value when written (send one of the two).
+     */
+    defaultVariant?: string;
+    variants?: Variants;
     rules?: Array<LegacyRule>;
     clientVisible?: boolean;
     tags?: Array<string>;
@@ -409,6 +427,7 @@ export type Flag = {
      */
     maintainer: string | null;
     metadata: FlagMetadata;
+    variants: Variants;
     /**
      * Set while archived: hidden from lists by default, no new rollouts, every environment serves its base value with reason `DISABLED`.
      */
@@ -420,7 +439,7 @@ export type Flag = {
 /**
  * UpdatePrimitiveRequest
  *
- * The definition's descriptive fields; omitted fields keep their value, a null `description` or `maintainer` clears it, `tags` and `metadata` replace the whole list or map (`{}` clears the metadata). Changing `clientVisible` changes what client keys evaluate, and changing `metadata` what evaluations return, so every environment of the project gets a new ruleset version.
+ * The definition's descriptive fields; omitted fields keep their value, a null `description` or `maintainer` clears it, `tags`, `metadata` and `variants` replace the whole list or map (`{}` clears the metadata or the variants). Changing `clientVisible` changes what client keys evaluate, and changing `metadata` or `variants` what evaluations return, so every environment of the project gets a new ruleset version. A variant in use keeps its name and value (`409 variant_in_use`).
  */
 export type UpdatePrimitiveRequest = {
     name?: string;
@@ -429,6 +448,7 @@ export type UpdatePrimitiveRequest = {
     tags?: Array<string>;
     maintainer?: string | null;
     metadata?: FlagMetadata;
+    variants?: Variants;
 };
 
 /**
@@ -443,12 +463,16 @@ export type DeletePrimitiveRequest = {
 /**
  * Rule
  *
- * All conditions must match (AND); the first matching rule wins.
+ * All conditions must match (AND); the first matching rule wins. Rules as read carry `value` (a `variant` given on write is stored as its value).
  */
 export type Rule = {
     description?: string;
     conditions: Array<Condition>;
     value?: unknown;
+    /**
+     * Instead of the value: the name of one of the flag's or config's declared `variants`, resolved to its value when written (send one of the two).
+     */
+    variant?: string;
 };
 
 /**
@@ -661,6 +685,10 @@ export type FlagState = {
  */
 export type SetValueRequest = {
     value?: unknown;
+    /**
+     * Instead of the value: the name of one of the flag's or config's declared `variants`, resolved to its value when written (send one of the two).
+     */
+    variant?: string;
 };
 
 /**
@@ -680,6 +708,11 @@ export type CreateConfigRequest = {
     name: string;
     description?: string;
     defaultValue?: unknown;
+    /**
+     * Instead of the value: the name of one of the flag's or config's declared `variants`, resolved to its value when written (send one of the two).
+     */
+    defaultVariant?: string;
+    variants?: Variants;
     rules?: Array<Rule>;
     clientVisible?: boolean;
     tags?: Array<string>;
@@ -710,6 +743,7 @@ export type Config = {
      */
     maintainer: string | null;
     metadata: FlagMetadata;
+    variants: Variants;
     /**
      * Set while archived: hidden from lists by default, no new rollouts, every environment serves its base value with reason `DISABLED`.
      */
@@ -930,7 +964,7 @@ export type RolloutGuard = {
 /**
  * PutRolloutRequest
  *
- * Creates the rollout, or edits the live one. `planKey: null` detaches the plan; omitting it keeps the attachment. Omitting `newValue` on a primitive with rules makes the rollout gate those rules.
+ * Creates the rollout, or edits the live one. `planKey: null` detaches the plan; omitting it keeps the attachment. Omitting `newValue` (and `newVariant`) on a primitive with rules makes the rollout gate those rules.
  */
 export type PutRolloutRequest = {
     percent: number;
@@ -938,6 +972,10 @@ export type PutRolloutRequest = {
     seed?: string;
     bucketField?: string;
     newValue?: unknown;
+    /**
+     * Instead of `newValue`: the name of one of the flag's or config's declared `variants`, resolved to its value when written (send one of the two).
+     */
+    newVariant?: string;
 };
 
 /**
@@ -1179,6 +1217,7 @@ export type RulesetPrimitive = {
      */
     archived?: true;
     metadata?: FlagMetadata;
+    variants?: Variants;
 };
 
 /**
@@ -1237,13 +1276,14 @@ export type EvaluationReason = 'STATIC' | 'TARGETING_MATCH' | 'SPLIT' | 'DISABLE
 /**
  * EvaluationResult
  *
- * `variant` names the branch that served the value: `default`, `rule-<n>` (from 1), `target-id`, `rollout-new` or `rollout-base`.
+ * `branch` names the part of the definition that served the value: `default`, `rule-<n>` (from 1), `target-id`, `rollout-new` or `rollout-base`. `variant` is the name of the served value among the flag's or config's declared `variants`; when it declares none, or the value is none of them, it is the branch.
  */
 export type EvaluationResult = {
     kind: PrimitiveKind;
     value?: unknown;
     reason: EvaluationReason;
     variant: string;
+    branch: string;
     bucket: number | null;
     /**
      * The live rollout's percentage, null without a live rollout.
@@ -1781,7 +1821,7 @@ export type UsageEntry = {
     kind: PrimitiveKind;
     key: string;
     /**
-     * The evaluation's variant (`default`, `rule-<n>`, `target-id`, `rollout-new`, `rollout-base`, …).
+     * The branch that served the evaluations, the evaluation's `branch` (`default`, `rule-<n>`, `target-id`, `rollout-new`, `rollout-base`): its `variant` when the flag declares no variants.
      */
     variant: string;
     count: number;
@@ -3840,6 +3880,10 @@ export type UpdateFlagErrors = {
      */
     404: ErrorEnvelope;
     /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+    /**
      * If-Match precondition failed
      */
     412: ErrorEnvelope;
@@ -4522,6 +4566,10 @@ export type UpdateConfigErrors = {
      * Not found, or another tenant’s resource
      */
     404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
     /**
      * If-Match precondition failed
      */

@@ -32,6 +32,7 @@ export function evaluateHeld(
       value: fallback,
       reason: 'ERROR',
       variant: null,
+      branch: null,
       errorCode: 'PROVIDER_NOT_READY',
       errorMessage: 'no ruleset yet',
       kind: null,
@@ -49,6 +50,7 @@ export function evaluateHeld(
       value: fallback,
       reason: 'ERROR',
       variant: null,
+      branch: null,
       errorCode: 'FLAG_NOT_FOUND',
       errorMessage: `no flag or config '${key}' in this environment`,
       kind: null,
@@ -66,6 +68,7 @@ export function evaluateHeld(
       value: fallback,
       reason: 'ERROR',
       variant: null,
+      branch: null,
       errorCode: 'GENERAL',
       errorMessage: `the rules of '${key}' need more than the evaluation's work budget`,
       kind: r.kind,
@@ -81,6 +84,7 @@ export function evaluateHeld(
       value: fallback,
       reason: 'ERROR',
       variant: null,
+      branch: null,
       errorCode: 'TYPE_MISMATCH',
       errorMessage: `'${key}' is ${typeOf(r.value)}, not ${options.type === 'json' ? 'a JSON value' : `a ${options.type}`}`,
       kind: r.kind,
@@ -91,5 +95,5 @@ export function evaluateHeld(
     };
   }
   if (served !== undefined) served(held, primitive, r);
-  return { key, value: r.value, reason: r.reason, variant: r.variant, kind: r.kind, bucket: r.bucket, rolloutPercent: r.rolloutPercent, version, metadata: primitive.metadata };
+  return { key, value: r.value, reason: r.reason, variant: r.variant, branch: r.branch, kind: r.kind, bucket: r.bucket, rolloutPercent: r.rolloutPercent, version, metadata: primitive.metadata };
 }

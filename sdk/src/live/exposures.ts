@@ -13,7 +13,7 @@ export interface Exposure {
   key: string;
   value: unknown;
   reason: EvaluationReason;
-  /** The branch that served the value (`rollout-new`, `rule-2`, …). */
+  /** The served value's declared variant name, else the branch that served it (`rollout-new`, `rule-2`, …). */
   variant: EvaluationVariant;
   kind: PrimitiveKind;
   /** The context's rollout bucket (0–100), when it has one. */

@@ -56,11 +56,11 @@ function clientError(message: string, cause?: GradualApiError): GradualApiError 
 function servedListener(usage: UsageReporter | null, guards: GuardReporter | null): ServedListener | undefined {
   if (usage !== null && guards !== null) {
     return (held, primitive, result) => {
-      usage.countServed(held.compiled, primitive, result.variant);
+      usage.countServed(held.compiled, primitive, result.branch);
       guards.exposed(held, primitive, result);
     };
   }
-  if (usage !== null) return (held, primitive, result) => usage.countServed(held.compiled, primitive, result.variant);
+  if (usage !== null) return (held, primitive, result) => usage.countServed(held.compiled, primitive, result.branch);
   if (guards !== null) return guards.exposed;
   return undefined;
 }
@@ -325,7 +325,7 @@ class LiveFlagClient implements FlagClient {
     const step = held?.guardedSteps.get(key);
     if (held == null || step === undefined) return null;
     const r = evaluateHeld(held, key, context, {});
-    return r.variant === null ? null : servedArm(r.variant, r.bucket ?? null, step.percent, step.gatesRules);
+    return r.branch === null ? null : servedArm(r.branch, r.bucket ?? null, step.percent, step.gatesRules);
   }
 
   private resolve(key: string, context: EvaluationContext, options: EvaluateOptions): FlagEvaluation<unknown> {

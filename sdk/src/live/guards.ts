@@ -53,9 +53,9 @@ export function guardSender(http: FetchClient): ReportSender<GuardReport> {
  * match. A rollout that gates its rules (no `newValue`) serves a target-ID match outside the
  * admitted band its rules, not `rollout-base`, which is how it is told apart there.
  */
-export function servedArm(variant: string, bucket: number | null, percent: number, gatesRules: boolean): GuardArm | null {
-  if (bucket === null || variant === 'target-id') return null;
-  if (gatesRules && bucket >= percent && variant !== 'rollout-base') return null;
+export function servedArm(branch: string, bucket: number | null, percent: number, gatesRules: boolean): GuardArm | null {
+  if (bucket === null || branch === 'target-id') return null;
+  if (gatesRules && bucket >= percent && branch !== 'rollout-base') return null;
   return armOf(bucket, percent);
 }
 
@@ -166,8 +166,8 @@ export class GuardReporter {
     if (step.recent[slot] === high) return;
     step.recent[slot] = high;
     // servedArm inlined.
-    if (result.variant === 'target-id') return;
-    if (step.gatesRules && bucket >= step.percent && result.variant !== 'rollout-base') return;
+    if (result.branch === 'target-id') return;
+    if (step.gatesRules && bucket >= step.percent && result.branch !== 'rollout-base') return;
     const units = bucket < step.treatmentEnd ? step.treatment : bucket >= step.controlStart ? step.control : null;
     if (units !== null) units.add(id);
   };
@@ -182,7 +182,7 @@ export class GuardReporter {
       const ctx = targetingKey === undefined ? context : withTargetingKey(context, step.bucketField, targetingKey);
       const r = step.primitive.evaluate(ctx);
       if (r.reason === 'ERROR') continue;
-      const arm = servedArm(r.variant, r.bucket, step.percent, step.gatesRules);
+      const arm = servedArm(r.branch, r.bucket, step.percent, step.gatesRules);
       if (arm === null) continue;
       let byArm = step.events.get(event);
       if (byArm === undefined) step.events.set(event, (byArm = {}));

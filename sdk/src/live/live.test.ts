@@ -218,8 +218,8 @@ describe('live client with fake timers', () => {
     // allFlags is a bulk read, not an exposure.
     expect(client.allFlags({ userId: 'vip' })).toEqual({ checkout: true, limits: { max: 1 } });
     expect(client.allFlagsDetail({}, { targetingKey: 'vip' })).toEqual({
-      checkout: { key: 'checkout', value: true, reason: 'TARGETING_MATCH', variant: 'target-id', kind: 'flag', bucket: expect.any(Number), rolloutPercent: 50, version: 1, metadata: {} },
-      limits: { key: 'limits', value: { max: 1 }, reason: 'STATIC', variant: 'default', kind: 'config', bucket: null, rolloutPercent: null, version: 1, metadata: { owner: 'ops' } },
+      checkout: { key: 'checkout', value: true, reason: 'TARGETING_MATCH', variant: 'target-id', branch: 'target-id', kind: 'flag', bucket: expect.any(Number), rolloutPercent: 50, version: 1, metadata: {} },
+      limits: { key: 'limits', value: { max: 1 }, reason: 'STATIC', variant: 'default', branch: 'default', kind: 'config', bucket: null, rolloutPercent: null, version: 1, metadata: { owner: 'ops' } },
     });
     expect(seen).toHaveLength(3);
   });

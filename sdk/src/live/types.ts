@@ -1,6 +1,6 @@
 /** The live client's public types. */
 import type { GradualApiError } from '../errors.js';
-import type { EvaluationContext, EvaluationReason, EvaluationVariant, FlagMetadata, GuardArm, PrimitiveKind, Ruleset } from '../evaluation/index.js';
+import type { EvaluationBranch, EvaluationContext, EvaluationReason, EvaluationVariant, FlagMetadata, GuardArm, PrimitiveKind, Ruleset } from '../evaluation/index.js';
 import type { RulesetSource } from './cache.js';
 import type { ExposureOptions } from './exposures.js';
 
@@ -118,10 +118,15 @@ export interface FlagEvaluation<T = unknown> {
   value: T;
   reason: FlagReason;
   /**
-   * The branch that served the value: `default`, `rule-<n>` (from 1), `target-id`, `rollout-new`
-   * or `rollout-base`; null when `reason` is `ERROR` (the fallback was served).
+   * The name of the served value among the flag's declared variants; when it declares none, or
+   * the value is none of them, the branch. Null when `reason` is `ERROR` (the fallback was served).
    */
   variant: EvaluationVariant | null;
+  /**
+   * The branch that served the value: `default`, `rule-<n>` (from 1), `target-id`, `rollout-new`
+   * or `rollout-base`; null when `reason` is `ERROR`.
+   */
+  branch: EvaluationBranch | null;
   /** Set exactly when `reason` is `ERROR`. */
   errorCode?: FlagErrorCode;
   errorMessage?: string;

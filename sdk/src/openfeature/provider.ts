@@ -14,8 +14,9 @@
  *   returned as resolution details (not thrown), so the SDK serves the
  *   caller's default and still runs error hooks.
  * - `variant`, on every successful resolution (CACHED included) but DISABLED:
- *   the branch that served the value: `default`, `rule-<n>` (from 1),
- *   `target-id`, `rollout-new` or `rollout-base`.
+ *   the served value's name among the flag's declared variants; without
+ *   them (or for a value that is none of them) the branch that served it:
+ *   `default`, `rule-<n>` (from 1), `target-id`, `rollout-new` or `rollout-base`.
  * - An archived flag or config resolves to the caller's default with reason
  *   DISABLED and no variant, as OpenFeature defines a disabled flag (the
  *   flag client's own `evaluate` serves its base value, reason DISABLED).

@@ -30,6 +30,8 @@ export const PrimitiveEntity = defineEntity({
     maintainer: p.text().nullable(),
     /** Custom metadata (the contract's `FlagMetadata`): returned with every evaluation. */
     metadata: jsonb<Record<string, string | number | boolean>>().default('{}'),
+    /** Declared variants (the contract's `Variants`, name → value): evaluation names the served value after them. */
+    variants: jsonb<Record<string, unknown>>().default('{}'),
     /** Set while archived: hidden from lists by default, every environment serves its base value (reason DISABLED). */
     archivedAt: timestamp().nullable(),
     createdAt: timestamp(),

@@ -20,6 +20,7 @@ import { Migration20261202081000_guard_prometheus } from './Migration20261202081
 import { Migration20261202090000_convergence } from './Migration20261202090000_convergence.js';
 import { Migration20261202120000_convergence_holds } from './Migration20261202120000_convergence_holds.js';
 import { Migration20261203090000_primitive_metadata } from './Migration20261203090000_primitive_metadata.js';
+import { Migration20261203100000_primitive_variants } from './Migration20261203100000_primitive_variants.js';
 
 // Static list: MikroORM cannot load .ts migration files by glob under vitest.
 export const migrationsList: MigrationObject[] = [
@@ -43,4 +44,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261202090000_convergence', class: Migration20261202090000_convergence },
   { name: 'Migration20261202120000_convergence_holds', class: Migration20261202120000_convergence_holds },
   { name: 'Migration20261203090000_primitive_metadata', class: Migration20261203090000_primitive_metadata },
+  { name: 'Migration20261203100000_primitive_variants', class: Migration20261203100000_primitive_variants },
 ];

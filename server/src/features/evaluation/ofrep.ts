@@ -6,7 +6,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { z } from 'zod';
 import type { OfrepBulkEvaluationSuccess, OfrepCodeDefault, OfrepEvaluationFailure, OfrepEvaluationSuccess, OfrepFlagNotFound, Ruleset } from '@gradual/contract';
-import { isLiveStatus, withTargetingKey, type EvaluationContext, type EvaluationResult, type FlagMetadata } from '@gradual/sdk/evaluation';
+import { isLiveStatus, valueKey, withTargetingKey, type EvaluationBranch, type EvaluationContext, type EvaluationResult, type FlagMetadata, type PrimitiveKind } from '@gradual/sdk/evaluation';
 import { DomainError } from '../../domain/errors.js';
 import type { Caller } from '../access/authorize.js';
 import type { CachedRuleset } from './ruleset.cache.js';
@@ -65,8 +65,20 @@ function success(key: string, result: EvaluationResult, custom: FlagMetadata): S
   return { key, value: result.value ?? null, reason: result.reason, variant: result.variant, metadata };
 }
 
-/** One primitive of `entry` for `context`: a success, a failure (TARGETING_KEY_MISSING), or null when there is no such primitive. */
-function evaluateKey(entry: CachedRuleset, index: ReadonlyMap<string, Ruleset['primitives'][number]>, key: string, context: OfrepContext): Success | CodeDefault | Failure | null {
+/** What one answer served, for usage: each flag or config evaluated with the branch that served it (failures serve none). */
+export type Served = Array<{ kind: PrimitiveKind; key: string; branch: EvaluationBranch }>;
+
+/**
+ * One primitive of `entry` for `context`: a success, a failure (TARGETING_KEY_MISSING), or null
+ * when there is no such primitive; a success is added to `served`.
+ */
+function evaluateKey(
+  entry: CachedRuleset,
+  index: ReadonlyMap<string, Ruleset['primitives'][number]>,
+  key: string,
+  context: OfrepContext,
+  served: Served,
+): Success | CodeDefault | Failure | null {
   const primitive = index.get(key);
   const compiled = entry.compiled().primitive(key);
   if (!primitive || !compiled) return null;
@@ -76,6 +88,7 @@ function evaluateKey(entry: CachedRuleset, index: ReadonlyMap<string, Ruleset['p
   if (result.reason === 'ERROR') {
     return { key, errorCode: 'GENERAL', errorDetails: `The rules of "${key}" need more than the evaluation's work budget.` };
   }
+  served.push({ kind: result.kind, key, branch: result.branch });
   return success(key, result, compiled.metadata);
 }
 
@@ -91,27 +104,35 @@ function indexOf(entry: CachedRuleset): Map<string, Ruleset['primitives'][number
   return index;
 }
 
-/** The single evaluation's answer: 200, 400 TARGETING_KEY_MISSING or 404 FLAG_NOT_FOUND (also before the environment's first write). */
+/**
+ * The single evaluation's answer: 200, 400 TARGETING_KEY_MISSING or 404 FLAG_NOT_FOUND (also
+ * before the environment's first write), and what it served.
+ */
 export function evaluateFlag(
   entry: CachedRuleset | null,
   key: string,
   context: OfrepContext,
-): { status: 200; body: Success | CodeDefault } | { status: 400; body: Failure } | { status: 404; body: NotFound } {
-  const result = entry ? evaluateKey(entry, indexOf(entry), key, context) : null;
-  if (!result) return { status: 404, body: { key, errorCode: 'FLAG_NOT_FOUND', errorDetails: `Flag "${key}" was not found.` } };
-  return 'errorCode' in result ? { status: 400, body: result } : { status: 200, body: result };
+): { answer: { status: 200; body: Success | CodeDefault } | { status: 400; body: Failure } | { status: 404; body: NotFound }; served: Served } {
+  const served: Served = [];
+  const result = entry ? evaluateKey(entry, indexOf(entry), key, context, served) : null;
+  if (!result) return { answer: { status: 404, body: { key, errorCode: 'FLAG_NOT_FOUND', errorDetails: `Flag "${key}" was not found.` } }, served };
+  return { answer: 'errorCode' in result ? { status: 400, body: result } : { status: 200, body: result }, served };
 }
 
-/** The bulk evaluation's flags and metadata: every primitive of `entry` (none before the environment's first write). */
-export function evaluateFlags(entry: CachedRuleset | null, context: OfrepContext): Pick<Bulk, 'flags' | 'metadata'> {
-  if (!entry) return { flags: [], metadata: { rulesetVersion: 0 } };
+/**
+ * The bulk evaluation's flags and metadata: every primitive of `entry` (none before the
+ * environment's first write), and what they served.
+ */
+export function evaluateFlags(entry: CachedRuleset | null, context: OfrepContext): { body: Pick<Bulk, 'flags' | 'metadata'>; served: Served } {
+  const served: Served = [];
+  if (!entry) return { body: { flags: [], metadata: { rulesetVersion: 0 } }, served };
   const index = indexOf(entry);
   const flags: Bulk['flags'] = [];
   for (const key of entry.compiled().keys) {
-    const result = evaluateKey(entry, index, key, context);
+    const result = evaluateKey(entry, index, key, context, served);
     if (result) flags.push(result);
   }
-  return { flags, metadata: { rulesetVersion: entry.version } };
+  return { body: { flags, metadata: { rulesetVersion: entry.version } }, served };
 }
 
 /**
@@ -127,17 +148,7 @@ export function bulkEtag(entry: CachedRuleset | null, keyId: string, context: Of
 }
 
 /** JSON with object members in key order, so equal contexts give equal text whatever order they were sent in. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v === undefined ? null : v)).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const members = Object.entries(value)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`);
-    return `{${members.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
+export const canonicalJson = (value: unknown): string => valueKey(value) ?? 'null';
 
 /**
  * Event-stream tickets: `t1.<payload>.<signature>`, the payload `keyId.envId.expiry` (Unix

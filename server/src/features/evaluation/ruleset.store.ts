@@ -122,6 +122,7 @@ export async function readRuleset(em: EntityManager, envId: string): Promise<Rul
                 : null,
               ...(p.archivedAt ? { archived: true as const } : {}),
               ...(Object.keys(p.metadata).length ? { metadata: p.metadata } : {}),
+              ...(Object.keys(p.variants).length ? { variants: p.variants } : {}),
             },
           ];
         }),

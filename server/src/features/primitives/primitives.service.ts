@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import { isDeepStrictEqual } from 'node:util';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { KEY_MAX_LENGTH, type Config, type ConfigState, type Flag, type FlagMetadata, type FlagState, type FlagValueType, type Rule } from '@gradual/contract';
+import { KEY_MAX_LENGTH, LIVE_STATUSES, type Config, type ConfigState, type Flag, type FlagMetadata, type FlagState, type FlagValueType, type Rule, type Variants } from '@gradual/contract';
 import {
   EnvironmentEntity,
   ProjectEntity,
@@ -17,6 +17,7 @@ import {
   type Rollout,
 } from '../../db/entities/index.js';
 import { DomainError, invalid } from '../../domain/errors.js';
+import { resolveVariant, variantProblems, variantsInUseChanged, type ValueOrVariant } from '../../domain/variants.js';
 import { authorize, tokenSees, type Caller } from '../access/authorize.js';
 import { changeEnvironments, type EnvChangeBus } from '../environments/env-changes.js';
 import { checkIfMatch } from '../common/etag.js';
@@ -56,6 +57,7 @@ const presenters: { [K in PrimitiveKind]: { definition(p: Primitive): Definition
       tags: [...p.tags],
       maintainer: p.maintainer ?? null,
       metadata: { ...p.metadata },
+      variants: { ...p.variants },
       archivedAt: p.archivedAt ? iso(p.archivedAt) : null,
       createdAt: iso(p.createdAt),
       updatedAt: iso(p.updatedAt),
@@ -93,13 +95,36 @@ function checkValue(p: Pick<Primitive, 'kind' | 'valueType'>, value: unknown, fi
   if (problem) throw invalid({ [field]: problem });
 }
 
-function checkRules(p: Pick<Primitive, 'kind' | 'valueType'>, rules: Rule[], field = 'rules'): void {
+function checkVariants(p: Pick<Primitive, 'kind' | 'valueType'>, variants: Variants): void {
+  const fields = variantProblems(variants, (value) => valueProblem(p, value));
+  if (Object.keys(fields).length) throw invalid(fields);
+}
+
+/** The value a write means (given, or named by `variant`), checked against the primitive's type; `field` is the value's field. */
+function resolveValue(p: Pick<Primitive, 'kind' | 'valueType' | 'variants'>, given: ValueOrVariant, field: string, variantField: string): JsonValue {
+  const resolved = resolveVariant(p.variants, given, { value: field, variant: variantField });
+  if ('problem' in resolved) throw invalid({ [resolved.field]: resolved.problem });
+  checkValue(p, resolved.value, field);
+  // A parsed JSON body's value, or a declared variant's (stored JSON): a JSON value.
+  return resolved.value as JsonValue;
+}
+
+/** Rules as stored: each rule's `variant` replaced by its value, every value checked against the primitive's type. */
+function resolveRules(p: Pick<Primitive, 'kind' | 'valueType' | 'variants'>, rules: readonly Rule[], field = 'rules'): Rule[] {
   const fields: Record<string, string> = {};
-  rules.forEach((rule, i) => {
-    const problem = valueProblem(p, rule.value);
+  const resolved = rules.map((rule, i) => {
+    const { variant, ...rest } = rule;
+    const out = resolveVariant(p.variants, { value: rule.value, variant }, { value: `${field}.${i}.value`, variant: `${field}.${i}.variant` });
+    if ('problem' in out) {
+      fields[out.field] = out.problem;
+      return rest;
+    }
+    const problem = valueProblem(p, out.value);
     if (problem) fields[`${field}.${i}.value`] = problem;
+    return { ...rest, value: out.value };
   });
   if (Object.keys(fields).length) throw invalid(fields);
+  return resolved;
 }
 
 export interface CreatePrimitiveInput {
@@ -108,6 +133,9 @@ export interface CreatePrimitiveInput {
   description?: string | undefined;
   valueType?: FlagValueType | undefined;
   defaultValue?: unknown;
+  /** Instead of defaultValue: one of `variants` by name. */
+  defaultVariant?: string | undefined;
+  variants?: Variants | undefined;
   clientVisible?: boolean | undefined;
   tags?: string[] | undefined;
   maintainer?: string | undefined;
@@ -121,11 +149,11 @@ export async function createPrimitive<K extends PrimitiveKind>(em: EntityManager
   const project = await findProject(em, projectId);
   // Every environment of the project gets the new definition's state: a key restricted to some environments may not.
   const actor = await authorize(em, caller, project.orgId, { action: 'write', resourceKey: input.key, projectId, allEnvironments: true });
-  const shape = { kind, valueType: kind === 'flag' ? (input.valueType ?? 'boolean') : ('json' as const) };
-  checkValue(shape, input.defaultValue, 'defaultValue');
+  const shape: Pick<Primitive, 'kind' | 'valueType' | 'variants'> = { kind, valueType: kind === 'flag' ? (input.valueType ?? 'boolean') : 'json', variants: { ...input.variants } };
+  checkVariants(shape, shape.variants);
+  const defaultValue = resolveValue(shape, { value: input.defaultValue, variant: input.defaultVariant }, 'defaultValue', 'defaultVariant');
   const split = splitLegacyRules(input.rules ?? []);
-  const rules = split.rules as Rule[];
-  checkRules(shape, rules);
+  const rules = resolveRules(shape, split.rules as Rule[]);
   const now = caller.now;
   const primitive = await mapUniqueViolation(
     () =>
@@ -141,11 +169,12 @@ export async function createPrimitive<K extends PrimitiveKind>(em: EntityManager
           name: input.name,
           description: input.description ?? null,
           valueType: shape.valueType,
-          defaultValue: input.defaultValue,
+          defaultValue,
           clientVisible: input.clientVisible ?? false,
           tags: uniqueTags(input.tags ?? []),
           maintainer: input.maintainer ?? null,
           metadata: { ...input.metadata },
+          variants: shape.variants,
           createdAt: now,
           updatedAt: now,
         });
@@ -154,7 +183,7 @@ export async function createPrimitive<K extends PrimitiveKind>(em: EntityManager
           tx.create(PrimitiveStateEntity, {
             primitiveId: primitive.id,
             envId: env.id,
-            value: input.defaultValue,
+            value: defaultValue,
             rules,
             createdAt: now,
             updatedAt: now,
@@ -192,6 +221,7 @@ export interface UpdatePrimitiveInput {
   tags?: string[] | undefined;
   maintainer?: string | null | undefined;
   metadata?: FlagMetadata | undefined;
+  variants?: Variants | undefined;
 }
 
 /**
@@ -238,10 +268,15 @@ export async function updatePrimitive<K extends PrimitiveKind>(
   ifMatch?: string,
 ): Promise<DefinitionOf<K>> {
   const { project, actor, found } = await definitionForWrite(em, caller, kind, projectId, key);
+  if (input.variants !== undefined) checkVariants(found, input.variants);
   const now = caller.now;
   const primitive = await changeEnvironments(em, bus, now, async (changes) => {
     const { tx } = changes;
     const { primitive, before } = await lockDefinition(tx, kind, found.id, key, ifMatch);
+    if (input.variants !== undefined) {
+      await checkVariantsInUse(tx, primitive, input.variants);
+      primitive.variants = { ...input.variants };
+    }
     if (input.name !== undefined) primitive.name = input.name;
     if (input.description !== undefined) primitive.description = input.description;
     if (input.clientVisible !== undefined) primitive.clientVisible = input.clientVisible;
@@ -252,7 +287,7 @@ export async function updatePrimitive<K extends PrimitiveKind>(
     if (isDeepStrictEqual(before, after)) return primitive;
     primitive.updatedAt = now;
     await tx.flush();
-    if (before.clientVisible !== after.clientVisible || !isDeepStrictEqual(before.metadata, after.metadata)) {
+    if (before.clientVisible !== after.clientVisible || !isDeepStrictEqual(before.metadata, after.metadata) || !isDeepStrictEqual(before.variants, after.variants)) {
       const envs = await tx.find(EnvironmentEntity, { projectId });
       for (const env of envs) changes.change(env.id);
     }
@@ -271,8 +306,26 @@ export async function updatePrimitive<K extends PrimitiveKind>(
   return toDefinitionDto(kind, primitive);
 }
 
+/**
+ * `409 variant_in_use` when `next` renames, changes or removes a declared variant whose value the
+ * definition's default value, a state's value or rule, or a live rollout's candidate holds, in
+ * any environment. The definition's row is locked: writes of values wait for this one.
+ */
+async function checkVariantsInUse(tx: EntityManager, primitive: Primitive, next: Variants): Promise<void> {
+  if (Object.keys(primitive.variants).length === 0) return;
+  const states = await tx.find(PrimitiveStateEntity, { primitiveId: primitive.id }, { fields: ['value', 'rules'] });
+  const rollouts = await tx.find(RolloutEntity, { primitiveId: primitive.id, status: { $in: [...LIVE_STATUSES] }, gatesRules: false }, { fields: ['newValue'] });
+  const used = [primitive.defaultValue, ...states.flatMap((s) => [s.value, ...s.rules.map((r) => r.value)]), ...rollouts.map((r) => r.newValue)];
+  const changed = variantsInUseChanged(primitive.variants, next, used);
+  if (changed.length) {
+    throw new DomainError('variant_in_use', `The variants ${changed.map((n) => `"${n}"`).join(', ')} are in use (a value, rule or live rollout serves them): they keep their names and values.`, {
+      details: { variants: changed },
+    });
+  }
+}
+
 /** The metadata a PATCH edits, as its audit row records them. */
-const EDITABLE = ['name', 'description', 'clientVisible', 'tags', 'maintainer', 'metadata'] as const;
+const EDITABLE = ['name', 'description', 'clientVisible', 'tags', 'maintainer', 'metadata', 'variants'] as const;
 type Editable = Pick<Flag, (typeof EDITABLE)[number]>;
 
 /** The fields of `dto` whose value differs in `other` (an audit row's before or after). */
@@ -446,8 +499,10 @@ export async function getState<K extends PrimitiveKind>(em: EntityManager, calle
  * env version bump and the audit row commit together. A write that changes
  * nothing commits nothing (no audit row, no version bump).
  */
-/** The state field a write replaces, with its new content. */
-type StateChange = { field: 'value'; next: JsonValue } | { field: 'rules'; next: Rule[] };
+/** The state field a write replaces, with its new content as sent (values or variant names). */
+type StateChange = { field: 'value'; next: ValueOrVariant } | { field: 'rules'; next: Rule[] };
+/** The state field a write replaces, with its new content as stored. */
+type StateWrite = { field: 'value'; next: JsonValue } | { field: 'rules'; next: Rule[] };
 
 async function updateState<K extends PrimitiveKind>(
   em: EntityManager,
@@ -463,22 +518,25 @@ async function updateState<K extends PrimitiveKind>(
   const actor = await authorize(em, caller, env.orgId, { action: 'write', envId, resourceKey: key });
   const primitive = await findPrimitiveInEnv(em, env, kind, key);
   if (primitive.archivedAt) throw primitiveArchived(kind, primitive.key);
-  if (change.field === 'value') checkValue(primitive, change.next, 'value');
-  else checkRules(primitive, change.next);
+  // Checked before the transaction, and resolved again in it against the locked definition's variants.
+  const writeOf = (p: Primitive): StateWrite =>
+    change.field === 'value' ? { field: 'value', next: resolveValue(p, change.next, 'value', 'variant') } : { field: 'rules', next: resolveRules(p, change.next) };
+  writeOf(primitive);
   const now = caller.now;
   const result = await changeEnvironments(em, bus, now, async (changes) => {
     const { tx } = changes;
     // The definition's row, shared: archiving waits for this write, or this write sees the archive.
     const definition = await tx.findOneOrFail(PrimitiveEntity, { id: primitive.id }, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true });
     if (definition.archivedAt) throw primitiveArchived(kind, primitive.key);
+    const write = writeOf(definition);
     const state = await tx.findOneOrFail(PrimitiveStateEntity, { primitiveId: primitive.id, envId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (change.field === 'rules') await checkSegmentReferences(tx, env.projectId, change.next);
     const rollout = await findCurrentRollout(tx, envId, primitive.id);
     checkIfMatch(ifMatch, toStateDto(kind, primitive, state, rollout));
-    const previous = state[change.field];
-    if (isDeepStrictEqual(previous, change.next)) return { state, rollout };
-    if (change.field === 'value') state.value = change.next;
-    else state.rules = change.next;
+    const previous = state[write.field];
+    if (isDeepStrictEqual(previous, write.next)) return { state, rollout };
+    if (write.field === 'value') state.value = write.next;
+    else state.rules = write.next;
     state.updatedAt = now;
     changes.change(envId);
     changes.audit(caller, actor, {
@@ -490,16 +548,16 @@ async function updateState<K extends PrimitiveKind>(
       resourceKey: key,
       resourceId: primitive.id,
       previousValue: previous,
-      newValue: change.next,
+      newValue: write.next,
     });
     return { state, rollout };
   });
   return toStateDto(kind, primitive, result.state, result.rollout);
 }
 
-/** `value` comes from a parsed JSON body, so it is a JSON value. */
-export const setValue = <K extends PrimitiveKind>(em: EntityManager, caller: Caller, bus: EnvChangeBus, kind: K, envId: string, key: string, value: unknown, ifMatch?: string) =>
-  updateState(em, caller, bus, kind, envId, key, { field: 'value', next: value as JsonValue }, ifMatch);
+/** The new base value: `value`, or the declared variant `variant` names. */
+export const setValue = <K extends PrimitiveKind>(em: EntityManager, caller: Caller, bus: EnvChangeBus, kind: K, envId: string, key: string, body: ValueOrVariant, ifMatch?: string) =>
+  updateState(em, caller, bus, kind, envId, key, { field: 'value', next: body }, ifMatch);
 
 export const setRules = <K extends PrimitiveKind>(em: EntityManager, caller: Caller, bus: EnvChangeBus, kind: K, envId: string, key: string, rules: Rule[], ifMatch?: string) =>
   updateState(em, caller, bus, kind, envId, key, { field: 'rules', next: rules }, ifMatch);

@@ -7,7 +7,7 @@ import type { Caller } from '../access/authorize.js';
 import { checkIfMatch } from '../common/etag.js';
 import type { EnvChangeBus } from '../environments/env-changes.js';
 import { toRolloutDto, toState } from './rollout.mapper.js';
-import { checkCandidate, commandRollout, loadPlanSnapshot, putRollout, resolveTarget, type PutRolloutBody, type RolloutTarget } from './rollouts.service.js';
+import { candidateOf, commandRollout, loadPlanSnapshot, putRollout, resolveTarget, type PutRolloutBody, type RolloutTarget } from './rollouts.service.js';
 import { editTargetIds, type TargetIdEdit } from './target-ids.service.js';
 
 /**
@@ -134,7 +134,7 @@ export const rolloutOperations: RolloutOperations = {
     const current = target.current?.row ?? null;
     if (op.kind === 'rollout.put') {
       checkIfMatch(op.ifMatch, current ? toRolloutDto(current) : null);
-      if ('newValue' in op.body) checkCandidate(target.primitive, op.body.newValue);
+      candidateOf(target.primitive, op.body, 'newValue' in op.body);
       if (typeof op.body.planKey === 'string') await loadPlanSnapshot(em, target.env.projectId, op.body.planKey);
       return target;
     }

@@ -14,6 +14,7 @@ import {
   type Rollout,
 } from '../../db/entities/index.js';
 import { DomainError, invalid } from '../../domain/errors.js';
+import { resolveVariant } from '../../domain/variants.js';
 import { applyCommand, createRollout } from '../../domain/rollouts/state-machine.js';
 import type { PlanSnapshot, PutRollout, RolloutCommand } from '../../domain/rollouts/types.js';
 import { checkIfMatch } from '../common/etag.js';
@@ -80,6 +81,8 @@ export interface PutRolloutBody {
   seed?: string | undefined;
   bucketField?: string | undefined;
   newValue?: unknown;
+  /** Instead of newValue: one of the primitive's declared variants by name. */
+  newVariant?: string | undefined;
 }
 
 /** A flag's candidate must have the flag's type; configs take any JSON. */
@@ -87,6 +90,21 @@ export function checkCandidate(primitive: Primitive, value: unknown): void {
   if (primitive.kind === 'flag' && typeof value !== primitive.valueType) {
     throw invalid({ newValue: `must be a ${primitive.valueType}` });
   }
+}
+
+/**
+ * The candidate a PUT body names, checked: its `newValue` (when `hasNewValue`: a body without one
+ * gates the rules), or the value of the declared variant `newVariant` names.
+ */
+export function candidateOf(primitive: Primitive, body: PutRolloutBody, hasNewValue: boolean): { hasNewValue: false } | { hasNewValue: true; newValue: unknown } {
+  if (body.newVariant === undefined) {
+    if (hasNewValue) checkCandidate(primitive, body.newValue);
+    return hasNewValue ? { hasNewValue, newValue: body.newValue } : { hasNewValue };
+  }
+  const resolved = resolveVariant(primitive.variants, { value: hasNewValue ? body.newValue : undefined, variant: body.newVariant }, { value: 'newValue', variant: 'newVariant' });
+  if ('problem' in resolved) throw invalid({ [resolved.field]: resolved.problem });
+  checkCandidate(primitive, resolved.value);
+  return { hasNewValue: true, newValue: resolved.value };
 }
 
 export async function loadPlanSnapshot(em: EntityManager, projectId: string, key: string): Promise<PlanSnapshot> {
@@ -113,12 +131,15 @@ export async function putRollout(
   kind: PrimitiveKind,
   envId: string,
   key: string,
-  body: PutRolloutBody,
-  hasNewValue: boolean,
+  sent: PutRolloutBody,
+  sentNewValue: boolean,
   ifMatch: string | undefined,
 ): Promise<RolloutDto> {
   const { env, primitive, actor, current } = await resolveTarget(em, caller, kind, envId, key, 'write');
-  if (hasNewValue) checkCandidate(primitive, body.newValue);
+  // A named variant is written as its value: from here on the body carries newValue only.
+  const candidate = candidateOf(primitive, sent, sentNewValue);
+  const hasNewValue = candidate.hasNewValue;
+  const body: PutRolloutBody = { ...sent, newValue: candidate.hasNewValue ? candidate.newValue : undefined };
   const command = (plan?: PlanSnapshot): PutRollout => ({
     type: 'put',
     percent: body.percent,

@@ -69,11 +69,11 @@ export class UsageAggregator {
     } else this.dropped += n;
   }
 
-  /** Counts one answer's results (`key → { kind, variant }`). */
-  countResults(envId: string, results: Record<string, { kind: PrimitiveKind; variant: string }>): void {
+  /** Counts one answer's results (`key → { kind, branch }`) under the branch that served each. */
+  countResults(envId: string, results: Record<string, { kind: PrimitiveKind; branch: string }>): void {
     for (const key in results) {
       const r = results[key]!;
-      this.count(envId, r.kind, key, r.variant);
+      this.count(envId, r.kind, key, r.branch);
     }
   }
 

@@ -51,7 +51,7 @@ describe('UsageAggregator: counting', () => {
     usage.count('e1', 'config', 'a', 'default');
     usage.count('e1', 'flag', 'a', 'rule-1');
     usage.count('e2', 'flag', 'a', 'default');
-    usage.countResults('e2', { a: { kind: 'flag', variant: 'default' }, b: { kind: 'config', variant: 'rollout-new' } });
+    usage.countResults('e2', { a: { kind: 'flag', branch: 'default' }, b: { kind: 'config', branch: 'rollout-new' } });
     expect(usage.size).toBe(5);
   });
 

@@ -20,6 +20,7 @@ import {
   signTicket,
   ticketSignedBy,
   type OfrepContext,
+  type Served,
 } from '../../features/evaluation/ofrep.js';
 import { etagListMatches } from '../../features/common/etag.js';
 import { keyAdmission, type AnswerCache, type Replay, type ReplayAnswer } from '../answer-cache.js';
@@ -29,7 +30,6 @@ import { isPlainJson, replayableBody } from '../text-guard.js';
 import { clientAddressKey } from '../../rate-limits/client-address.js';
 import { hashToken } from '../../domain/secrets.js';
 import { ofrepClientAck } from '../../features/convergence/ofrep-clients.js';
-import type { PrimitiveKind } from '../../db/entities/index.js';
 import { requestAddress } from '../request-address.js';
 
 const s = initServer();
@@ -61,7 +61,7 @@ export const ofrepRoutes = (deps: AppDeps, answers: AnswerCache) => {
 
   /** Counts what an answer served (usage). */
   const countServed = (envId: string, served: Served) => {
-    for (const s of served) deps.usage.count(envId, s.kind, s.key, s.variant);
+    for (const s of served) deps.usage.count(envId, s.kind, s.key, s.branch);
   };
 
   /**
@@ -111,7 +111,7 @@ export const ofrepRoutes = (deps: AppDeps, answers: AnswerCache) => {
             status: 304,
             headers: cache,
             onSent: () => {
-              countServed(envId, (parsed.served ??= servedBy(entry, evaluateFlags(entry, parsed.context).flags)));
+              countServed(envId, (parsed.served ??= evaluateFlags(entry, parsed.context).served));
               recordClient(next, envId, key, entry.version);
             },
           };
@@ -120,9 +120,9 @@ export const ofrepRoutes = (deps: AppDeps, answers: AnswerCache) => {
         const eventStreams = [{ type: 'sse', url: streamUrl(base, key, envId, deps.clock.now()), inactivityDelaySec: OFREP_INACTIVITY_DELAY_SEC }];
         const evaluated = evaluateFlags(entry, parsed.context);
         return {
-          ...json(200, { ...evaluated, eventStreams }, cache),
+          ...json(200, { ...evaluated.body, eventStreams }, cache),
           onSent: () => {
-            countServed(envId, (parsed.served ??= servedBy(entry, evaluated.flags)));
+            countServed(envId, (parsed.served ??= evaluated.served));
             recordClient(next, envId, key, entry.version);
           },
         };
@@ -133,8 +133,8 @@ export const ofrepRoutes = (deps: AppDeps, answers: AnswerCache) => {
   const singleReplay = (envId: string, entry: CachedRuleset, flagKey: string) => (key: ApiKey): Replay['answer'] => (next, raw) => {
     const parsed = replayedRequest(next, raw, entry, key.id);
     if (!parsed) return null;
-    const answer = evaluateFlag(entry, flagKey, parsed.context);
-    return answer.status === 200 ? { ...json(200, answer.body, []), onSent: () => countServed(envId, servedBy(entry, [answer.body])) } : null;
+    const { answer, served } = evaluateFlag(entry, flagKey, parsed.context);
+    return answer.status === 200 ? { ...json(200, answer.body, []), onSent: () => countServed(envId, served) } : null;
   };
 
   return s.router(contract.ofrep, {
@@ -143,8 +143,8 @@ export const ofrepRoutes = (deps: AppDeps, answers: AnswerCache) => {
       const envId = ofrepEnvironment(caller);
       const entry = await rulesetForEvaluation(req.em, caller, deps, envId);
       if (entry) remember(req, caller, envId, entry, SINGLE_ROUTE, singleReplay(envId, entry, params.key));
-      const answer = evaluateFlag(entry, params.key, body.context);
-      if (answer.status === 200) countServed(envId, servedBy(entry, [answer.body]));
+      const { answer, served } = evaluateFlag(entry, params.key, body.context);
+      countServed(envId, served);
       return answer;
     },
     ofrepEvaluateFlags: async ({ req, res, body }) => {
@@ -160,11 +160,11 @@ export const ofrepRoutes = (deps: AppDeps, answers: AnswerCache) => {
       const ifNoneMatch = req.headers['if-none-match'];
       // A 304 serves the same evaluations again: they are counted as the 200's are.
       const evaluated = evaluateFlags(entry, body.context);
-      countServed(envId, servedBy(entry, evaluated.flags));
+      countServed(envId, evaluated.served);
       if (entry) recordClient(req, envId, key, entry.version);
       if (ifNoneMatch !== undefined && etagListMatches(ifNoneMatch, etag)) return { status: 304, body: undefined };
       const eventStreams = [{ type: 'sse' as const, url: streamUrl(origin(req), key, envId, caller.now), inactivityDelaySec: OFREP_INACTIVITY_DELAY_SEC }];
-      return { status: 200, body: { ...evaluated, eventStreams } };
+      return { status: 200, body: { ...evaluated.body, eventStreams } };
     },
     ofrepEventStream: async ({ req, res, query }) => {
       if (deps.streams.closing) {
@@ -221,21 +221,6 @@ function json(status: number, body: unknown, headers: string[]): ReplayAnswer {
   return { status, headers: [...headers, 'Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(Buffer.byteLength(text))], body: text };
 }
 
-/** What one evaluated answer served: each flag or config with its variant (failures serve none). */
-type Served = Array<{ kind: PrimitiveKind; key: string; variant: string }>;
-
-function servedBy(entry: CachedRuleset | null, flags: ReadonlyArray<{ key: string; variant?: string; reason?: string }>): Served {
-  const served: Served = [];
-  if (!entry) return served;
-  const compiled = entry.compiled();
-  for (const f of flags) {
-    const kind = compiled.primitive(f.key)?.kind;
-    // An archived primitive's codeDefaultFlag has no variant: the native evaluation names its branch `default`.
-    const variant = f.variant ?? (f.reason === 'DISABLED' ? 'default' : undefined);
-    if (kind !== undefined && variant !== undefined) served.push({ kind, key: f.key, variant });
-  }
-  return served;
-}
 
 /** A replayed request's body taken apart: its context, bulk ETag, and (once a bulk answer was sent) what that answer served. */
 interface ParsedRequest {

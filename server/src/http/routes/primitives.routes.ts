@@ -77,7 +77,7 @@ function handlers<K extends PrimitiveKind>(deps: AppDeps, kind: K) {
     },
     setValue: async ({ req, res, params, body, headers }: Input<'setFlagValue', 'setConfigValue'>) => ({
       status: 200 as const,
-      body: await setValue(req.em, await admit(req, res, deps), deps.bus, kind, params.envId, params.key, body.value, headers['if-match']),
+      body: await setValue(req.em, await admit(req, res, deps), deps.bus, kind, params.envId, params.key, body, headers['if-match']),
     }),
     setRules: async ({ req, res, params, body, headers }: Input<'setFlagRules', 'setConfigRules'>) => ({
       status: 200 as const,
