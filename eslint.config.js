@@ -99,6 +99,8 @@ export default defineConfig(
     'sdk/src/generated/**',
     'coverage/**',
     'tests/artifacts/**',
+    // Compiled by its test against the module `gradual types` generates there.
+    'tests/fixtures/typed-app/**',
     'bench/results/**',
     'test-results/**',
     '.data/**',

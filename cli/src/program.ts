@@ -7,6 +7,7 @@ import { registerMcpCommand } from './mcp/command.js';
 import { registerRolloutCommands } from './commands/rollout.js';
 import { registerTargetCommands } from './commands/targets.js';
 import { registerConvergenceCommand } from './commands/convergence.js';
+import { registerTypesCommand } from './commands/types.js';
 
 /** The `gradual` program with every command; main.ts parses argv with it. */
 export function buildProgram(): Command {
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
   registerTargetCommands(program);
   registerConvergenceCommand(program);
   registerGitopsCommands(program);
+  registerTypesCommand(program);
   registerMcpCommand(program);
   return program;
 }

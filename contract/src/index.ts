@@ -17,6 +17,7 @@ import { webhooksContract } from './routes/webhooks.js';
 import { usageContract } from './routes/usage.js';
 import { guardsContract } from './routes/guards.js';
 import { convergenceContract } from './routes/convergence.js';
+import { manifestContract } from './routes/manifest.js';
 
 /** The whole API. Top-level keys become OpenAPI tags; route keys become operationIds. */
 export const contract = c.router(
@@ -44,6 +45,7 @@ export const contract = c.router(
     usage: usageContract,
     guards: guardsContract,
     convergence: convergenceContract,
+    manifest: manifestContract,
   },
   { pathPrefix: API_PREFIX, strictStatusCodes: true },
 );
@@ -72,3 +74,4 @@ export * from './schemas/lifecycle.js';
 export * from './schemas/segments.js';
 export * from './schemas/webhooks.js';
 export * from './schemas/usage.js';
+export * from './schemas/manifest.js';

@@ -37,6 +37,7 @@ import { webhooksRoutes } from './http/routes/webhooks.routes.js';
 import { usageRoutes } from './http/routes/usage.routes.js';
 import { guardsRoutes } from './http/routes/guards.routes.js';
 import { convergenceRoutes } from './http/routes/convergence.routes.js';
+import { manifestRoutes } from './http/routes/manifest.routes.js';
 
 /**
  * The Express application: request id and logging first, then operational
@@ -104,6 +105,7 @@ export function createApp(deps: AppDeps, answers: AnswerCache, extend?: (app: Ex
     usage: usageRoutes(deps),
     guards: guardsRoutes(deps),
     convergence: convergenceRoutes(deps, answers),
+    manifest: manifestRoutes(deps),
   });
   createExpressEndpoints(contract, router, app, {
     requestValidationErrorHandler: validationAfterCredentials(requestValidationErrorHandler),

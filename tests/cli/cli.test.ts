@@ -197,6 +197,52 @@ describe('gradual CLI', { timeout: 120_000 }, () => {
     expect(bad.map(failure)).toEqual([{ code: 1, error: 'invalid_option' }, { code: 1, error: 'invalid_option' }]);
   });
 
+  it('types a project\'s flags: a sample application compiles against the module, its wrong keys and types do not, --check finds it stale once a flag is archived, and the archived flag\'s uses stop compiling', async () => {
+    const s = owner.session;
+    const typed = (await s.createProject({ path: { slug: 'acme' }, body: { key: 'typed', name: 'Typed' } })).id;
+    await s.createEnvironment({ path: { id: typed }, body: { key: 'prod', name: 'Prod' } });
+    const path = { id: typed };
+    await s.createFlag({ path, body: { key: 'checkout-new', name: 'New checkout', description: 'The one-page checkout', defaultValue: false, variants: { on: true, off: false } } });
+    await s.createFlag({ path, body: { key: 'checkout-layout', name: 'Layout', valueType: 'string', variants: { control: 'classic', compact: 'compact' }, defaultVariant: 'control' } });
+    await s.createFlag({ path, body: { key: 'page-size', name: 'Page size', valueType: 'number', defaultValue: 20, variants: { small: 10, large: 50 } } });
+    await s.createFlag({ path, body: { key: 'banner', name: 'Banner', valueType: 'string', defaultValue: 'Hello' } });
+    await s.createFlag({ path, body: { key: 'legacy-banner', name: 'Legacy banner', defaultValue: true } });
+    await s.createConfig({ path, body: { key: 'limits', name: 'Limits', defaultValue: { maxItems: 10 } } });
+
+    const app = join(ROOT, 'tests/fixtures/typed-app');
+    const out = join(app, 'flags.gen.ts');
+    const types = (...more: string[]) => gradual(['types', '--project', 'typed', '--openfeature', '--react', '--out', out, ...more]);
+    const compile = () =>
+      new Promise<Run>((resolve) => {
+        const child = spawn(join(ROOT, 'node_modules/.bin/tsgo'), ['-p', app, '--pretty', 'false'], { cwd: ROOT });
+        let stdout = '';
+        child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+        child.on('close', (code) => resolve({ code, stdout, stderr: '' }));
+      });
+
+    expect((await types()).stderr).toBe('');
+    expect(await readFile(out, 'utf8')).toMatch(/"checkout-layout": "classic" \| "compact";/);
+    expect((await types('--check')).code).toBe(0);
+    const compiled = await compile();
+    expect(compiled.code, compiled.stdout).toBe(0);
+
+    await s.archiveFlag({ path: { id: typed, key: 'legacy-banner' } });
+    expect(failure(await types('--check'))).toEqual({ code: 1, error: 'types_stale' });
+    expect((await types()).code).toBe(0);
+    const removed = await compile();
+    expect(removed.code).not.toBe(0);
+    expect(removed.stdout).toMatch(/app\.ts\(\d+,\d+\): error TS\d+: .*legacy-banner/);
+    expect(removed.stdout.trim().split('\n')).toHaveLength(1); // that use only
+
+    // From a manifest file in the OpenFeature CLI's format (no x-gradual: plain value types).
+    const file = join(dir, 'flags.json');
+    await writeFile(file, JSON.stringify({ flags: { 'dark-mode': { flagType: 'boolean', defaultValue: false }, ratio: { flagType: 'float', defaultValue: 0.5 } } }));
+    const fromFile = await gradual(['types', '--manifest', file]);
+    expect(fromFile.stdout).toMatch(/"dark-mode": boolean;\n\s+"ratio": number;/);
+    await writeFile(file, JSON.stringify({ flags: { x: { flagType: 'number', defaultValue: 1 } } }));
+    expect(failure(await gradual(['types', '--manifest', file]))).toEqual({ code: 1, error: 'invalid_manifest' });
+  });
+
   const manifest = `# flags as code
 version: 1
 project: web
@@ -460,6 +506,7 @@ configs:
       ['export', []],
       ['apply', ['-f', manifestFile, '--dry-run']],
       ['apply', ['-f', manifestFile]],
+      ['types', ['--out', join(dir, 'sweep-types.ts')]],
       ['logout', []],
       ['login', ['--url', t.url, '--token', token]],
     ];

@@ -2159,6 +2159,53 @@ export type Convergence = {
 };
 
 /**
+ * ManifestFlagType
+ *
+ * The OpenFeature CLI's flag types: a boolean or string flag as such; a number flag is `integer` when its default value and every variant are whole numbers, else `float`; a config is `object`.
+ */
+export type ManifestFlagType = 'boolean' | 'string' | 'integer' | 'float' | 'object';
+
+/**
+ * ManifestGradualExtension
+ *
+ * What Gradual knows beyond the OpenFeature manifest: the flag's kind and name, its declared variants (`gradual types` types a flag with variants as the union of their values), tags, maintainer and client visibility.
+ */
+export type ManifestGradualExtension = {
+    kind: PrimitiveKind;
+    name: string;
+    valueType?: FlagValueType;
+    variants: Variants;
+    tags: Array<string>;
+    maintainer: string | null;
+    clientVisible: boolean;
+};
+
+/**
+ * ManifestFlag
+ */
+export type ManifestFlag = {
+    flagType: ManifestFlagType;
+    defaultValue?: unknown;
+    description?: string;
+    'x-gradual': ManifestGradualExtension;
+};
+
+/**
+ * OpenFeatureManifest
+ *
+ * The project's flags as an OpenFeature CLI flag manifest (docs/typed-flags.md): `flagType`, `defaultValue` and `description` as the CLI reads them, and Gradual's own fields under `x-gradual`.
+ */
+export type OpenFeatureManifest = {
+    $schema: string;
+    /**
+     * By key: the project's live flags and configs the caller may read (a key a flag and a config share is the config's, as evaluation by key answers it).
+     */
+    flags: {
+        [key: string]: ManifestFlag;
+    };
+};
+
+/**
  * LiveChange
  */
 export type LiveChange = {
@@ -10372,3 +10419,52 @@ export type GetConvergenceResponses = {
 };
 
 export type GetConvergenceResponse = GetConvergenceResponses[keyof GetConvergenceResponses];
+
+export type GetManifestData = {
+    body?: never;
+    headers?: {
+        'if-none-match'?: string;
+    };
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/manifest';
+};
+
+export type GetManifestErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type GetManifestError = GetManifestErrors[keyof GetManifestErrors];
+
+export type GetManifestResponses = {
+    /**
+     * OK
+     */
+    200: OpenFeatureManifest;
+};
+
+export type GetManifestResponse = GetManifestResponses[keyof GetManifestResponses];
