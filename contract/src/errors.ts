@@ -47,6 +47,8 @@ export const errorCatalog = {
   primitive_not_archived: 409,
   /** Not in the spec's catalog: a declared variant that a value, rule or live rollout uses cannot be renamed, changed or removed (`details.variants`). */
   variant_in_use: 409,
+  /** Not in the spec's catalog: a flag's or config's type and default value are set when it is created (`fields` names them). */
+  definition_fixed: 409,
   version_drift: 409,
   proposal_gone: 410,
   invalid_confirmation: 400,

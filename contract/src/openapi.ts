@@ -49,6 +49,7 @@ const tagDescriptions: Record<string, string> = {
   usage: 'Usage insights: evaluation counts reported by SDKs and counted by the server, per flag, variant, environment and hour; stale and ready-to-remove flags.',
   guards: 'Guarded ramp steps: the metrics a project\'s guards watch (docs/guards.md).',
   convergence: 'Which ruleset version each SDK instance serves: acknowledgements and the ledger (docs/convergence.md).',
+  manifest: 'The project\'s flags as an OpenFeature flag manifest, and the OpenFeature CLI\'s pull and push (docs/typed-flags.md).',
   events: 'Live changes: server-sent events announcing each committed write in an environment or across an organization, for screens that show live state.',
 };
 

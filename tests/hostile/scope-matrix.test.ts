@@ -69,9 +69,13 @@ const WEBHOOK_ROUTES = new Set([
   'listWebhookDeliveries',
 ]);
 /** A flag's or config's definition (`/projects/:id/{flags,configs}/:key`): project-scoped, about one primitive. */
-const DEFINITION_ROUTES = new Set(
-  ['get', 'update', 'archive', 'restore', 'delete'].flatMap((verb) => [`${verb}Flag`, `${verb}Config`]),
-);
+const DEFINITION_ROUTES = new Set([
+  ...['get', 'update', 'archive', 'restore', 'delete'].flatMap((verb) => [`${verb}Flag`, `${verb}Config`]),
+  // The OpenFeature CLI's push describes a definition as updateFlag does.
+  'syncUpdateFlag',
+]);
+/** Routes that create a flag or config: about that primitive (its key in the body). */
+const CREATE_ROUTES = new Set(['createFlag', 'createConfig', 'syncCreateFlag']);
 const accessOf = (e: RouteEntry): 'read' | 'write' => (e.route.method === 'GET' || READ_POSTS.has(e.key) ? 'read' : 'write');
 
 /** A route's scope, from its path parameters. */
@@ -184,7 +188,7 @@ function probesFor(e: RouteEntry, who: KeyClass): Probe[] {
       if (read && DEFINITION_ROUTES.has(e.key)) return [{ ctx: { prim: 'a' }, expect: OK }, { ctx: { prim: 'b' }, expect: RESOURCE_OUT }];
       if (read) return [{ ctx: { project: 'web' }, expect: OK }, { ctx: { project: 'mobile' }, expect: OK }];
       // Creating a primitive is about that primitive: refused outside the globs only.
-      if (e.key === 'createFlag' || e.key === 'createConfig' || DEFINITION_ROUTES.has(e.key)) return [{ ctx: { prim: 'b' }, expect: RESOURCE_OUT }, { ctx: { prim: 'a' }, expect: IN_SCOPE_WRITE }];
+      if (CREATE_ROUTES.has(e.key) || DEFINITION_ROUTES.has(e.key)) return [{ ctx: { prim: 'b' }, expect: RESOURCE_OUT }, { ctx: { prim: 'a' }, expect: IN_SCOPE_WRITE }];
       return [{ ctx: { project: 'web' }, expect: RESOURCE_OUT }];
     case 'env':
       return read ? [{ ctx: { env: 'staging' }, expect: OK }, { ctx: { env: 'prod' }, expect: OK }] : [{ ctx: { env: 'staging' }, expect: RESOURCE_OUT }];
@@ -403,6 +407,8 @@ describe('scope matrix: env-, resource-, read-only and approval-required keys on
       setFlagValue: { value: 'pwned' },
       setFlagRules: { rules: [] },
       createConfig: { key: `team-${c.prim}-pwned`, name: 'Pwned', defaultValue: 1 },
+      syncCreateFlag: { key: `team-${c.prim}-pwned`, type: 'string', defaultValue: 'pwned' },
+      syncUpdateFlag: { key: flagOf(c.prim), type: 'string', name: 'Pwned' },
       setConfigValue: { value: { pwned: true } },
       setConfigRules: { rules: [] },
       putFlagRollout: { percent: 100, newValue: 'pwned' },

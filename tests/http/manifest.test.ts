@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { claim, startTestServer, type ClaimedInstance, type TestServer } from '../support/server.js';
 
 /** The OpenFeature CLI's published manifest schema, kept as a fixture (tests/fixtures/openfeature-manifest). */
@@ -71,5 +72,91 @@ describe('OpenFeature flag manifest', () => {
     const manifest = await t.asToken(token).getManifest({ path: { id: projectId } });
     expect(Object.keys(manifest.flags).sort()).toEqual(['checkout-layout', 'checkout-new']);
     expect(validate(manifest)).toBe(true);
+  });
+});
+
+/**
+ * The OpenFeature CLI's Manifest Management API under a project, requested as the CLI requests it
+ * (`--provider-url <server>/api/v1/projects/<id>`, a bearer token, its fixed paths), its answers
+ * checked against the CLI's own OpenAPI description (tests/fixtures/openfeature-manifest/sync.yaml).
+ */
+describe('OpenFeature CLI pull and push', () => {
+  let t: TestServer;
+  let owner: ClaimedInstance;
+  let projectId: string;
+  let token: string;
+  const sync = parse(readFileSync(new URL('../fixtures/openfeature-manifest/sync.yaml', import.meta.url), 'utf8')) as object;
+  const ajv = new Ajv({ strict: false, validateFormats: false });
+  ajv.addSchema(sync, 'sync');
+  const schemaOf = (name: string) => ajv.getSchema(`sync#/components/schemas/${name}`)!;
+
+  /** A request as the CLI's sync client sends it. */
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${t.url}/api/v1/projects/${projectId}/openfeature/v0/manifest${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'user-agent': 'openfeature-cli/sync', ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+
+  beforeAll(async () => {
+    t = await startTestServer();
+    owner = await claim(t);
+    projectId = (await owner.session.createProject({ path: { slug: 'acme' }, body: { key: 'web', name: 'Web' } })).id;
+    await owner.session.createEnvironment({ path: { id: projectId }, body: { key: 'prod', name: 'Prod' } });
+    await owner.session.createFlag({ path: { id: projectId }, body: { key: 'search-rollout', name: 'Search rollout', description: 'Old text', defaultValue: false } });
+    await owner.session.createFlag({ path: { id: projectId }, body: { key: 'page-size', name: 'Page size', valueType: 'number', defaultValue: 20 } });
+    await owner.session.createFlag({ path: { id: projectId }, body: { key: 'retired', name: 'Retired', defaultValue: false } });
+    await owner.session.archiveFlag({ path: { id: projectId, key: 'retired' } });
+    token = (await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'openfeature-cli', actions: ['read', 'write'] } })).token;
+  });
+  afterAll(() => t?.close());
+
+  it('pull: the live flags as a list, valid against the CLI\'s ManifestEnvelope', async () => {
+    const pulled = await call('GET', '');
+    expect(pulled.status).toBe(200);
+    expect(schemaOf('ManifestEnvelope')(pulled.body), JSON.stringify(schemaOf('ManifestEnvelope').errors)).toBe(true);
+    expect(pulled.body.flags).toEqual([
+      { key: 'page-size', name: 'Page size', type: 'integer', defaultValue: 20 },
+      { key: 'search-rollout', name: 'Search rollout', type: 'boolean', description: 'Old text', defaultValue: false },
+    ]);
+  });
+
+  it('push: creates what is missing, describes what changed, refuses a changed type or default value and a taken key', async () => {
+    // The CLI's push: read the remote flags, POST the missing ones, PUT the ones that differ.
+    const local = [
+      { key: 'search-rollout', type: 'boolean', description: 'Enable the new search experience.', defaultValue: false },
+      { key: 'welcome-banner', type: 'string', description: '', defaultValue: 'control' },
+      { key: 'limits', type: 'object', defaultValue: { maxItems: 10 } },
+      { key: 'page-size', type: 'integer', defaultValue: 20 },
+    ];
+    const remote = new Map(((await call('GET', '')).body.flags as Array<{ key: string; description?: string }>).map((f) => [f.key, f]));
+    for (const flag of local) {
+      const existing = remote.get(flag.key);
+      if (!existing) {
+        const created = await call('POST', '/flags', flag);
+        expect(created.status).toBe(201);
+        expect(schemaOf('ManifestFlagResponse')(created.body), JSON.stringify(schemaOf('ManifestFlagResponse').errors)).toBe(true);
+      } else if ((existing.description ?? '') !== (flag.description ?? '')) {
+        const updated = await call('PUT', `/flags/${flag.key}`, flag);
+        expect(updated.status).toBe(200);
+        expect(updated.body.flag).toMatchObject({ key: 'search-rollout', description: 'Enable the new search experience.' });
+      }
+    }
+    expect(await owner.session.getFlag({ path: { id: projectId, key: 'welcome-banner' } })).toMatchObject({ valueType: 'string', defaultValue: 'control', description: null, name: 'welcome-banner' });
+    expect(await owner.session.getConfig({ path: { id: projectId, key: 'limits' } })).toMatchObject({ defaultValue: { maxItems: 10 } });
+    // Pushing again changes nothing: everything matches.
+    const again = (await call('GET', '')).body.flags as Array<{ key: string }>;
+    expect(again.map((f) => f.key)).toEqual(['limits', 'page-size', 'search-rollout', 'welcome-banner']);
+
+    const fixed = await call('PUT', '/flags/page-size', { key: 'page-size', type: 'string', defaultValue: 25 });
+    expect(fixed).toMatchObject({ status: 409, body: { code: 'definition_fixed', fields: { type: expect.any(String), defaultValue: expect.any(String) } } });
+    expect((await call('PUT', '/flags/page-size', { key: 'page-size', type: 'float', defaultValue: 20 })).status).toBe(200); // integer and float: one number type
+    expect(await call('PUT', '/flags/retired', { key: 'retired', type: 'boolean', defaultValue: false })).toMatchObject({ status: 409, body: { code: 'primitive_archived' } });
+    expect(await call('POST', '/flags', { key: 'retired', type: 'boolean', defaultValue: true })).toMatchObject({ status: 409, body: { code: 'key_in_use' } });
+    expect(await call('POST', '/flags', { key: 'ratio', type: 'integer', defaultValue: 1.5 })).toMatchObject({ status: 400, body: { fields: { defaultValue: expect.any(String) } } });
+    expect(await call('PUT', '/flags/page-size', { key: 'other', type: 'integer' })).toMatchObject({ status: 400, body: { fields: { key: expect.any(String) } } });
+    expect(await call('PUT', '/flags/missing', { key: 'missing', type: 'integer' })).toMatchObject({ status: 404 });
   });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { example, named } from '../openapi-meta.js';
-import { JsonValue } from './common.js';
+import { JsonValue, Name, ResourceKey, Timestamp } from './common.js';
 import { FlagValueType } from './primitives.js';
 import { PrimitiveKind } from './rollouts.js';
 import { Variants } from './variants.js';
@@ -61,3 +61,58 @@ export const OpenFeatureManifest = example(
   },
 );
 export type OpenFeatureManifest = z.infer<typeof OpenFeatureManifest>;
+
+/**
+ * The OpenFeature CLI's Manifest Management API (its `pull` and `push`), served under a project:
+ * `openfeature pull --provider-url <server>/api/v1/projects/<id>`.
+ */
+export const SyncFlagType = named(
+  'SyncFlagType',
+  z.enum(['boolean', 'string', 'integer', 'float', 'object']),
+  'As in the manifest: `integer` and `float` are number flags, `object` a config.',
+);
+
+export const SyncFlag = named(
+  'SyncFlag',
+  z.object({
+    key: z.string(),
+    name: z.string(),
+    type: SyncFlagType,
+    description: z.string().nullable().optional(),
+    defaultValue: JsonValue,
+  }),
+);
+
+export type SyncFlag = z.infer<typeof SyncFlag>;
+
+export const SyncManifest = named('SyncManifest', z.object({ flags: z.array(SyncFlag) }), 'The project\'s live flags and configs the caller may read, as the OpenFeature CLI\'s `pull` reads them.');
+
+export const SyncFlagResponse = named('SyncFlagResponse', z.object({ flag: SyncFlag, updatedAt: Timestamp }));
+
+export const SyncCreateFlagRequest = named(
+  'SyncCreateFlagRequest',
+  z
+    .object({
+      key: ResourceKey,
+      type: SyncFlagType,
+      name: Name.optional(),
+      description: z.string().max(2000).nullable().optional(),
+      defaultValue: JsonValue,
+    })
+    .strict(),
+  'A new flag (`boolean`, `string`, `integer`, `float`: a number flag) or config (`object`), as the OpenFeature CLI\'s `push` sends it; `name` defaults to the key.',
+);
+
+export const SyncUpdateFlagRequest = named(
+  'SyncUpdateFlagRequest',
+  z
+    .object({
+      key: z.string(),
+      type: SyncFlagType,
+      name: Name.optional(),
+      description: z.string().max(2000).nullable().optional(),
+      defaultValue: JsonValue,
+    })
+    .strict(),
+  'The name and description change; the type and default value are fixed at creation (`409 definition_fixed` when they differ; `integer` and `float` are the same number type). `key` must be the path\'s.',
+);

@@ -26,7 +26,7 @@ export type MailSent = {
  * Every non-2xx response carries this envelope; match on `code`, never on `message`.
  */
 export type ErrorEnvelope = {
-    code: 'invalid_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'precondition_failed' | 'internal' | 'ruleset_not_cached' | 'magic_link_invalid' | 'magic_link_used' | 'magic_link_already_used' | 'magic_link_expired' | 'no_invitation' | 'already_claimed' | 'slug_unavailable' | 'insufficient_role' | 'scope_denied' | 'token_action_denied' | 'token_env_out_of_scope' | 'token_resource_out_of_scope' | 'token_ip_denied' | 'token_rate_limit' | 'approval_not_supported' | 'last_owner_cannot_demote_or_remove' | 'already_member' | 'invitation_pending' | 'invitation_used' | 'invitation_expired' | 'invitation_email_locked' | 'in_use' | 'segment_cycle' | 'segment_nesting_too_deep' | 'primitive_archived' | 'primitive_not_archived' | 'variant_in_use' | 'version_drift' | 'proposal_gone' | 'invalid_confirmation' | 'rollout_seed_locked' | 'rollout_not_paused' | 'rollout_already_at_final_step' | 'rollout_nothing_to_roll_back' | 'rollout_plan_key_conflict' | 'rollout_plan_in_use' | 'rollout_plan_invalid_ramp' | 'guard_metric_key_conflict' | 'guard_metric_in_use' | 'rollback_unauthorized' | 'rollback_rollout_not_found' | 'rollback_rate_limited' | 'quota_exceeded' | 'key_in_use' | 'service_unavailable';
+    code: 'invalid_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'precondition_failed' | 'internal' | 'ruleset_not_cached' | 'magic_link_invalid' | 'magic_link_used' | 'magic_link_already_used' | 'magic_link_expired' | 'no_invitation' | 'already_claimed' | 'slug_unavailable' | 'insufficient_role' | 'scope_denied' | 'token_action_denied' | 'token_env_out_of_scope' | 'token_resource_out_of_scope' | 'token_ip_denied' | 'token_rate_limit' | 'approval_not_supported' | 'last_owner_cannot_demote_or_remove' | 'already_member' | 'invitation_pending' | 'invitation_used' | 'invitation_expired' | 'invitation_email_locked' | 'in_use' | 'segment_cycle' | 'segment_nesting_too_deep' | 'primitive_archived' | 'primitive_not_archived' | 'variant_in_use' | 'definition_fixed' | 'version_drift' | 'proposal_gone' | 'invalid_confirmation' | 'rollout_seed_locked' | 'rollout_not_paused' | 'rollout_already_at_final_step' | 'rollout_nothing_to_roll_back' | 'rollout_plan_key_conflict' | 'rollout_plan_in_use' | 'rollout_plan_invalid_ramp' | 'guard_metric_key_conflict' | 'guard_metric_in_use' | 'rollback_unauthorized' | 'rollback_rollout_not_found' | 'rollback_rate_limited' | 'quota_exceeded' | 'key_in_use' | 'service_unavailable';
     message: string;
     fields?: {
         [key: string]: string;
@@ -2203,6 +2203,67 @@ export type OpenFeatureManifest = {
     flags: {
         [key: string]: ManifestFlag;
     };
+};
+
+/**
+ * SyncFlagType
+ *
+ * As in the manifest: `integer` and `float` are number flags, `object` a config.
+ */
+export type SyncFlagType = 'boolean' | 'string' | 'integer' | 'float' | 'object';
+
+/**
+ * SyncFlag
+ */
+export type SyncFlag = {
+    key: string;
+    name: string;
+    type: SyncFlagType;
+    description?: string | null;
+    defaultValue?: unknown;
+};
+
+/**
+ * SyncManifest
+ *
+ * The project's live flags and configs the caller may read, as the OpenFeature CLI's `pull` reads them.
+ */
+export type SyncManifest = {
+    flags: Array<SyncFlag>;
+};
+
+/**
+ * SyncCreateFlagRequest
+ *
+ * A new flag (`boolean`, `string`, `integer`, `float`: a number flag) or config (`object`), as the OpenFeature CLI's `push` sends it; `name` defaults to the key.
+ */
+export type SyncCreateFlagRequest = {
+    key: string;
+    type: SyncFlagType;
+    name?: string;
+    description?: string | null;
+    defaultValue?: unknown;
+};
+
+/**
+ * SyncFlagResponse
+ */
+export type SyncFlagResponse = {
+    flag: SyncFlag;
+    updatedAt: string;
+};
+
+/**
+ * SyncUpdateFlagRequest
+ *
+ * The name and description change; the type and default value are fixed at creation (`409 definition_fixed` when they differ; `integer` and `float` are the same number type). `key` must be the path's.
+ */
+export type SyncUpdateFlagRequest = {
+    key: string;
+    type: SyncFlagType;
+    name?: string;
+    description?: string | null;
+    defaultValue?: unknown;
 };
 
 /**
@@ -10468,3 +10529,175 @@ export type GetManifestResponses = {
 };
 
 export type GetManifestResponse = GetManifestResponses[keyof GetManifestResponses];
+
+export type SyncGetManifestData = {
+    body?: never;
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/openfeature/v0/manifest';
+};
+
+export type SyncGetManifestErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type SyncGetManifestError = SyncGetManifestErrors[keyof SyncGetManifestErrors];
+
+export type SyncGetManifestResponses = {
+    /**
+     * OK
+     */
+    200: SyncManifest;
+};
+
+export type SyncGetManifestResponse = SyncGetManifestResponses[keyof SyncGetManifestResponses];
+
+export type SyncCreateFlagData = {
+    /**
+     * Request body
+     */
+    body: SyncCreateFlagRequest;
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/openfeature/v0/manifest/flags';
+};
+
+export type SyncCreateFlagErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type SyncCreateFlagError = SyncCreateFlagErrors[keyof SyncCreateFlagErrors];
+
+export type SyncCreateFlagResponses = {
+    /**
+     * Created
+     */
+    201: SyncFlagResponse;
+};
+
+export type SyncCreateFlagResponse = SyncCreateFlagResponses[keyof SyncCreateFlagResponses];
+
+export type SyncUpdateFlagData = {
+    /**
+     * Request body
+     */
+    body: SyncUpdateFlagRequest;
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+        /**
+         * The key of the resource.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/openfeature/v0/manifest/flags/{key}';
+};
+
+export type SyncUpdateFlagErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Conflict
+     */
+    409: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type SyncUpdateFlagError = SyncUpdateFlagErrors[keyof SyncUpdateFlagErrors];
+
+export type SyncUpdateFlagResponses = {
+    /**
+     * OK
+     */
+    200: SyncFlagResponse;
+};
+
+export type SyncUpdateFlagResponse = SyncUpdateFlagResponses[keyof SyncUpdateFlagResponses];
