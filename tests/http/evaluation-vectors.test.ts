@@ -2,7 +2,8 @@
  * The shared evaluation vectors (sdk/fixtures/evaluation-cases.json) through the API: one
  * project holds every segment and flag or config the cases use, built with the same calls an
  * operator makes, and `POST /envs/{envId}/evaluate` must answer each case's value, reason and
- * variant. Cases marked `"api": false` describe rulesets the server never serves.
+ * variant (and branch, where the case names one), and OFREP the same value, reason and variant in
+ * its own terms. Cases marked `"api": false` describe rulesets the server never serves.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +16,7 @@ interface EvaluationCase {
   ruleset: Ruleset;
   context: EvaluationContext;
   key: string;
-  expected: { value: unknown; reason: string; variant: string };
+  expected: { value: unknown; reason: string; variant: string; branch?: string };
   api?: false;
 }
 
@@ -46,9 +47,10 @@ async function build(api: GradualClient, projectId: string, envId: string): Prom
   }
   for (const p of primitives) {
     const path = { envId, key: p.key };
-    const body = { key: p.key, name: p.key, defaultValue: p.value };
+    const body = { key: p.key, name: p.key, defaultValue: p.value, ...(p.variants ? { variants: p.variants } : {}) };
     if (p.kind === 'flag') {
-      await api.createFlag({ path: { id: projectId }, body });
+      const valueType = typeof p.value === 'string' ? 'string' : typeof p.value === 'number' ? 'number' : 'boolean';
+      await api.createFlag({ path: { id: projectId }, body: { ...body, valueType } });
       if (p.rules.length > 0) await api.setFlagRules({ path, body: { rules: p.rules } });
     } else {
       await api.createConfig({ path: { id: projectId }, body });
@@ -75,6 +77,7 @@ describe('shared evaluation vectors through POST /envs/{envId}/evaluate', () => 
   let t: TestServer;
   let api: GradualClient;
   let envId: string;
+  let ofrepToken: string;
 
   beforeAll(async () => {
     t = await startTestServer();
@@ -82,6 +85,7 @@ describe('shared evaluation vectors through POST /envs/{envId}/evaluate', () => 
     const projectId = (await api.createProject({ path: { slug: 'acme' }, body: { key: 'vectors', name: 'Vectors' } })).id;
     envId = (await api.createEnvironment({ path: { id: projectId }, body: { key: 'production', name: 'Production' } })).id;
     await build(api, projectId, envId);
+    ofrepToken = (await api.createApiKey({ path: { slug: 'acme' }, body: { name: 'ofrep', actions: ['read'], environments: [envId] } })).token;
   }, 120_000);
   afterAll(() => t?.close());
 
@@ -92,6 +96,34 @@ describe('shared evaluation vectors through POST /envs/{envId}/evaluate', () => 
   it.each(cases.map((c) => [c.name, c] as const))('%s', async (_, c) => {
     const { results } = await api.evaluate({ path: { envId }, body: { context: c.context, keys: [c.key] } });
     const r = results[c.key];
-    expect(r && { value: r.value, reason: r.reason, variant: r.variant }).toEqual(c.expected);
+    expect(r && { value: r.value, reason: r.reason, variant: r.variant, ...(c.expected.branch !== undefined ? { branch: r.branch } : {}) }).toEqual(c.expected);
+  });
+
+  /**
+   * OFREP in its own terms (docs/ofrep.md): an archived flag is the protocol's codeDefaultFlag (no
+   * value, no variant: the caller's default); a context a live rollout cannot bucket, without a
+   * targetingKey, is TARGETING_KEY_MISSING; everything else the same value, reason and variant.
+   */
+  it.each(cases.map((c) => [c.name, c] as const))('OFREP: %s', async (_, c) => {
+    const res = await fetch(`${t.url}/api/v1/ofrep/v1/evaluate/flags/${encodeURIComponent(c.key)}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ofrepToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ context: c.context }),
+    });
+    const body = (await res.json()) as Record<string, unknown>;
+    const primitive = c.ruleset.primitives.find((p) => p.key === c.key)!;
+    const rollout = primitive.rollout;
+    if (c.expected.reason === 'DISABLED') {
+      expect(res.status).toBe(200);
+      expect(body).toMatchObject({ key: c.key, reason: 'DISABLED' });
+      expect(body).not.toHaveProperty('value');
+      expect(body).not.toHaveProperty('variant');
+    } else if (rollout && (rollout.status === 'active' || rollout.status === 'paused') && c.context[rollout.bucketField] == null) {
+      expect(res.status).toBe(400);
+      expect(body).toMatchObject({ key: c.key, errorCode: 'TARGETING_KEY_MISSING' });
+    } else {
+      expect(res.status).toBe(200);
+      expect({ value: body.value, reason: body.reason, variant: body.variant }).toEqual({ value: c.expected.value, reason: c.expected.reason, variant: c.expected.variant });
+    }
   });
 });

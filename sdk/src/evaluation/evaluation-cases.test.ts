@@ -9,7 +9,8 @@ interface EvaluationCase {
   ruleset: Ruleset;
   context: EvaluationContext;
   key: string;
-  expected: { value: unknown; reason: EvaluationReason; variant: string };
+  /** `branch` is given where it differs from `variant` or matters: the cases with declared variants. */
+  expected: { value: unknown; reason: EvaluationReason; variant: string; branch?: string };
   /** false: the ruleset is one the server never serves (unknown or cyclic segments, paused or completed rollouts). */
   api?: false;
 }
@@ -18,13 +19,19 @@ const cases = JSON.parse(readFileSync(new URL('../../fixtures/evaluation-cases.j
 
 describe('shared evaluation vectors (sdk/fixtures/evaluation-cases.json)', () => {
   it.each(cases.map((c) => [c.name, c] as const))('%s', (_, c) => {
+    const seen = (r: { value: unknown; reason: string; variant: string; branch: string }) => ({
+      value: r.value,
+      reason: r.reason,
+      variant: r.variant,
+      ...(c.expected.branch !== undefined ? { branch: r.branch } : {}),
+    });
     const result = compileRuleset(c.ruleset).evaluate(c.key, c.context);
-    expect(result && { value: result.value, reason: result.reason, variant: result.variant }).toEqual(c.expected);
+    expect(result && seen(result)).toEqual(c.expected);
+    if (result && c.expected.branch === undefined) expect(result.branch).toBe(result.variant); // no variants declared
     const primitive = c.ruleset.primitives.find((p) => p.key === c.key);
     expect(primitive).toBeDefined();
     if (primitive !== undefined) {
-      const one = evaluatePrimitive(primitive, c.context, c.ruleset.segments);
-      expect({ value: one.value, reason: one.reason, variant: one.variant }).toEqual(c.expected);
+      expect(seen(evaluatePrimitive(primitive, c.context, c.ruleset.segments))).toEqual(c.expected);
     }
   });
 
@@ -62,8 +69,11 @@ describe('shared evaluation vectors (sdk/fixtures/evaluation-cases.json)', () =>
     };
     expect([...operators].sort()).toEqual(Object.keys(all).sort());
     expect(new Set(cases.map((c) => c.expected.reason))).toEqual(new Set(['STATIC', 'TARGETING_MATCH', 'SPLIT', 'DISABLED', 'DEFAULT']));
-    expect(new Set(cases.map((c) => c.expected.variant.replace(/^rule-\d+$/, 'rule-n')))).toEqual(
-      new Set(['default', 'rule-n', 'target-id', 'rollout-new', 'rollout-base']),
-    );
+    const branches = cases.map((c) => c.expected.branch ?? c.expected.variant);
+    expect(new Set(branches.map((b) => b.replace(/^rule-\d+$/, 'rule-n')))).toEqual(new Set(['default', 'rule-n', 'target-id', 'rollout-new', 'rollout-base']));
+    // Declared variants name the value every branch serves, and a value none declares keeps its branch name.
+    const named = cases.filter((c) => c.ruleset.primitives.some((p) => p.key === c.key && p.variants !== undefined));
+    expect(new Set(named.map((c) => c.expected.branch?.replace(/^rule-\d+$/, 'rule-n')))).toEqual(new Set(['default', 'rule-n', 'target-id', 'rollout-new', 'rollout-base']));
+    expect(named.some((c) => c.expected.variant === c.expected.branch)).toBe(true);
   });
 });
