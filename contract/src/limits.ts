@@ -92,3 +92,6 @@ export const VARIANTS_MAX_ENTRIES = 32;
 export const VARIANT_NAME_MAX_LENGTH = 64;
 /** The branch names: which part of a flag's definition served a value (docs/bucketing.md). */
 export const EVALUATION_BRANCH_PATTERN = /^(default|rule-[1-9][0-9]*|target-id|rollout-new|rollout-base)$/;
+
+/** A config's JSON Schema, as JSON text, is at most this long (characters). */
+export const CONFIG_SCHEMA_MAX_LENGTH = 16_384;

@@ -208,6 +208,8 @@ describe('gradual CLI', { timeout: 120_000 }, () => {
     await s.createFlag({ path, body: { key: 'banner', name: 'Banner', valueType: 'string', defaultValue: 'Hello' } });
     await s.createFlag({ path, body: { key: 'legacy-banner', name: 'Legacy banner', defaultValue: true } });
     await s.createConfig({ path, body: { key: 'limits', name: 'Limits', defaultValue: { maxItems: 10 } } });
+    const checkoutSchema = { type: 'object', properties: { maxItems: { type: 'integer' }, currency: { enum: ['EUR', 'USD'] } }, required: ['maxItems'], additionalProperties: false };
+    await s.createConfig({ path, body: { key: 'checkout-config', name: 'Checkout config', schema: checkoutSchema, defaultValue: { maxItems: 10, currency: 'EUR' } } });
 
     const app = join(ROOT, 'tests/fixtures/typed-app');
     const out = join(app, 'flags.gen.ts');

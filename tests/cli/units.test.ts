@@ -240,7 +240,7 @@ describe('gradual.yaml', () => {
       writes: [],
     });
     const r = remote();
-    r.configs = [{ id: 'c', projectId: 'p', key: 'cfg', name: 'Cfg', description: null, defaultValue: { b: 1, a: [1, 2] }, clientVisible: false, tags: [], maintainer: null, metadata: {}, variants: {}, archivedAt: null, createdAt: '', updatedAt: '' }];
+    r.configs = [{ id: 'c', projectId: 'p', key: 'cfg', name: 'Cfg', description: null, defaultValue: { b: 1, a: [1, 2] }, clientVisible: false, tags: [], maintainer: null, metadata: {}, variants: {}, schema: null, archivedAt: null, createdAt: '', updatedAt: '' }];
     r.configStates.get('e1')?.set('cfg', { key: 'cfg', envId: 'e1', value: { a: [1, 2], b: 1 }, rules: [], rollout: null, updatedAt: '' });
     expect(computeChanges(file('configs:\n  cfg: { name: Cfg, defaultValue: { a: [1, 2], b: 1 }, environments: { prod: { value: { b: 1, a: [1, 2] } } } }\n'), r).writes).toEqual([]);
   });

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppRoute, AppRouter } from '@ts-rest/core';
 import type { ZodTypeAny } from 'zod';
 import { contract, errorCatalog } from '@gradual/contract';
-import { createClient, GradualApiError, type GradualClient, type MutationResult } from '@gradual/sdk';
+import { createClient, GradualApiError, type Config, type Flag, type GradualClient, type MutationResult } from '@gradual/sdk';
 import { compileRuleset, type Ruleset } from '@gradual/sdk/evaluation';
 import { openapiPath, startPrism, type PrismProcess } from '../support/prism.js';
 
@@ -222,14 +222,14 @@ describe('the SDK against prism mock', () => {
   it('reads, archives, restores and deletes flag and config definitions; deletes environments and projects', async () => {
     for (const [noun, key] of [['Flag', 'new-checkout'], ['Config', 'checkout.limits']] as const) {
       const path = { id: projectId, key };
-      const definition = await call(`get${noun}`, (c) => (noun === 'Flag' ? c.getFlag({ path }) : c.getConfig({ path })));
+      const definition = await call<Flag | Config>(`get${noun}`, (c) => (noun === 'Flag' ? c.getFlag({ path }) : c.getConfig({ path })));
       expect(Array.isArray(definition.tags)).toBe(true);
-      await call(`list${noun}s`, (c) => (noun === 'Flag' ? c.listFlags({ path: { id: projectId }, query: { archived: 'include', tag: 'team:checkout' } }) : c.listConfigs({ path: { id: projectId }, query: { archived: 'only' } })));
+      await call<Flag[] | Config[]>(`list${noun}s`, (c) => (noun === 'Flag' ? c.listFlags({ path: { id: projectId }, query: { archived: 'include', tag: 'team:checkout' } }) : c.listConfigs({ path: { id: projectId }, query: { archived: 'only' } })));
       const body = { tags: ['team:checkout'], maintainer: 'ann@acme.test' };
-      await call(`update${noun}`, (c) => (noun === 'Flag' ? c.updateFlag({ path, body, headers: { 'if-match': '"abc"' } }) : c.updateConfig({ path, body })));
-      const archived = await call(`archive${noun}`, (c) => (noun === 'Flag' ? c.archiveFlag({ path }) : c.archiveConfig({ path, headers: { 'x-audit-reason': 'done' } })));
+      await call<Flag | Config>(`update${noun}`, (c) => (noun === 'Flag' ? c.updateFlag({ path, body, headers: { 'if-match': '"abc"' } }) : c.updateConfig({ path, body })));
+      const archived = await call<Flag | Config>(`archive${noun}`, (c) => (noun === 'Flag' ? c.archiveFlag({ path }) : c.archiveConfig({ path, headers: { 'x-audit-reason': 'done' } })));
       expect('archivedAt' in archived).toBe(true);
-      await call(`restore${noun}`, (c) => (noun === 'Flag' ? c.restoreFlag({ path }) : c.restoreConfig({ path })));
+      await call<Flag | Config>(`restore${noun}`, (c) => (noun === 'Flag' ? c.restoreFlag({ path }) : c.restoreConfig({ path })));
       await call(`delete${noun}`, (c) => (noun === 'Flag' ? c.deleteFlag({ path, body: { confirm: key } }) : c.deleteConfig({ path, body: { confirm: key } })));
     }
     await call('deleteEnvironment', (c) => c.deleteEnvironment({ path: { envId }, body: { confirm: 'production' } }));

@@ -75,6 +75,8 @@ function validBody(entry: RouteEntry, a: Tenant): unknown {
     setFlagValue: { value: true },
     setFlagRules: { rules: [] },
     createConfig: { key: 'pwned', name: 'Pwned', defaultValue: 1 },
+    syncCreateFlag: { key: 'pwned', type: 'boolean', defaultValue: true },
+    syncUpdateFlag: { key: a.flagKey, type: 'boolean', name: 'Pwned' },
     setConfigValue: { value: { pwned: true } },
     setConfigRules: { rules: [] },
     putFlagRollout: { percent: 100, newValue: true },

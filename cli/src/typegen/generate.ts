@@ -4,11 +4,12 @@
  * `--check` can compare).
  *
  * The module declares each flag's value type by key (a flag with declared variants: the union of
- * their values and its default), the keys per value type, and typed wrappers for the live client
+ * their values and its default; a config with a JSON Schema: the type the schema describes), the keys per value type, and typed wrappers for the live client
  * and, on request, an OpenFeature client and the OpenFeature React hooks. A key that is not in the
  * manifest (a typo, an archived flag) or a getter of the wrong type does not compile.
  */
 import { z } from 'zod';
+import { schemaToTypeScript } from './json-schema.js';
 
 /** A manifest as the OpenFeature CLI writes it, with Gradual's `x-gradual` when the server made it. */
 export const ManifestFile = z.object({
@@ -17,7 +18,7 @@ export const ManifestFile = z.object({
       flagType: z.enum(['boolean', 'string', 'integer', 'float', 'object']),
       defaultValue: z.unknown(),
       description: z.string().optional(),
-      'x-gradual': z.object({ name: z.string().optional(), variants: z.record(z.unknown()).optional() }).optional(),
+      'x-gradual': z.object({ name: z.string().optional(), variants: z.record(z.unknown()).optional(), schema: z.record(z.unknown()).optional() }).optional(),
     }),
   ),
 });
@@ -62,7 +63,14 @@ function entryOf(key: string, flag: ManifestFile['flags'][string]): Entry {
     declared = [...new Set(values)].sort((a, b) => (literal(a) < literal(b) ? -1 : literal(a) > literal(b) ? 1 : 0));
   }
   // Both booleans are every boolean.
-  const type = declared === null || (getter === 'boolean' && declared.length === 2) ? plain : declared.map(literal).join(' | ');
+  const schema = flag['x-gradual']?.schema;
+  // A config's schema says its type; both booleans are every boolean.
+  const type =
+    getter === 'json' && schema !== undefined
+      ? schemaToTypeScript(schema)
+      : declared === null || (getter === 'boolean' && declared.length === 2)
+        ? plain
+        : declared.map(literal).join(' | ');
   const name = flag['x-gradual']?.name;
   const doc = [name, flag.description].filter((s): s is string => typeof s === 'string' && s !== '').join(': ');
   return { key, getter, type, declared, variantNames: names, doc: doc === '' ? null : doc };

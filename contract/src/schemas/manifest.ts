@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { example, named } from '../openapi-meta.js';
 import { JsonValue, Name, ResourceKey, Timestamp } from './common.js';
-import { FlagValueType } from './primitives.js';
+import { ConfigSchema, FlagValueType } from './primitives.js';
 import { PrimitiveKind } from './rollouts.js';
 import { Variants } from './variants.js';
 
@@ -25,8 +25,9 @@ export const ManifestGradualExtension = named(
     tags: z.array(z.string()),
     maintainer: z.string().nullable(),
     clientVisible: z.boolean(),
+    schema: ConfigSchema.optional(),
   }),
-  'What Gradual knows beyond the OpenFeature manifest: the flag\'s kind and name, its declared variants (`gradual types` types a flag with variants as the union of their values), tags, maintainer and client visibility.',
+  'What Gradual knows beyond the OpenFeature manifest: the flag\'s kind and name, its declared variants (`gradual types` types a flag with variants as the union of their values), tags, maintainer, client visibility and a config\'s JSON Schema (its type in `gradual types`).',
 );
 
 export const ManifestFlag = named(

@@ -5,6 +5,7 @@ import {
   FLAG_METADATA_MAX_ENTRIES,
   FLAG_METADATA_RESERVED_KEYS,
   FLAG_METADATA_STRING_MAX_LENGTH,
+  CONFIG_SCHEMA_MAX_LENGTH,
 } from '../limits.js';
 import { example, named } from '../openapi-meta.js';
 import { Id, JsonValue, Name, ResourceKey, Timestamp } from './common.js';
@@ -74,6 +75,16 @@ export const FlagMetadata = example(
 );
 export type FlagMetadata = z.infer<typeof FlagMetadata>;
 
+export const ConfigSchema = example(
+  named(
+    'ConfigSchema',
+    z.record(z.unknown()),
+    `A JSON Schema (draft 2020-12; up to ${CONFIG_SCHEMA_MAX_LENGTH} characters as JSON) that every value of the config must satisfy: its default value, each environment's value and rules, a rollout's candidate and its variants (docs/configs.md). References stay inside the schema (\`#/$defs/…\`); \`pattern\` and \`patternProperties\` are not accepted, and neither is an unknown keyword or \`format\`.`,
+  ),
+  { type: 'object', properties: { maxItems: { type: 'integer', minimum: 1, maximum: 100 } }, required: ['maxItems'], additionalProperties: false },
+);
+export type ConfigSchema = z.infer<typeof ConfigSchema>;
+
 export const FlagValueType = named('FlagValueType', z.enum(['boolean', 'string', 'number']));
 export type FlagValueType = z.infer<typeof FlagValueType>;
 
@@ -113,6 +124,7 @@ export const Config = named(
     maintainer: z.string().nullable().describe('Who answers for it: a person\'s email or a team name.'),
     metadata: FlagMetadata,
     variants: Variants,
+    schema: ConfigSchema.nullable(),
     archivedAt: Timestamp.nullable().describe('Set while archived: hidden from lists by default, no new rollouts, every environment serves its base value with reason `DISABLED`.'),
     createdAt: Timestamp,
     updatedAt: Timestamp,
@@ -158,6 +170,7 @@ export const CreateConfigRequest = named(
     defaultValue: JsonValue,
     defaultVariant: VariantName.optional().describe(VARIANT_REFERENCE),
     variants: Variants.optional(),
+    schema: ConfigSchema.optional(),
     rules: Rules.optional(),
     clientVisible: z.boolean().optional(),
     tags: Tags.optional(),
@@ -178,9 +191,10 @@ export const UpdatePrimitiveRequest = named(
       maintainer: Maintainer.nullable().optional(),
       metadata: FlagMetadata.optional(),
       variants: Variants.optional(),
+      schema: ConfigSchema.nullable().optional(),
     })
-    .refine((body) => Object.values(body).some((v) => v !== undefined), 'Send at least one of name, description, clientVisible, tags, maintainer, metadata, variants.'),
-  'The definition\'s descriptive fields; omitted fields keep their value, a null `description` or `maintainer` clears it, `tags`, `metadata` and `variants` replace the whole list or map (`{}` clears the metadata or the variants). Changing `clientVisible` changes what client keys evaluate, and changing `metadata` or `variants` what evaluations return, so every environment of the project gets a new ruleset version. A variant in use keeps its name and value (`409 variant_in_use`).',
+    .refine((body) => Object.values(body).some((v) => v !== undefined), 'Send at least one of name, description, clientVisible, tags, maintainer, metadata, variants, schema.'),
+  'The definition\'s descriptive fields; omitted fields keep their value, a null `description` or `maintainer` clears it, `tags`, `metadata` and `variants` replace the whole list or map (`{}` clears the metadata or the variants). Changing `clientVisible` changes what client keys evaluate, and changing `metadata` or `variants` what evaluations return, so every environment of the project gets a new ruleset version. A variant in use keeps its name and value (`409 variant_in_use`). `schema` is a config\'s only (null removes it): every value the config holds must satisfy the new one (`400` naming each that does not).',
 );
 
 export const PrimitiveListQuery = z.object({

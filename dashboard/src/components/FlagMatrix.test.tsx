@@ -30,6 +30,7 @@ const CONFIG: Config = {
   maintainer: null,
   metadata: {},
   variants: {},
+  schema: null,
   archivedAt: null,
   createdAt: '2026-11-20T10:00:00.000Z',
   updatedAt: '2026-11-20T10:00:00.000Z',

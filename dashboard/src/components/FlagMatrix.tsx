@@ -174,7 +174,7 @@ function ClientVisibleToggle({ row, projectId, onChanged }: { row: Row; projectI
   const toggle = async (next: boolean) => {
     const path = { id: projectId, key: row.key };
     const body = { clientVisible: next };
-    const updated = await save.run(() => (row.kind === 'flag' ? api().updateFlag({ path, body }) : api().updateConfig({ path, body })));
+    const updated = await save.run((): Promise<Flag | Config> => (row.kind === 'flag' ? api().updateFlag({ path, body }) : api().updateConfig({ path, body })));
     if (updated) {
       setChecked(updated.clientVisible);
       onChanged?.(row.kind);

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { FlagValueType } from '@gradual/sdk';
+import type { Config, Flag, FlagValueType } from '@gradual/sdk';
 import { api, fieldErrors } from '../api';
 import { TypedDelete } from '../components/Danger';
 import { FlagMatrix } from '../components/FlagMatrix';
@@ -227,7 +227,7 @@ function CreatePrimitive({ kind, projectId, onDone }: { kind: 'flag' | 'config';
     if (!parsed.ok) return setLocalError(parsed.error);
     setLocalError(undefined);
     const body = { key, name, defaultValue: parsed.value };
-    const created = await action.run(() =>
+    const created = await action.run((): Promise<Flag | Config> =>
       kind === 'flag' ? api().createFlag({ path: { id: projectId }, body: { ...body, valueType } }) : api().createConfig({ path: { id: projectId }, body }),
     );
     if (created) onDone(kind);

@@ -437,9 +437,18 @@ export type Flag = {
 };
 
 /**
+ * ConfigSchema
+ *
+ * A JSON Schema (draft 2020-12; up to 16384 characters as JSON) that every value of the config must satisfy: its default value, each environment's value and rules, a rollout's candidate and its variants (docs/configs.md). References stay inside the schema (`#/$defs/…`); `pattern` and `patternProperties` are not accepted, and neither is an unknown keyword or `format`.
+ */
+export type ConfigSchema = {
+    [key: string]: unknown;
+};
+
+/**
  * UpdatePrimitiveRequest
  *
- * The definition's descriptive fields; omitted fields keep their value, a null `description` or `maintainer` clears it, `tags`, `metadata` and `variants` replace the whole list or map (`{}` clears the metadata or the variants). Changing `clientVisible` changes what client keys evaluate, and changing `metadata` or `variants` what evaluations return, so every environment of the project gets a new ruleset version. A variant in use keeps its name and value (`409 variant_in_use`).
+ * The definition's descriptive fields; omitted fields keep their value, a null `description` or `maintainer` clears it, `tags`, `metadata` and `variants` replace the whole list or map (`{}` clears the metadata or the variants). Changing `clientVisible` changes what client keys evaluate, and changing `metadata` or `variants` what evaluations return, so every environment of the project gets a new ruleset version. A variant in use keeps its name and value (`409 variant_in_use`). `schema` is a config's only (null removes it): every value the config holds must satisfy the new one (`400` naming each that does not).
  */
 export type UpdatePrimitiveRequest = {
     name?: string;
@@ -449,6 +458,7 @@ export type UpdatePrimitiveRequest = {
     maintainer?: string | null;
     metadata?: FlagMetadata;
     variants?: Variants;
+    schema?: ConfigSchema | null;
 };
 
 /**
@@ -713,6 +723,7 @@ export type CreateConfigRequest = {
      */
     defaultVariant?: string;
     variants?: Variants;
+    schema?: ConfigSchema;
     rules?: Array<Rule>;
     clientVisible?: boolean;
     tags?: Array<string>;
@@ -744,6 +755,7 @@ export type Config = {
     maintainer: string | null;
     metadata: FlagMetadata;
     variants: Variants;
+    schema: ConfigSchema | null;
     /**
      * Set while archived: hidden from lists by default, no new rollouts, every environment serves its base value with reason `DISABLED`.
      */
@@ -2168,7 +2180,7 @@ export type ManifestFlagType = 'boolean' | 'string' | 'integer' | 'float' | 'obj
 /**
  * ManifestGradualExtension
  *
- * What Gradual knows beyond the OpenFeature manifest: the flag's kind and name, its declared variants (`gradual types` types a flag with variants as the union of their values), tags, maintainer and client visibility.
+ * What Gradual knows beyond the OpenFeature manifest: the flag's kind and name, its declared variants (`gradual types` types a flag with variants as the union of their values), tags, maintainer, client visibility and a config's JSON Schema (its type in `gradual types`).
  */
 export type ManifestGradualExtension = {
     kind: PrimitiveKind;
@@ -2178,6 +2190,7 @@ export type ManifestGradualExtension = {
     tags: Array<string>;
     maintainer: string | null;
     clientVisible: boolean;
+    schema?: ConfigSchema;
 };
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveVariant, variantProblems, variantsInUseChanged } from './variants.js';
 
-const boolean = (v: unknown) => (typeof v === 'boolean' ? null : 'must be a boolean');
+const boolean = (v: unknown, field: string): Record<string, string> => (typeof v === 'boolean' ? {} : { [field]: 'must be a boolean' });
 const fields = { value: 'value', variant: 'variant' };
 
 describe('variantProblems', () => {
@@ -14,7 +14,7 @@ describe('variantProblems', () => {
   });
 
   it('compares values as JSON: object members in any order are one value', () => {
-    expect(variantProblems({ a: { x: 1, y: 2 }, b: { y: 2, x: 1 } }, () => null)).toEqual({ 'variants.b': 'the same value as "a": each variant has its own value' });
+    expect(variantProblems({ a: { x: 1, y: 2 }, b: { y: 2, x: 1 } }, () => ({}))).toEqual({ 'variants.b': 'the same value as "a": each variant has its own value' });
   });
 });
 

@@ -8,16 +8,17 @@ import { valueKey } from '@gradual/sdk/evaluation';
 export type Variants = Readonly<Record<string, unknown>>;
 
 /**
- * Problems of a declared map, by field (`variants.<name>`): a value `problemOf` refuses (a flag's
- * values have its type), or a value an earlier variant already has (a value names one variant).
+ * Problems of a declared map, by field (`variants.<name>`, or a path under it): those `problemsOf`
+ * finds in a value (a flag's values have its type, a config's its schema), or a value an earlier
+ * variant already has (a value names one variant).
  */
-export function variantProblems(variants: Variants, problemOf: (value: unknown) => string | null): Record<string, string> {
+export function variantProblems(variants: Variants, problemsOf: (value: unknown, field: string) => Record<string, string>): Record<string, string> {
   const fields: Record<string, string> = {};
   const named = new Map<string, string>();
   for (const [name, value] of Object.entries(variants)) {
-    const problem = problemOf(value);
-    if (problem) {
-      fields[`variants.${name}`] = problem;
+    const problems = problemsOf(value, `variants.${name}`);
+    if (Object.keys(problems).length) {
+      Object.assign(fields, problems);
       continue;
     }
     const key = valueKey(value) ?? '';

@@ -32,6 +32,8 @@ export const PrimitiveEntity = defineEntity({
     metadata: jsonb<Record<string, string | number | boolean>>().default('{}'),
     /** Declared variants (the contract's `Variants`, name → value): evaluation names the served value after them. */
     variants: jsonb<Record<string, unknown>>().default('{}'),
+    /** A config's JSON Schema (the contract's `ConfigSchema`): every value written must satisfy it. Null: any JSON. */
+    schema: jsonb<Record<string, unknown>>().nullable(),
     /** Set while archived: hidden from lists by default, every environment serves its base value (reason DISABLED). */
     archivedAt: timestamp().nullable(),
     createdAt: timestamp(),

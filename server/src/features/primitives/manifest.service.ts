@@ -38,6 +38,7 @@ function manifestFlag(p: Primitive): OpenFeatureManifest['flags'][string] {
       tags: [...p.tags],
       maintainer: p.maintainer ?? null,
       clientVisible: p.clientVisible,
+      ...(p.kind === 'config' && p.schema ? { schema: p.schema } : {}),
     },
   };
 }
@@ -103,6 +104,8 @@ async function findByKey(em: EntityManager, projectId: string, key: string): Pro
  * (`object`) as createPrimitive does; a key a flag or a config has already is `409 key_in_use`.
  */
 export async function createSyncFlag(em: EntityManager, caller: Caller, bus: EnvChangeBus, projectId: string, input: SyncFlagInput): Promise<{ flag: SyncFlag; updatedAt: string }> {
+  const project = await findProject(em, projectId);
+  await authorize(em, caller, project.orgId, { action: 'read', projectId, resourceKey: input.key });
   const taken = input.key.length <= KEY_MAX_LENGTH ? await em.findOne(PrimitiveEntity, { projectId, key: input.key }) : null;
   if (taken) throw keyInUse(taken.kind, input.key);
   if (input.type === 'integer' && !Number.isInteger(input.defaultValue)) throw invalid({ defaultValue: 'must be a whole number (type integer)' });

@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import { isDeepStrictEqual } from 'node:util';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { KEY_MAX_LENGTH, LIVE_STATUSES, type Config, type ConfigState, type Flag, type FlagMetadata, type FlagState, type FlagValueType, type Rule, type Variants } from '@gradual/contract';
+import { KEY_MAX_LENGTH, LIVE_STATUSES, type Config, type ConfigSchema, type ConfigState, type Flag, type FlagMetadata, type FlagState, type FlagValueType, type Rule, type Variants } from '@gradual/contract';
 import {
   EnvironmentEntity,
   ProjectEntity,
@@ -18,6 +18,7 @@ import {
 } from '../../db/entities/index.js';
 import { DomainError, invalid } from '../../domain/errors.js';
 import { resolveVariant, variantProblems, variantsInUseChanged, type ValueOrVariant } from '../../domain/variants.js';
+import { compileSchema, valueProblems, type ValueShape } from '../common/value-checks.js';
 import { authorize, tokenSees, type Caller } from '../access/authorize.js';
 import { changeEnvironments, type EnvChangeBus } from '../environments/env-changes.js';
 import { checkIfMatch } from '../common/etag.js';
@@ -43,25 +44,28 @@ function flagValueType(p: Primitive): FlagValueType {
   return p.valueType;
 }
 
-/** Definition and state as the API shows them, per kind (configs carry no valueType). */
+/** What a flag's and a config's definitions share. */
+const commonDefinition = (p: Primitive) => ({
+  id: p.id,
+  projectId: p.projectId,
+  key: p.key,
+  name: p.name,
+  description: p.description ?? null,
+  defaultValue: p.defaultValue,
+  clientVisible: p.clientVisible,
+  tags: [...p.tags],
+  maintainer: p.maintainer ?? null,
+  metadata: { ...p.metadata },
+  variants: { ...p.variants },
+  archivedAt: p.archivedAt ? iso(p.archivedAt) : null,
+  createdAt: iso(p.createdAt),
+  updatedAt: iso(p.updatedAt),
+});
+
+/** Definition and state as the API shows them, per kind (a flag has a value type, a config a schema). */
 const presenters: { [K in PrimitiveKind]: { definition(p: Primitive): DefinitionOf<K>; state(p: Primitive, s: PrimitiveState, rollout: Rollout | null): StateOf<K> } } = {
   config: {
-    definition: (p) => ({
-      id: p.id,
-      projectId: p.projectId,
-      key: p.key,
-      name: p.name,
-      description: p.description ?? null,
-      defaultValue: p.defaultValue,
-      clientVisible: p.clientVisible,
-      tags: [...p.tags],
-      maintainer: p.maintainer ?? null,
-      metadata: { ...p.metadata },
-      variants: { ...p.variants },
-      archivedAt: p.archivedAt ? iso(p.archivedAt) : null,
-      createdAt: iso(p.createdAt),
-      updatedAt: iso(p.updatedAt),
-    }),
+    definition: (p) => ({ ...commonDefinition(p), schema: p.schema ?? null }),
     state: (p, s, rollout) => ({
       key: p.key,
       envId: s.envId,
@@ -72,7 +76,7 @@ const presenters: { [K in PrimitiveKind]: { definition(p: Primitive): Definition
     }),
   },
   flag: {
-    definition: (p) => ({ ...presenters.config.definition(p), valueType: flagValueType(p) }),
+    definition: (p) => ({ ...commonDefinition(p), valueType: flagValueType(p) }),
     state: (p, s, rollout) => ({ ...presenters.config.state(p, s, rollout), valueType: flagValueType(p) }),
   },
 };
@@ -81,50 +85,38 @@ export const toDefinitionDto = <K extends PrimitiveKind>(kind: K, p: Primitive):
 export const toStateDto = <K extends PrimitiveKind>(kind: K, p: Primitive, s: PrimitiveState, rollout: Rollout | null): StateOf<K> =>
   presenters[kind].state(p, s, rollout);
 
-/** A flag's values must have its declared type; a config takes any JSON value. */
-function valueProblem(p: Pick<Primitive, 'kind' | 'valueType'>, value: unknown): string | null {
-  if (value === undefined) return 'Required';
-  if (p.kind === 'config') return null;
-  // JSON cannot carry a non-finite number: 1e309 parses as Infinity and would be stored as null.
-  const ok = typeof value === p.valueType && (typeof value !== 'number' || Number.isFinite(value));
-  return ok ? null : `must be a ${p.valueType}`;
+/** Problems found so far, by field: checks add to it, and the write is refused once with all of them. */
+type Problems = Record<string, string>;
+
+/** `400` naming every problem found, if any. */
+function refuseIfAny(problems: Problems): void {
+  if (Object.keys(problems).length) throw invalid(problems);
 }
 
-function checkValue(p: Pick<Primitive, 'kind' | 'valueType'>, value: unknown, field: string): void {
-  const problem = valueProblem(p, value);
-  if (problem) throw invalid({ [field]: problem });
-}
-
-function checkVariants(p: Pick<Primitive, 'kind' | 'valueType'>, variants: Variants): void {
-  const fields = variantProblems(variants, (value) => valueProblem(p, value));
-  if (Object.keys(fields).length) throw invalid(fields);
-}
-
-/** The value a write means (given, or named by `variant`), checked against the primitive's type; `field` is the value's field. */
-function resolveValue(p: Pick<Primitive, 'kind' | 'valueType' | 'variants'>, given: ValueOrVariant, field: string, variantField: string): JsonValue {
+/** The value a write means (given, or named by `variant`), its problems added to `problems`; `field` is the value's field. */
+function resolveValue(p: ValueShape & Pick<Primitive, 'variants'>, given: ValueOrVariant, field: string, variantField: string, problems: Problems): JsonValue {
   const resolved = resolveVariant(p.variants, given, { value: field, variant: variantField });
-  if ('problem' in resolved) throw invalid({ [resolved.field]: resolved.problem });
-  checkValue(p, resolved.value, field);
+  if ('problem' in resolved) {
+    problems[resolved.field] = resolved.problem;
+    return null;
+  }
+  Object.assign(problems, valueProblems(p, resolved.value, field));
   // A parsed JSON body's value, or a declared variant's (stored JSON): a JSON value.
   return resolved.value as JsonValue;
 }
 
-/** Rules as stored: each rule's `variant` replaced by its value, every value checked against the primitive's type. */
-function resolveRules(p: Pick<Primitive, 'kind' | 'valueType' | 'variants'>, rules: readonly Rule[], field = 'rules'): Rule[] {
-  const fields: Record<string, string> = {};
-  const resolved = rules.map((rule, i) => {
+/** Rules as stored: each rule's `variant` replaced by its value, every value's problems added to `problems`. */
+function resolveRules(p: ValueShape & Pick<Primitive, 'variants'>, rules: readonly Rule[], problems: Problems, field = 'rules'): Rule[] {
+  return rules.map((rule, i) => {
     const { variant, ...rest } = rule;
     const out = resolveVariant(p.variants, { value: rule.value, variant }, { value: `${field}.${i}.value`, variant: `${field}.${i}.variant` });
     if ('problem' in out) {
-      fields[out.field] = out.problem;
+      problems[out.field] = out.problem;
       return rest;
     }
-    const problem = valueProblem(p, out.value);
-    if (problem) fields[`${field}.${i}.value`] = problem;
+    Object.assign(problems, valueProblems(p, out.value, `${field}.${i}.value`));
     return { ...rest, value: out.value };
   });
-  if (Object.keys(fields).length) throw invalid(fields);
-  return resolved;
 }
 
 export interface CreatePrimitiveInput {
@@ -136,6 +128,8 @@ export interface CreatePrimitiveInput {
   /** Instead of defaultValue: one of `variants` by name. */
   defaultVariant?: string | undefined;
   variants?: Variants | undefined;
+  /** A config's JSON Schema. */
+  schema?: ConfigSchema | undefined;
   clientVisible?: boolean | undefined;
   tags?: string[] | undefined;
   maintainer?: string | undefined;
@@ -149,11 +143,14 @@ export async function createPrimitive<K extends PrimitiveKind>(em: EntityManager
   const project = await findProject(em, projectId);
   // Every environment of the project gets the new definition's state: a key restricted to some environments may not.
   const actor = await authorize(em, caller, project.orgId, { action: 'write', resourceKey: input.key, projectId, allEnvironments: true });
-  const shape: Pick<Primitive, 'kind' | 'valueType' | 'variants'> = { kind, valueType: kind === 'flag' ? (input.valueType ?? 'boolean') : 'json', variants: { ...input.variants } };
-  checkVariants(shape, shape.variants);
-  const defaultValue = resolveValue(shape, { value: input.defaultValue, variant: input.defaultVariant }, 'defaultValue', 'defaultVariant');
+  const schema = kind === 'config' && input.schema ? checkedSchema(input.schema) : null;
+  const shape: ValueShape & Pick<Primitive, 'variants'> = { kind, valueType: kind === 'flag' ? (input.valueType ?? 'boolean') : 'json', variants: { ...input.variants }, schema };
+  // Every problem of the definition at once: the variants, the default value, the rules.
+  const problems: Problems = variantProblems(shape.variants, (value, field) => valueProblems(shape, value, field));
+  const defaultValue = resolveValue(shape, { value: input.defaultValue, variant: input.defaultVariant }, 'defaultValue', 'defaultVariant', problems);
   const split = splitLegacyRules(input.rules ?? []);
-  const rules = resolveRules(shape, split.rules as Rule[]);
+  const rules = resolveRules(shape, split.rules as Rule[], problems);
+  refuseIfAny(problems);
   const now = caller.now;
   const primitive = await mapUniqueViolation(
     () =>
@@ -175,6 +172,7 @@ export async function createPrimitive<K extends PrimitiveKind>(em: EntityManager
           maintainer: input.maintainer ?? null,
           metadata: { ...input.metadata },
           variants: shape.variants,
+          schema,
           createdAt: now,
           updatedAt: now,
         });
@@ -211,6 +209,13 @@ export async function createPrimitive<K extends PrimitiveKind>(em: EntityManager
   return toDefinitionDto(kind, primitive);
 }
 
+/** A schema Gradual accepts, or `400` naming `schema`. */
+function checkedSchema(schema: ConfigSchema): ConfigSchema {
+  const compiled = compileSchema(schema);
+  if ('problem' in compiled) throw invalid({ schema: compiled.problem });
+  return schema;
+}
+
 /** Tags in the order given, each once. */
 const uniqueTags = (tags: readonly string[]) => [...new Set(tags)];
 
@@ -222,6 +227,8 @@ export interface UpdatePrimitiveInput {
   maintainer?: string | null | undefined;
   metadata?: FlagMetadata | undefined;
   variants?: Variants | undefined;
+  /** A config's JSON Schema; null removes it. */
+  schema?: ConfigSchema | null | undefined;
 }
 
 /**
@@ -268,7 +275,12 @@ export async function updatePrimitive<K extends PrimitiveKind>(
   ifMatch?: string,
 ): Promise<DefinitionOf<K>> {
   const { project, actor, found } = await definitionForWrite(em, caller, kind, projectId, key);
-  if (input.variants !== undefined) checkVariants(found, input.variants);
+  if (input.schema !== undefined && kind === 'flag') throw invalid({ schema: 'a flag has a value type: schemas are for configs' });
+  const schema = input.schema === undefined ? undefined : input.schema === null ? null : checkedSchema(input.schema);
+  if (input.variants !== undefined) {
+    const shape = { ...found, ...(schema !== undefined ? { schema } : {}) };
+    refuseIfAny(variantProblems(input.variants, (value, field) => valueProblems(shape, value, field)));
+  }
   const now = caller.now;
   const primitive = await changeEnvironments(em, bus, now, async (changes) => {
     const { tx } = changes;
@@ -276,6 +288,10 @@ export async function updatePrimitive<K extends PrimitiveKind>(
     if (input.variants !== undefined) {
       await checkVariantsInUse(tx, primitive, input.variants);
       primitive.variants = { ...input.variants };
+    }
+    if (schema !== undefined) {
+      primitive.schema = schema;
+      if (schema) await checkValuesFit(tx, primitive);
     }
     if (input.name !== undefined) primitive.name = input.name;
     if (input.description !== undefined) primitive.description = input.description;
@@ -324,14 +340,36 @@ async function checkVariantsInUse(tx: EntityManager, primitive: Primitive, next:
   }
 }
 
-/** The metadata a PATCH edits, as its audit row records them. */
-const EDITABLE = ['name', 'description', 'clientVisible', 'tags', 'maintainer', 'metadata', 'variants'] as const;
-type Editable = Pick<Flag, (typeof EDITABLE)[number]>;
+/**
+ * `400` naming every value the config holds that its (new) schema refuses: the default value, the
+ * variants, and each environment's value, rules and live rollout's candidate
+ * (`environments.<envKey>.value…`).
+ */
+async function checkValuesFit(tx: EntityManager, primitive: Primitive): Promise<void> {
+  const fields: Problems = { ...valueProblems(primitive, primitive.defaultValue, 'defaultValue') };
+  Object.assign(fields, variantProblems(primitive.variants, (value, field) => valueProblems(primitive, value, field)));
+  const envs = new Map((await tx.find(EnvironmentEntity, { projectId: primitive.projectId }, { fields: ['id', 'key'] })).map((e) => [e.id, e.key]));
+  for (const state of await tx.find(PrimitiveStateEntity, { primitiveId: primitive.id })) {
+    const at = `environments.${envs.get(state.envId) ?? state.envId}`;
+    Object.assign(fields, valueProblems(primitive, state.value, `${at}.value`));
+    state.rules.forEach((rule, i) => Object.assign(fields, valueProblems(primitive, rule.value, `${at}.rules.${i}.value`)));
+  }
+  for (const r of await tx.find(RolloutEntity, { primitiveId: primitive.id, status: { $in: [...LIVE_STATUSES] }, gatesRules: false })) {
+    Object.assign(fields, valueProblems(primitive, r.newValue, `environments.${envs.get(r.envId) ?? r.envId}.rollout.newValue`));
+  }
+  refuseIfAny(fields);
+}
+
+/** The fields a PATCH edits, as its audit row records them (a config's schema included). */
+const EDITABLE = ['name', 'description', 'clientVisible', 'tags', 'maintainer', 'metadata', 'variants', 'schema'] as const;
 
 /** The fields of `dto` whose value differs in `other` (an audit row's before or after). */
-function changedFields(dto: Editable, other: Editable): Partial<Editable> {
+function changedFields(dto: Flag | Config, other: Flag | Config): Record<string, unknown> {
+  const editable = (d: Flag | Config): Record<string, unknown> => ({ ...d });
+  const mine = editable(dto);
+  const theirs = editable(other);
   const out: Record<string, unknown> = {};
-  for (const field of EDITABLE) if (!isDeepStrictEqual(dto[field], other[field])) out[field] = dto[field];
+  for (const field of EDITABLE) if (!isDeepStrictEqual(mine[field], theirs[field])) out[field] = mine[field];
   return out;
 }
 
@@ -519,8 +557,13 @@ async function updateState<K extends PrimitiveKind>(
   const primitive = await findPrimitiveInEnv(em, env, kind, key);
   if (primitive.archivedAt) throw primitiveArchived(kind, primitive.key);
   // Checked before the transaction, and resolved again in it against the locked definition's variants.
-  const writeOf = (p: Primitive): StateWrite =>
-    change.field === 'value' ? { field: 'value', next: resolveValue(p, change.next, 'value', 'variant') } : { field: 'rules', next: resolveRules(p, change.next) };
+  const writeOf = (p: Primitive): StateWrite => {
+    const problems: Problems = {};
+    const write: StateWrite =
+      change.field === 'value' ? { field: 'value', next: resolveValue(p, change.next, 'value', 'variant', problems) } : { field: 'rules', next: resolveRules(p, change.next, problems) };
+    refuseIfAny(problems);
+    return write;
+  };
   writeOf(primitive);
   const now = caller.now;
   const result = await changeEnvironments(em, bus, now, async (changes) => {

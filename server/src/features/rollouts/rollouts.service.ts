@@ -15,6 +15,7 @@ import {
 } from '../../db/entities/index.js';
 import { DomainError, invalid } from '../../domain/errors.js';
 import { resolveVariant } from '../../domain/variants.js';
+import { valueProblems } from '../common/value-checks.js';
 import { applyCommand, createRollout } from '../../domain/rollouts/state-machine.js';
 import type { PlanSnapshot, PutRollout, RolloutCommand } from '../../domain/rollouts/types.js';
 import { checkIfMatch } from '../common/etag.js';
@@ -85,11 +86,10 @@ export interface PutRolloutBody {
   newVariant?: string | undefined;
 }
 
-/** A flag's candidate must have the flag's type; configs take any JSON. */
+/** A flag's candidate must have the flag's type; a config's satisfy its schema, if it has one. */
 export function checkCandidate(primitive: Primitive, value: unknown): void {
-  if (primitive.kind === 'flag' && typeof value !== primitive.valueType) {
-    throw invalid({ newValue: `must be a ${primitive.valueType}` });
-  }
+  const problems = valueProblems(primitive, value, 'newValue');
+  if (Object.keys(problems).length) throw invalid(problems);
 }
 
 /**
