@@ -345,6 +345,51 @@ describe.skipIf(!!process.env.DATABASE_URL)('npm pack of @gradual/sdk and @gradu
     expect(nodeFiles).toMatch(/\/node_modules\/@gradual\/sdk\/dist\/index\.d\.ts$/m);
   });
 
+  it.skipIf(!existsSync(join(root, 'cli/tsup.config.ts')))('a typed application compiles against the packed SDK and the module the packed CLI generates, and an archived flag breaks exactly its uses', { timeout: 120_000 }, async () => {
+    const dir = join(project, 'typed');
+    await mkdir(dir);
+    const manifest = (withLegacy: boolean) => ({
+      flags: {
+        'checkout-new': { flagType: 'boolean', defaultValue: false, 'x-gradual': { name: 'New checkout', variants: { on: true, off: false } } },
+        'checkout-layout': { flagType: 'string', defaultValue: 'classic', 'x-gradual': { variants: { control: 'classic', compact: 'compact' } } },
+        limits: { flagType: 'object', defaultValue: { maxItems: 10 }, 'x-gradual': { schema: { type: 'object', properties: { maxItems: { type: 'integer' } }, required: ['maxItems'] } } },
+        ...(withLegacy ? { 'legacy-banner': { flagType: 'boolean', defaultValue: true } } : {}),
+      },
+    });
+    const app = `
+      import { createFlagClient } from '@gradual/sdk';
+      import { OpenFeature } from '@openfeature/server-sdk';
+      import { typedFlags, typedOpenFeature } from './flags.gen.mjs';
+
+      const flags = typedFlags(createFlagClient({ baseUrl: 'http://localhost:8080', token: 'sdk_x', envId: 'env' }));
+      const ctx = { userId: 'u1' };
+      export const layout: 'classic' | 'compact' = flags.getString('checkout-layout', ctx, 'classic');
+      export const limits: { maxItems: number } = flags.getJson('limits', ctx, { maxItems: 1 });
+      export const legacy: boolean = flags.getBoolean('legacy-banner', ctx, false);
+      export const remote: Promise<boolean> = typedOpenFeature(OpenFeature.getClient()).getBooleanValue('checkout-new', false);
+      // @ts-expect-error a typo is no key
+      flags.getBoolean('new-chekout', ctx, false);
+      // @ts-expect-error a boolean flag has no string getter
+      flags.getString('checkout-new', ctx, 'on');
+    `;
+    await writeFile(join(dir, 'app.mts'), app);
+    await writeFile(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { strict: true, exactOptionalPropertyTypes: true, noEmit: true, skipLibCheck: true, target: 'ES2022', lib: ['ES2023', 'DOM'], types: [], module: 'nodenext', moduleResolution: 'nodenext' }, files: ['app.mts'] }),
+    );
+    const generate = async (withLegacy: boolean) => {
+      await writeFile(join(dir, 'flags.json'), JSON.stringify(manifest(withLegacy)));
+      await sh('npx', ['--no-install', 'gradual', 'types', '--manifest', 'flags.json', '--openfeature', '--out', 'flags.gen.mts'], dir);
+    };
+    const compile = () => sh(process.execPath, [tsc, '-p', 'tsconfig.json', '--pretty', 'false'], dir).then(() => [] as string[], (e: unknown) => outputOf(e).split('\n').filter((l) => /error TS\d+/.test(l)));
+    await generate(true);
+    expect(await compile()).toEqual([]);
+    await generate(false);
+    const errors = await compile();
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/app\.mts\(\d+,\d+\): error TS\d+: .*legacy-banner/);
+  });
+
   it('runs the README blocks, in order, against a real server', { timeout: 90_000 }, async () => {
     for (const file of ['sdk/README.md', 'README.md']) {
       const blocks = tsBlocks(file, await readFile(join(root, file), 'utf8')).filter((b) => !b.compileOnly);
