@@ -63,23 +63,19 @@ export async function getManifest(em: EntityManager, caller: Caller, projectId: 
 
 type SyncFlagType = SyncFlag['type'];
 
-const syncFlagOf = (p: Primitive): SyncFlag => {
-  const f = manifestFlag(p);
-  return { key: p.key, name: p.name, type: f.flagType, ...(f.description ? { description: f.description } : {}), defaultValue: f.defaultValue };
-};
+/** A manifest entry as the CLI's API lists it. */
+const syncFlagOf = (key: string, f: OpenFeatureManifest['flags'][string]): SyncFlag => ({
+  key,
+  name: f['x-gradual'].name,
+  type: f.flagType,
+  ...(f.description ? { description: f.description } : {}),
+  defaultValue: f.defaultValue,
+});
 
 /** The manifest as a list (`GET …/openfeature/v0/manifest`). */
 export async function getSyncManifest(em: EntityManager, caller: Caller, projectId: string): Promise<{ flags: SyncFlag[] }> {
   const manifest = await getManifest(em, caller, projectId);
-  return {
-    flags: Object.entries(manifest.flags).map(([key, f]) => ({
-      key,
-      name: f['x-gradual'].name,
-      type: f.flagType,
-      ...(f.description ? { description: f.description } : {}),
-      defaultValue: f.defaultValue,
-    })),
-  };
+  return { flags: Object.entries(manifest.flags).map(([key, f]) => syncFlagOf(key, f)) };
 }
 
 export interface SyncFlagInput {
@@ -115,7 +111,7 @@ export async function createSyncFlag(em: EntityManager, caller: Caller, bus: Env
       ? await createPrimitive(em, caller, bus, 'config', projectId, common)
       : await createPrimitive(em, caller, bus, 'flag', projectId, { ...common, valueType: isNumberType(input.type) ? 'number' : input.type === 'boolean' ? 'boolean' : 'string' });
   const p = await em.findOneOrFail(PrimitiveEntity, { id: created.id }, { refresh: true });
-  return { flag: syncFlagOf(p), updatedAt: created.updatedAt };
+  return { flag: syncFlagOf(p.key, manifestFlag(p)), updatedAt: created.updatedAt };
 }
 
 /**
@@ -149,5 +145,5 @@ export async function updateSyncFlag(
     ...(input.description !== undefined ? { description: input.description === '' ? null : input.description } : {}),
   });
   const after = await em.findOneOrFail(PrimitiveEntity, { id: updated.id }, { refresh: true });
-  return { flag: syncFlagOf(after), updatedAt: updated.updatedAt };
+  return { flag: syncFlagOf(after.key, manifestFlag(after)), updatedAt: updated.updatedAt };
 }
