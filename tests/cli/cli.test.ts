@@ -197,11 +197,12 @@ describe('gradual CLI', { timeout: 120_000 }, () => {
     expect(bad.map(failure)).toEqual([{ code: 1, error: 'invalid_option' }, { code: 1, error: 'invalid_option' }]);
   });
 
-  it('types a project\'s flags: a sample application compiles against the module, its wrong keys and types do not, --check finds it stale once a flag is archived, and the archived flag\'s uses stop compiling', async () => {
+  /** A project with an environment `prod` and the flags and configs tests/fixtures/typed-app uses. */
+  const typedAppProject = async (key: string) => {
     const s = owner.session;
-    const typed = (await s.createProject({ path: { slug: 'acme' }, body: { key: 'typed', name: 'Typed' } })).id;
-    await s.createEnvironment({ path: { id: typed }, body: { key: 'prod', name: 'Prod' } });
-    const path = { id: typed };
+    const id = (await s.createProject({ path: { slug: 'acme' }, body: { key, name: key } })).id;
+    await s.createEnvironment({ path: { id }, body: { key: 'prod', name: 'Prod' } });
+    const path = { id };
     await s.createFlag({ path, body: { key: 'checkout-new', name: 'New checkout', description: 'The one-page checkout', defaultValue: false, variants: { on: true, off: false } } });
     await s.createFlag({ path, body: { key: 'checkout-layout', name: 'Layout', valueType: 'string', variants: { control: 'classic', compact: 'compact' }, defaultVariant: 'control' } });
     await s.createFlag({ path, body: { key: 'page-size', name: 'Page size', valueType: 'number', defaultValue: 20, variants: { small: 10, large: 50 } } });
@@ -210,7 +211,12 @@ describe('gradual CLI', { timeout: 120_000 }, () => {
     await s.createConfig({ path, body: { key: 'limits', name: 'Limits', defaultValue: { maxItems: 10 } } });
     const checkoutSchema = { type: 'object', properties: { maxItems: { type: 'integer' }, currency: { enum: ['EUR', 'USD'] } }, required: ['maxItems'], additionalProperties: false };
     await s.createConfig({ path, body: { key: 'checkout-config', name: 'Checkout config', schema: checkoutSchema, defaultValue: { maxItems: 10, currency: 'EUR' } } });
+    return id;
+  };
 
+  it('types a project\'s flags: a sample application compiles against the module, its wrong keys and types do not, --check finds it stale once a flag is archived, and the archived flag\'s uses stop compiling', async () => {
+    const s = owner.session;
+    const typed = await typedAppProject('typed');
     const app = join(ROOT, 'tests/fixtures/typed-app');
     const out = join(app, 'flags.gen.ts');
     const types = (...more: string[]) => gradual(['types', '--project', 'typed', '--openfeature', '--react', '--out', out, ...more]);
@@ -243,6 +249,74 @@ describe('gradual CLI', { timeout: 120_000 }, () => {
     expect(fromFile.stdout).toMatch(/"dark-mode": boolean;\n\s+"ratio": number;/);
     await writeFile(file, JSON.stringify({ flags: { x: { flagType: 'number', defaultValue: 1 } } }));
     expect(failure(await gradual(['types', '--manifest', file]))).toEqual({ code: 1, error: 'invalid_manifest' });
+  });
+
+  it('finds the flags and configs nobody evaluated, proves through the application\'s own type check which its code no longer uses, reports that for the dashboard, and archives them', async () => {
+    const tidy = await typedAppProject('tidy');
+    const s = owner.session;
+    // Nothing in the application uses these two.
+    await s.createFlag({ path: { id: tidy }, body: { key: 'forgotten', name: 'Forgotten', defaultValue: false } });
+    await s.createConfig({ path: { id: tidy }, body: { key: 'old-theme', name: 'Old theme', defaultValue: { color: 'blue' } } });
+    const app = join(ROOT, 'tests/fixtures/typed-app');
+    const out = join(app, 'flags.gen.ts');
+    expect((await gradual(['types', '--project', 'tidy', '--openfeature', '--react', '--out', out])).code).toBe(0);
+    const prod = (await s.listEnvironments({ path: { id: tidy } })).find((e) => e.key === 'prod')!.id;
+    const sdk = t.asToken((await s.createApiKey({ path: { slug: 'acme' }, body: { name: 'tidy backend', kind: 'sdk', environments: [prod] } })).token);
+
+    // Two days on, only two of them were evaluated in the last day.
+    await t.advanceClock(2 * 24 * 3600);
+    await sdk.evaluate({ path: { envId: prod }, body: { context: { userId: 'u1' }, keys: ['checkout-new', 'banner'] } });
+    await t.advanceClock(60);
+    const stale = (...more: string[]) => gradual(['flags', 'stale', '--project', 'tidy', '--days', '1', ...more]);
+
+    const unchecked = json(await stale('--json')) as { keys: { key: string; verdict: string }[]; checked: unknown };
+    expect(unchecked.checked).toBeNull();
+    expect(unchecked.keys.map((k) => [k.key, k.verdict])).toEqual([
+      ['checkout-config', 'unproven'],
+      ['limits', 'unproven'],
+      ['old-theme', 'unproven'],
+      ['checkout-layout', 'unproven'],
+      ['forgotten', 'unproven'],
+      ['legacy-banner', 'unproven'],
+      ['page-size', 'unproven'],
+    ]);
+
+    const tsconfig = join(app, 'tsconfig.json');
+    const checked = json(await stale('--tsconfig', tsconfig, '--types', out, '--report', 'acme/typed-app', '--commit', 'abc123', '--json')) as {
+      checked: { typescript: string; files: number; notChecked: string[] };
+      reported: { repository: string; checks: number };
+      keys: { key: string; kind: string; verdict: string; references: number | null; locations: string[]; next: string }[];
+    };
+    expect(checked.checked.notChecked).toEqual([]);
+    expect(checked.checked.files).toBeGreaterThan(1);
+    const byKey = Object.fromEntries(checked.keys.map((k) => [k.key, k]));
+    expect(byKey.forgotten).toMatchObject({ kind: 'flag', verdict: 'safe_to_remove', references: 0, next: 'gradual flags archive forgotten --project tidy' });
+    expect(byKey['old-theme']).toMatchObject({ kind: 'config', verdict: 'safe_to_remove', next: 'gradual flags archive --config old-theme --project tidy' });
+    for (const key of ['checkout-layout', 'legacy-banner', 'page-size', 'checkout-config', 'limits']) {
+      expect(byKey[key], key).toMatchObject({ verdict: 'referenced' });
+      expect(byKey[key]!.locations.every((l) => /^tests\/fixtures\/typed-app\/app\.ts:\d+$/.test(l)), key).toBe(true);
+    }
+    expect(byKey['legacy-banner']!.references).toBe(1);
+    expect(checked.reported).toEqual({ repository: 'acme/typed-app', checks: 7 });
+    // What the dashboard shows: safe to remove, with the evidence.
+    const insights = await t.asToken(token).listInsights({ path: { id: tidy }, query: { staleAfterDays: 1 } });
+    const forgotten = insights.find((i) => i.key === 'forgotten')!;
+    expect(forgotten).toMatchObject({ safeToRemove: true, codeReferences: [{ repository: 'acme/typed-app', commit: 'abc123', references: 0 }] });
+    expect(insights.find((i) => i.key === 'legacy-banner')).toMatchObject({ safeToRemove: false, codeReferences: [{ references: 1 }] });
+
+    const human = await stale('--tsconfig', tsconfig, '--types', out);
+    expect(human.stdout).toMatch(/forgotten\s+flag\s+not in 1 days\s+0\s+safe_to_remove\s+gradual flags archive forgotten --project tidy/);
+
+    // A module that is not what the server generates now proves nothing.
+    await s.createFlag({ path: { id: tidy }, body: { key: 'brand-new', name: 'Brand new', defaultValue: false } });
+    expect(failure(await stale('--tsconfig', tsconfig, '--types', out))).toEqual({ code: 1, error: 'types_stale' });
+    expect(failure(await stale('--tsconfig', tsconfig))).toEqual({ code: 1, error: 'invalid_option' });
+
+    expect(json(await gradual(['flags', 'archive', 'forgotten', '--project', 'tidy', '--json']))).toMatchObject({ key: 'forgotten', archivedAt: expect.any(String) });
+    expect(json(await gradual(['flags', 'archive', '--config', 'old-theme', '--project', 'tidy', '--json']))).toMatchObject({ key: 'old-theme' });
+    const after = json(await stale('--json')) as { keys: { key: string }[] };
+    expect(after.keys.map((k) => k.key)).not.toContain('forgotten');
+    expect(after.keys.map((k) => k.key)).not.toContain('old-theme');
   });
 
   const manifest = `# flags as code
@@ -493,6 +567,7 @@ configs:
       ['flags list', ['--env', 'prod']],
       ['flags get', ['json-sweep']],
       ['flags get', where],
+      ['flags stale', ['--days', '7']],
       ['rollout start', [...where, '--plan', 'ramp', '--value', 'true']],
       ['rollout status', where],
       ['guard status', where],
@@ -509,6 +584,7 @@ configs:
       ['apply', ['-f', manifestFile, '--dry-run']],
       ['apply', ['-f', manifestFile]],
       ['types', ['--out', join(dir, 'sweep-types.ts')]],
+      ['flags archive', ['json-sweep']],
       ['logout', []],
       ['login', ['--url', t.url, '--token', token]],
     ];

@@ -91,6 +91,7 @@ function validBody(entry: RouteEntry, a: Tenant): unknown {
     updateRolloutPlan: { name: 'Pwned' },
     evaluate: { context: { userId: 'u' } },
     reportUsage: { windowStart: new Date(Date.now() - 120_000).toISOString(), windowEnd: new Date(Date.now() - 60_000).toISOString(), entries: [] },
+    reportCodeReferences: { repository: 'pwned', checks: [{ kind: 'flag', key: a.flagKey, references: 0, locations: [] }] },
     createRollbackSecret: { name: 'pwned' },
     createWebhookSubscription: { name: 'pwned', url: 'https://hooks.example.com/pwned', events: ['rollout.created'] },
     updateWebhookSubscription: { name: 'Pwned' },

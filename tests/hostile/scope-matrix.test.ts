@@ -74,8 +74,8 @@ const DEFINITION_ROUTES = new Set([
   // The OpenFeature CLI's push describes a definition as updateFlag does.
   'syncUpdateFlag',
 ]);
-/** Routes that create a flag or config: about that primitive (its key in the body). */
-const CREATE_ROUTES = new Set(['createFlag', 'createConfig', 'syncCreateFlag']);
+/** Routes about the flags and configs their body names (creating one, a code base's check of keys). */
+const CREATE_ROUTES = new Set(['createFlag', 'createConfig', 'syncCreateFlag', 'reportCodeReferences']);
 const accessOf = (e: RouteEntry): 'read' | 'write' => (e.route.method === 'GET' || READ_POSTS.has(e.key) ? 'read' : 'write');
 
 /** A route's scope, from its path parameters. */
@@ -435,6 +435,7 @@ describe('scope matrix: env-, resource-, read-only and approval-required keys on
         exposures: [{ kind: 'flag', key: flagOf(c.prim), percent: 5, arm: 'treatment', units: 1 }],
         events: [],
       },
+      reportCodeReferences: { repository: 'pwned', checks: [{ kind: 'flag', key: flagOf(c.prim), references: 0, locations: [] }] },
       ackRuleset: { instanceId: 'scope-probe', sdk: { name: 'probe', version: '1' }, version: 1, mode: 'poll' },
       createRollbackSecret: { name: 'pwned' },
       createWebhookSubscription: { name: 'pwned', url: 'https://hooks.example.com/pwned', events: ['rollout.created'] },

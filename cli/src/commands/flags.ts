@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { connect, findEnvironment, findProject, parseJsonOption } from '../context.js';
 import { CliError } from '../errors.js';
 import { show, table } from '../output.js';
+import { registerFlagCleanupCommands } from './stale.js';
 
 interface ListOptions {
   project?: string;
@@ -36,7 +37,7 @@ const isValueType = (t: string): t is ValueType => VALUE_TYPES.some((v) => v ===
 const rolloutCell = (rollout: { status: string; percent: number } | null) => (rollout ? `${rollout.status} ${rollout.percent}%` : null);
 
 export function registerFlagCommands(program: Command): void {
-  const flags = program.command('flags').description('list, show and create flags');
+  const flags = program.command('flags').description('list, show, create and archive flags; find stale ones');
 
   flags
     .command('list')
@@ -144,4 +145,5 @@ export function registerFlagCommands(program: Command): void {
         () => `created flag ${flag.key} (${flag.valueType}, default ${show(flag.defaultValue)}${names.length ? `, variants ${names.join(', ')}` : ''}) in project ${project.key}`,
       );
     });
+  registerFlagCleanupCommands(flags);
 }

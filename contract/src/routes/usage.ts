@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { errorResponses } from '../errors.js';
-import { InsightsQuery, PrimitiveInsight, PrimitiveUsage, UsageQuery, UsageReport, UsageReportAccepted } from '../schemas/usage.js';
+import { CodeReferenceReport, CodeReferenceReportAccepted, InsightsQuery, PrimitiveInsight, PrimitiveUsage, UsageQuery, UsageReport, UsageReportAccepted } from '../schemas/usage.js';
 import { c } from './common.js';
 
 export const usageContract = c.router({
@@ -34,5 +34,14 @@ export const usageContract = c.router({
     description: 'Live (not archived) flags and configs with their last evaluation and last change; filter by `status`.',
     query: InsightsQuery,
     responses: { 200: z.array(PrimitiveInsight), ...errorResponses(400, 401, 403, 404) },
+  },
+  reportCodeReferences: {
+    method: 'PUT',
+    path: '/projects/:id/code-references',
+    summary: "Record what a code base's type check found about keys",
+    description:
+      "Replaces the repository's previous report (`gradual flags stale --report`); insights show each key's latest report per repository and whether it is `safeToRemove`. Keys are flags or configs of the project, live or not (`400` naming the entry otherwise); an API key restricted to resources may report only keys its globs match. Needs write access; approval-required keys get `403 approval_not_supported`.",
+    body: CodeReferenceReport,
+    responses: { 200: CodeReferenceReportAccepted, ...errorResponses(400, 401, 403, 404) },
   },
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { KEY_MAX_LENGTH } from '../limits.js';
 import { example, named } from '../openapi-meta.js';
-import { Id, Timestamp } from './common.js';
+import { Id, ResourceKey, Timestamp } from './common.js';
 import { PrimitiveKind } from './rollouts.js';
 
 /** Entries of one usage report at most: one per flag or config and variant evaluated in the window. */
@@ -76,6 +76,49 @@ export const InsightStatus = named(
   '`new`: created within `staleAfterDays` and not evaluated yet; `not_evaluated`: no evaluation in any environment for `staleAfterDays`; `ready_to_remove`: every environment serves the same value to everyone (no rules, no live rollout) and nothing changed for `readyAfterDays`; `in_use` otherwise.',
 );
 
+/** A repository's report may check this many keys, each with this many locations of this length. */
+export const CODE_REFERENCE_KEYS_MAX = 2_000;
+export const CODE_REFERENCE_LOCATIONS_MAX = 10;
+export const CODE_REFERENCE_LOCATION_MAX_LENGTH = 300;
+export const CODE_REFERENCE_REPOSITORY_MAX_LENGTH = 200;
+
+export const CodeReferenceCheck = named(
+  'CodeReferenceCheck',
+  z.object({
+    kind: PrimitiveKind,
+    key: ResourceKey,
+    references: z.number().int().min(0).max(1_000_000).describe('Uses the check found: 0 means the code compiles without the key.'),
+    locations: z.array(z.string().min(1).max(CODE_REFERENCE_LOCATION_MAX_LENGTH)).max(CODE_REFERENCE_LOCATIONS_MAX).describe('Where the first uses are (`path:line`).'),
+  }),
+);
+
+export const CodeReferenceReport = named(
+  'CodeReferenceReport',
+  z.object({
+    repository: z.string().min(1).max(CODE_REFERENCE_REPOSITORY_MAX_LENGTH).describe('The code base checked; a new report of it replaces the last.'),
+    commit: z.string().min(1).max(64).optional(),
+    checks: z.array(CodeReferenceCheck).max(CODE_REFERENCE_KEYS_MAX),
+  }),
+  'What a type check of a code base found about keys (`gradual flags stale --report`): for each key checked, how many uses fail to compile without it.',
+);
+
+export const CodeReferenceReportAccepted = named(
+  'CodeReferenceReportAccepted',
+  z.object({ repository: z.string(), commit: z.string().nullable(), checkedAt: Timestamp, checks: z.number().int() }),
+);
+
+export const CodeReferences = named(
+  'CodeReferences',
+  z.object({
+    repository: z.string(),
+    commit: z.string().nullable(),
+    checkedAt: Timestamp,
+    references: z.number().int(),
+    locations: z.array(z.string()),
+  }),
+  "One repository's latest type check of a key.",
+);
+
 export const PrimitiveInsight = named(
   'PrimitiveInsight',
   z.object({
@@ -88,6 +131,10 @@ export const PrimitiveInsight = named(
     lastEvaluatedAt: Timestamp.nullable(),
     evaluations: z.number().int().describe('Evaluations in the last `staleAfterDays` days, all environments.'),
     environments: z.array(z.object({ envId: Id, envKey: z.string(), lastEvaluatedAt: Timestamp.nullable(), evaluations: z.number().int() })),
+    codeReferences: z.array(CodeReferences).describe('The latest report of each repository that checked the key, newest first.'),
+    safeToRemove: z
+      .boolean()
+      .describe('No evaluation in any environment for `staleAfterDays` (status `not_evaluated`, or `ready_to_remove` without evaluations), checked by at least one repository, and no report that checked it found a reference.'),
   }),
 );
 

@@ -1915,6 +1915,19 @@ export type PrimitiveUsage = {
 export type InsightStatus = 'in_use' | 'new' | 'not_evaluated' | 'ready_to_remove';
 
 /**
+ * CodeReferences
+ *
+ * One repository's latest type check of a key.
+ */
+export type CodeReferences = {
+    repository: string;
+    commit: string | null;
+    checkedAt: string;
+    references: number;
+    locations: Array<string>;
+};
+
+/**
  * PrimitiveInsight
  */
 export type PrimitiveInsight = {
@@ -1938,6 +1951,54 @@ export type PrimitiveInsight = {
         lastEvaluatedAt: string | null;
         evaluations: number;
     }>;
+    /**
+     * The latest report of each repository that checked the key, newest first.
+     */
+    codeReferences: Array<CodeReferences>;
+    /**
+     * No evaluation in any environment for `staleAfterDays` (status `not_evaluated`, or `ready_to_remove` without evaluations), checked by at least one repository, and no report that checked it found a reference.
+     */
+    safeToRemove: boolean;
+};
+
+/**
+ * CodeReferenceCheck
+ */
+export type CodeReferenceCheck = {
+    kind: PrimitiveKind;
+    key: string;
+    /**
+     * Uses the check found: 0 means the code compiles without the key.
+     */
+    references: number;
+    /**
+     * Where the first uses are (`path:line`).
+     */
+    locations: Array<string>;
+};
+
+/**
+ * CodeReferenceReport
+ *
+ * What a type check of a code base found about keys (`gradual flags stale --report`): for each key checked, how many uses fail to compile without it.
+ */
+export type CodeReferenceReport = {
+    /**
+     * The code base checked; a new report of it replaces the last.
+     */
+    repository: string;
+    commit?: string;
+    checks: Array<CodeReferenceCheck>;
+};
+
+/**
+ * CodeReferenceReportAccepted
+ */
+export type CodeReferenceReportAccepted = {
+    repository: string;
+    commit: string | null;
+    checkedAt: string;
+    checks: number;
 };
 
 /**
@@ -10161,6 +10222,63 @@ export type ListInsightsResponses = {
 };
 
 export type ListInsightsResponse = ListInsightsResponses[keyof ListInsightsResponses];
+
+export type ReportCodeReferencesData = {
+    /**
+     * Request body
+     */
+    body: CodeReferenceReport;
+    path: {
+        /**
+         * The id of the resource.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/projects/{id}/code-references';
+};
+
+export type ReportCodeReferencesErrors = {
+    /**
+     * Invalid request
+     */
+    400: ErrorEnvelope;
+    /**
+     * Not authenticated
+     */
+    401: ErrorEnvelope;
+    /**
+     * Not authorized
+     */
+    403: ErrorEnvelope;
+    /**
+     * Not found, or another tenant’s resource
+     */
+    404: ErrorEnvelope;
+    /**
+     * Request body too large
+     */
+    413: ErrorEnvelope;
+    /**
+     * Unsupported body charset or content encoding
+     */
+    415: ErrorEnvelope;
+    /**
+     * Rate limited (see Retry-After)
+     */
+    429: ErrorEnvelope;
+};
+
+export type ReportCodeReferencesError = ReportCodeReferencesErrors[keyof ReportCodeReferencesErrors];
+
+export type ReportCodeReferencesResponses = {
+    /**
+     * OK
+     */
+    200: CodeReferenceReportAccepted;
+};
+
+export type ReportCodeReferencesResponse = ReportCodeReferencesResponses[keyof ReportCodeReferencesResponses];
 
 export type ReportGuardMetricsData = {
     /**

@@ -17,7 +17,7 @@ import { RollbackFireEntity, RollbackSecretEntity } from './rollback.js';
 import { InvitationEntity, MagicLinkEntity, ProposalEntity } from './onboarding.js';
 import { SegmentEntity, SegmentSpareTargetListEntity } from './segment.js';
 import { WebhookDeliveryEntity, WebhookSubscriptionEntity } from './webhook.js';
-import { UsageBudgetEntity, UsageHourEntity } from './usage.js';
+import { CodeReferenceReportEntity, UsageBudgetEntity, UsageHourEntity } from './usage.js';
 import { GuardMetricEntity, GuardSampleEntity } from './guard-metric.js';
 import { SdkInstanceEntity, SdkInstanceVersionEntity } from './sdk-instance.js';
 
@@ -71,6 +71,7 @@ export const entities = [
   WebhookDeliveryEntity,
   UsageHourEntity,
   UsageBudgetEntity,
+  CodeReferenceReportEntity,
   GuardMetricEntity,
   GuardSampleEntity,
   SdkInstanceEntity,

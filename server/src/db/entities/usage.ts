@@ -1,7 +1,8 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { timestamp } from './common.js';
+import { jsonb, timestamp } from './common.js';
 import { EnvironmentEntity } from './environment.js';
 import { PrimitiveEntity } from './primitive.js';
+import { ProjectEntity } from './project.js';
 
 /** Evaluations of one flag or config variant in one environment during one hour (UTC), summed from reports. */
 export const UsageHourEntity = defineEntity({
@@ -37,3 +38,28 @@ export const UsageBudgetEntity = defineEntity({
   indexes: [{ properties: ['hour'] }],
 });
 export type UsageBudget = InferEntity<typeof UsageBudgetEntity>;
+
+/** One key a code base's type check looked at: how many uses fail to compile without it. */
+export interface CodeReferenceCheckRow {
+  primitiveId: string;
+  references: number;
+  locations: string[];
+}
+
+/**
+ * A code base's latest type check of keys of a project (`gradual flags stale --report`), one row
+ * per repository, replaced by its next report. Keys are kept by primitive id, so a key deleted and
+ * created again is not covered by an old check.
+ */
+export const CodeReferenceReportEntity = defineEntity({
+  name: 'CodeReferenceReport',
+  tableName: 'code_reference_reports',
+  properties: (p) => ({
+    projectId: p.manyToOne(ProjectEntity).mapToPk().fieldName('project_id').deleteRule('cascade').primary(),
+    repository: p.text().primary(),
+    commit: p.text().nullable(),
+    checkedAt: timestamp(),
+    checks: jsonb<CodeReferenceCheckRow[]>(),
+  }),
+});
+export type CodeReferenceReport = InferEntity<typeof CodeReferenceReportEntity>;

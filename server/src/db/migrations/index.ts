@@ -22,6 +22,7 @@ import { Migration20261202120000_convergence_holds } from './Migration2026120212
 import { Migration20261203090000_primitive_metadata } from './Migration20261203090000_primitive_metadata.js';
 import { Migration20261203100000_primitive_variants } from './Migration20261203100000_primitive_variants.js';
 import { Migration20261203110000_config_schema } from './Migration20261203110000_config_schema.js';
+import { Migration20261203120000_code_references } from './Migration20261203120000_code_references.js';
 
 // Static list: MikroORM cannot load .ts migration files by glob under vitest.
 export const migrationsList: MigrationObject[] = [
@@ -47,4 +48,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261203090000_primitive_metadata', class: Migration20261203090000_primitive_metadata },
   { name: 'Migration20261203100000_primitive_variants', class: Migration20261203100000_primitive_variants },
   { name: 'Migration20261203110000_config_schema', class: Migration20261203110000_config_schema },
+  { name: 'Migration20261203120000_code_references', class: Migration20261203120000_code_references },
 ];

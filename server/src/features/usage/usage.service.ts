@@ -1,14 +1,25 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
-import { KEY_MAX_LENGTH, type InsightStatus, type PrimitiveInsight, type PrimitiveUsage, type UsageReport, type UsageReportAccepted } from '@gradual/contract';
-import { EnvironmentEntity, PrimitiveEntity, type PrimitiveKind } from '../../db/entities/index.js';
+import { KEY_MAX_LENGTH, type CodeReferenceReport, type CodeReferenceReportAccepted, type InsightStatus, type PrimitiveInsight, type PrimitiveUsage, type UsageReport, type UsageReportAccepted } from '@gradual/contract';
+import { EnvironmentEntity, PrimitiveEntity, type CodeReferenceCheckRow, type PrimitiveKind } from '../../db/entities/index.js';
 import { DomainError } from '../../domain/errors.js';
 import { RULES_PER_PRIMITIVE_MAX, rulesNeededFor } from '../../domain/usage-variants.js';
 import { clientAddressKey } from '../../rate-limits/client-address.js';
 import { authorize, tokenSees, type Caller } from '../access/authorize.js';
 import type { EnvDirectory } from '../environments/env-directory.js';
 import { findProject, iso } from '../common/lookup.js';
-import { addReportedUsage, emptyReportColumns, readInsightRows, readLastEvaluated, readProjectUsage, readUsageHours } from './usage.store.js';
+import {
+  addReportedUsage,
+  emptyReportColumns,
+  readCodeReferenceReports,
+  readInsightRows,
+  readLastEvaluated,
+  readPrimitiveIds,
+  readProjectUsage,
+  readUsageHours,
+  saveCodeReferenceReport,
+  type CodeReferenceReportRow,
+} from './usage.store.js';
 
 const HOUR_MS = 3600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -183,6 +194,7 @@ export async function listInsights(em: EntityManager, caller: Caller, projectId:
   const since = new Date(now.getTime() - staleAfterDays * DAY_MS);
   const rows = await readInsightRows(em, projectId);
   const usage = await readProjectUsage(em, projectId, since);
+  const codeReferencesOf = codeReferencesByPrimitive(await readCodeReferenceReports(em, projectId));
   // A token restricted to some environments sees their usage only.
   const visibleEnvs = (await em.find(EnvironmentEntity, { projectId }, { orderBy: { createdAt: 'asc', key: 'asc' } })).filter((e) => tokenSees(caller, e.id));
   const usageOf = new Map<string, Map<string, { lastEvaluatedAt: Date; evaluations: number }>>();
@@ -205,6 +217,7 @@ export async function listInsights(em: EntityManager, caller: Caller, projectId:
     }
     const status = insightStatus({ ...row, lastEvaluatedAt, evaluations }, now, staleAfterDays, readyAfterDays);
     if (query.status && status !== query.status) continue;
+    const codeReferences = codeReferencesOf.get(row.id) ?? [];
     insights.push({
       kind: row.kind,
       key: row.key,
@@ -218,7 +231,71 @@ export async function listInsights(em: EntityManager, caller: Caller, projectId:
         const u = byEnv?.get(env.id);
         return { envId: env.id, envKey: env.key, lastEvaluatedAt: u ? iso(u.lastEvaluatedAt) : null, evaluations: u?.evaluations ?? 0 };
       }),
+      codeReferences,
+      safeToRemove: evaluations === 0 && status !== 'new' && codeReferences.length > 0 && codeReferences.every((c) => c.references === 0),
     });
   }
   return insights;
+}
+
+type CodeReferences = Insight['codeReferences'][number];
+
+/** Each primitive's latest check per repository (reports come newest first). */
+function codeReferencesByPrimitive(reports: CodeReferenceReportRow[]): Map<string, CodeReferences[]> {
+  const byPrimitive = new Map<string, CodeReferences[]>();
+  for (const report of reports) {
+    for (const check of report.checks) {
+      let list = byPrimitive.get(check.primitiveId);
+      if (!list) byPrimitive.set(check.primitiveId, (list = []));
+      list.push({ repository: report.repository, commit: report.commit, checkedAt: iso(report.checkedAt), references: check.references, locations: check.locations });
+    }
+  }
+  return byPrimitive;
+}
+
+/**
+ * Records what a code base's type check found about keys of the project (`gradual flags stale
+ * --report`), replacing that repository's previous report. Every key must be a flag or config of
+ * the project (archived ones too) that the caller may see; a key named twice is refused. Evidence
+ * for removal is a write: it needs write access.
+ */
+export async function reportCodeReferences(
+  em: EntityManager,
+  caller: Caller,
+  projectId: string,
+  report: z.infer<typeof CodeReferenceReport>,
+): Promise<z.infer<typeof CodeReferenceReportAccepted>> {
+  const project = await findProject(em, projectId);
+  // Evidence about the project's keys, whatever the environment: not for keys restricted to some.
+  await authorize(em, caller, project.orgId, { action: 'write', projectId, allEnvironments: true });
+  const outOfScope = report.checks.find((c) => !tokenSees(caller, undefined, c.key));
+  if (outOfScope) throw new DomainError('token_resource_out_of_scope', `This API key is not scoped to "${outOfScope.key}".`);
+  const ids = await readPrimitiveIds(
+    em,
+    projectId,
+    report.checks.map((c) => c.kind),
+    report.checks.map((c) => c.key),
+  );
+  const fields: Record<string, string> = {};
+  const checks: CodeReferenceCheckRow[] = [];
+  const seen = new Set<string>();
+  report.checks.forEach((c, i) => {
+    const ref = `${c.kind}:${c.key}`;
+    const primitiveId = ids.get(ref);
+    if (primitiveId === undefined) fields[`checks.${i}.key`] = `no ${c.kind} "${c.key}" in this project`;
+    else if (seen.has(ref)) fields[`checks.${i}.key`] = `${c.kind} "${c.key}" is checked twice`;
+    else checks.push({ primitiveId, references: c.references, locations: c.locations });
+    seen.add(ref);
+  });
+  if (Object.keys(fields).length) throw new DomainError('invalid_request', 'Some checks name no flag or config of the project.', { fields });
+  const checkedAt = caller.now;
+  const commit = report.commit ?? null;
+  await saveCodeReferenceReport(em, {
+    projectId,
+    repository: report.repository,
+    commit,
+    checkedAt,
+    checks,
+  });
+  return { repository: report.repository, commit, checkedAt: iso(checkedAt), checks: report.checks.length };
 }

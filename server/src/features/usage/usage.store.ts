@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { LIVE_STATUSES_SQL, type PrimitiveKind } from '../../db/entities/index.js';
+import { LIVE_STATUSES_SQL, type CodeReferenceCheckRow, type PrimitiveKind } from '../../db/entities/index.js';
 import { transaction } from '../../db/transaction.js';
 import { rawQuery } from '../common/sql.js';
 
@@ -264,4 +264,44 @@ export async function readProjectUsage(em: EntityManager, projectId: string, sin
     [since.toISOString(), projectId],
   );
   return rows.map((r) => ({ primitiveId: r.primitive_id, envId: r.env_id, lastEvaluatedAt: new Date(r.last), evaluations: Number(r.evaluations) }));
+}
+
+/** The ids of a project's flags and configs (archived too), by `<kind>:<key>`. */
+export async function readPrimitiveIds(em: EntityManager, projectId: string, kinds: PrimitiveKind[], keys: string[]): Promise<Map<string, string>> {
+  const { rows } = await rawQuery<{ id: string; kind: PrimitiveKind; key: string }>(
+    em,
+    `select p.id, p.kind, p.key from primitives p join unnest(?::text[], ?::text[]) as k(kind, key) on p.kind = k.kind and p.key = k.key where p.project_id = ?`,
+    [kinds, keys, projectId],
+  );
+  return new Map(rows.map((r) => [`${r.kind}:${r.key}`, r.id]));
+}
+
+/** Replaces a repository's code reference report in one statement (concurrent reports of it: the last one wins whole). */
+export async function saveCodeReferenceReport(
+  em: EntityManager,
+  report: { projectId: string; repository: string; commit: string | null; checkedAt: Date; checks: CodeReferenceCheckRow[] },
+): Promise<void> {
+  await rawQuery(
+    em,
+    `insert into code_reference_reports (project_id, repository, commit, checked_at, checks) values (?, ?, ?, ?, ?::jsonb)
+     on conflict (project_id, repository) do update set commit = excluded.commit, checked_at = excluded.checked_at, checks = excluded.checks`,
+    [report.projectId, report.repository, report.commit, report.checkedAt.toISOString(), JSON.stringify(report.checks)],
+  );
+}
+
+export interface CodeReferenceReportRow {
+  repository: string;
+  commit: string | null;
+  checkedAt: Date;
+  checks: CodeReferenceCheckRow[];
+}
+
+/** A project's code reference reports, newest first. */
+export async function readCodeReferenceReports(em: EntityManager, projectId: string): Promise<CodeReferenceReportRow[]> {
+  const { rows } = await rawQuery<{ repository: string; commit: string | null; checked_at: Date; checks: CodeReferenceCheckRow[] }>(
+    em,
+    `select repository, commit, checked_at, checks from code_reference_reports where project_id = ? order by checked_at desc, repository`,
+    [projectId],
+  );
+  return rows.map((r) => ({ repository: r.repository, commit: r.commit, checkedAt: new Date(r.checked_at), checks: r.checks }));
 }

@@ -2,7 +2,7 @@ import { initServer } from '@ts-rest/express';
 import { contract } from '@gradual/contract';
 import { admit } from '../admission.js';
 import type { AppDeps } from '../../deps.js';
-import { getPrimitiveUsage, listInsights, reportUsage } from '../../features/usage/usage.service.js';
+import { getPrimitiveUsage, listInsights, reportCodeReferences, reportUsage } from '../../features/usage/usage.service.js';
 
 const s = initServer();
 
@@ -24,5 +24,9 @@ export const usageRoutes = (deps: AppDeps) =>
     listInsights: async ({ req, res, params, query }) => ({
       status: 200,
       body: await listInsights(req.em, await admit(req, res, deps), params.id, query),
+    }),
+    reportCodeReferences: async ({ req, res, params, body }) => ({
+      status: 200,
+      body: await reportCodeReferences(req.em, await admit(req, res, deps), params.id, body),
     }),
   });
