@@ -1,4 +1,4 @@
-import type { Config, Flag, MutationResult, PrimitiveUsage, PutRolloutRequest, Rule, UpdatePrimitiveRequest } from '@gradual/sdk';
+import type { Config, Flag, MutationResult, PrimitiveInsight, PrimitiveUsage, PutRolloutRequest, Rule, UpdatePrimitiveRequest } from '@gradual/sdk';
 import { api, withReason } from './api';
 
 export type Kind = 'flag' | 'config';
@@ -97,6 +97,9 @@ export function definitionApi(kind: Kind, projectId: string, key: string) {
     remove: (confirm: string, etag: string | undefined): Promise<void> =>
       flag ? a.deleteFlag({ path, body: { confirm }, headers: ifMatch(etag) }) : a.deleteConfig({ path, body: { confirm }, headers: ifMatch(etag) }),
     usage: (days: number): Promise<PrimitiveUsage> => (flag ? a.getFlagUsage({ path, query: { days } }) : a.getConfigUsage({ path, query: { days } })),
+    /** Its insight (usage status, code checks, safe to remove), or null when archived (insights list live ones). */
+    insight: async (staleAfterDays: number): Promise<PrimitiveInsight | null> =>
+      (await a.listInsights({ path: { id: projectId }, query: { staleAfterDays } })).find((i) => i.kind === kind && i.key === key) ?? null,
   };
 }
 export type DefinitionApi = ReturnType<typeof definitionApi>;

@@ -13,7 +13,8 @@ import { claim, startTestServer, type ClaimedInstance, type TestServer } from '.
  * is refused with the cycle; a flag's details are edited under If-Match (a change made meanwhile
  * asks for a reload); a flag is archived, found again with "Show archived" and deleted with its
  * key typed; a flag with a live rollout cannot be archived and says why; the stale-flags view
- * moves a flag from new to not evaluated as the clock moves; a webhook subscription is created,
+ * moves a flag from new to not evaluated as the clock moves, and a flag's page says it is safe to
+ * remove once nobody evaluated it for 30 days and a code check found no use; a webhook subscription is created,
  * its secret shown once, a test event sent and seen delivered in the log (and verified by the
  * receiver with that secret); an environment and then the project are deleted from their danger
  * zones.
@@ -282,6 +283,33 @@ describe.skipIf(!chromiumInstalled)('dashboard lifecycle in a browser', () => {
     const statuses = await page.getByTestId('insight-status').allTextContents();
     expect(new Set(statuses)).toEqual(new Set(['Not evaluated']));
     await screenshot(page, 'lifecycle-05-stale-flags');
+  });
+
+  it('shows a flag nobody evaluated for 30 days and no code uses as safe to remove, with each repository\'s check', async () => {
+    // 8 days have passed: 23 more, in steps shorter than a session's 14 days (each request renews it).
+    await t.advanceClock(12 * DAY);
+    await page.reload();
+    await owner.session.whoami();
+    await t.advanceClock(11 * DAY);
+    await owner.session.reportCodeReferences({
+      path: { id: projectId },
+      body: {
+        repository: 'acme/web',
+        commit: 'abc123def456',
+        checks: [
+          { kind: 'flag', key: 'beta-export', references: 0, locations: [] },
+          { kind: 'flag', key: 'beta-search', references: 2, locations: ['src/search.ts:12', 'src/app.ts:40'] },
+        ],
+      },
+    });
+    await page.goto(`${envUrl}/flags/beta-export`);
+    const evidence = page.getByTestId('removal-evidence');
+    await evidence.filter({ hasText: 'Safe to remove.' }).waitFor();
+    expect(await evidence.textContent()).toMatch(/No evaluation in any environment for 30 days.*acme\/web at abc123def456, type-checked .*: no use/);
+    await screenshot(page, 'lifecycle-06-safe-to-remove');
+    await page.goto(`${envUrl}/flags/beta-search`);
+    await evidence.filter({ hasText: 'not proven unused' }).waitFor();
+    expect(await evidence.textContent()).toContain('2 uses (src/search.ts:12, src/app.ts:40)');
   });
 
   it('creates a webhook subscription (secret shown once), sends a test event and sees it delivered in the log', async () => {

@@ -9,6 +9,7 @@ import { ConvergenceLine } from '../components/ConvergenceLine';
 import { RollbackBanner } from '../components/RollbackBanner';
 import { RolloutPanel } from '../components/RolloutPanel';
 import { TargetIds } from '../components/TargetIds';
+import { RemovalEvidence } from '../components/RemovalEvidence';
 import { UsagePanel } from '../components/UsagePanel';
 import { WhoGetsIt } from '../components/WhoGetsIt';
 import { ErrorNote, Field, Loading, PageHeader, Section, StatusBadge } from '../components/ui';
@@ -167,6 +168,7 @@ export function PrimitivePage(props: { slug: string; projectId: string; envId: s
       </Section>
 
       <Section title="Usage" id="usage-h">
+        {!archivedAt && <RemovalEvidence ops={defOps} kind={kind} primitiveKey={primitiveKey} />}
         <UsagePanel ops={defOps} />
       </Section>
 
