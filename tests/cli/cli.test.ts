@@ -304,8 +304,11 @@ describe('gradual CLI', { timeout: 120_000 }, () => {
     expect(forgotten).toMatchObject({ safeToRemove: true, codeReferences: [{ repository: 'acme/typed-app', commit: 'abc123', references: 0 }] });
     expect(insights.find((i) => i.key === 'legacy-banner')).toMatchObject({ safeToRemove: false, codeReferences: [{ references: 1 }] });
 
-    const human = await stale('--tsconfig', tsconfig, '--types', out);
-    expect(human.stdout).toMatch(/forgotten\s+flag\s+not in 1 days\s+0\s+safe_to_remove\s+gradual flags archive forgotten --project tidy/);
+    // In words; an approval-required key cannot archive: a person does.
+    const agent = (await s.createApiKey({ path: { slug: 'acme' }, body: { name: 'tidy agent', requiresApproval: true } })).token;
+    const human = await gradual(['flags', 'stale', '--project', 'tidy', '--days', '1', '--tsconfig', tsconfig, '--types', out], { env: { GRADUAL_TOKEN: agent } });
+    expect(human.stdout).toMatch(/^type check: .*tsconfig\.json \(TypeScript [\d.]+, \d+ files\)$/m);
+    expect(human.stdout).toMatch(/forgotten\s+flag\s+not in 1 days\s+0\s+safe_to_remove\s+a person archives it \(approval required\): gradual flags archive forgotten --project tidy/);
 
     // A module that is not what the server generates now proves nothing.
     await s.createFlag({ path: { id: tidy }, body: { key: 'brand-new', name: 'Brand new', defaultValue: false } });

@@ -61,22 +61,24 @@ const ONE_BY_ONE_MAX = 25;
 
 /**
  * The proof that candidates are unused. The project is compiled without all of them: a key whose
- * literal a new error points at is used there. Then without the others together: no new error
- * proves them all unused. Otherwise (a use that names no literal, such as a key held in a
- * variable) each is compiled away alone, where every new error is a use of it.
+ * literal a new error points at is used there. When every new error points at one, the keys none
+ * points at are unused. Otherwise (follow-on errors, a key held in a variable) the others are
+ * compiled away together: no new error proves them all unused. If there is one, each is compiled
+ * away alone, where every new error is a use of it.
  */
 function proveUnused(check: ProjectCheck, manifest: ManifestFile, options: GenerateOptions, keys: string[]) {
   const moduleWithout = (removed: ReadonlySet<string>) => check.usesWithout(generateTypes(without(manifest, removed), options), removed);
-  const uses = new Map(moduleWithout(new Set(keys)).byKey);
-  const unused = new Set<string>();
+  const all = moduleWithout(new Set(keys));
+  const uses = new Map(all.byKey);
   const rest = keys.filter((k) => !uses.has(k));
-  if (!rest.length) return { uses, unused, notChecked: [] };
+  if (!rest.length || !all.unattributed.length) return { uses, unused: new Set(rest), notChecked: [] };
   const together = moduleWithout(new Set(rest));
   if (!together.byKey.size && !together.unattributed.length) return { uses, unused: new Set(rest), notChecked: [] };
+  const unused = new Set<string>();
   for (const key of rest.slice(0, ONE_BY_ONE_MAX)) {
-    const alone = moduleWithout(new Set([key])).byKey.get(key);
-    if (alone) uses.set(key, alone);
-    else unused.add(key);
+    const alone = moduleWithout(new Set([key]));
+    if (!alone.byKey.size && !alone.unattributed.length) unused.add(key);
+    else uses.set(key, [...(alone.byKey.get(key) ?? []), ...alone.unattributed]);
   }
   return { uses, unused, notChecked: rest.slice(ONE_BY_ONE_MAX) };
 }
@@ -107,10 +109,13 @@ async function staleKeys(ctx: Context, options: StaleOptions) {
     unused = found.unused;
     proof = { typescript: check.typescript, files: check.files, tsconfig: options.tsconfig, notChecked: found.notChecked };
   }
+  // An approval-required key cannot archive (archiving reaches every environment): a person does.
+  const me = candidates.length ? await ctx.client.whoami() : null;
+  const archiveBy = me?.type === 'api_key' && me.apiKey.requiresApproval ? (command: string) => `a person archives it (approval required): ${command}` : (command: string) => command;
   const keys: StaleKey[] = candidates.map((c) => {
     const at = uses.get(c.key) ?? [];
     const base = { kind: c.kind, key: c.key, lastEvaluatedAt: c.lastEvaluatedAt };
-    if (unused.has(c.key)) return { ...base, verdict: 'safe_to_remove', references: 0, locations: [], next: archiveCommand(c, project.key) };
+    if (unused.has(c.key)) return { ...base, verdict: 'safe_to_remove', references: 0, locations: [], next: archiveBy(archiveCommand(c, project.key)) };
     if (at.length) return { ...base, verdict: 'referenced', references: at.length, locations: at.slice(0, 10), next: `remove its uses first (${at.slice(0, 3).join(', ')}${at.length > 3 ? ', …' : ''})` };
     return {
       ...base,

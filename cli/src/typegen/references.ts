@@ -64,15 +64,18 @@ export function checkProject(ts: TypeScript, tsconfigPath: string, modulePath: s
   const target = ts.sys.resolvePath(resolve(modulePath));
   const same = (fileName: string) => ts.sys.resolvePath(resolve(fileName)) === target;
 
+  // Every file but the module is parsed once for all the compilations (the libraries' declarations are most of the work).
+  const parsedFiles = new Map<string, TS.SourceFile | undefined>();
   const compile = (moduleText: string | null, oldProgram?: TS.Program) => {
     const host = ts.createCompilerHost(parsed.options, true);
     const getSourceFile = host.getSourceFile.bind(host);
     const readFile = host.readFile.bind(host);
-    if (moduleText !== null) {
-      host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) =>
-        same(fileName) ? ts.createSourceFile(fileName, moduleText, languageVersion, true) : getSourceFile(fileName, languageVersion, onError, shouldCreate);
-      host.readFile = (fileName) => (same(fileName) ? moduleText : readFile(fileName));
-    }
+    host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
+      if (moduleText !== null && same(fileName)) return ts.createSourceFile(fileName, moduleText, languageVersion, true);
+      if (!parsedFiles.has(fileName)) parsedFiles.set(fileName, getSourceFile(fileName, languageVersion, onError, shouldCreate));
+      return parsedFiles.get(fileName);
+    };
+    if (moduleText !== null) host.readFile = (fileName) => (same(fileName) ? moduleText : readFile(fileName));
     const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options, host, ...(oldProgram ? { oldProgram } : {}) });
     return { program, diagnostics: ts.getPreEmitDiagnostics(program) };
   };
@@ -97,8 +100,8 @@ export function checkProject(ts: TypeScript, tsconfigPath: string, modulePath: s
       const unattributed: string[] = [];
       for (const d of compile(moduleText, base.program).diagnostics) {
         if (baseline.has(identity(d))) continue;
-        // With one key removed, every new error is a use of it.
-        const key = removed.size === 1 ? [...removed][0]! : d.file && !same(d.file.fileName) ? keyAt(ts, d, removed) : null;
+        // The module's own errors are no use of a key; with one key removed, every other new error is a use of it.
+        const key = !d.file || same(d.file.fileName) ? null : removed.size === 1 ? [...removed][0]! : keyAt(ts, d, removed);
         if (key === null) {
           unattributed.push(`${where(d)}: ${flatten(ts, d)}`);
           continue;
