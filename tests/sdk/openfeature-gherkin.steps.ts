@@ -159,19 +159,21 @@ export class RecordingGradualProvider extends GradualProvider {
   }
 }
 
-/** What the scenarios share: the server, and the providers registered once for all of them. */
+/** A provider state the scenarios ask for besides a stable (ready) provider. */
+export type ProviderState = 'not ready' | 'error' | 'fatal' | 'stale';
+
+/** What the scenarios share: the providers registered once for all of them, and how to make the others. */
 export interface GherkinEnv {
-  baseUrl: string;
-  token: string;
-  /** The environment holding SPEC_FLAGS. */
-  envId: string;
-  /** An environment of a project without flags: the server has no ruleset for it. */
-  emptyEnvId: string;
-  /** OpenFeature domain of the stable GradualProvider. */
+  /** OpenFeature domain of the stable provider. */
   stableDomain: string;
-  /** OpenFeature domain of the RecordingGradualProvider. */
+  /** OpenFeature domain of a stable provider that records the context it is handed. */
   contextDomain: string;
-  recorder: RecordingGradualProvider;
+  recorder: { lastContext: EvaluationContext | undefined };
+  /**
+   * Registers in `domain` a provider in `state`, as near as the provider under test comes to it,
+   * and answers how to close it.
+   */
+  registerProvider(state: ProviderState, domain: string, client: Client): Promise<() => Promise<void>>;
 }
 
 /** fetch that fails like an unreachable server while `offline` is true. */
@@ -182,6 +184,57 @@ function switchableFetch() {
     return fetch(input, init);
   };
   return { fetch: f, state };
+}
+
+/** OpenFeature's logger: errors (except those starting with `expected`) and warnings to the console. */
+export function quietOpenFeatureLogger(expected: string): void {
+  OpenFeature.setLogger({
+    error: (...args: unknown[]) => {
+      if (args[0] !== expected) console.error(...args);
+    },
+    warn: (...args: unknown[]) => console.warn(...args),
+    info: () => undefined,
+    debug: () => undefined,
+  });
+}
+
+const isProviderState = (s: string): s is ProviderState => ['not ready', 'error', 'fatal', 'stale'].includes(s);
+
+/** GradualProvider in each state: waiting for, or giving up on, a ruleset the server does not have; a rejected token; a server gone. */
+export function gradualProviderStates(options: { baseUrl: string; token: string; envId: string; emptyEnvId: string }): GherkinEnv['registerProvider'] {
+  const { baseUrl, token, envId, emptyEnvId } = options;
+  return async (state, domain, client) => {
+    switch (state) {
+      case 'not ready': {
+        // Initialization waits for a ruleset the server does not have yet.
+        const provider = new GradualProvider({ baseUrl, token, envId: emptyEnvId, logger: null, initTimeoutMs: 600_000 });
+        OpenFeature.setProvider(domain, provider);
+        expect(client.providerStatus).toBe(ProviderStatus.NOT_READY);
+        return () => provider.onClose();
+      }
+      case 'error': {
+        // Initialization gives up waiting for a first ruleset.
+        const provider = new GradualProvider({ baseUrl, token, envId: emptyEnvId, logger: null, initTimeoutMs: 100 });
+        await OpenFeature.setProviderAndWait(domain, provider).catch(() => undefined);
+        return () => provider.onClose();
+      }
+      case 'fatal': {
+        // The server rejects the token (401).
+        const provider = new GradualProvider({ baseUrl, token: 'svc_not_a_real_token', envId, logger: null });
+        await OpenFeature.setProviderAndWait(domain, provider).catch(() => undefined);
+        return () => provider.onClose();
+      }
+      case 'stale': {
+        // Ready, then the server cannot be reached.
+        const net = switchableFetch();
+        const provider = new GradualProvider({ baseUrl, token, envId, mode: 'poll', pollIntervalMs: 50, backoff: { initialMs: 20, maxMs: 100 }, fetch: net.fetch, logger: null });
+        await OpenFeature.setProviderAndWait(domain, provider);
+        net.state.offline = true;
+        await expect.poll(() => client.providerStatus, { timeout: 5000 }).toBe(ProviderStatus.STALE);
+        return () => provider.onClose();
+      }
+    }
+  };
 }
 
 type FlagType = 'Boolean' | 'String' | 'Integer' | 'Float' | 'Object';
@@ -227,55 +280,13 @@ export class World {
   }
 
   async givenProvider(status: string): Promise<void> {
-    const { baseUrl, token, envId, emptyEnvId } = this.env;
-    switch (status) {
-      case 'stable':
-        this.client = OpenFeature.getClient(this.env.stableDomain);
-        return;
-      case 'not ready': {
-        // Initialization waits for a ruleset the server does not have yet.
-        const provider = new GradualProvider({ baseUrl, token, envId: emptyEnvId, logger: null, initTimeoutMs: 600_000 });
-        OpenFeature.setProvider(this.newDomain(), provider);
-        this.cleanups.push(() => provider.onClose());
-        expect(this.client.providerStatus).toBe(ProviderStatus.NOT_READY);
-        return;
-      }
-      case 'error': {
-        // Initialization gives up waiting for a first ruleset.
-        const provider = new GradualProvider({ baseUrl, token, envId: emptyEnvId, logger: null, initTimeoutMs: 100 });
-        await OpenFeature.setProviderAndWait(this.newDomain(), provider).catch(() => undefined);
-        this.cleanups.push(() => provider.onClose());
-        return;
-      }
-      case 'fatal': {
-        // The server rejects the token (401).
-        const provider = new GradualProvider({ baseUrl, token: 'svc_not_a_real_token', envId, logger: null });
-        await OpenFeature.setProviderAndWait(this.newDomain(), provider).catch(() => undefined);
-        this.cleanups.push(() => provider.onClose());
-        return;
-      }
-      case 'stale': {
-        // Ready, then the server cannot be reached.
-        const net = switchableFetch();
-        const provider = new GradualProvider({
-          baseUrl,
-          token,
-          envId,
-          mode: 'poll',
-          pollIntervalMs: 50,
-          backoff: { initialMs: 20, maxMs: 100 },
-          fetch: net.fetch,
-          logger: null,
-        });
-        await OpenFeature.setProviderAndWait(this.newDomain(), provider);
-        this.cleanups.push(() => provider.onClose());
-        net.state.offline = true;
-        await expect.poll(() => this.client.providerStatus, { timeout: 5000 }).toBe(ProviderStatus.STALE);
-        return;
-      }
-      default:
-        throw new Error(`no provider "${status}"`);
+    if (status === 'stable') {
+      this.client = OpenFeature.getClient(this.env.stableDomain);
+      return;
     }
+    if (!isProviderState(status)) throw new Error(`no provider "${status}"`);
+    const domain = this.newDomain();
+    this.cleanups.push(await this.env.registerProvider(status, domain, this.client));
   }
 
   recordingHook(): Hook {
