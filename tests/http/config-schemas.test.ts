@@ -102,6 +102,26 @@ describe('config value schemas', () => {
     expect(flag.fields).toEqual({ schema: 'a flag has a value type: schemas are for configs' });
   });
 
+  it('never lets a rollout keep a candidate its schema refuses when a new candidate and a stricter schema are written at once', async () => {
+    const loose = { type: 'object', properties: { max: { type: 'integer' } }, required: ['max'] };
+    const strict = { type: 'object', properties: { max: { type: 'integer', maximum: 10 } }, required: ['max'] };
+    for (let round = 0; round < 8; round++) {
+      const key = `race-${round}`;
+      await api().createConfig({ path: { id: projectId }, body: { key, name: key, schema: loose, defaultValue: { max: 1 } } });
+      await api().putConfigRollout({ path: { envId: prod, key }, body: { percent: 10, newValue: { max: 5 } } });
+      const [put, patch] = await Promise.allSettled([
+        api().putConfigRollout({ path: { envId: prod, key }, body: { percent: 10, newValue: { max: 50 } } }),
+        api().updateConfig({ path: { id: projectId, key }, body: { schema: strict } }),
+      ]);
+      // Either may come first; the second then finds the first and is refused.
+      expect([put.status, patch.status].sort(), `round ${round}`).toEqual(['fulfilled', 'rejected']);
+      const definition = await api().getConfig({ path: { id: projectId, key } });
+      const rollout = (await api().getConfigState({ path: { envId: prod, key } })).rollout;
+      expect(rollout?.newValue, `round ${round}`).toEqual(patch.status === 'fulfilled' ? { max: 5 } : { max: 50 });
+      expect(definition.schema, `round ${round}`).toEqual(patch.status === 'fulfilled' ? strict : loose);
+    }
+  });
+
   it('serves the schema in the manifest, under x-gradual', async () => {
     await api().createConfig({ path: { id: projectId }, body: { key: 'theme', name: 'Theme', schema: { enum: ['light', 'dark'] }, defaultValue: 'light' } });
     const manifest = await api().getManifest({ path: { id: projectId } });

@@ -136,26 +136,33 @@ export async function putRollout(
   ifMatch: string | undefined,
 ): Promise<RolloutDto> {
   const { env, primitive, actor, current } = await resolveTarget(em, caller, kind, envId, key, 'write');
-  // A named variant is written as its value: from here on the body carries newValue only.
+  // A named variant is written as its value: from here on the body carries newValue only. It is
+  // checked here, and again in the transaction against the definition's row locked shared (as a
+  // value write is), so that a variant or schema change, which locks the row for update and checks
+  // every value held, cannot slip in between the check and the write.
   const candidate = candidateOf(primitive, sent, sentNewValue);
   const hasNewValue = candidate.hasNewValue;
   const body: PutRolloutBody = { ...sent, newValue: candidate.hasNewValue ? candidate.newValue : undefined };
-  const command = (plan?: PlanSnapshot): PutRollout => ({
+  const command = (checked: typeof candidate, plan?: PlanSnapshot): PutRollout => ({
     type: 'put',
     percent: body.percent,
     ...(body.planKey !== undefined ? { planKey: body.planKey } : {}),
     ...(plan ? { plan } : {}),
     ...(body.seed !== undefined ? { seed: body.seed } : {}),
     ...(body.bucketField !== undefined ? { bucketField: body.bucketField } : {}),
-    ...(hasNewValue ? { newValue: body.newValue as JsonValue } : {}),
-    hasNewValue,
+    ...(checked.hasNewValue ? { newValue: checked.newValue as JsonValue } : {}),
+    hasNewValue: checked.hasNewValue,
   });
   const needsPlan = (live: Rollout | null) => typeof body.planKey === 'string' && body.planKey !== live?.planKey;
+  // A new candidate is written under the definition's lock (the locked path).
+  const changesCandidate = (live: Rollout) => hasNewValue && !isDeepStrictEqual(toStateOf(live).newValue, body.newValue);
   // Repeating the PUT that completed a rollout is a retry, not a new rollout (PUT idempotency).
   const repeatsCompleted = (found: Rollout | null) => found?.status === 'completed' && repeatsCompletingPut(found, body, hasNewValue);
 
-  // The common case, an edit of the live rollout that needs no plan loaded, without a lock.
-  const edited = await editOptimistically(em, caller, bus, actor, env.id, primitive.id, current, ifMatch, (live) => (needsPlan(live) ? null : command()));
+  // The common case, an edit of the live rollout that needs no plan loaded and keeps its candidate, without a lock.
+  const edited = await editOptimistically(em, caller, bus, actor, env.id, primitive.id, current, ifMatch, (live) =>
+    needsPlan(live) || changesCandidate(live) ? null : command(candidate),
+  );
   if (edited.done) return edited.dto;
   if (edited.current && !isLive(edited.current) && repeatsCompleted(edited.current)) return toRolloutDto(edited.current);
 
@@ -165,17 +172,19 @@ export async function putRollout(
       const current = await findCurrentRollout(tx, env.id, primitive.id, true);
       checkIfMatch(ifMatch, current ? toRolloutDto(current) : null);
       const live = current && isLive(current) ? current : null;
-      const put = command(needsPlan(live) ? await loadPlanSnapshot(tx, env.projectId, body.planKey as string) : undefined);
       const ctx = { changes, actor, caller };
       if (!live && repeatsCompleted(current)) return current!;
+      // A new rollout, or a candidate, holds the definition's row (shared): archiving, and a change
+      // of its variants or schema, wait for this write, or it sees them.
+      const definition = !live || hasNewValue ? await tx.findOneOrFail(PrimitiveEntity, { id: primitive.id }, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true }) : null;
+      if (!live && definition?.archivedAt) throw primitiveArchived(kind, primitive.key);
+      const checked = definition && hasNewValue ? candidateOf(definition, sent, sentNewValue) : candidate;
+      const put = command(checked, needsPlan(live) ? await loadPlanSnapshot(tx, env.projectId, body.planKey as string) : undefined);
       if (live) {
         const transition = applyCommand(toStateOf(live), put, caller.now);
         await commitTransition(ctx, live, primitive, transition, toRolloutDto(live));
         return live;
       }
-      // A new rollout holds the definition's row (shared) so that archiving waits for it, or it for the archive.
-      const definition = await tx.findOneOrFail(PrimitiveEntity, { id: primitive.id }, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true });
-      if (definition.archivedAt) throw primitiveArchived(kind, primitive.key);
       if (!hasNewValue) {
         const state = await tx.findOneOrFail(PrimitiveStateEntity, { primitiveId: primitive.id, envId: env.id });
         if (!state.rules.length) throw invalid({ newValue: `required: this ${kind} has no rules for the rollout to gate` });
