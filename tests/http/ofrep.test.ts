@@ -224,6 +224,13 @@ describe('OFREP: single and bulk evaluation, errors, ETags and the event stream'
       await events.body?.cancel();
     }
     expect(await fromMemory()).toBeGreaterThanOrEqual(before + 6);
+    // A ticket's expiry is in whole seconds: answers within one second share it, the next second signs a new one.
+    const ticketOf = (answer: Answer) => new URL(answer.body.eventStreams![0]!.url).searchParams.get('ticket');
+    await t.setClock('2026-11-20T10:00:00.200Z');
+    const [one, two] = [await post('', { context: { plan: 'enterprise', targetingKey: 'u-9' } }), await post('', { context: { plan: 'enterprise', targetingKey: 'u-9' } })];
+    expect(ticketOf(one)).toBe(ticketOf(two));
+    await t.advanceClock(1);
+    expect(ticketOf(await post('', { context: { plan: 'enterprise', targetingKey: 'u-9' } }))).not.toBe(ticketOf(one));
     // A body the route refuses is still refused: the replay hands it to the route.
     const bad = await post('/ruled', { context: 'not an object' });
     expect(bad.status).toBe(400);

@@ -164,8 +164,13 @@ function ticketSignature(tokenHash: string, payload: string): Buffer {
   return createHmac('sha256', `gradual-ofrep-ticket:${tokenHash}`).update(payload).digest();
 }
 
+/** When a ticket signed at `now` expires, in whole seconds (tickets signed within one second are the same). */
+export function ticketExpiry(now: Date): number {
+  return Math.floor((now.getTime() + TICKET_LIFETIME_MS) / 1000);
+}
+
 export function signTicket(key: { id: string; tokenHash: string; kind: string }, envId: string, now: Date): string {
-  const expiry = Math.floor((now.getTime() + TICKET_LIFETIME_MS) / 1000);
+  const expiry = ticketExpiry(now);
   // A client key's tickets say so (`.c`): its streams are capped per client address, before any lookup.
   const payload = `${key.id}.${envId}.${expiry}${key.kind === 'client' ? '.c' : ''}`;
   return `t1.${Buffer.from(payload).toString('base64url')}.${ticketSignature(key.tokenHash, payload).toString('base64url')}`;

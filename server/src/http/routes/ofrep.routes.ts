@@ -18,6 +18,7 @@ import {
   ofrepEnvironment,
   readTicket,
   signTicket,
+  ticketExpiry,
   ticketSignedBy,
   type OfrepContext,
   type Served,
@@ -46,6 +47,8 @@ const BODY = contract.ofrep.ofrepEvaluateFlags.body;
 const BULK_CACHE_CONTROL = 'private, no-cache';
 /** Bodies a replay reads itself; larger ones go to the route unread. */
 const MAX_REPLAYED_BODY = 16 * 1024;
+/** Stream URLs kept for reuse within their second (per key, environment and base URL). */
+const STREAM_URLS_MAX = 10_000;
 
 /**
  * The OFREP routes (docs/ofrep.md): single and bulk evaluation for the environment an API key is
@@ -74,10 +77,21 @@ export const ofrepRoutes = (deps: AppDeps, answers: AnswerCache) => {
     deps.acks.ack(envId, ofrepClientAck(key.id, requestAddress(req), req.headers['user-agent'], version));
   };
 
-  /** The stream URL of a bulk answer: a fresh ticket for the key and environment. */
+  /**
+   * The stream URL of a bulk answer: a ticket for the key and environment. A ticket's expiry is in
+   * whole seconds, so answers within one second carry the same one: it is signed once a second.
+   */
+  const streamUrls = new Map<string, { expiry: number; url: string }>();
   const streamUrl = (base: string, key: ApiKey, envId: string, now: Date) => {
+    const id = `${key.id} ${envId} ${base}`;
+    const expiry = ticketExpiry(now);
+    const known = streamUrls.get(id);
+    if (known?.expiry === expiry) return known.url;
     const url = new URL(`${base}${EVENTS_PATH}`);
     url.searchParams.set('ticket', signTicket(key, envId, now));
+    // Bounded: the base follows the Host header when PUBLIC_URL is not set.
+    if (streamUrls.size >= STREAM_URLS_MAX) streamUrls.clear();
+    streamUrls.set(id, { expiry, url: url.toString() });
     return url.toString();
   };
 
