@@ -44,6 +44,15 @@ function renderPanel(write: (req: Recorded) => Answer, start: Flag = FLAG) {
 }
 
 describe('DefinitionPanel', () => {
+  it('shows the declared variants and the custom metadata', async () => {
+    renderPanel(() => ({ status: 500 }), { ...FLAG, variants: { on: true, off: false }, metadata: { owner: 'checkout', tier: 2 } });
+    const variants = await screen.findByRole('list', { name: 'Variants' });
+    expect(variants.textContent).toBe('on = trueoff = false');
+    expect(screen.getByRole('list', { name: 'Metadata' }).textContent).toBe('owner: checkouttier: 2');
+    expect(screen.queryByTestId('config-schema')).toBeNull(); // a flag has no schema
+  });
+
+
   it('keeps what the form was opened on when the page reloads the definition meanwhile: the save answers 412 instead of undoing the other change', async () => {
     let current: Flag = FLAG;
     let version = 1;

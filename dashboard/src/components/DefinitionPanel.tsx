@@ -121,6 +121,51 @@ export function DefinitionPanel(props: {
             <dd>{d.tags.length > 0 ? <TagChips tags={d.tags} /> : <span className="muted">none</span>}</dd>
             <dt>Maintainer</dt>
             <dd>{d.maintainer ?? <span className="muted">nobody named</span>}</dd>
+            <dt>Variants</dt>
+            <dd>
+              {Object.keys(d.variants).length > 0 ? (
+                <ul className="plain" aria-label="Variants">
+                  {Object.entries(d.variants).map(([name, value]) => (
+                    <li key={name}>
+                      <code>{name}</code> = <code>{JSON.stringify(value)}</code>
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                <span className="muted">none declared (evaluations name the branch)</span>
+              )}
+            </dd>
+            <dt>Metadata</dt>
+            <dd>
+              {Object.keys(d.metadata).length > 0 ? (
+                <ul className="plain" aria-label="Metadata">
+                  {Object.entries(d.metadata).map(([name, value]) => (
+                    <li key={name}>
+                      <code>{name}</code>: {String(value)}
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                <span className="muted">none</span>
+              )}
+            </dd>
+            {'schema' in d && (
+              <>
+                <dt>Schema</dt>
+                <dd>
+                  {d.schema ? (
+                    <details>
+                      <summary>JSON Schema: every value must satisfy it</summary>
+                      <pre className="json" data-testid="config-schema">
+                        {JSON.stringify(d.schema, null, 2)}
+                      </pre>
+                    </details>
+                  ) : (
+                    <span className="muted">none (any JSON value)</span>
+                  )}
+                </dd>
+              </>
+            )}
             <dt>Status</dt>
             <dd>{archived ? <span className="badge badge-cancelled">Archived {formatTime(d.archivedAt)}</span> : <span className="badge badge-completed">Live</span>}</dd>
           </dl>
