@@ -5,36 +5,11 @@
  * (openfeature-gherkin.suite.ts). Expected failures, each with the provider's reason:
  * tests/fixtures/openfeature-gherkin/expected-failures.ofrep.json.
  */
-import { AsyncLocalStorageTransactionContextPropagator, OpenFeature, type EvaluationContext, type JsonValue } from '@openfeature/server-sdk';
+import { AsyncLocalStorageTransactionContextPropagator, OpenFeature } from '@openfeature/server-sdk';
 import { OFREPProvider } from '@openfeature/ofrep-provider';
 import { claim, startTestServer } from '../support/server.js';
 import { gherkinSuite } from './openfeature-gherkin.suite.js';
-import { createSpecFlags, quietOpenFeatureLogger, type GherkinEnv } from './openfeature-gherkin.steps.js';
-
-/** OFREPProvider that keeps the evaluation context the SDK last handed it (contextMerging.feature). */
-class RecordingOfrepProvider extends OFREPProvider {
-  lastContext: EvaluationContext | undefined;
-
-  override resolveBooleanEvaluation(flagKey: string, defaultValue: boolean, context: EvaluationContext) {
-    this.lastContext = context;
-    return super.resolveBooleanEvaluation(flagKey, defaultValue, context);
-  }
-
-  override resolveStringEvaluation(flagKey: string, defaultValue: string, context: EvaluationContext) {
-    this.lastContext = context;
-    return super.resolveStringEvaluation(flagKey, defaultValue, context);
-  }
-
-  override resolveNumberEvaluation(flagKey: string, defaultValue: number, context: EvaluationContext) {
-    this.lastContext = context;
-    return super.resolveNumberEvaluation(flagKey, defaultValue, context);
-  }
-
-  override resolveObjectEvaluation<T extends JsonValue>(flagKey: string, defaultValue: T, context: EvaluationContext) {
-    this.lastContext = context;
-    return super.resolveObjectEvaluation(flagKey, defaultValue, context);
-  }
-}
+import { ContextRecorder, createSpecFlags, quietOpenFeatureLogger, type GherkinEnv } from './openfeature-gherkin.steps.js';
 
 gherkinSuite('OpenFeature specification Gherkin suites through the OFREP provider', 'expected-failures.ofrep.json', async () => {
   const t = await startTestServer();
@@ -50,7 +25,7 @@ gherkinSuite('OpenFeature specification Gherkin suites through the OFREP provide
   OpenFeature.setTransactionContextPropagator(new AsyncLocalStorageTransactionContextPropagator());
   const options = (bearer: string) => ({ baseUrl: `${t.url}/api/v1`, headers: [['Authorization', `Bearer ${bearer}`]] as [string, string][] });
   await OpenFeature.setProviderAndWait('ofrep-stable', new OFREPProvider(options(token)));
-  const recorder = new RecordingOfrepProvider(options(token));
+  const recorder = new ContextRecorder(new OFREPProvider(options(token)));
   await OpenFeature.setProviderAndWait('ofrep-context', recorder);
   // The OFREP provider has no life cycle of its own: no initialization to wait for or fail, no
   // connection to lose. It is ready whatever the server says; a rejected key fails each evaluation.

@@ -15,6 +15,9 @@ import {
   type FlagValue,
   type Hook,
   type JsonValue,
+  type Logger,
+  type Provider,
+  type ProviderMetadata,
 } from '@openfeature/server-sdk';
 import type { FlagMetadata, GradualClient, Rule } from '@gradual/sdk';
 import { GradualProvider } from '@gradual/sdk/openfeature';
@@ -134,28 +137,42 @@ export async function createSpecFlags(session: GradualClient, projectId: string)
 // Providers and the world each scenario runs in
 // ---------------------------------------------------------------------------
 
-/** GradualProvider that keeps the evaluation context the SDK last handed it (contextMerging.feature). */
-export class RecordingGradualProvider extends GradualProvider {
+/** A provider that keeps the evaluation context the SDK last handed it (contextMerging.feature), evaluating with `inner`. */
+export class ContextRecorder implements Provider {
   lastContext: EvaluationContext | undefined;
+  readonly runsOn = 'server';
+  readonly metadata: ProviderMetadata;
 
-  override resolveBooleanEvaluation(flagKey: string, defaultValue: boolean, context: EvaluationContext) {
-    this.lastContext = context;
-    return super.resolveBooleanEvaluation(flagKey, defaultValue, context);
+  constructor(private readonly inner: Provider) {
+    this.metadata = { name: `context recorder over ${inner.metadata.name}` };
   }
 
-  override resolveStringEvaluation(flagKey: string, defaultValue: string, context: EvaluationContext) {
-    this.lastContext = context;
-    return super.resolveStringEvaluation(flagKey, defaultValue, context);
+  initialize(context?: EvaluationContext): Promise<void> {
+    return this.inner.initialize?.(context) ?? Promise.resolve();
   }
 
-  override resolveNumberEvaluation(flagKey: string, defaultValue: number, context: EvaluationContext) {
-    this.lastContext = context;
-    return super.resolveNumberEvaluation(flagKey, defaultValue, context);
+  onClose(): Promise<void> {
+    return this.inner.onClose?.() ?? Promise.resolve();
   }
 
-  override resolveObjectEvaluation<T extends JsonValue>(flagKey: string, defaultValue: T, context: EvaluationContext) {
+  resolveBooleanEvaluation(flagKey: string, defaultValue: boolean, context: EvaluationContext, logger: Logger) {
     this.lastContext = context;
-    return super.resolveObjectEvaluation(flagKey, defaultValue, context);
+    return this.inner.resolveBooleanEvaluation(flagKey, defaultValue, context, logger);
+  }
+
+  resolveStringEvaluation(flagKey: string, defaultValue: string, context: EvaluationContext, logger: Logger) {
+    this.lastContext = context;
+    return this.inner.resolveStringEvaluation(flagKey, defaultValue, context, logger);
+  }
+
+  resolveNumberEvaluation(flagKey: string, defaultValue: number, context: EvaluationContext, logger: Logger) {
+    this.lastContext = context;
+    return this.inner.resolveNumberEvaluation(flagKey, defaultValue, context, logger);
+  }
+
+  resolveObjectEvaluation<T extends JsonValue>(flagKey: string, defaultValue: T, context: EvaluationContext, logger: Logger) {
+    this.lastContext = context;
+    return this.inner.resolveObjectEvaluation(flagKey, defaultValue, context, logger);
   }
 }
 

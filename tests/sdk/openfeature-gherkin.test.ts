@@ -8,7 +8,7 @@ import { AsyncLocalStorageTransactionContextPropagator, OpenFeature } from '@ope
 import { GradualProvider } from '@gradual/sdk/openfeature';
 import { claim, startTestServer } from '../support/server.js';
 import { gherkinSuite } from './openfeature-gherkin.suite.js';
-import { createSpecFlags, gradualProviderStates, quietOpenFeatureLogger, RecordingGradualProvider } from './openfeature-gherkin.steps.js';
+import { ContextRecorder, createSpecFlags, gradualProviderStates, quietOpenFeatureLogger } from './openfeature-gherkin.steps.js';
 
 gherkinSuite('OpenFeature specification Gherkin suites against GradualProvider', 'expected-failures.json', async () => {
   const t = await startTestServer();
@@ -27,7 +27,7 @@ gherkinSuite('OpenFeature specification Gherkin suites against GradualProvider',
   OpenFeature.setTransactionContextPropagator(new AsyncLocalStorageTransactionContextPropagator());
   const stable = new GradualProvider({ baseUrl: t.url, token, envId, logger: null });
   await OpenFeature.setProviderAndWait('gherkin-stable', stable);
-  const recorder = new RecordingGradualProvider({ client: stable.client });
+  const recorder = new ContextRecorder(new GradualProvider({ client: stable.client }));
   await OpenFeature.setProviderAndWait('gherkin-context', recorder);
   return {
     env: {
