@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import type { Config, Flag } from '@gradual/sdk';
 import { isGradualApiError } from '@gradual/sdk';
 import { fieldErrors } from '../api';
@@ -7,6 +7,22 @@ import { useAction, type Resource } from '../hooks';
 import type { Definition, DefinitionApi, DefinitionChanges, Kind } from '../primitive-api';
 import { Refusal, TypedDelete } from './Danger';
 import { ErrorNote, Field, Loading, TextField } from './ui';
+
+/** A definition's named entries (variants, metadata) as a list, or `none` in muted text. */
+function Entries({ label, entries, none, show }: { label: string; entries: Record<string, unknown>; none: string; show: (value: unknown) => ReactNode }) {
+  const list = Object.entries(entries);
+  if (list.length === 0) return <span className="muted">{none}</span>;
+  return (
+    <ul className="plain" aria-label={label}>
+      {list.map(([name, value]) => (
+        <li key={name}>
+          <code>{name}</code>
+          {show(value)}
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 /** Tags as typed: separated by commas or spaces, blanks and repeats dropped. */
 export function parseTags(text: string): string[] {
@@ -123,31 +139,11 @@ export function DefinitionPanel(props: {
             <dd>{d.maintainer ?? <span className="muted">nobody named</span>}</dd>
             <dt>Variants</dt>
             <dd>
-              {Object.keys(d.variants).length > 0 ? (
-                <ul className="plain" aria-label="Variants">
-                  {Object.entries(d.variants).map(([name, value]) => (
-                    <li key={name}>
-                      <code>{name}</code> = <code>{JSON.stringify(value)}</code>
-                    </li>
-                  ))}
-                </ul>
-              ) : (
-                <span className="muted">none declared (evaluations name the branch)</span>
-              )}
+              <Entries label="Variants" entries={d.variants} none="none declared (evaluations name the branch)" show={(value) => <> = <code>{JSON.stringify(value)}</code></>} />
             </dd>
             <dt>Metadata</dt>
             <dd>
-              {Object.keys(d.metadata).length > 0 ? (
-                <ul className="plain" aria-label="Metadata">
-                  {Object.entries(d.metadata).map(([name, value]) => (
-                    <li key={name}>
-                      <code>{name}</code>: {String(value)}
-                    </li>
-                  ))}
-                </ul>
-              ) : (
-                <span className="muted">none</span>
-              )}
+              <Entries label="Metadata" entries={d.metadata} none="none" show={(value) => <>: {String(value)}</>} />
             </dd>
             {'schema' in d && (
               <>

@@ -87,12 +87,13 @@ export const ofrepRoutes = (deps: AppDeps, answers: AnswerCache) => {
     const expiry = ticketExpiry(now);
     const known = streamUrls.get(id);
     if (known?.expiry === expiry) return known.url;
-    const url = new URL(`${base}${EVENTS_PATH}`);
-    url.searchParams.set('ticket', signTicket(key, envId, now));
+    const built = new URL(`${base}${EVENTS_PATH}`);
+    built.searchParams.set('ticket', signTicket(key, envId, now));
+    const url = built.toString();
     // Bounded: the base follows the Host header when PUBLIC_URL is not set.
     if (streamUrls.size >= STREAM_URLS_MAX) streamUrls.clear();
-    streamUrls.set(id, { expiry, url: url.toString() });
-    return url.toString();
+    streamUrls.set(id, { expiry, url });
+    return url;
   };
 
   /**
