@@ -7,7 +7,7 @@ import { retryConflicts } from '../../db/transaction.js';
  * The server's typed SQL: the one place statements are sent to the database other than through
  * MikroORM's entities. Entities and their CRUD go through MikroORM's unit of work; the bulk and
  * hot paths (allow-list edits, rollout transitions and their environment changes, the
- * current-rollout lookups) send bound-parameter SQL through the functions here:
+ * current-rollout lookups, the ruleset read) send bound-parameter SQL through the functions here:
  *
  * - rawQuery: a statement on the unit of work's connection, inside its transaction if any.
  * - preparedQuery: a named statement outside any unit of work (the hot reads and one-statement
@@ -55,7 +55,7 @@ export async function preparedQuery<T = Record<string, unknown>>(em: EntityManag
 
 /**
  * One statement on a hot path that sometimes runs inside a transaction (a proposal applies a
- * rollout PUT in its own): preparedQuery outside one, the same statement on the transaction's
+ * rollout PUT in its own, a ruleset read with segments in a snapshot): preparedQuery outside one, the same statement on the transaction's
  * connection inside (where a write commits with the transaction).
  */
 export async function hotQuery<T = Record<string, unknown>>(em: EntityManager, name: string, text: string, values: readonly Knex.RawBinding[]): Promise<T[]> {

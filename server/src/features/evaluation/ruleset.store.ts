@@ -1,9 +1,9 @@
 import { IsolationLevel } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { LIVE_STATUSES, type Ruleset } from '@gradual/contract';
-import { EnvironmentEntity, GuardMetricEntity, PrimitiveEntity, PrimitiveStateEntity, RolloutEntity, SegmentEntity, type Environment, type Rollout } from '../../db/entities/index.js';
+import type { LiveStatus, Rule, Ruleset } from '@gradual/contract';
+import { GuardMetricEntity, LIVE_STATUSES_SQL, SegmentEntity, type JsonValue, type PrimitiveKind, type StoredPlanSnapshot } from '../../db/entities/index.js';
 import { guardedStep } from '../../domain/rollouts/ramp-position.js';
-import { rawQuery } from '../common/sql.js';
+import { hotQuery } from '../common/sql.js';
 import { readLists } from '../common/target-lists.store.js';
 import { reachableSegments, segmentKeysOf, type RuleConditions } from '../../domain/segments/references.js';
 import { transaction } from '../../db/transaction.js';
@@ -44,11 +44,82 @@ export function rulesetOf(ruleset: Ruleset, primitives: Ruleset['primitives']): 
   return { ...rest, primitives, ...(segments.length ? { segments } : {}) };
 }
 
+/** A rollout as the ruleset read takes it: what the ruleset shows, and what finds its guarded step. */
+interface RolloutRow {
+  id: string;
+  primitiveId: string;
+  status: LiveStatus;
+  percent: number;
+  seed: string;
+  bucketField: string;
+  gatesRules: boolean;
+  newValue: JsonValue | null;
+  targetIds: string[];
+  plan: StoredPlanSnapshot | null;
+  rampStepIdx: number | null;
+  /** When the current step's analysis began (its hold, else the last update), in ms since the epoch. */
+  sinceMs: number;
+}
+
+/** A flag or config with its state in the environment (one without a state is not in the ruleset). */
+interface PrimitiveRow {
+  id: string;
+  kind: PrimitiveKind;
+  key: string;
+  clientVisible: boolean;
+  archived: boolean;
+  metadata: Record<string, string | number | boolean>;
+  variants: Record<string, unknown>;
+  value: JsonValue | null;
+  rules: Rule[];
+}
+
+interface RulesetRow {
+  version: number;
+  projectId: string;
+  primitives: PrimitiveRow[];
+  rollouts: RolloutRow[];
+}
+
+/**
+ * An environment's version with its flags and configs, their states and their live rollouts (each
+ * with its allow-list, sorted): one statement, so one snapshot, and one round trip.
+ */
+const RULESET_READ = `
+  select e.version, e.project_id::text as "projectId",
+    coalesce((
+      select json_agg(json_build_object(
+               'id', p.id, 'kind', p.kind, 'key', p.key, 'clientVisible', p.client_visible, 'archived', p.archived_at is not null,
+               'metadata', p.metadata, 'variants', p.variants, 'value', s.value, 'rules', s.rules)
+             order by p.kind, p.key)
+        from primitives p
+        join primitive_states s on s.primitive_id = p.id and s.env_id = e.id
+       where p.project_id = e.project_id), '[]'::json) as primitives,
+    coalesce((
+      select json_agg(json_build_object(
+               'id', r.id, 'primitiveId', r.primitive_id, 'status', r.status, 'percent', r.percent, 'seed', r.seed,
+               'bucketField', r.bucket_field, 'gatesRules', r.gates_rules, 'newValue', r.new_value,
+               'plan', r.plan, 'rampStepIdx', r.ramp_step_idx,
+               'sinceMs', floor(extract(epoch from coalesce(r.step_started_at, r.updated_at)) * 1000),
+               'targetIds', case when r.target_ids_count > 0 then coalesce((
+                 select json_agg(t.target_id order by t.target_id) from rollout_target_ids t where t.list_id = coalesce(r.target_list_id, r.id)
+               ), '[]'::json) else '[]'::json end))
+        from rollouts r
+       where r.env_id = e.id and r.status in ${LIVE_STATUSES_SQL}), '[]'::json) as rollouts
+  from environments e
+  where e.id = $1`;
+
+async function readRulesetRow(em: EntityManager, envId: string): Promise<RulesetRow> {
+  const [row] = await hotQuery<RulesetRow>(em, 'ruleset_read', RULESET_READ, [envId]);
+  if (!row) throw new Error(`readRuleset: no environment ${envId}`);
+  return row;
+}
+
 /**
  * The `guard` of each rollout holding at a guarded step, by rollout id: when its analysis began and
  * the SDK events its metrics watch (one read of the project's metrics, only when a step is guarded).
  */
-async function readGuards(tx: EntityManager, projectId: string, rollouts: readonly Rollout[]): Promise<Map<string, { since: string; events: string[] }>> {
+async function readGuards(tx: EntityManager, projectId: string, rollouts: readonly RolloutRow[]): Promise<Map<string, { since: string; events: string[] }>> {
   const steps = rollouts.flatMap((r) => {
     const step = guardedStep(r);
     return step ? [{ r, keys: step.guard.metrics.map((m) => m.key) }] : [];
@@ -60,7 +131,7 @@ async function readGuards(tx: EntityManager, projectId: string, rollouts: readon
   const eventOf = new Map(metrics.filter((m) => !m.prometheus).map((m) => [m.key, m.event]));
   for (const { r, keys } of steps) {
     const events = [...new Set(keys.flatMap((k) => eventOf.get(k) ?? []))].sort();
-    guards.set(r.id, { since: (r.stepStartedAt ?? r.updatedAt).toISOString(), events });
+    guards.set(r.id, { since: new Date(r.sinceMs).toISOString(), events });
   }
   return guards;
 }
@@ -70,67 +141,59 @@ async function readGuards(tx: EntityManager, projectId: string, rollouts: readon
  * config with its base value and rules, and its live rollout with the
  * allow-list (an archived one marked `archived`: everyone gets its base value); the segments
  * their rules use (directly or through other segments) with their rules and target IDs; and
- * which of them are client-visible. One REPEATABLE READ transaction, so the version and the data it
+ * which of them are client-visible.
+ *
+ * One statement when no rule names a segment and no rollout holds at a guarded step (the
+ * propagation of a change waits on this read); otherwise that statement and the segments' and
+ * metrics' reads in one REPEATABLE READ transaction. Either way the version and the data it
  * describes are one consistent snapshot.
  */
 export async function readRuleset(em: EntityManager, envId: string): Promise<RulesetRead> {
-  return transaction(em, 
+  const row = await readRulesetRow(em, envId);
+  const needsMore = row.primitives.some((p) => segmentKeysOf(p.rules).length > 0) || row.rollouts.some((r) => guardedStep(r) !== undefined);
+  if (!needsMore) return rulesetFrom(envId, row, [], new Map());
+  return transaction(
+    em,
     async (tx) => {
-      const env: Environment = await tx.findOneOrFail(EnvironmentEntity, { id: envId });
-      const primitives = await tx.find(PrimitiveEntity, { projectId: env.projectId }, { orderBy: { kind: 'asc', key: 'asc' } });
-      const states = await tx.find(PrimitiveStateEntity, { envId });
-      const rollouts = await tx.find(RolloutEntity, { envId, status: { $in: [...LIVE_STATUSES] } });
-      // Each rollout's current list (target_list_id, null: the rollout's own id), by list id.
-      const listOf = new Map(rollouts.filter((r) => r.targetIdsCount > 0).map((r) => [r.targetListId ?? r.id, r.id]));
-      const targets = new Map<string, string[]>();
-      if (listOf.size) {
-        const { rows } = await rawQuery<{ list_id: string; ids: string[] }>(
-          tx,
-          `select list_id, array_agg(target_id order by target_id) as ids from rollout_target_ids where list_id = any(?::uuid[]) group by list_id`,
-          [[...listOf.keys()]],
-        );
-        for (const row of rows) targets.set(listOf.get(row.list_id)!, row.ids);
-      }
-      const stateOf = new Map(states.map((s) => [s.primitiveId, s]));
-      const segments = await readSegmentsUsedBy(tx, env.projectId, primitives.flatMap((p) => stateOf.get(p.id)?.rules ?? []));
-      const rolloutOf = new Map(rollouts.map((r) => [r.primitiveId, r]));
-      const guards = await readGuards(tx, env.projectId, rollouts);
-      const ruleset: Ruleset = {
-        envId,
-        version: env.version,
-        primitives: primitives.flatMap((p) => {
-          const state = stateOf.get(p.id);
-          if (!state) return [];
-          const r = rolloutOf.get(p.id);
-          return [
-            {
-              kind: p.kind,
-              key: p.key,
-              value: state.value ?? null,
-              rules: state.rules,
-              rollout: r
-                ? {
-                    id: r.id,
-                    status: r.status,
-                    percent: r.percent,
-                    seed: r.seed,
-                    bucketField: r.bucketField,
-                    ...(r.gatesRules ? {} : { newValue: r.newValue ?? null }),
-                    targetIds: targets.get(r.id) ?? [],
-                    ...(guards.has(r.id) ? { guard: guards.get(r.id)! } : {}),
-                  }
-                : null,
-              ...(p.archivedAt ? { archived: true as const } : {}),
-              ...(Object.keys(p.metadata).length ? { metadata: p.metadata } : {}),
-              ...(Object.keys(p.variants).length ? { variants: p.variants } : {}),
-            },
-          ];
-        }),
-        ...(segments.length ? { segments } : {}),
-      };
-      const clientVisible = new Set(primitives.filter((p) => p.clientVisible && stateOf.has(p.id)).map(clientVisibleId));
-      return { ruleset, clientVisible };
+      const read = await readRulesetRow(tx, envId);
+      const segments = await readSegmentsUsedBy(tx, read.projectId, read.primitives.flatMap((p) => p.rules));
+      return rulesetFrom(envId, read, segments, await readGuards(tx, read.projectId, read.rollouts));
     },
     { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true },
   );
+}
+
+function rulesetFrom(envId: string, row: RulesetRow, segments: NonNullable<Ruleset['segments']>, guards: Map<string, { since: string; events: string[] }>): RulesetRead {
+  const rolloutOf = new Map(row.rollouts.map((r) => [r.primitiveId, r]));
+  const ruleset: Ruleset = {
+    envId,
+    version: row.version,
+    primitives: row.primitives.map((p) => {
+      const r = rolloutOf.get(p.id);
+      return {
+        kind: p.kind,
+        key: p.key,
+        value: p.value ?? null,
+        rules: p.rules,
+        rollout: r
+          ? {
+              id: r.id,
+              status: r.status,
+              percent: r.percent,
+              seed: r.seed,
+              bucketField: r.bucketField,
+              ...(r.gatesRules ? {} : { newValue: r.newValue ?? null }),
+              targetIds: r.targetIds,
+              ...(guards.has(r.id) ? { guard: guards.get(r.id)! } : {}),
+            }
+          : null,
+        ...(p.archived ? { archived: true as const } : {}),
+        ...(Object.keys(p.metadata).length ? { metadata: p.metadata } : {}),
+        ...(Object.keys(p.variants).length ? { variants: p.variants } : {}),
+      };
+    }),
+    ...(segments.length ? { segments } : {}),
+  };
+  const clientVisible = new Set(row.primitives.filter((p) => p.clientVisible).map(clientVisibleId));
+  return { ruleset, clientVisible };
 }
