@@ -35,6 +35,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Backend } from './lib/backends.js';
 import { startChildServer, type ChildServer } from './lib/child-server.js';
+import { procCpuMs } from './lib/cpu-time.js';
 import { scrapeMetrics } from '../tests/support/metrics.js';
 import { claimProcess, startProduction, type ProductionServer } from '../tests/support/production.js';
 import { goal, type BenchResult, type Goal } from './lib/report.js';
@@ -97,10 +98,18 @@ interface Run {
   statuses: Record<string, number>;
 }
 
+/** CPU µs per request sent in `run`, from a process's CPU ms before and after it; null where unknown. */
+function cpuPerRequestUs(before: number | null, after: number | null, run: Run): number | null {
+  const sent = run.sent ?? run.requests;
+  return before === null || after === null || sent === 0 ? null : ((after - before) * 1000) / sent;
+}
+
 /** One paced run at half the maximum, with the bare server's at the same rate. */
 interface PacedRun {
   gradual: Run;
   bare: Run;
+  /** Each server's CPU time per request of its paced run (µs; /proc), null where /proc cannot tell. */
+  cpuUs: { gradual: number; bare: number } | null;
   lagMaxMs: number;
   fromMemory: number;
 }
@@ -382,17 +391,23 @@ export async function benchServerLoad(backend: Backend, log: (msg: string) => vo
       const pacedRuns: PacedRun[] = [];
       for (let round = 0; round < LATENCY_RUNS; round++) {
         const out: Partial<PacedRun> = {};
+        const cpuUs: Partial<Record<'gradual' | 'bare', number | null>> = {};
         for (const target of round % 2 === 0 ? (['gradual', 'bare'] as const) : (['bare', 'gradual'] as const)) {
           if (target === 'bare') {
+            const cpuBefore = await procCpuMs(bare.pid);
             out.bare = await paced(bare.url, s, maxRps / 2, SECONDS);
+            cpuUs.bare = cpuPerRequestUs(cpuBefore, await procCpuMs(bare.pid), out.bare);
             continue;
           }
           const before = await serverMetrics(server.url); // prom-client resets the lag histogram on each read
+          const cpuBefore = await procCpuMs(server.pid);
           out.gradual = await paced(server.url, s, maxRps / 2, SECONDS);
+          cpuUs.gradual = cpuPerRequestUs(cpuBefore, await procCpuMs(server.pid), out.gradual);
           const after = await serverMetrics(server.url);
           out.lagMaxMs = after.eventLoopLagMaxMs;
           out.fromMemory = (after.pollsFromMemory - before.pollsFromMemory) / (out.gradual.sent ?? out.gradual.requests);
         }
+        out.cpuUs = cpuUs.gradual != null && cpuUs.bare != null ? { gradual: cpuUs.gradual, bare: cpuUs.bare } : null;
         pacedRuns.push(out as PacedRun);
       }
       const p99s = pacedRuns.map((r) => r.gradual.p99);
@@ -410,6 +425,15 @@ export async function benchServerLoad(backend: Backend, log: (msg: string) => vo
       );
       rows.push(`${s.id}: ${maxRps.toFixed(0)} req/s vs bare ${bareRps.toFixed(0)} (×${share.toFixed(2)}), p99 at 50% ${atHalf.p99.toFixed(2)} ms`);
       ratios.push({ label: `${s.id}: Gradual / bare server throughput`, ...ratioOf(share, runs.map((r) => r.gradual.rps / r.bare.rps), 'over the rounds') });
+      // The same comparison in CPU time per answer at a rate both servers keep up with: steadier than
+      // the maximum on a shared host, where the load generator competes for the cores.
+      const cpuRuns = pacedRuns.flatMap((r) => (r.cpuUs ? [r.cpuUs] : []));
+      if (cpuRuns.length > 0) {
+        const ours = median(cpuRuns.map((c) => c.gradual));
+        const theirs = median(cpuRuns.map((c) => c.bare));
+        log(`  ${s.id}: server CPU per request at half max ${ours.toFixed(1)} µs (bare ${theirs.toFixed(1)} µs)`);
+        ratios.push({ label: `${s.id}: bare / Gradual server CPU per request at half max`, ...ratioOf(theirs / ours, cpuRuns.map((c) => c.bare / c.gradual), 'over the paced runs') });
+      }
       details[s.id] = { maxRps, bareRps, runs, pacedRuns, atHalf, bareAtHalf, eventLoopLagMaxMs: lagMax };
       if (errors + atHalf.errors > 0) throw new Error(`${s.id}: ${errors + atHalf.errors} failed requests: ${JSON.stringify(statuses)}`);
       const shareGoal = SHARE_GOALS[s.id];
