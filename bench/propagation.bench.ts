@@ -17,12 +17,15 @@ import { bucket } from '@gradual/sdk/evaluation';
 import { startBenchServer, type Backend } from './lib/backends.js';
 import { cpuSince, cpuSnapshot } from './lib/cpu-time.js';
 import { applied, setUpTenant } from './lib/instance.js';
+import { profileSql, renderSqlProfile } from './lib/sql-profile.js';
 import { heldRollout, sleep, streamingClient, whenClientSees } from './lib/live.js';
 import { goal, series, type BenchResult } from './lib/report.js';
 import { elapsed, percentile, ratioOf, summarize } from './lib/stats.js';
 
 const WRITES = Number(process.env.BENCH_PROPAGATION_WRITES ?? 200);
 const GAP_MS = Number(process.env.BENCH_PROPAGATION_GAP_MS ?? 25);
+/** BENCH_PROFILE=1: the writes' SQL attributed by statement (bench/lib/sql-profile.ts). */
+const PROFILE = process.env.BENCH_PROFILE === '1';
 const WARMUP = 10;
 /** Write → a streaming SDK evaluates the new value. */
 const GOAL_P99_MS = 50;
@@ -54,27 +57,31 @@ export async function benchPropagation(backend: Backend, log: (msg: string) => v
       const roundTrip: number[] = [];
       let percent = LOW;
       const before = await cpuSnapshot(t.server.deps.db);
-      for (let i = 0; i < WARMUP + WRITES; i++) {
-        percent = percent === LOW ? HIGH : LOW;
-        const expected = percent === HIGH;
-        const target = percent;
-        const seen = () => heldRollout(client, KEY)?.percent === target && client.getBoolean(KEY, probe, !expected) === expected;
-        const t0 = performance.now();
-        const observed = whenClientSees(client, seen, `percent ${target} (write ${i + 1})`, 10_000);
-        const res = applied(await tenant.api.putFlagRollout({ path: { envId, key: KEY }, body: { percent: target, newValue: true } }));
-        const rtt = elapsed(t0);
-        if (res.percent !== target) throw new Error(`write ${i + 1}: the PUT answered ${JSON.stringify(res)}`);
-        const at = await observed;
-        if (i >= WARMUP) {
-          propagation.push(at - t0);
-          roundTrip.push(rtt);
+      const writes = async () => {
+        for (let i = 0; i < WARMUP + WRITES; i++) {
+          percent = percent === LOW ? HIGH : LOW;
+          const expected = percent === HIGH;
+          const target = percent;
+          const seen = () => heldRollout(client, KEY)?.percent === target && client.getBoolean(KEY, probe, !expected) === expected;
+          const t0 = performance.now();
+          const observed = whenClientSees(client, seen, `percent ${target} (write ${i + 1})`, 10_000);
+          const res = applied(await tenant.api.putFlagRollout({ path: { envId, key: KEY }, body: { percent: target, newValue: true } }));
+          const rtt = elapsed(t0);
+          if (res.percent !== target) throw new Error(`write ${i + 1}: the PUT answered ${JSON.stringify(res)}`);
+          const at = await observed;
+          if (i >= WARMUP) {
+            propagation.push(at - t0);
+            roundTrip.push(rtt);
+          }
+          if ((i + 1 - WARMUP) % 50 === 0 && i >= WARMUP) {
+            const s = summarize(propagation);
+            log(`  propagation ${propagation.length}/${WRITES}: p50 ${s.median.toFixed(1)} ms p99 ${s.p99.toFixed(1)} ms; write round trip p50 ${summarize(roundTrip).median.toFixed(1)} ms`);
+          }
+          await sleep(GAP_MS);
         }
-        if ((i + 1 - WARMUP) % 50 === 0 && i >= WARMUP) {
-          const s = summarize(propagation);
-          log(`  propagation ${propagation.length}/${WRITES}: p50 ${s.median.toFixed(1)} ms p99 ${s.p99.toFixed(1)} ms; write round trip p50 ${summarize(roundTrip).median.toFixed(1)} ms`);
-        }
-        await sleep(GAP_MS);
-      }
+      };
+      // BENCH_PROFILE=1: which statements the writes and the client's reads of each version waited on (pg only).
+      const sqlNotes = PROFILE ? renderSqlProfile((await profileSql(writes)).profile, 14).map((line) => `per ${WARMUP + WRITES} writes: ${line}`) : (await writes(), []);
       const cpu = await cpuSince(t.server.deps.db, before);
       const P = series('write → streaming client sees the new value', propagation, true);
       const R = series('baseline: the write\'s own HTTP round trip', roundTrip, true);
@@ -97,6 +104,7 @@ export async function benchPropagation(backend: Backend, log: (msg: string) => v
         notes: [
           `${WRITES} rollout PUTs (percent ${LOW} ↔ ${HIGH}) through the SDK, one at a time, ${GAP_MS} ms apart, after ${WARMUP} warm-up writes; each sample ends at the change event after which the held ruleset has the percent and getBoolean(probe) the new value (all ${WRITES} verified)`,
           `the client: createFlagClient mode 'stream' (SSE + conditional ruleset GET per announced version), API key with read only; ${backend.kind === 'embedded' ? 'embedded: in-process bus' : 'PostgreSQL: LISTEN/NOTIFY'}`,
+          ...sqlNotes,
           `median per-write ratio ${percentile([...perWrite].sort((a, b) => a - b), 50).toFixed(2)}; CPU over the measured loop: ${(cpu.processMs / (WARMUP + WRITES)).toFixed(2)} ms per write in this process${cpu.serverMs !== null ? ` + ${(cpu.serverMs / (WARMUP + WRITES)).toFixed(2)} ms PostgreSQL` : ''}`,
         ],
         details: { writes: WRITES, gapMs: GAP_MS, warmup: WARMUP, cpu },
