@@ -133,9 +133,13 @@ export const ofrepRoutes = (deps: AppDeps, answers: AnswerCache) => {
         }
         if (next.headers.host !== host || next.headers['x-forwarded-proto'] !== proto) return null;
         const eventStreams = [{ type: 'sse', url: streamUrl(base, key, envId, deps.clock.now()), inactivityDelaySec: OFREP_INACTIVITY_DELAY_SEC }];
-        const evaluated = evaluateFlags(entry, parsed.context);
+        const evaluated = parsed.bulk ?? bulkAnswer(entry, parsed);
+        // The text of { ...evaluated.body, eventStreams }: the stream's ticket changes every second, the rest with the ruleset.
+        const text = `${evaluated.json.slice(0, -1)},"eventStreams":${JSON.stringify(eventStreams)}}`;
         return {
-          ...json(200, { ...evaluated.body, eventStreams }, cache),
+          status: 200,
+          headers: [...cache, 'Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(Buffer.byteLength(text))],
+          body: text,
           onSent: () => {
             countServed(envId, (parsed.served ??= evaluated.served));
             recordClient(next, envId, key, entry.version);
@@ -242,6 +246,25 @@ interface ParsedRequest {
   context: OfrepContext;
   etag: string;
   served?: Served;
+  /** Its bulk evaluation (the same at the same ruleset version), kept while small. */
+  bulk?: BulkAnswer;
+}
+
+/** A bulk evaluation's body before its event streams, as JSON text, and what it served. */
+interface BulkAnswer {
+  json: string;
+  served: Served;
+}
+
+/** Bulk answers longer than this are evaluated again for each request rather than kept (at most MAX_PARSED_BODIES per ruleset). */
+const BULK_KEPT_MAX_CHARS = 8 * 1024;
+
+/** The bulk evaluation of `parsed`'s context, kept on it when small. */
+function bulkAnswer(entry: CachedRuleset, parsed: ParsedRequest): BulkAnswer {
+  const evaluated = evaluateFlags(entry, parsed.context);
+  const answer = { json: JSON.stringify(evaluated.body), served: evaluated.served };
+  if (answer.json.length <= BULK_KEPT_MAX_CHARS) parsed.bulk = answer;
+  return answer;
 }
 
 /**
