@@ -14,8 +14,10 @@
  *   usual case: each unit counted once), its report sent inside the measured time;
  * - the default client (usage reporting on) with and without guard reporting, 1,000 users
  *   repeated: the goal is ≤ 5 % more CPU with it, measured apart by alternating the two clients
- *   over many short runs (ABBA) and summing each one's CPU (`BENCH_EVAL_HOOKS_PAIRED_RUNS`, 160;
- *   40 in quick mode). Against the client without any reporting the ratio is reported too: there
+ *   over many short runs (ABBA) and summing each one's CPU (`BENCH_EVAL_HOOKS_PAIRED_RUNS`, 64;
+ *   40 in quick mode), in fresh processes holding those two clients alone
+ *   (`BENCH_EVAL_HOOKS_PROCESSES`, 9; 3 in quick mode), of which the median counts: the ratio
+ *   differs between processes by more than within one. Against the client without any reporting the ratio is reported too: there
  *   guard reporting also pays for the call out of the evaluation, which usage reporting, on by
  *   default, already makes;
  * - `track()` of a watched event, per call (each evaluates the guarded flag for the context).
@@ -30,11 +32,14 @@
  * Quick mode (`BENCH_EVAL_HOOKS_QUICK=1`, about 10 s): 20,000 ids, 3 rounds after 1 warm-up.
  * Needs no database: runs once whatever the backends.
  */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { createFlagClient, type Exposure, type FlagClient, type FlagClientOptions } from '@gradual/sdk';
 import { compileRuleset, type EvaluationContext, type Ruleset } from '@gradual/sdk/evaluation';
 import type { Backend } from './lib/backends.js';
 import { goal, series, type BenchResult, type Series } from './lib/report.js';
-import { collectGarbage, elapsed, median, ratioOf } from './lib/stats.js';
+import { collectGarbage, elapsed, median, ratioOf, type Ratio } from './lib/stats.js';
 
 const QUICK = process.env.BENCH_EVAL_HOOKS_QUICK === '1';
 const N = QUICK ? 20_000 : 100_000;
@@ -42,8 +47,12 @@ const ROUNDS = Number(process.env.BENCH_EVAL_HOOKS_ROUNDS ?? (QUICK ? 3 : 7));
 const WARMUP_ROUNDS = QUICK ? 1 : 3;
 const USERS = 1_000;
 /** Runs of each client in the alternated measurement of the guard's bar. */
-const PAIRED_RUNS = Number(process.env.BENCH_EVAL_HOOKS_PAIRED_RUNS ?? (QUICK ? 40 : 160));
+const PAIRED_RUNS = Number(process.env.BENCH_EVAL_HOOKS_PAIRED_RUNS ?? (QUICK ? 40 : 64));
 const PAIRED_BLOCKS = 8;
+/** Fresh processes the alternated measurement runs in, one after the other; the median counts. */
+const PAIRED_PROCESSES = Number(process.env.BENCH_EVAL_HOOKS_PROCESSES ?? (QUICK ? 3 : 9));
+const PAIRED_CHILD = fileURLToPath(new URL('./lib/eval-hooks-paired.ts', import.meta.url));
+const execFileAsync = promisify(execFile);
 const PERCENT = 37.5;
 const KEY = 'checkout-v2';
 
@@ -101,8 +110,12 @@ async function pairedRatio(run: (s: Subject) => Promise<Round>, a: Subject, b: S
   return { cpu: of('cpu'), wall: of('wall') };
 }
 
-export async function benchEvalHooks(_backend: Backend, log: (msg: string) => void): Promise<BenchResult> {
-  const wall = performance.now();
+/**
+ * What every measurement here shares: the ruleset (one flag at a 37.5% rollout holding at a guarded
+ * step), the contexts, the clients' options, a round of one client and its check against the
+ * evaluator.
+ */
+function fixture() {
   const ruleset: Ruleset = {
     envId: 'env-bench',
     version: 1,
@@ -140,6 +153,65 @@ export async function benchEvalHooks(_backend: Backend, log: (msg: string) => vo
     sendUsage: false,
     guardIntervalMs: 0,
   };
+  const runRound = async (s: Subject): Promise<Round> => {
+    const { client, contexts } = s;
+    const before = s.tracked?.count ?? 0;
+    const c0 = process.cpuUsage();
+    const t0 = process.hrtime.bigint();
+    let admitted = 0;
+    for (let i = 0; i < N; i++) if (client.getBoolean(KEY, contexts[i]!, false)) admitted++;
+    await client.flush();
+    const t1 = process.hrtime.bigint();
+    const c = process.cpuUsage(c0);
+    if (s.tracked && s.expected) {
+      const delivered = s.tracked.count - before;
+      if (delivered !== s.expected(before)) throw new Error(`${s.name}: track received ${delivered} exposures, expected ${s.expected(before)}`);
+    }
+    return { wallNs: Number(t1 - t0) / N, cpuNs: ((c.user + c.system) * 1000) / N, admitted };
+  };
+  // The evaluator itself decides who is admitted; every client must agree with it exactly.
+  const compiled = compileRuleset(ruleset);
+  const admittedIn = (contexts: EvaluationContext[]) => contexts.filter((ctx) => compiled.evaluate(KEY, ctx)?.value === true).length;
+  const expectedAdmitted = new Map([distinct, repeated].map((c) => [c, admittedIn(c)]));
+  const share = (100 * expectedAdmitted.get(distinct)!) / N;
+  if (Math.abs(share - PERCENT) > 1) throw new Error(`the evaluator admitted ${share.toFixed(2)}% of the ids, expected ${PERCENT}% ± 1`);
+  const check = (s: Subject, r: Round) => {
+    const expected = expectedAdmitted.get(s.contexts)!;
+    if (r.admitted !== expected) throw new Error(`${s.name}: ${r.admitted} evaluations got the new value, the evaluator says ${expected}`);
+  };
+  return { distinct, repeated, base, runRound, check };
+}
+
+/**
+ * The guard's bar in this process: the default client (usage reporting on) without and with guard
+ * reporting, 1,000 users repeated, alternated over `runs` runs each (pairedRatio). The bench runs
+ * it in fresh processes (bench/lib/eval-hooks-paired.ts): the ratio differs more between processes
+ * than within one (where each process's objects and compiled code land), so one process alone
+ * does not decide the bar.
+ */
+export async function guardBarInThisProcess(runs: number): Promise<{ cpu: Ratio; wall: Ratio }> {
+  const { base, repeated, runRound, check } = fixture();
+  const users = USERS.toLocaleString('en');
+  const without: Subject = { name: `usage, ${users} users repeated`, client: createFlagClient({ ...base, sendUsage: true }), contexts: repeated, tracked: null, expected: null };
+  const withIt: Subject = { name: `usage and guard arms, ${users} users repeated`, client: createFlagClient({ ...base, sendUsage: true, guardIntervalMs: 10_000 }), contexts: repeated, tracked: null, expected: null };
+  try {
+    await Promise.all([without.client.ready(), withIt.client.ready()]);
+    for (let w = 0; w < WARMUP_ROUNDS; w++) for (const s of [without, withIt]) check(s, await runRound(s));
+    return await pairedRatio(runRound, withIt, without, runs, check);
+  } finally {
+    await Promise.all([without.client.close(), withIt.client.close()]);
+  }
+}
+
+/** guardBarInThisProcess in a fresh process of the same node and flags as this one. */
+async function guardBarInAProcess(runs: number): Promise<{ cpu: Ratio; wall: Ratio }> {
+  const { stdout } = await execFileAsync(process.execPath, [...process.execArgv, PAIRED_CHILD, String(runs)], { env: process.env, maxBuffer: 1 << 20 });
+  return JSON.parse(stdout.trim().split('\n').at(-1)!) as { cpu: Ratio; wall: Ratio };
+}
+
+export async function benchEvalHooks(_backend: Backend, log: (msg: string) => void): Promise<BenchResult> {
+  const wall = performance.now();
+  const { distinct, repeated, base, runRound, check } = fixture();
   const counter = () => {
     const tracked = { count: 0 };
     return { tracked, track: (batch: Exposure[]) => void (tracked.count += batch.length) };
@@ -178,32 +250,6 @@ export async function benchEvalHooks(_backend: Backend, log: (msg: string) => vo
   const REPEATED_BASELINE = subjects.length - 4;
   try {
     await Promise.all(subjects.map((s) => s.client.ready()));
-    const runRound = async (s: Subject): Promise<Round> => {
-      const { client, contexts } = s;
-      const before = s.tracked?.count ?? 0;
-      const c0 = process.cpuUsage();
-      const t0 = process.hrtime.bigint();
-      let admitted = 0;
-      for (let i = 0; i < N; i++) if (client.getBoolean(KEY, contexts[i]!, false)) admitted++;
-      await client.flush();
-      const t1 = process.hrtime.bigint();
-      const c = process.cpuUsage(c0);
-      if (s.tracked && s.expected) {
-        const delivered = s.tracked.count - before;
-        if (delivered !== s.expected(before)) throw new Error(`${s.name}: track received ${delivered} exposures, expected ${s.expected(before)}`);
-      }
-      return { wallNs: Number(t1 - t0) / N, cpuNs: ((c.user + c.system) * 1000) / N, admitted };
-    };
-    // The evaluator itself decides who is admitted; every client must agree with it exactly.
-    const compiled = compileRuleset(ruleset);
-    const admittedIn = (contexts: EvaluationContext[]) => contexts.filter((ctx) => compiled.evaluate(KEY, ctx)?.value === true).length;
-    const expectedAdmitted = new Map([distinct, repeated].map((c) => [c, admittedIn(c)]));
-    const share = (100 * expectedAdmitted.get(distinct)!) / N;
-    if (Math.abs(share - PERCENT) > 1) throw new Error(`the evaluator admitted ${share.toFixed(2)}% of the ids, expected ${PERCENT}% ± 1`);
-    const check = (s: Subject, r: Round) => {
-      const expected = expectedAdmitted.get(s.contexts)!;
-      if (r.admitted !== expected) throw new Error(`${s.name}: ${r.admitted} evaluations got the new value, the evaluator says ${expected}`);
-    };
     for (let w = 0; w < WARMUP_ROUNDS; w++) for (const s of subjects) check(s, await runRound(s));
     const samples = new Map<Subject, Round[]>(subjects.map((s) => [s, []]));
     for (let r = 0; r < ROUNDS; r++) {
@@ -255,12 +301,22 @@ export async function benchEvalHooks(_backend: Backend, log: (msg: string) => vo
     ratios.push({ label: `usage and guard arms / usage (the default client), both ${users} users repeated, CPU`, ...guardCpu });
     // The bar itself, measured apart: the two default clients alternated in ABBA order over many
     // short runs, CPU and wall summed per client (drift and other processes' bursts fall on both
-    // alike), the ratio of the sums; its spread over 8 blocks of the runs.
-    const paired = await pairedRatio(runRound, subjects[DEFAULT_GUARDED]!, subjects[DEFAULT_CLIENT]!, PAIRED_RUNS, check);
-    ratios.push({ label: `usage and guard arms / usage, alternated ABBA over ${PAIRED_RUNS} runs each, wall`, ...paired.wall });
-    ratios.push({ label: `usage and guard arms / usage, alternated ABBA over ${PAIRED_RUNS} runs each, CPU`, ...paired.cpu });
-    log(`  eval-hooks paired: CPU ×${paired.cpu.value.toFixed(3)}, wall ×${paired.wall.value.toFixed(3)}`);
-    const goals = [goal(`guard arms on the default client (${users} users repeated, alternated runs): CPU per evaluation`, paired.cpu.value, 1.05, 'x')];
+    // alike), the ratio of the sums; in PAIRED_PROCESSES fresh processes, one after the other, of
+    // which the median counts.
+    const perProcess: Array<{ cpu: Ratio; wall: Ratio }> = [];
+    for (let k = 0; k < PAIRED_PROCESSES; k++) {
+      perProcess.push(await guardBarInAProcess(PAIRED_RUNS));
+      log(`  eval-hooks paired, process ${k + 1}/${PAIRED_PROCESSES}: CPU ×${perProcess.at(-1)!.cpu.value.toFixed(3)} (blocks ×${perProcess.at(-1)!.cpu.lo.toFixed(3)}–×${perProcess.at(-1)!.cpu.hi.toFixed(3)}), wall ×${perProcess.at(-1)!.wall.value.toFixed(3)}`);
+    }
+    const acrossProcesses = (k: 'cpu' | 'wall') => {
+      const values = perProcess.map((p) => p[k].value);
+      return ratioOf(median(values), values, `over ${PAIRED_PROCESSES} processes`);
+    };
+    const paired = { cpu: acrossProcesses('cpu'), wall: acrossProcesses('wall') };
+    const pairedLabel = `usage and guard arms / usage, alternated ABBA over ${PAIRED_RUNS} runs each, median of ${PAIRED_PROCESSES} processes`;
+    ratios.push({ label: `${pairedLabel}, wall`, ...paired.wall });
+    ratios.push({ label: `${pairedLabel}, CPU`, ...paired.cpu });
+    const goals = [goal(`guard arms on the default client (${users} users repeated, alternated runs, median of ${PAIRED_PROCESSES} processes): CPU per evaluation`, paired.cpu.value, 1.05, 'x')];
     return {
       id: 'eval-hooks',
       title: `live client evaluation hooks, ${N.toLocaleString('en')} evaluations per round${QUICK ? ' (quick mode)' : ''}`,
