@@ -354,8 +354,8 @@ describe('rulesets, evaluation and the ruleset stream', () => {
 });
 
 describe('request log lines', () => {
-  it('logs a 304 (a poll that found nothing new) at debug, answered from memory or by the route alike, and a 200 at info', async () => {
-    const lines: Array<{ level: number; msg: string; req?: { url: string }; res?: { statusCode: number } }> = [];
+  it('logs SDK traffic that succeeded (a poll, an evaluation, an OFREP evaluation) at debug, answered from memory or by the route alike, and its 4xx and every other request at info', async () => {
+    const lines: Array<{ level: number; msg: string; req?: { url: string; method: string }; res?: { statusCode: number } }> = [];
     const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
     const t = await startTestServer({}, { logger });
     try {
@@ -363,6 +363,7 @@ describe('request log lines', () => {
       const projectId = (await owner.session.createProject({ path: { slug: 'acme' }, body: { key: 'web', name: 'Web' } })).id;
       const envId = (await owner.session.createEnvironment({ path: { id: projectId }, body: { key: 'prod', name: 'Prod' } })).id;
       const token = (await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'sdk', actions: ['read'] } })).token;
+      const sdkKey = (await owner.session.createApiKey({ path: { slug: 'acme' }, body: { name: 'ofrep', kind: 'sdk', environments: [envId], actions: ['read'] } })).token;
       await owner.session.createFlag({ path: { id: projectId }, body: { key: 'checkout', name: 'Checkout', defaultValue: false } });
       const url = `${t.url}/api/v1/envs/${envId}/ruleset`;
       const cold = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
@@ -375,7 +376,24 @@ describe('request log lines', () => {
       expect((await fetch(url, { headers: { cookie: `svc_session=${encodeURIComponent(owner.sessionToken)}`, 'if-none-match': tag } })).status).toBe(304);
       expect(await fromMemory()).toBeGreaterThan(before);
       const polls = lines.filter((l) => l.msg === 'request completed' && l.req?.url === `/api/v1/envs/${envId}/ruleset`);
-      expect(polls.map((l) => [l.res?.statusCode, l.level])).toEqual([[200, 30], [304, 20], [304, 20], [304, 20], [304, 20]]);
+      expect(polls.map((l) => [l.res?.statusCode, l.level])).toEqual([[200, 20], [304, 20], [304, 20], [304, 20], [304, 20]]);
+
+      // Evaluations: the route's answer, then the same request from memory, then a bad body (400).
+      const evaluate = (body: string) => fetch(`${t.url}/api/v1/envs/${envId}/evaluate`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body });
+      const context = JSON.stringify({ context: { userId: 'u-1' } });
+      const evaluationsFromMemory = async () => (await scrapeMetrics(t.server.url)).sample('gradual_evaluations_from_memory_total');
+      expect((await evaluate(context)).status).toBe(200);
+      const routeOnly = await evaluationsFromMemory();
+      expect((await evaluate(context)).status).toBe(200);
+      expect(await evaluationsFromMemory()).toBe(routeOnly + 1);
+      expect((await evaluate('{"context": 3}')).status).toBe(400);
+      const ofrep = (await fetch(`${t.url}/api/v1/ofrep/v1/evaluate/flags`, { method: 'POST', headers: { 'x-api-key': sdkKey, 'content-type': 'application/json' }, body: JSON.stringify({ context: { targetingKey: 'u-1' } }) })).status;
+      expect(ofrep).toBe(200);
+      const levels = (path: string) => lines.filter((l) => l.msg === 'request completed' && l.req?.url === path).map((l) => [l.res?.statusCode, l.level]);
+      expect(levels(`/api/v1/envs/${envId}/evaluate`)).toEqual([[200, 20], [200, 20], [400, 30]]);
+      expect(levels('/api/v1/ofrep/v1/evaluate/flags')).toEqual([[200, 20]]);
+      // Anything else at info: the setup's writes, for one.
+      expect(lines.filter((l) => l.msg === 'request completed' && l.req?.method === 'POST' && l.req.url === `/api/v1/projects/${projectId}/flags`).map((l) => l.level)).toEqual([30]);
     } finally {
       await t.close();
     }

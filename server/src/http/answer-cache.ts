@@ -132,7 +132,7 @@ export class AnswerCache {
       res.end(answer.body);
       const ms = performance.now() - started;
       this.seriesOf(req.method!, replay.route, answer.status).observe(ms / 1000);
-      logRequest(this.deps.logger, requestId, req.method, req.url, answer.status, ms);
+      logRequest(this.deps.logger, requestId, req.method, req.url, answer.status, ms, replay.route);
       answer.onSent?.();
       replay.onAnswered?.(answer.status);
       return true;

@@ -9,6 +9,7 @@ import { openApiFile } from '../paths.js';
 import type { AppDeps } from '../deps.js';
 import type { ServiceMetrics } from '../metrics/metrics.js';
 import { fieldsFromZod, sendError } from './errors.js';
+import { routePattern } from './request-context.js';
 
 
 /**
@@ -66,11 +67,6 @@ export function metricsMiddleware(metrics: ServiceMetrics, token?: string): { re
       metrics.registry.metrics().then((text) => res.send(text), next);
     },
   };
-}
-
-/** The path pattern of the route Express matched (`req.route`, typed `any` by Express). */
-function routePattern(route: unknown): string | undefined {
-  return typeof route === 'object' && route !== null && 'path' in route && typeof route.path === 'string' ? route.path : undefined;
 }
 
 /**

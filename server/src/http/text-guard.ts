@@ -73,7 +73,8 @@ const PLAIN_JSON_CONTENT_TYPE = /^application\/json\s*(?:;\s*charset\s*=\s*"?utf
 /** Whether a request's body is JSON the /api reader takes without decoding: UTF-8, no content encoding. */
 export function isPlainJson(req: Pick<Request, 'headers'>): boolean {
   const encoding = req.headers['content-encoding'];
-  return PLAIN_JSON_CONTENT_TYPE.test(req.headers['content-type'] ?? '') && (!encoding || encoding === 'identity');
+  const type = req.headers['content-type'];
+  return (type === 'application/json' || PLAIN_JSON_CONTENT_TYPE.test(type ?? '')) && (!encoding || encoding === 'identity');
 }
 
 /**

@@ -8,6 +8,7 @@ export function etagOf(body: unknown): string {
 
 /** Whether an If-Match / If-None-Match header value names `etag` (`*` names any existing representation). */
 export function etagListMatches(header: string, etag: string | null): boolean {
+  if (header === etag) return true; // the usual If-None-Match: the one ETag the client was sent
   if (header.trim() === '*') return etag !== null;
   return header.split(',').some((t) => t.trim() === etag);
 }
